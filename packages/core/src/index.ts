@@ -1,1 +1,15 @@
-export const VERSION = '0.1.0';
+export * from './agent.js';
+export * from './clock.js';
+export * from './context.js';
+export * from './errors.js';
+export * from './guardrails.js';
+export * from './handoff.js';
+export * from './items.js';
+export * from './model.js';
+export * from './realtime/audio.js';
+export * from './realtime/capabilities.js';
+export * from './realtime/seam.js';
+export * from './realtime/session/index.js';
+export * from './runner/index.js';
+export * from './tool.js';
+export * from './usage.js';

@@ -1,1 +1,3 @@
-export {};
+export * from './manual-clock.js';
+export * from './realtime/index.js';
+export * from './text/index.js';

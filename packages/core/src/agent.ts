@@ -1,0 +1,127 @@
+import type { z } from 'zod';
+import type { RunContext } from './context.js';
+import { UserError } from './errors.js';
+import type { InputGuardrail, OutputGuardrail } from './guardrails.js';
+import { type Handoff, handoff } from './handoff.js';
+import type { Model, ModelSettings, ToolDefinition } from './model.js';
+import { type FunctionTool, toolDefinition } from './tool.js';
+
+/** A tool of any parameter shape, as an agent holds it. */
+// biome-ignore lint/suspicious/noExplicitAny: tools of every parameter shape must fit one list
+export type AnyFunctionTool<TContext = unknown> = FunctionTool<TContext, any>;
+
+/** Instructions: fixed text, or computed from the context each time the agent runs. */
+export type AgentInstructions<TContext> =
+  | string
+  | ((context: RunContext<TContext>, agent: Agent<TContext>) => string | Promise<string>);
+
+/** The final output type of an agent: parsed `outputType`, or text. */
+export type AgentOutput<TOutput extends z.ZodType | undefined> = TOutput extends z.ZodType
+  ? z.infer<TOutput>
+  : string;
+
+/** Options of {@link Agent}. */
+export interface AgentOptions<TContext = unknown, TOutput extends z.ZodType | undefined = undefined> {
+  name: string;
+  instructions?: AgentInstructions<TContext>;
+  /** Shown to other agents' models when this agent is offered as a handoff. */
+  handoffDescription?: string;
+  tools?: AnyFunctionTool<TContext>[];
+  /** Agents this one may transfer to, offered to the model as `transfer_to_<name>` tools. */
+  handoffs?: (Agent<TContext, z.ZodType | undefined> | Handoff<TContext>)[];
+  inputGuardrails?: InputGuardrail<TContext>[];
+  outputGuardrails?: OutputGuardrail<TContext>[];
+  /** A zod schema the final output must match; without it the final output is text. */
+  outputType?: TOutput;
+  /** A model name for the run's provider, or a model instance; overrides the run's default. */
+  model?: string | Model;
+  modelSettings?: ModelSettings;
+}
+
+/** An agent: instructions, tools, handoffs and guardrails around a model. */
+export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z.ZodType | undefined> {
+  readonly name: string;
+  readonly instructions: AgentInstructions<TContext> | undefined;
+  readonly handoffDescription: string;
+  readonly tools: readonly AnyFunctionTool<TContext>[];
+  readonly handoffs: readonly (Agent<TContext, z.ZodType | undefined> | Handoff<TContext>)[];
+  readonly inputGuardrails: readonly InputGuardrail<TContext>[];
+  readonly outputGuardrails: readonly OutputGuardrail<TContext>[];
+  readonly outputType: TOutput | undefined;
+  readonly model: string | Model | undefined;
+  readonly modelSettings: ModelSettings;
+
+  constructor(options: AgentOptions<TContext, TOutput>) {
+    if (!options.name || typeof options.name !== 'string') {
+      throw new UserError('An agent needs a non-empty name.');
+    }
+    this.name = options.name;
+    this.instructions = options.instructions;
+    this.handoffDescription = options.handoffDescription ?? '';
+    this.tools = [...(options.tools ?? [])];
+    this.handoffs = [...(options.handoffs ?? [])];
+    this.inputGuardrails = [...(options.inputGuardrails ?? [])];
+    this.outputGuardrails = [...(options.outputGuardrails ?? [])];
+    this.outputType = options.outputType;
+    this.model = options.model;
+    this.modelSettings = { ...(options.modelSettings ?? {}) };
+    const names = new Set<string>();
+    for (const name of [...this.tools.map((t) => t.name), ...this.getHandoffs().map((h) => h.toolName)]) {
+      if (names.has(name)) {
+        throw new UserError(
+          `Agent "${this.name}" has two tools named "${name}"; tool and handoff names must be unique.`,
+        );
+      }
+      names.add(name);
+    }
+  }
+
+  /** A copy of this agent with some options replaced. */
+  clone<TNewOutput extends z.ZodType | undefined = TOutput>(
+    overrides: Partial<AgentOptions<TContext, TNewOutput>>,
+  ): Agent<TContext, TNewOutput> {
+    return new Agent<TContext, TNewOutput>({
+      name: this.name,
+      instructions: this.instructions,
+      handoffDescription: this.handoffDescription,
+      tools: [...this.tools],
+      handoffs: [...this.handoffs],
+      inputGuardrails: [...this.inputGuardrails],
+      outputGuardrails: [...this.outputGuardrails],
+      outputType: this.outputType as unknown as TNewOutput,
+      model: this.model,
+      modelSettings: this.modelSettings,
+      ...overrides,
+    });
+  }
+
+  /** The instructions for this run: the fixed text, or the function's result. */
+  async getInstructions(context: RunContext<TContext>): Promise<string | undefined> {
+    if (typeof this.instructions === 'function')
+      return await this.instructions(context, this as Agent<TContext>);
+    return this.instructions;
+  }
+
+  /** This agent's handoffs, each normalized to a {@link Handoff}. */
+  getHandoffs(): Handoff<TContext>[] {
+    return this.handoffs.map((entry) => (entry instanceof Agent ? handoff(entry) : entry));
+  }
+
+  /** The function tools with the given name, if any. */
+  findTool(name: string): AnyFunctionTool<TContext> | undefined {
+    return this.tools.find((t) => t.name === name);
+  }
+
+  /** The handoff offered under the given tool name, if any. */
+  findHandoff(toolName: string): Handoff<TContext> | undefined {
+    return this.getHandoffs().find((h) => h.toolName === toolName);
+  }
+
+  /** Everything the model is offered: tools first, then handoffs. */
+  toolDefinitions(): ToolDefinition[] {
+    return [
+      ...this.tools.map((t) => toolDefinition(t)),
+      ...this.getHandoffs().map((h) => h.toolDefinition()),
+    ];
+  }
+}

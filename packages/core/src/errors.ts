@@ -1,0 +1,61 @@
+/** Every error Parley throws or emits carries a stable, machine-readable `code`. */
+export class ParleyError extends Error {
+  /** A stable identifier for this kind of failure, e.g. `max_turns_exceeded`. */
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** The caller used the API in a way it does not support; the message says what to do instead. */
+export class UserError extends ParleyError {
+  constructor(message: string, options?: { cause?: unknown; code?: string }) {
+    super(options?.code ?? 'user_error', message, options);
+  }
+}
+
+/** The model produced something the agent cannot accept (e.g. final output that fails `outputType`). */
+export class ModelBehaviorError extends ParleyError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('model_behavior', message, options);
+  }
+}
+
+/** A tool's `execute` did not finish within its `timeoutMs`. */
+export class ToolTimeoutError extends ParleyError {
+  readonly toolName: string;
+  readonly timeoutMs: number;
+
+  constructor(toolName: string, timeoutMs: number) {
+    super(
+      'tool_timeout',
+      `Tool "${toolName}" did not finish within ${timeoutMs} ms. Raise its timeoutMs or make it faster.`,
+    );
+    this.toolName = toolName;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** A tool guardrail asked to stop the run instead of returning a replacement output. */
+export class ToolGuardrailTripwireTriggered extends ParleyError {
+  readonly guardrailName: string;
+  readonly toolName: string;
+  readonly outputInfo: unknown;
+
+  constructor(guardrailName: string, toolName: string, outputInfo: unknown) {
+    super('tool_guardrail_tripwire', `Tool guardrail "${guardrailName}" stopped tool "${toolName}".`);
+    this.guardrailName = guardrailName;
+    this.toolName = toolName;
+    this.outputInfo = outputInfo;
+  }
+}
+
+/** The operation was cancelled (an aborted signal, a closed session). */
+export class AbortError extends ParleyError {
+  constructor(message = 'The operation was aborted.', options?: { cause?: unknown }) {
+    super('aborted', message, options);
+  }
+}

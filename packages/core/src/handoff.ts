@@ -1,0 +1,73 @@
+import type { Agent } from './agent.js';
+import type { RunContext } from './context.js';
+import type { ConversationItem } from './items.js';
+import type { ToolDefinition } from './model.js';
+
+/** What an input filter sees and returns when control passes to another agent. */
+export interface HandoffInputData {
+  /** The run's input before this run started. */
+  inputHistory: ConversationItem[];
+  /** Items generated earlier in this run, before the turn that handed off. */
+  preHandoffItems: ConversationItem[];
+  /** Items generated in the turn that handed off (including the handoff call and its output). */
+  newItems: ConversationItem[];
+}
+
+/** Options of {@link handoff}. */
+export interface HandoffOptions<TContext> {
+  /** Called when the model takes this handoff, before the new agent runs. */
+  onHandoff?: (context: RunContext<TContext>) => void | Promise<void>;
+  /** Rewrites the history the new agent sees. */
+  inputFilter?: (data: HandoffInputData) => HandoffInputData;
+  /** Default `transfer_to_<agent_name>`. */
+  toolName?: string;
+  toolDescription?: string;
+}
+
+/** A transfer of control to another agent, offered to the model as a tool. */
+export interface Handoff<TContext = unknown> {
+  readonly type: 'handoff';
+  // biome-ignore lint/suspicious/noExplicitAny: a handoff may target an agent of any output type
+  readonly agent: Agent<TContext, any>;
+  readonly toolName: string;
+  readonly toolDescription: string;
+  readonly onHandoff?: (context: RunContext<TContext>) => void | Promise<void>;
+  readonly inputFilter?: (data: HandoffInputData) => HandoffInputData;
+  toolDefinition(): ToolDefinition;
+}
+
+/** `transfer_to_<name>` with the agent name lower-cased and anything but letters and digits as `_`. */
+export function defaultHandoffToolName(agentName: string): string {
+  const slug = agentName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  return `transfer_to_${slug || 'agent'}`.slice(0, 64);
+}
+
+/** Describes a handoff to `agent`. Plain agents in `handoffs` get the defaults. */
+export function handoff<TContext>(
+  // biome-ignore lint/suspicious/noExplicitAny: a handoff may target an agent of any output type
+  agent: Agent<TContext, any>,
+  options: HandoffOptions<TContext> = {},
+): Handoff<TContext> {
+  const toolName = options.toolName ?? defaultHandoffToolName(agent.name);
+  const toolDescription =
+    options.toolDescription ??
+    `Hand off to the ${agent.name} agent to handle the request.${agent.handoffDescription ? ` ${agent.handoffDescription}` : ''}`;
+  return {
+    type: 'handoff',
+    agent,
+    toolName,
+    toolDescription,
+    onHandoff: options.onHandoff,
+    inputFilter: options.inputFilter,
+    toolDefinition: () => ({
+      type: 'function',
+      name: toolName,
+      description: toolDescription,
+      parameters: { type: 'object', properties: {}, additionalProperties: false },
+      isHandoff: true,
+    }),
+  };
+}

@@ -1,0 +1,278 @@
+import { z } from 'zod';
+import type { Agent } from './agent.js';
+import { type Clock, systemClock } from './clock.js';
+import type { RunContext } from './context.js';
+import { ToolGuardrailTripwireTriggered, ToolTimeoutError, UserError } from './errors.js';
+import type { ToolInputGuardrail, ToolOutputGuardrail } from './guardrails.js';
+import type { JsonSchema, ToolDefinition } from './model.js';
+
+/** The call a tool is answering. */
+export interface ToolCallInfo {
+  callId: string;
+  name: string;
+  /** The raw JSON arguments the model sent. */
+  arguments: string;
+}
+
+/** What `execute` receives besides its validated input. */
+export interface ToolExecuteContext<TContext = unknown> {
+  /** The run or session context. */
+  runContext: RunContext<TContext>;
+  /** The agent whose model produced this call. */
+  agent: Agent<TContext>;
+  call: ToolCallInfo;
+  /** Aborted when the run is cancelled, the session closes, or the tool times out. */
+  signal: AbortSignal;
+}
+
+/** Turns a tool failure into the text the model sees. */
+export type ToolErrorFunction<TContext = unknown> = (
+  context: RunContext<TContext>,
+  error: unknown,
+) => string | Promise<string>;
+
+/** What a timed-out tool does: report it to the model (default) or fail the run. */
+export type ToolTimeoutBehavior = 'error_as_result' | 'raise_exception';
+
+/** A function tool: zod parameters, an `execute` function, and optional approval and guardrails. */
+export interface FunctionTool<TContext = unknown, TParameters extends z.ZodObject = z.ZodObject> {
+  readonly type: 'function';
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: TParameters;
+  /** The JSON Schema of `parameters`, as offered to the model. */
+  readonly jsonSchema: JsonSchema;
+  readonly timeoutMs?: number;
+  readonly timeoutBehavior: ToolTimeoutBehavior;
+  readonly inputGuardrails: readonly ToolInputGuardrail<TContext>[];
+  readonly outputGuardrails: readonly ToolOutputGuardrail<TContext>[];
+  /** Whether this call must be approved before it runs. */
+  needsApproval(
+    context: RunContext<TContext>,
+    input: z.infer<TParameters>,
+    call: ToolCallInfo,
+  ): Promise<boolean>;
+  execute(input: z.infer<TParameters>, context: ToolExecuteContext<TContext>): unknown;
+  errorFunction: ToolErrorFunction<TContext>;
+}
+
+/** Options of {@link tool}. */
+export interface ToolOptions<TContext, TParameters extends z.ZodObject> {
+  name: string;
+  description: string;
+  parameters: TParameters;
+  execute(input: z.infer<TParameters>, context: ToolExecuteContext<TContext>): unknown;
+  /** `true`, or a function deciding per call, to pause for approval before running. Default `false`. */
+  needsApproval?:
+    | boolean
+    | ((
+        context: RunContext<TContext>,
+        input: z.infer<TParameters>,
+        call: ToolCallInfo,
+      ) => boolean | Promise<boolean>);
+  /** Abort `execute` after this many milliseconds. */
+  timeoutMs?: number;
+  timeoutBehavior?: ToolTimeoutBehavior;
+  /** Turns a thrown error (or a timeout) into the output the model sees. */
+  errorFunction?: ToolErrorFunction<TContext>;
+  inputGuardrails?: ToolInputGuardrail<TContext>[];
+  outputGuardrails?: ToolOutputGuardrail<TContext>[];
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** The default text a model sees when a tool throws. */
+export function defaultToolErrorFunction(_context: RunContext<unknown>, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return `An error occurred while running the tool. Please try again. Error: ${message}`;
+}
+
+/**
+ * Defines a function tool. `parameters` must be a zod object; it is converted to JSON Schema with
+ * `z.toJSONSchema` and used to validate the model's arguments before `execute` runs.
+ */
+export function tool<TContext = unknown, TParameters extends z.ZodObject = z.ZodObject>(
+  options: ToolOptions<TContext, TParameters>,
+): FunctionTool<TContext, TParameters> {
+  if (!TOOL_NAME.test(options.name)) {
+    throw new UserError(
+      `Tool name "${options.name}" is invalid: use 1-64 letters, digits, "_" or "-" (providers reject other names).`,
+    );
+  }
+  if (!(options.parameters instanceof z.ZodObject)) {
+    throw new UserError(
+      `Tool "${options.name}": parameters must be a zod object, e.g. z.object({ city: z.string() }).`,
+    );
+  }
+  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
+    throw new UserError(`Tool "${options.name}": timeoutMs must be a positive number of milliseconds.`);
+  }
+  const needsApproval = options.needsApproval ?? false;
+  const { $schema: _ignored, ...jsonSchema } = z.toJSONSchema(options.parameters, {
+    io: 'input',
+  }) as JsonSchema;
+  return {
+    type: 'function',
+    name: options.name,
+    description: options.description,
+    parameters: options.parameters,
+    jsonSchema,
+    timeoutMs: options.timeoutMs,
+    timeoutBehavior: options.timeoutBehavior ?? 'error_as_result',
+    inputGuardrails: options.inputGuardrails ?? [],
+    outputGuardrails: options.outputGuardrails ?? [],
+    needsApproval: async (context, input, call) =>
+      typeof needsApproval === 'function' ? await needsApproval(context, input, call) : needsApproval,
+    execute: options.execute,
+    errorFunction: options.errorFunction ?? defaultToolErrorFunction,
+  };
+}
+
+/** The {@link ToolDefinition} a model is offered for a tool. */
+export function toolDefinition<TContext>(tool: FunctionTool<TContext>): ToolDefinition {
+  return { type: 'function', name: tool.name, description: tool.description, parameters: tool.jsonSchema };
+}
+
+/** Outcome of {@link parseToolArguments}. */
+export type ParsedToolArguments = { ok: true; input: unknown } | { ok: false; message: string };
+
+/** Parses and validates a call's raw JSON arguments against the tool's zod parameters. */
+export function parseToolArguments<TContext>(
+  tool: FunctionTool<TContext>,
+  rawArguments: string,
+): ParsedToolArguments {
+  let json: unknown;
+  try {
+    json = rawArguments.trim() === '' ? {} : JSON.parse(rawArguments);
+  } catch {
+    return {
+      ok: false,
+      message: `Invalid arguments for tool "${tool.name}": not valid JSON. Send a JSON object.`,
+    };
+  }
+  const parsed = tool.parameters.safeParse(json);
+  if (parsed.success) return { ok: true, input: parsed.data };
+  const issues = parsed.error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('; ');
+  return {
+    ok: false,
+    message: `Invalid arguments for tool "${tool.name}": ${issues}. Call it again with arguments that match its schema.`,
+  };
+}
+
+/** How one tool invocation ended. The `output` is always what the model should see. */
+export type ToolInvocationResult =
+  | { status: 'completed'; output: string; value: unknown }
+  | { status: 'invalid_arguments'; output: string }
+  | { status: 'rejected_by_guardrail'; output: string; guardrailName: string }
+  | { status: 'failed'; output: string; error: unknown };
+
+/** Options of {@link invokeFunctionTool}. */
+export interface InvokeToolOptions<TContext> {
+  agent: Agent<TContext>;
+  runContext: RunContext<TContext>;
+  call: ToolCallInfo;
+  /** Aborting it aborts the tool's `execute` signal; the invocation then rejects with the reason. */
+  signal?: AbortSignal;
+  /** Overrides the tool's own `timeoutMs` when the tool has none. */
+  defaultTimeoutMs?: number;
+  clock?: Clock;
+}
+
+/** Serializes a tool's return value to the text the model sees. */
+export function toolOutputToString(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  return JSON.stringify(value);
+}
+
+/**
+ * Runs one tool call end to end: validates arguments, runs tool input guardrails, `execute` with a
+ * timeout, then tool output guardrails. Errors the model should see become an `output`; it rejects only
+ * when the caller's `signal` aborts, a guardrail throws its tripwire, or a timeout is set to raise.
+ * Approval is the caller's business and must be settled before this is called.
+ */
+export async function invokeFunctionTool<TContext>(
+  tool: FunctionTool<TContext>,
+  options: InvokeToolOptions<TContext>,
+): Promise<ToolInvocationResult> {
+  const { agent, runContext, call } = options;
+  const parsed = parseToolArguments(tool, call.arguments);
+  if (!parsed.ok) return { status: 'invalid_arguments', output: parsed.message };
+  const input = parsed.input;
+
+  for (const guardrail of tool.inputGuardrails) {
+    const decision = await guardrail.execute({ agent, call, input, context: runContext });
+    if (decision.type === 'throw_exception') {
+      throw new ToolGuardrailTripwireTriggered(guardrail.name, tool.name, decision.outputInfo);
+    }
+    if (decision.type === 'reject_content') {
+      return { status: 'rejected_by_guardrail', output: decision.message, guardrailName: guardrail.name };
+    }
+  }
+
+  let value: unknown;
+  try {
+    value = await runWithTimeout(tool, input, options);
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    if (error instanceof ToolTimeoutError && tool.timeoutBehavior === 'raise_exception') throw error;
+    return { status: 'failed', output: await tool.errorFunction(runContext, error), error };
+  }
+
+  for (const guardrail of tool.outputGuardrails) {
+    const decision = await guardrail.execute({ agent, call, input, output: value, context: runContext });
+    if (decision.type === 'throw_exception') {
+      throw new ToolGuardrailTripwireTriggered(guardrail.name, tool.name, decision.outputInfo);
+    }
+    if (decision.type === 'reject_content') {
+      return { status: 'rejected_by_guardrail', output: decision.message, guardrailName: guardrail.name };
+    }
+  }
+  return { status: 'completed', output: toolOutputToString(value), value };
+}
+
+async function runWithTimeout<TContext>(
+  tool: FunctionTool<TContext>,
+  input: unknown,
+  options: InvokeToolOptions<TContext>,
+): Promise<unknown> {
+  const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
+  const clock = options.clock ?? systemClock;
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(options.signal?.reason);
+  if (options.signal?.aborted) throw options.signal.reason;
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  let timer: unknown;
+  try {
+    const execution = Promise.resolve().then(() =>
+      tool.execute(input as Record<string, unknown>, {
+        runContext: options.runContext,
+        agent: options.agent,
+        call: options.call,
+        signal: controller.signal,
+      }),
+    );
+    const stops: Promise<never>[] = [
+      new Promise<never>((_, reject) => {
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+      }),
+    ];
+    if (timeoutMs !== undefined) {
+      stops.push(
+        new Promise<never>((_, reject) => {
+          timer = clock.setTimeout(() => {
+            const error = new ToolTimeoutError(tool.name, timeoutMs);
+            controller.abort(error);
+            reject(error);
+          }, timeoutMs);
+        }),
+      );
+    }
+    return await Promise.race([execution, ...stops]);
+  } finally {
+    if (timer !== undefined) clock.clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onOuterAbort);
+  }
+}
