@@ -1,1 +1,2 @@
-export {};
+export * from './realtime/index.js';
+export * from './responses/index.js';
