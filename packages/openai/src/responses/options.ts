@@ -1,0 +1,175 @@
+import { type Clock, systemClock, UserError } from '@parley/core';
+import type { StructuredOutputSettings } from './request-mapping.js';
+
+/** Returns the API key to use for the next request (e.g. from a secret store); called once per attempt. */
+export type OpenAIApiKeyProvider = () => string | Promise<string>;
+
+/** Connection options shared by {@link OpenAIResponsesModel} and {@link OpenAIProvider}. */
+export interface OpenAIClientOptions {
+  /**
+   * The API key; default the `OPENAI_API_KEY` environment variable. Give this or `apiKeyProvider`, not
+   * both. It never appears in errors or logs.
+   */
+  apiKey?: string;
+  /** Supplies the key per request instead of a fixed `apiKey`. */
+  apiKeyProvider?: OpenAIApiKeyProvider;
+  /** The API root; `POST {baseURL}/responses` is called. Default `https://api.openai.com/v1`. */
+  baseURL?: string;
+  /** Sent as `OpenAI-Organization`. */
+  organization?: string;
+  /** Sent as `OpenAI-Project`. */
+  project?: string;
+  /** Extra HTTP headers on every request. `Authorization` is always set from the key. */
+  headers?: Record<string, string>;
+  /** The `fetch` to use; default the global one (looked up per request). */
+  fetch?: typeof globalThis.fetch;
+  /** Retries after 429, 408, 409, 5xx, network errors and timeouts. Default 2 (three attempts). */
+  maxRetries?: number;
+  /** The clock for retry backoff and timeouts; tests inject a manual one. Default {@link systemClock}. */
+  clock?: Clock;
+  /**
+   * Per-attempt limit in milliseconds: until the whole body for `getResponse`, until the response
+   * headers for `streamResponse`. Default 600000 (10 minutes).
+   */
+  timeoutMs?: number;
+  /**
+   * How a request's `outputSchema` is sent (`text.format`): the schema `name` (default `final_output`)
+   * and whether OpenAI enforces it strictly (default `true`; strict schemas must list every property
+   * in `required` and set `additionalProperties: false`).
+   */
+  structuredOutput?: { name?: string; strict?: boolean };
+}
+
+/** Options of {@link OpenAIResponsesModel}. */
+export interface OpenAIResponsesModelOptions extends OpenAIClientOptions {
+  /** The model name, e.g. `gpt-4.1` or `gpt-4.1-mini`. */
+  model: string;
+}
+
+/** Options after validation, with defaults applied. */
+export interface ResolvedClientOptions {
+  apiKey: () => Promise<string>;
+  responsesURL: string;
+  headers: Record<string, string>;
+  fetch: typeof globalThis.fetch;
+  maxRetries: number;
+  clock: Clock;
+  timeoutMs: number;
+  structuredOutput: StructuredOutputSettings;
+}
+
+const SCHEMA_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+function fail(message: string): never {
+  throw new UserError(message, { code: 'invalid_option' });
+}
+
+function resolveApiKey(options: OpenAIClientOptions): () => Promise<string> {
+  const { apiKey, apiKeyProvider } = options;
+  if (apiKey !== undefined && apiKeyProvider !== undefined) {
+    fail('Give either apiKey or apiKeyProvider to the OpenAI model, not both.');
+  }
+  if (apiKeyProvider !== undefined) {
+    if (typeof apiKeyProvider !== 'function')
+      fail('apiKeyProvider must be a function returning the API key.');
+    return async () => {
+      const key = await apiKeyProvider();
+      if (typeof key !== 'string' || key.trim() === '') {
+        throw new UserError('apiKeyProvider returned no API key; it must return a non-empty string.', {
+          code: 'invalid_option',
+        });
+      }
+      return key;
+    };
+  }
+  const fromEnv = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+    ?.OPENAI_API_KEY;
+  const key = apiKey ?? fromEnv;
+  if (typeof key !== 'string' || key.trim() === '') {
+    fail(
+      apiKey === undefined
+        ? 'The OpenAI model needs an API key: pass apiKey or apiKeyProvider, or set the OPENAI_API_KEY environment variable.'
+        : 'apiKey must be a non-empty string; pass the key itself, e.g. apiKey: process.env.OPENAI_API_KEY.',
+    );
+  }
+  return async () => key;
+}
+
+function resolveBaseURL(baseURL: string | undefined): string {
+  const value = baseURL ?? 'https://api.openai.com/v1';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    fail(`baseURL "${value}" is not a URL; use e.g. https://api.openai.com/v1.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    fail(`baseURL must use http or https, got "${url.protocol}".`);
+  }
+  if (url.username || url.password) {
+    fail('baseURL must not carry credentials; pass the key as apiKey (it is sent in a header).');
+  }
+  url.hash = '';
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/responses`;
+  return url.toString();
+}
+
+function resolveHeaders(options: OpenAIClientOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (options.headers !== undefined) {
+    if (typeof options.headers !== 'object' || options.headers === null) fail('headers must be an object.');
+    for (const [name, value] of Object.entries(options.headers)) {
+      if (typeof value !== 'string') fail(`Header "${name}" must be a string.`);
+      if (name.toLowerCase() === 'authorization') {
+        fail('Do not set the Authorization header; pass apiKey or apiKeyProvider instead.');
+      }
+      headers[name] = value;
+    }
+  }
+  for (const [name, value] of [
+    ['OpenAI-Organization', options.organization],
+    ['OpenAI-Project', options.project],
+  ] as const) {
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value === '')
+      fail(`${name === 'OpenAI-Project' ? 'project' : 'organization'} must be a non-empty string.`);
+    headers[name] = value;
+  }
+  return headers;
+}
+
+/** Validates connection options and applies defaults; throws a {@link UserError} naming the bad option. */
+export function resolveClientOptions(options: OpenAIClientOptions): ResolvedClientOptions {
+  if (typeof options !== 'object' || options === null) fail('Pass an options object to the OpenAI model.');
+  const apiKey = resolveApiKey(options);
+  const maxRetries = options.maxRetries ?? 2;
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) fail('maxRetries must be a whole number >= 0.');
+  const timeoutMs = options.timeoutMs ?? 600_000;
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
+    fail('timeoutMs must be a positive number of milliseconds.');
+  }
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch must be a function.');
+  const custom = options.fetch;
+  const name = options.structuredOutput?.name ?? 'final_output';
+  if (!SCHEMA_NAME.test(name)) {
+    fail(`structuredOutput.name "${name}" is invalid: use 1-64 letters, digits, "_" or "-".`);
+  }
+  return {
+    apiKey,
+    responsesURL: resolveBaseURL(options.baseURL),
+    headers: resolveHeaders(options),
+    fetch: custom ?? ((input, init) => globalThis.fetch(input, init)),
+    maxRetries,
+    clock: options.clock ?? systemClock,
+    timeoutMs,
+    structuredOutput: { name, strict: options.structuredOutput?.strict ?? true },
+  };
+}
+
+/** Validates a model name. */
+export function validateModelName(model: unknown): string {
+  if (typeof model !== 'string' || model.trim() === '') {
+    fail('The OpenAI model needs a model name, e.g. { model: "gpt-4.1" }.');
+  }
+  return model;
+}

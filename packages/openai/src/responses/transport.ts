@@ -1,0 +1,139 @@
+import { delay, ParleyError } from '@parley/core';
+import { abortable, linkSignal } from './abort.js';
+import { OpenAIConnectionError } from './errors.js';
+import { errorFromHttpResponse } from './http-error.js';
+import type { ResolvedClientOptions } from './options.js';
+import { redactSecrets } from './redact.js';
+import { isRetryableStatus, retryDelayMs } from './retry-policy.js';
+
+/** How {@link ResponsesTransport.post} sends one request and reads its successful answer. */
+export interface PostOptions<T> {
+  signal: AbortSignal | undefined;
+  /** Asks for `text/event-stream` instead of JSON. */
+  stream: boolean;
+  /**
+   * Reads a 2xx answer inside the attempt, so a network failure while reading is retried and the
+   * timeout covers it. A stream returns the response untouched and reads it after `post` returns.
+   */
+  read(response: Response, signal: AbortSignal, requestId: string | undefined): Promise<T>;
+}
+
+/** A successful request. `signal` aborts with the caller's reason until `dispose()` detaches it. */
+export interface PostResult<T> {
+  value: T;
+  requestId: string | undefined;
+  signal: AbortSignal;
+  dispose(): void;
+}
+
+type Attempt<T> =
+  | { ok: true; result: PostResult<T> }
+  | { ok: false; error: unknown; retryable: boolean; headers?: Headers };
+
+/**
+ * POSTs JSON to the Responses endpoint with auth headers, a per-attempt timeout, and retries with
+ * backoff on the injected clock. Aborting the caller's signal stops at once (also during a backoff)
+ * with the signal's reason and is never retried.
+ */
+export class ResponsesTransport {
+  readonly #options: ResolvedClientOptions;
+
+  constructor(options: ResolvedClientOptions) {
+    this.#options = options;
+  }
+
+  async post<T>(body: unknown, options: PostOptions<T>): Promise<PostResult<T>> {
+    const json = JSON.stringify(body);
+    const caller = options.signal;
+    for (let retry = 0; ; retry++) {
+      if (caller?.aborted) throw caller.reason;
+      const attempt = await this.#attempt(json, options);
+      if (attempt.ok) return attempt.result;
+      if (caller?.aborted) throw caller.reason;
+      if (!attempt.retryable || retry >= this.#options.maxRetries) throw attempt.error;
+      await delay(this.#options.clock, retryDelayMs(retry, attempt.headers), caller);
+    }
+  }
+
+  async #attempt<T>(json: string, options: PostOptions<T>): Promise<Attempt<T>> {
+    const { clock, timeoutMs, responsesURL } = this.#options;
+    const link = linkSignal(options.signal);
+    const timeout = new OpenAIConnectionError(
+      'timeout',
+      `The OpenAI API did not answer within ${timeoutMs} ms (timeoutMs). Retry later or raise timeoutMs.`,
+    );
+    const timer = clock.setTimeout(() => link.abort(timeout), timeoutMs);
+    const settle = (attempt: Attempt<T>): Attempt<T> => {
+      clock.clearTimeout(timer);
+      if (!attempt.ok) link.dispose();
+      return attempt;
+    };
+    const aborted = (): Attempt<T> | undefined => {
+      if (options.signal?.aborted)
+        return settle({ ok: false, error: options.signal.reason, retryable: false });
+      if (link.signal.aborted) return settle({ ok: false, error: timeout, retryable: true });
+      return undefined;
+    };
+
+    let apiKey: string;
+    try {
+      apiKey = await abortable(this.#options.apiKey(), link.signal);
+    } catch (error) {
+      return aborted() ?? settle({ ok: false, error, retryable: false });
+    }
+
+    const headers = new Headers(this.#options.headers);
+    headers.set('Authorization', `Bearer ${apiKey}`);
+    headers.set('Content-Type', 'application/json');
+    headers.set('Accept', options.stream ? 'text/event-stream' : 'application/json');
+    let response: Response;
+    try {
+      response = await abortable(
+        this.#options.fetch(responsesURL, { method: 'POST', headers, body: json, signal: link.signal }),
+        link.signal,
+        (late) => void late.body?.cancel().catch(() => {}),
+      );
+    } catch (error) {
+      const detail = redactSecrets(error instanceof Error ? error.message : String(error), apiKey);
+      const failure = new OpenAIConnectionError(
+        'connection_error',
+        `Could not reach the OpenAI API at ${responsesURL}: ${detail}. Check the network and baseURL.`,
+        { cause: error },
+      );
+      return aborted() ?? settle({ ok: false, error: failure, retryable: true });
+    }
+
+    const requestId = response.headers.get('x-request-id') ?? undefined;
+    if (!response.ok) {
+      let text = '';
+      try {
+        text = await abortable(response.text(), link.signal);
+      } catch {
+        const stopped = aborted();
+        if (stopped) return stopped;
+      }
+      return settle({
+        ok: false,
+        error: errorFromHttpResponse(response.status, text, requestId, apiKey),
+        retryable: isRetryableStatus(response.status, response.headers),
+        headers: response.headers,
+      });
+    }
+
+    try {
+      const value = await options.read(response, link.signal, requestId);
+      return settle({ ok: true, result: { value, requestId, signal: link.signal, dispose: link.dispose } });
+    } catch (error) {
+      const stopped = aborted();
+      if (stopped) return stopped;
+      if (error instanceof ParleyError) return settle({ ok: false, error, retryable: false });
+      const detail = redactSecrets(error instanceof Error ? error.message : String(error), apiKey);
+      const failure = new OpenAIConnectionError(
+        'connection_error',
+        `The connection to the OpenAI API broke while reading the response: ${detail}.`,
+        { cause: error, requestId },
+      );
+      return settle({ ok: false, error: failure, retryable: true });
+    }
+  }
+}
