@@ -2,7 +2,7 @@ import type { TimerHandle } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAIResponsesModel, type OpenAIResponsesModelOptions } from '@parley/openai';
 import { HttpResponse, http } from 'msw';
-import { type SetupServerApi, setupServer } from 'msw/node';
+import { type SetupServer, setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export const BASE_URL = 'https://api.openai.test/v1';
@@ -18,7 +18,7 @@ export interface RecordedRequest {
 }
 
 /** Starts one msw server for the test file; unknown requests fail the test. */
-export function useMockServer(): SetupServerApi {
+export function useMockServer(): SetupServer {
   const server = setupServer();
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   afterEach(() => server.resetHandlers());
@@ -32,7 +32,7 @@ type Reply = (request: RecordedRequest) => Response | Promise<Response>;
  * Serves `POST /responses` with `replies` in order (one per request) and records every request.
  * A request beyond the script gets a 418 so a test sees it.
  */
-export function script(server: SetupServerApi, replies: Reply[]): RecordedRequest[] {
+export function script(server: SetupServer, replies: Reply[]): RecordedRequest[] {
   const recorded: RecordedRequest[] = [];
   server.use(
     http.post(RESPONSES_URL, async ({ request }) => {
