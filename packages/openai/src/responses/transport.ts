@@ -3,7 +3,7 @@ import { abortable, linkSignal } from './abort.js';
 import { OpenAIConnectionError } from './errors.js';
 import { errorFromHttpResponse } from './http-error.js';
 import type { ResolvedClientOptions } from './options.js';
-import { redactSecrets } from './redact.js';
+import { redactCause, redactSecrets } from './redact.js';
 import { isRetryableStatus, retryDelayMs } from './retry-policy.js';
 
 /** How {@link ResponsesTransport.post} sends one request and reads its successful answer. */
@@ -98,7 +98,7 @@ export class ResponsesTransport {
       const failure = new OpenAIConnectionError(
         'connection_error',
         `Could not reach the OpenAI API at ${responsesURL}: ${detail}. Check the network and baseURL.`,
-        { cause: error },
+        { cause: redactCause(error, apiKey) },
       );
       return aborted() ?? settle({ ok: false, error: failure, retryable: true });
     }
@@ -131,7 +131,7 @@ export class ResponsesTransport {
       const failure = new OpenAIConnectionError(
         'connection_error',
         `The connection to the OpenAI API broke while reading the response: ${detail}.`,
-        { cause: error, requestId },
+        { cause: redactCause(error, apiKey), requestId },
       );
       return settle({ ok: false, error: failure, retryable: true });
     }
