@@ -31,7 +31,7 @@ const CAPABILITIES: ModelCapabilities = Object.freeze({
 /**
  * The text {@link Model} over the OpenAI Responses API (`POST {baseURL}/responses`), for the Runner:
  * function tools, structured output, server-sent-event streaming, abort, retries with backoff, and
- * typed errors ({@link OpenAIAPIError} and its subclasses) carrying the HTTP status and request id.
+ * typed errors (`OpenAIAPIError` and its subclasses) carrying the HTTP status and request id.
  * Requests are sent with `store: false`; the conversation travels in full with each call.
  */
 export class OpenAIResponsesModel implements Model {
@@ -43,7 +43,7 @@ export class OpenAIResponsesModel implements Model {
   readonly #options: ResolvedClientOptions;
   readonly #transport: ResponsesTransport;
 
-  /** Validates `options` (a {@link UserError} names the bad one) without any network access. */
+  /** Validates `options` (a `UserError` with code `invalid_option` names the bad one) without any network access. */
   constructor(options: OpenAIResponsesModelOptions) {
     const resolved = resolveClientOptions(options);
     this.model = validateModelName(options.model);
@@ -51,6 +51,10 @@ export class OpenAIResponsesModel implements Model {
     this.#transport = new ResponsesTransport(resolved);
   }
 
+  /**
+   * One `POST /responses` call, retried on 429 / 5xx / network errors; resolves with the mapped
+   * output and usage, or rejects with an `OpenAIAPIError` (or the signal's reason on abort).
+   */
   async getResponse(request: ModelRequest, options: { signal?: AbortSignal } = {}): Promise<ModelResponse> {
     const body = toResponsesBody(request, this.model, this.#options.structuredOutput);
     const result = await this.#transport.post(
@@ -74,6 +78,10 @@ export class OpenAIResponsesModel implements Model {
     return result.value;
   }
 
+  /**
+   * The same call with `stream: true`: yields `response_started`, `text_delta`s, `raw` for every
+   * other event, and ends with `response_done`. Only the request before the first event is retried.
+   */
   async *streamResponse(
     request: ModelRequest,
     options: { signal?: AbortSignal } = {},
