@@ -1,0 +1,60 @@
+import type { RunContext } from '../context.js';
+import type {
+  InputGuardrail,
+  InputGuardrailResult,
+  OutputGuardrail,
+  OutputGuardrailResult,
+} from '../guardrails.js';
+import type { ConversationItem } from '../items.js';
+import { runAllOrAbort, type SignalTask } from './concurrency.js';
+import type { AnyAgent } from './run-items.js';
+
+/** Thrown inside a guardrail task to stop its siblings; carries the result that tripped. */
+export class TrippedInputGuardrail {
+  constructor(readonly result: InputGuardrailResult) {}
+}
+
+/** Thrown inside an output guardrail task to stop its siblings; carries the result that tripped. */
+export class TrippedOutputGuardrail {
+  constructor(readonly result: OutputGuardrailResult) {}
+}
+
+/**
+ * Tasks running each input guardrail. Results land in `results` in guardrail order; a tripwire throws
+ * {@link TrippedInputGuardrail} so the caller's {@link runAllOrAbort} cancels and awaits the rest.
+ */
+export function inputGuardrailTasks<TContext>(
+  guardrails: readonly InputGuardrail<TContext>[],
+  args: { agent: AnyAgent<TContext>; input: string | ConversationItem[]; context: RunContext<TContext> },
+  results: (InputGuardrailResult | undefined)[],
+): SignalTask<void>[] {
+  return guardrails.map((guardrail, index) => async (signal) => {
+    const output = await guardrail.execute({ ...args, signal });
+    const result: InputGuardrailResult = { guardrail: { name: guardrail.name }, output };
+    results[index] = result;
+    if (output.tripwireTriggered) throw new TrippedInputGuardrail(result);
+  });
+}
+
+/** Runs all output guardrails on a final output; resolves with their results or throws the first trip. */
+export async function runOutputGuardrails<TContext>(
+  guardrails: readonly OutputGuardrail<TContext>[],
+  args: { agent: AnyAgent<TContext>; agentOutput: unknown; context: RunContext<TContext> },
+  signal: AbortSignal,
+  results: (OutputGuardrailResult | undefined)[],
+): Promise<void> {
+  await runAllOrAbort(
+    signal,
+    guardrails.map((guardrail, index) => async (taskSignal: AbortSignal) => {
+      const output = await guardrail.execute({ ...args, signal: taskSignal });
+      const result: OutputGuardrailResult = {
+        guardrail: { name: guardrail.name },
+        agentName: args.agent.name,
+        agentOutput: args.agentOutput,
+        output,
+      };
+      results[index] = result;
+      if (output.tripwireTriggered) throw new TrippedOutputGuardrail(result);
+    }),
+  );
+}

@@ -1,0 +1,62 @@
+import type { RunContext } from '../context.js';
+import type { InputGuardrailResult, OutputGuardrailResult } from '../guardrails.js';
+import type { ConversationItem, FunctionCallItem } from '../items.js';
+import type { ModelResponse } from '../model.js';
+import type { AnyAgent, RunItem } from './run-items.js';
+
+/**
+ * Where a run stands. `in_progress` (at a turn boundary) and `interrupted` (waiting for approvals) can be
+ * resumed with `run(agent, state)`; the others are final.
+ */
+export type RunStatus = 'in_progress' | 'interrupted' | 'completed' | 'aborted' | 'failed';
+
+/** A decision on a tool call, bound to the call id and the exact arguments it was made for. */
+export interface ApprovalDecision {
+  callId: string;
+  arguments: string;
+  approved: boolean;
+  /** For a rejection: what the model is told instead of the tool output. */
+  message?: string;
+}
+
+/** The function calls of a turn paused for approvals, resumed without rerunning completed work. */
+export interface PendingTurn {
+  calls: FunctionCallItem[];
+  /** Index in `generatedItems` of the turn's first item. */
+  firstItemIndex: number;
+}
+
+/** The history the model sees after a handoff input filter rewrote it. */
+export interface ModelInputOverride {
+  items: ConversationItem[];
+  /** Generated items from this index on follow `items`. */
+  fromItem: number;
+}
+
+/** Everything a run keeps between turns and across a pause. Internal to the Runner. */
+export interface RunStateData<TContext> {
+  status: RunStatus;
+  startingAgent: AnyAgent<TContext>;
+  currentAgent: AnyAgent<TContext>;
+  /** Whether `agent_start` was emitted for `currentAgent`. */
+  currentAgentStarted: boolean;
+  currentTurn: number;
+  maxTurns: number;
+  originalInput: string | ConversationItem[];
+  /** Items loaded from a session before the first turn. */
+  sessionHistory: ConversationItem[];
+  modelInputOverride: ModelInputOverride | undefined;
+  generatedItems: RunItem<TContext>[];
+  modelResponses: ModelResponse[];
+  runContext: RunContext<TContext>;
+  inputGuardrailResults: InputGuardrailResult[];
+  outputGuardrailResults: OutputGuardrailResult[];
+  pendingTurn: PendingTurn | undefined;
+  approvals: Map<string, ApprovalDecision>;
+  hasFinalOutput: boolean;
+  finalOutput: unknown;
+  /** What a session already holds of this run. */
+  sessionSaved: { input: boolean; items: number };
+  /** A run is using this state right now. */
+  running: boolean;
+}

@@ -1,0 +1,270 @@
+import { z } from 'zod';
+import { createRunContext } from '../context.js';
+import { UserError } from '../errors.js';
+import type { ConversationItem } from '../items.js';
+import { agentsByName, findAgent } from './agent-graph.js';
+import type { AnyAgent, RunItem } from './run-items.js';
+import type { RunStateData } from './run-state-data.js';
+
+/** The `$schemaVersion` this release writes. It reads every version in {@link READABLE_VERSIONS}. */
+export const RUN_STATE_SCHEMA_VERSION = '1.0';
+
+const READABLE_VERSIONS: readonly string[] = ['1.0'];
+
+const usageSchema = z.object({
+  requests: z.number(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  totalTokens: z.number(),
+});
+
+const messageSchema = z.object({
+  type: z.literal('message'),
+  role: z.enum(['user', 'assistant', 'system']),
+  content: z.string(),
+  id: z.string().optional(),
+});
+const functionCallSchema = z.object({
+  type: z.literal('function_call'),
+  callId: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  id: z.string().optional(),
+});
+const functionCallOutputSchema = z.object({
+  type: z.literal('function_call_output'),
+  callId: z.string(),
+  output: z.string(),
+});
+const conversationItemSchema = z.discriminatedUnion('type', [
+  messageSchema,
+  functionCallSchema,
+  functionCallOutputSchema,
+]);
+
+const runItemSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('message_output_item'), agent: z.string(), rawItem: messageSchema }),
+  z.object({ type: z.literal('tool_call_item'), agent: z.string(), rawItem: functionCallSchema }),
+  z.object({
+    type: z.literal('tool_call_output_item'),
+    agent: z.string(),
+    rawItem: functionCallOutputSchema,
+  }),
+  z.object({ type: z.literal('handoff_call_item'), agent: z.string(), rawItem: functionCallSchema }),
+  z.object({
+    type: z.literal('handoff_output_item'),
+    agent: z.string(),
+    rawItem: functionCallOutputSchema,
+    sourceAgent: z.string(),
+    targetAgent: z.string(),
+  }),
+  z.object({ type: z.literal('tool_approval_item'), agent: z.string(), rawItem: functionCallSchema }),
+]);
+
+const guardrailOutputSchema = z.object({
+  tripwireTriggered: z.boolean(),
+  outputInfo: z.unknown().optional(),
+});
+
+const runStateV1Schema = z.object({
+  $schemaVersion: z.literal('1.0'),
+  status: z.enum(['in_progress', 'interrupted', 'completed', 'aborted', 'failed']),
+  startingAgent: z.string(),
+  currentAgent: z.string(),
+  currentAgentStarted: z.boolean(),
+  currentTurn: z.number().int().nonnegative(),
+  /** `null` means unlimited (`Infinity` has no JSON form). */
+  maxTurns: z.number().int().positive().nullable(),
+  originalInput: z.union([z.string(), z.array(conversationItemSchema)]),
+  sessionHistory: z.array(conversationItemSchema),
+  modelInputOverride: z
+    .object({ items: z.array(conversationItemSchema), fromItem: z.number().int().nonnegative() })
+    .nullable(),
+  generatedItems: z.array(runItemSchema),
+  modelResponses: z.array(
+    z.object({
+      output: z.array(conversationItemSchema),
+      usage: usageSchema,
+      responseId: z.string().optional(),
+    }),
+  ),
+  usage: usageSchema,
+  inputGuardrailResults: z.array(
+    z.object({ guardrail: z.object({ name: z.string() }), output: guardrailOutputSchema }),
+  ),
+  outputGuardrailResults: z.array(
+    z.object({
+      guardrail: z.object({ name: z.string() }),
+      agentName: z.string(),
+      agentOutput: z.unknown(),
+      output: guardrailOutputSchema,
+    }),
+  ),
+  pendingTurn: z
+    .object({ calls: z.array(functionCallSchema), firstItemIndex: z.number().int().nonnegative() })
+    .nullable(),
+  approvals: z.array(
+    z.object({
+      callId: z.string(),
+      arguments: z.string(),
+      approved: z.boolean(),
+      message: z.string().optional(),
+    }),
+  ),
+  hasFinalOutput: z.boolean(),
+  finalOutput: z.unknown().optional(),
+  sessionSaved: z.object({ input: z.boolean(), items: z.number().int().nonnegative() }),
+});
+
+/** The JSON form of a `RunState`, version 1.0. */
+export type RunStateJson = z.infer<typeof runStateV1Schema>;
+
+type SerializedRunItem = RunStateJson['generatedItems'][number];
+
+function serializeItem<TContext>(item: RunItem<TContext>): SerializedRunItem {
+  if (item.type === 'handoff_output_item') {
+    return {
+      type: item.type,
+      agent: item.agent.name,
+      rawItem: item.rawItem,
+      sourceAgent: item.sourceAgent.name,
+      targetAgent: item.targetAgent.name,
+    };
+  }
+  return { type: item.type, agent: item.agent.name, rawItem: item.rawItem } as SerializedRunItem;
+}
+
+/** The JSON form of a run's state. */
+export function runStateToJson<TContext>(data: RunStateData<TContext>): RunStateJson {
+  return {
+    $schemaVersion: RUN_STATE_SCHEMA_VERSION,
+    status: data.status,
+    startingAgent: data.startingAgent.name,
+    currentAgent: data.currentAgent.name,
+    currentAgentStarted: data.currentAgentStarted,
+    currentTurn: data.currentTurn,
+    maxTurns: Number.isFinite(data.maxTurns) ? data.maxTurns : null,
+    originalInput: data.originalInput,
+    sessionHistory: data.sessionHistory,
+    modelInputOverride: data.modelInputOverride ?? null,
+    generatedItems: data.generatedItems.map(serializeItem),
+    modelResponses: data.modelResponses.map((response) => ({
+      output: response.output,
+      usage: response.usage,
+      ...(response.responseId === undefined ? {} : { responseId: response.responseId }),
+    })),
+    usage: data.runContext.usage,
+    inputGuardrailResults: data.inputGuardrailResults,
+    outputGuardrailResults: data.outputGuardrailResults,
+    pendingTurn: data.pendingTurn ?? null,
+    approvals: [...data.approvals.values()],
+    hasFinalOutput: data.hasFinalOutput,
+    ...(data.hasFinalOutput ? { finalOutput: data.finalOutput } : {}),
+    sessionSaved: data.sessionSaved,
+  };
+}
+
+function checkVersion(json: unknown): void {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new UserError('This is not a saved RunState: expected a JSON object from state.toString().', {
+      code: 'run_state_invalid',
+    });
+  }
+  const version = (json as { $schemaVersion?: unknown }).$schemaVersion;
+  if (version === undefined) {
+    throw new UserError(
+      'This saved RunState has no $schemaVersion, so it cannot be read safely. Save states with state.toString().',
+      { code: 'run_state_version_missing' },
+    );
+  }
+  if (typeof version === 'string' && READABLE_VERSIONS.includes(version)) return;
+  const [major, minor] = typeof version === 'string' ? version.split('.').map(Number) : [];
+  const [currentMajor, currentMinor] = RUN_STATE_SCHEMA_VERSION.split('.').map(Number) as [number, number];
+  const isFuture =
+    typeof version === 'string' &&
+    /^\d+\.\d+$/.test(version) &&
+    major !== undefined &&
+    minor !== undefined &&
+    (major > currentMajor || (major === currentMajor && minor > currentMinor));
+  throw new UserError(
+    isFuture
+      ? `This saved RunState has $schemaVersion ${version}, written by a newer @parley/core; this version reads ${READABLE_VERSIONS.join(', ')}. Upgrade @parley/core to resume it.`
+      : `This saved RunState has an unknown $schemaVersion ${JSON.stringify(version)}; this version of @parley/core reads ${READABLE_VERSIONS.join(', ')}.`,
+    { code: 'run_state_version_unsupported' },
+  );
+}
+
+/** Parses a saved state and rebuilds it around the agent graph reachable from `startingAgent`. */
+export function runStateDataFromString<TContext>(
+  startingAgent: AnyAgent<TContext>,
+  text: string,
+): RunStateData<TContext> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (cause) {
+    throw new UserError('This saved RunState is not valid JSON. Pass the exact string of state.toString().', {
+      code: 'run_state_invalid',
+      cause,
+    });
+  }
+  checkVersion(raw);
+  const parsed = runStateV1Schema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      .join('; ');
+    throw new UserError(
+      `This saved RunState is malformed (${issues}). Pass the exact string of state.toString().`,
+      {
+        code: 'run_state_invalid',
+      },
+    );
+  }
+  const json = parsed.data;
+  if (json.startingAgent !== startingAgent.name) {
+    throw new UserError(
+      `This RunState was created for starting agent "${json.startingAgent}", not "${startingAgent.name}". Pass the agent the run started with.`,
+      { code: 'run_state_agent_mismatch' },
+    );
+  }
+  const graph = agentsByName(startingAgent);
+  const agent = (name: string) => findAgent(graph, name);
+  const runContext = createRunContext<TContext>(undefined as TContext);
+  Object.assign(runContext.usage, json.usage);
+  const generatedItems = json.generatedItems.map((item): RunItem<TContext> => {
+    if (item.type === 'handoff_output_item') {
+      return {
+        type: item.type,
+        agent: agent(item.agent),
+        rawItem: item.rawItem,
+        sourceAgent: agent(item.sourceAgent),
+        targetAgent: agent(item.targetAgent),
+      };
+    }
+    return { ...item, agent: agent(item.agent) } as RunItem<TContext>;
+  });
+  return {
+    status: json.status,
+    startingAgent,
+    currentAgent: agent(json.currentAgent),
+    currentAgentStarted: json.currentAgentStarted,
+    currentTurn: json.currentTurn,
+    maxTurns: json.maxTurns ?? Number.POSITIVE_INFINITY,
+    originalInput: json.originalInput as string | ConversationItem[],
+    sessionHistory: json.sessionHistory,
+    modelInputOverride: json.modelInputOverride ?? undefined,
+    generatedItems,
+    modelResponses: json.modelResponses,
+    runContext,
+    inputGuardrailResults: json.inputGuardrailResults,
+    outputGuardrailResults: json.outputGuardrailResults,
+    pendingTurn: json.pendingTurn ?? undefined,
+    approvals: new Map(json.approvals.map((decision) => [decision.callId, decision])),
+    hasFinalOutput: json.hasFinalOutput,
+    finalOutput: json.finalOutput,
+    sessionSaved: json.sessionSaved,
+    running: false,
+  };
+}

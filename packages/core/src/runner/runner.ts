@@ -1,0 +1,303 @@
+import type { z } from 'zod';
+import { Agent } from '../agent.js';
+import { type Clock, systemClock } from '../clock.js';
+import { createRunContext } from '../context.js';
+import { AbortError, UserError } from '../errors.js';
+import type { ConversationItem } from '../items.js';
+import type { Model, ModelProvider } from '../model.js';
+import { throwIfAborted } from './concurrency.js';
+import { MaxTurnsExceededError } from './errors.js';
+import type { RunHooks } from './hooks.js';
+import { inputToItems, type LoopEnv } from './loop-env.js';
+import { runItemsToConversation } from './run-items.js';
+import { runLoop } from './run-loop.js';
+import { RunResult } from './run-result.js';
+import { createRunState, RunState, runStateData } from './run-state.js';
+import type { RunStateData } from './run-state-data.js';
+import type { Session } from './session.js';
+import { type CancelMode, createStreamedRunResult, type StreamedRunResult } from './streamed-run-result.js';
+
+/** The default turn budget of a run. */
+export const DEFAULT_MAX_TURNS = 10;
+
+/** Defaults for every run of a {@link Runner}. */
+export interface RunnerConfig {
+  /** The model (or a model name for `modelProvider`) for agents that set none. */
+  model?: string | Model;
+  /** Resolves model names (and supplies a default model when nothing names one). */
+  modelProvider?: ModelProvider;
+  /** Turn budget; default 10; `Infinity` for unlimited. */
+  maxTurns?: number;
+  /** Hooks called for every run of this runner (before the run's own `hooks`). */
+  hooks?: RunHooks<unknown>;
+  /** The clock tool timeouts run on. Default `systemClock`; tests pass a `ManualClock`. */
+  clock?: Clock;
+}
+
+/** Options of one run. They override the {@link RunnerConfig}. */
+export interface RunOptions<TContext = unknown> {
+  /** The model (or a model name) for agents that set none. */
+  model?: string | Model;
+  modelProvider?: ModelProvider;
+  /**
+   * Turn budget (one turn = one model call): a positive integer or `Infinity`; default 10. When resuming a
+   * state, the state's budget is kept unless this is given.
+   */
+  maxTurns?: number;
+  /** Your own object, handed to tools, guardrails, instructions and hooks as `context.context`. */
+  context?: TContext;
+  /** Aborting it stops the run at once; every task it started is cancelled and awaited. */
+  signal?: AbortSignal;
+  /** `true` returns a {@link StreamedRunResult} of events instead of waiting for the end. */
+  stream?: boolean;
+  /** Conversation memory: read before the first turn, written with the input and new items at the end. */
+  session?: Session;
+  /** Hooks for this run. */
+  hooks?: RunHooks<TContext>;
+}
+
+/** What a run starts from: text, conversation items, or a state to resume. */
+export type RunInput<TContext = unknown> = string | ConversationItem[] | RunState<TContext>;
+
+type StreamOptions<TContext> = RunOptions<TContext> & { stream: true };
+type WaitOptions<TContext> = RunOptions<TContext> & { stream?: false };
+
+function checkMaxTurns(value: number, where: string): void {
+  if (value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && value >= 1)) return;
+  throw new UserError(`${where}: maxTurns must be a positive integer or Infinity, got ${String(value)}.`, {
+    code: 'invalid_max_turns',
+  });
+}
+
+const ITEM_TYPES = new Set(['message', 'function_call', 'function_call_output']);
+
+function checkInput(input: unknown): asserts input is string | ConversationItem[] {
+  if (typeof input === 'string') return;
+  if (
+    Array.isArray(input) &&
+    input.every(
+      (item) =>
+        typeof item === 'object' && item !== null && ITEM_TYPES.has((item as { type?: string }).type ?? ''),
+    )
+  ) {
+    return;
+  }
+  throw new UserError(
+    'run() input must be a string, an array of conversation items (e.g. userMessage("hi")), or a RunState to resume.',
+    { code: 'invalid_input' },
+  );
+}
+
+/**
+ * Runs agents: the turn loop of DESIGN §3. A `Runner` holds defaults (model, provider, turn budget, hooks,
+ * clock) for its runs; the module-level {@link run} uses a Runner with no defaults.
+ *
+ * ```ts
+ * const runner = new Runner({ model: new MockModel([MockModel.text('Hello!')]) });
+ * const result = await runner.run(agent, 'Hi');
+ * result.finalOutput; // 'Hello!'
+ * ```
+ */
+export class Runner {
+  /** The defaults this runner was created with. */
+  readonly config: Readonly<RunnerConfig>;
+
+  constructor(config: RunnerConfig = {}) {
+    if (config.maxTurns !== undefined) checkMaxTurns(config.maxTurns, 'Runner');
+    this.config = { ...config };
+  }
+
+  /** Streams a run: resolves at once with a {@link StreamedRunResult}. */
+  run<TContext, TOutput extends z.ZodType | undefined>(
+    agent: Agent<TContext, TOutput>,
+    input: RunInput<TContext>,
+    options: StreamOptions<TContext>,
+  ): Promise<StreamedRunResult<TContext, TOutput>>;
+  /** Runs until a final output, an interruption for approvals, or an error. */
+  run<TContext, TOutput extends z.ZodType | undefined>(
+    agent: Agent<TContext, TOutput>,
+    input: RunInput<TContext>,
+    options?: WaitOptions<TContext>,
+  ): Promise<RunResult<TContext, TOutput>>;
+  /** Runs, streamed or not, depending on `options.stream`. */
+  run<TContext, TOutput extends z.ZodType | undefined>(
+    agent: Agent<TContext, TOutput>,
+    input: RunInput<TContext>,
+    options?: RunOptions<TContext>,
+  ): Promise<RunResult<TContext, TOutput> | StreamedRunResult<TContext, TOutput>>;
+  async run<TContext, TOutput extends z.ZodType | undefined>(
+    agent: Agent<TContext, TOutput>,
+    input: RunInput<TContext>,
+    options: RunOptions<TContext> = {},
+  ): Promise<RunResult<TContext, TOutput> | StreamedRunResult<TContext, TOutput>> {
+    const { state, fresh } = this.#prepare(agent, input, options);
+    const data = runStateData(state);
+    const controller = new AbortController();
+    const outer = options.signal;
+    const onOuterAbort = () => controller.abort(outer?.reason);
+    if (outer?.aborted) controller.abort(outer.reason);
+    else outer?.addEventListener('abort', onOuterAbort, { once: true });
+
+    let stopAfterTurn = false;
+    let cancelledImmediately = false;
+    const env: LoopEnv<TContext> = {
+      state,
+      data,
+      signal: controller.signal,
+      clock: this.config.clock ?? systemClock,
+      hooks: [this.config.hooks as RunHooks<TContext> | undefined, options.hooks].filter(
+        (hooks): hooks is RunHooks<TContext> => hooks !== undefined,
+      ),
+      stream: options.stream === true,
+      emit: () => {},
+      models: { run: options, runner: this.config },
+      stopAfterTurn: () => stopAfterTurn,
+    };
+
+    const execute = async (): Promise<void> => {
+      try {
+        throwIfAborted(controller.signal);
+        if (options.session && fresh) data.sessionHistory = await options.session.getItems();
+        await runLoop(env);
+        if (options.session) await saveToSession(options.session, data);
+      } finally {
+        data.running = false;
+        outer?.removeEventListener('abort', onOuterAbort);
+      }
+    };
+    const failure = (error: unknown): { error: unknown } | undefined => {
+      if (controller.signal.aborted) {
+        data.status = 'aborted';
+        if (cancelledImmediately) return undefined;
+        return {
+          error:
+            error instanceof AbortError
+              ? error
+              : new AbortError('The run was aborted.', { cause: controller.signal.reason }),
+        };
+      }
+      if (!(error instanceof MaxTurnsExceededError)) data.status = 'failed';
+      return { error };
+    };
+
+    if (!env.stream) {
+      try {
+        await execute();
+      } catch (error) {
+        throw failure(error)?.error;
+      }
+      return new RunResult<TContext, TOutput>(state);
+    }
+
+    const { result, driver } = createStreamedRunResult<TContext, TOutput>(state, (mode: CancelMode) => {
+      if (mode === 'after_turn') {
+        stopAfterTurn = true;
+        return;
+      }
+      cancelledImmediately = true;
+      controller.abort(new AbortError('The run was cancelled.'));
+    });
+    env.emit = driver.push;
+    execute().then(
+      () => driver.finish(),
+      (error: unknown) => driver.finish(failure(error)),
+    );
+    return result;
+  }
+
+  #prepare<TContext>(
+    agent: Agent<TContext, z.ZodType | undefined>,
+    input: RunInput<TContext>,
+    options: RunOptions<TContext>,
+  ): { state: RunState<TContext>; fresh: boolean } {
+    if (!(agent instanceof Agent)) {
+      throw new UserError('run() needs an Agent as its first argument.', { code: 'invalid_agent' });
+    }
+    if (options.maxTurns !== undefined) checkMaxTurns(options.maxTurns, 'run()');
+    if (input instanceof RunState) {
+      const data = runStateData(input);
+      if (data.running) {
+        throw new UserError('This RunState is already being run; wait for that run to settle first.', {
+          code: 'run_state_busy',
+        });
+      }
+      if (data.status !== 'in_progress' && data.status !== 'interrupted') {
+        throw new UserError(
+          `This RunState cannot be resumed: the run is ${data.status}. Start a new run (e.g. with result.history as input).`,
+          { code: 'run_state_not_resumable' },
+        );
+      }
+      if (data.startingAgent.name !== agent.name) {
+        throw new UserError(
+          `This RunState belongs to a run that started with agent "${data.startingAgent.name}"; pass that agent to run(), not "${agent.name}".`,
+          { code: 'run_state_agent_mismatch' },
+        );
+      }
+      if (options.maxTurns !== undefined) data.maxTurns = options.maxTurns;
+      if (options.context !== undefined) data.runContext.context = options.context;
+      data.running = true;
+      return { state: input, fresh: false };
+    }
+    checkInput(input);
+    const data: RunStateData<TContext> = {
+      status: 'in_progress',
+      startingAgent: agent,
+      currentAgent: agent,
+      currentAgentStarted: false,
+      currentTurn: 0,
+      maxTurns: options.maxTurns ?? this.config.maxTurns ?? DEFAULT_MAX_TURNS,
+      originalInput: typeof input === 'string' ? input : [...input],
+      sessionHistory: [],
+      modelInputOverride: undefined,
+      generatedItems: [],
+      modelResponses: [],
+      runContext: createRunContext(options.context as TContext),
+      inputGuardrailResults: [],
+      outputGuardrailResults: [],
+      pendingTurn: undefined,
+      approvals: new Map(),
+      hasFinalOutput: false,
+      finalOutput: undefined,
+      sessionSaved: { input: false, items: 0 },
+      running: true,
+    };
+    return { state: createRunState(data), fresh: true };
+  }
+}
+
+async function saveToSession<TContext>(session: Session, data: RunStateData<TContext>): Promise<void> {
+  const items = [
+    ...(data.sessionSaved.input ? [] : inputToItems(data.originalInput)),
+    ...runItemsToConversation(data.generatedItems.slice(data.sessionSaved.items)),
+  ];
+  if (items.length > 0) await session.addItems(items);
+  data.sessionSaved = { input: true, items: data.generatedItems.length };
+}
+
+const defaultRunner = new Runner();
+
+/** Streams a run of `agent` on a Runner with no defaults. See {@link Runner.run}. */
+export function run<TContext, TOutput extends z.ZodType | undefined>(
+  agent: Agent<TContext, TOutput>,
+  input: RunInput<TContext>,
+  options: StreamOptions<TContext>,
+): Promise<StreamedRunResult<TContext, TOutput>>;
+/** Runs `agent` on a Runner with no defaults until a final output, an interruption, or an error. */
+export function run<TContext, TOutput extends z.ZodType | undefined>(
+  agent: Agent<TContext, TOutput>,
+  input: RunInput<TContext>,
+  options?: WaitOptions<TContext>,
+): Promise<RunResult<TContext, TOutput>>;
+/** Runs `agent`, streamed or not depending on `options.stream`. */
+export function run<TContext, TOutput extends z.ZodType | undefined>(
+  agent: Agent<TContext, TOutput>,
+  input: RunInput<TContext>,
+  options?: RunOptions<TContext>,
+): Promise<RunResult<TContext, TOutput> | StreamedRunResult<TContext, TOutput>>;
+export function run<TContext, TOutput extends z.ZodType | undefined>(
+  agent: Agent<TContext, TOutput>,
+  input: RunInput<TContext>,
+  options?: RunOptions<TContext>,
+): Promise<RunResult<TContext, TOutput> | StreamedRunResult<TContext, TOutput>> {
+  return defaultRunner.run(agent, input, options);
+}

@@ -1,0 +1,50 @@
+import type { ModelStreamEvent } from '../model.js';
+import type { AnyAgent, RunItem } from './run-items.js';
+
+/** An event of the model call, passed through as the model streamed it (`text_delta`, `response_done`, …). */
+export interface RawModelStreamEvent {
+  readonly type: 'raw_model_event';
+  readonly data: ModelStreamEvent;
+}
+
+/** Why a {@link RunItemStreamEvent} was sent, one name per kind of run item. */
+export type RunItemStreamEventName =
+  | 'message_output_created'
+  | 'tool_called'
+  | 'tool_output'
+  | 'handoff_requested'
+  | 'handoff_occurred'
+  | 'tool_approval_requested';
+
+/** A run item was created; the same items, in the same order, end up in `result.newItems`. */
+export interface RunItemStreamEvent<TContext = unknown> {
+  readonly type: 'run_item';
+  readonly name: RunItemStreamEventName;
+  readonly item: RunItem<TContext>;
+}
+
+/** The current agent changed: at the start of a run, and after a handoff. */
+export interface AgentUpdatedStreamEvent<TContext = unknown> {
+  readonly type: 'agent_updated';
+  readonly agent: AnyAgent<TContext>;
+}
+
+/** What a streamed run yields. */
+export type RunStreamEvent<TContext = unknown> =
+  | RawModelStreamEvent
+  | RunItemStreamEvent<TContext>
+  | AgentUpdatedStreamEvent<TContext>;
+
+const EVENT_NAMES: Record<RunItem['type'], RunItemStreamEventName> = {
+  message_output_item: 'message_output_created',
+  tool_call_item: 'tool_called',
+  tool_call_output_item: 'tool_output',
+  handoff_call_item: 'handoff_requested',
+  handoff_output_item: 'handoff_occurred',
+  tool_approval_item: 'tool_approval_requested',
+};
+
+/** The stream event announcing a new run item. */
+export function runItemEvent<TContext>(item: RunItem<TContext>): RunItemStreamEvent<TContext> {
+  return { type: 'run_item', name: EVENT_NAMES[item.type], item };
+}

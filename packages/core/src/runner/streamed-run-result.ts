@@ -1,0 +1,156 @@
+import type { z } from 'zod';
+import { RunResultBase } from './run-result.js';
+import type { RunState } from './run-state.js';
+import type { RunStreamEvent } from './stream-events.js';
+
+/**
+ * How to cancel a streamed run. `immediate`: abort the model call, tools and guardrails now (awaiting
+ * them), then end the stream without error. `after_turn`: let the current turn finish and its items and
+ * usage persist, then stop before the next model call; the state can be resumed.
+ */
+export type CancelMode = 'immediate' | 'after_turn';
+
+/** The Runner's side of a streamed result. */
+export interface StreamDriver<TContext> {
+  push(event: RunStreamEvent<TContext>): void;
+  /** The run settled; `error` is its terminal failure, if any. */
+  finish(error?: { error: unknown }): void;
+}
+
+let createStreamed: <TContext, TOutput extends z.ZodType | undefined>(
+  state: RunState<TContext>,
+  onCancel: (mode: CancelMode) => void,
+) => { result: StreamedRunResult<TContext, TOutput>; driver: StreamDriver<TContext> };
+
+/**
+ * The result of `run(…, { stream: true })`: an async iterable of {@link RunStreamEvent}s, plus the same
+ * fields as a `RunResult` (live while the run goes, fixed once it settles). The run goes on whether or
+ * not the events are read; `completed` settles when everything the run started has settled. A terminal
+ * error is thrown by the iteration after the queued events, and rejects `completed`.
+ */
+export class StreamedRunResult<
+  TContext = unknown,
+  TOutput extends z.ZodType | undefined = z.ZodType | undefined,
+> extends RunResultBase<TContext, TOutput> {
+  readonly #events: RunStreamEvent<TContext>[] = [];
+  #wakers: (() => void)[] = [];
+  #ended = false;
+  #failure: { error: unknown } | undefined;
+  #cancelMode: CancelMode | undefined;
+  readonly #onCancel: (mode: CancelMode) => void;
+  readonly #completed: Promise<void>;
+  #resolveCompleted!: () => void;
+  #rejectCompleted!: (error: unknown) => void;
+
+  static {
+    createStreamed = <TContext, TOutput extends z.ZodType | undefined>(
+      state: RunState<TContext>,
+      onCancel: (mode: CancelMode) => void,
+    ) => {
+      const result = new StreamedRunResult<TContext, TOutput>(state, onCancel);
+      const driver: StreamDriver<TContext> = {
+        push: (event) => result.#push(event),
+        finish: (error) => result.#finish(error),
+      };
+      return { result, driver };
+    };
+  }
+
+  private constructor(state: RunState<TContext>, onCancel: (mode: CancelMode) => void) {
+    super(state, false);
+    this.#onCancel = onCancel;
+    this.#completed = new Promise<void>((resolve, reject) => {
+      this.#resolveCompleted = resolve;
+      this.#rejectCompleted = reject;
+    });
+    // Iterating the events is an equally valid way to observe a failure.
+    this.#completed.catch(() => {});
+  }
+
+  /** Settles when the run has settled: resolves on completion, pause or cancel; rejects with its error. */
+  get completed(): Promise<void> {
+    return this.#completed;
+  }
+
+  /** Whether the run has settled. */
+  get isComplete(): boolean {
+    return this.#ended;
+  }
+
+  /** The cancel mode requested with {@link StreamedRunResult.cancel}, if any. */
+  get cancelled(): CancelMode | undefined {
+    return this.#cancelMode;
+  }
+
+  /** Cancels the run (see {@link CancelMode}); the first request wins, later ones are ignored. */
+  cancel(mode: CancelMode = 'immediate'): void {
+    if (this.#ended || this.#cancelMode === 'immediate') return;
+    this.#cancelMode = mode;
+    this.#onCancel(mode);
+  }
+
+  /** The events from the start of the run; each iteration gets all of them. */
+  [Symbol.asyncIterator](): AsyncIterator<RunStreamEvent<TContext>> {
+    let index = 0;
+    let closed = false;
+    return {
+      next: async (): Promise<IteratorResult<RunStreamEvent<TContext>>> => {
+        for (;;) {
+          if (closed) return { done: true, value: undefined };
+          const event = this.#events[index];
+          if (event !== undefined) {
+            index++;
+            return { done: false, value: event };
+          }
+          if (this.#ended) {
+            closed = true;
+            if (this.#failure) throw this.#failure.error;
+            return { done: true, value: undefined };
+          }
+          await new Promise<void>((resolve) => this.#wakers.push(resolve));
+        }
+      },
+      return: async (): Promise<IteratorResult<RunStreamEvent<TContext>>> => {
+        closed = true;
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  /** The model's text deltas only, as they arrive. Ends (or throws) like the event iteration. */
+  async *toTextStream(): AsyncIterable<string> {
+    for await (const event of this) {
+      if (event.type === 'raw_model_event' && event.data.type === 'text_delta') yield event.data.delta;
+    }
+  }
+
+  #wake(): void {
+    const wakers = this.#wakers;
+    this.#wakers = [];
+    for (const wake of wakers) wake();
+  }
+
+  #push(event: RunStreamEvent<TContext>): void {
+    if (this.#ended) return;
+    this.#events.push(event);
+    this.#wake();
+  }
+
+  #finish(failure?: { error: unknown }): void {
+    if (this.#ended) return;
+    this.settle();
+    this.#failure = failure;
+    this.#ended = true;
+    this.#wake();
+    if (failure) this.#rejectCompleted(failure.error);
+    else this.#resolveCompleted();
+  }
+}
+
+/** Creates a streamed result and the Runner's handle on it. Not exported from the package. */
+export function createStreamedRunResult<TContext, TOutput extends z.ZodType | undefined>(
+  state: RunState<TContext>,
+  onCancel: (mode: CancelMode) => void,
+): { result: StreamedRunResult<TContext, TOutput>; driver: StreamDriver<TContext> } {
+  return createStreamed(state, onCancel);
+}

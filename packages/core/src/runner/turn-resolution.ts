@@ -1,0 +1,259 @@
+import type { z } from 'zod';
+import type { AnyFunctionTool } from '../agent.js';
+import { ModelBehaviorError } from '../errors.js';
+import type { Handoff } from '../handoff.js';
+import type { FunctionCallItem, FunctionCallOutputItem, MessageItem } from '../items.js';
+import type { ModelResponse } from '../model.js';
+import { invokeFunctionTool, parseToolArguments, type ToolCallInfo } from '../tool.js';
+import { runAllOrAbort } from './concurrency.js';
+import { addItem, emitHook, inputToItems, type LoopEnv } from './loop-env.js';
+import type { NextStep } from './next-step.js';
+import { type AnyAgent, runItemsToConversation } from './run-items.js';
+import type { PendingTurn } from './run-state-data.js';
+
+function callInfo(call: FunctionCallItem): ToolCallInfo {
+  return { callId: call.callId, name: call.name, arguments: call.arguments };
+}
+
+function output(call: FunctionCallItem, text: string): FunctionCallOutputItem {
+  return { type: 'function_call_output', callId: call.callId, output: text };
+}
+
+/**
+ * Records a model response's items, then resolves its function calls (or its final output) into the
+ * turn's {@link NextStep}.
+ */
+export async function processModelResponse<TContext>(
+  env: LoopEnv<TContext>,
+  agent: AnyAgent<TContext>,
+  response: ModelResponse,
+): Promise<NextStep> {
+  const firstItemIndex = env.data.generatedItems.length;
+  const calls: FunctionCallItem[] = [];
+  for (const item of response.output) {
+    if (item.type === 'message' && item.role === 'assistant') {
+      addItem(env, { type: 'message_output_item', agent, rawItem: item });
+    } else if (item.type === 'function_call') {
+      calls.push(item);
+      const type = agent.findHandoff(item.name) ? 'handoff_call_item' : 'tool_call_item';
+      addItem(env, { type, agent, rawItem: item });
+    }
+  }
+  if (calls.length === 0) return finalOutputStep(agent, response);
+  return await resolveCalls(env, agent, { calls, firstItemIndex });
+}
+
+/** Continues a turn paused for approvals: applies the decisions and runs what is left. */
+export async function resumePendingTurn<TContext>(
+  env: LoopEnv<TContext>,
+  turn: PendingTurn,
+): Promise<NextStep> {
+  return await resolveCalls(env, env.data.currentAgent, turn);
+}
+
+function finalOutputStep<TContext>(agent: AnyAgent<TContext>, response: ModelResponse): NextStep {
+  const messages = response.output.filter(
+    (item): item is MessageItem => item.type === 'message' && item.role === 'assistant',
+  );
+  const last = messages.at(-1);
+  if (!last) {
+    throw new ModelBehaviorError(
+      `Agent "${agent.name}": the model returned neither a message nor a function call, so there is no final output.`,
+    );
+  }
+  if (!agent.outputType) return { type: 'final_output', output: last.content };
+  let json: unknown;
+  try {
+    json = JSON.parse(last.content);
+  } catch (cause) {
+    throw new ModelBehaviorError(
+      `Agent "${agent.name}" expects structured output (outputType), but the model's final message is not valid JSON.`,
+      { cause },
+    );
+  }
+  const schema: z.ZodType = agent.outputType;
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+      .join('; ');
+    throw new ModelBehaviorError(
+      `Agent "${agent.name}": the model's final output does not match outputType (${issues}).`,
+      { cause: parsed.error },
+    );
+  }
+  return { type: 'final_output', output: parsed.data };
+}
+
+function answeredCallIds<TContext>(env: LoopEnv<TContext>): Set<string> {
+  const answered = new Set<string>();
+  for (const item of env.data.generatedItems) {
+    if (item.type === 'tool_call_output_item' || item.type === 'handoff_output_item') {
+      answered.add(item.rawItem.callId);
+    }
+  }
+  return answered;
+}
+
+function unknownToolText<TContext>(agent: AnyAgent<TContext>, name: string): string {
+  const names = agent.toolDefinitions().map((definition) => definition.name);
+  return `Tool "${name}" does not exist. Available tools: ${names.length ? names.join(', ') : '(none)'}. Call one of those instead.`;
+}
+
+/**
+ * Resolves a turn's function calls: unknown tools and extra handoffs get an error output, approvals are
+ * applied or requested, the remaining tools run concurrently (through `invokeFunctionTool`), then the first
+ * handoff is taken. Calls that already have an output are skipped, so a resumed turn redoes nothing.
+ */
+async function resolveCalls<TContext>(
+  env: LoopEnv<TContext>,
+  agent: AnyAgent<TContext>,
+  turn: PendingTurn,
+): Promise<NextStep> {
+  const data = env.data;
+  const answered = answeredCallIds(env);
+  const outputs = new Map<string, FunctionCallOutputItem>();
+  const toRun: { call: FunctionCallItem; tool: AnyFunctionTool<TContext> }[] = [];
+  const awaitingApproval: FunctionCallItem[] = [];
+  let chosenHandoff: { call: FunctionCallItem; handoff: Handoff<TContext> } | undefined;
+  let firstHandoffName: string | undefined;
+
+  for (const call of turn.calls) {
+    const handoff = agent.findHandoff(call.name);
+    if (handoff) {
+      if (firstHandoffName === undefined) {
+        firstHandoffName = call.name;
+        if (!answered.has(call.callId)) chosenHandoff = { call, handoff };
+      } else if (!answered.has(call.callId)) {
+        outputs.set(
+          call.callId,
+          output(
+            call,
+            `Only one handoff can happen per turn: "${firstHandoffName}" was taken, so this call to "${call.name}" was ignored.`,
+          ),
+        );
+      }
+      continue;
+    }
+    if (answered.has(call.callId)) continue;
+    const tool = agent.findTool(call.name);
+    if (!tool) {
+      outputs.set(call.callId, output(call, unknownToolText(agent, call.name)));
+      continue;
+    }
+    const decision = data.approvals.get(call.callId);
+    if (decision && decision.arguments === call.arguments) {
+      if (decision.approved) toRun.push({ call, tool });
+      else
+        outputs.set(
+          call.callId,
+          output(call, decision.message ?? `The user rejected this call to "${call.name}"; it did not run.`),
+        );
+      continue;
+    }
+    const parsed = parseToolArguments(tool, call.arguments);
+    if (parsed.ok && (await tool.needsApproval(data.runContext, parsed.input, callInfo(call)))) {
+      awaitingApproval.push(call);
+      continue;
+    }
+    toRun.push({ call, tool });
+  }
+
+  const results = await runAllOrAbort(
+    env.signal,
+    toRun.map(
+      ({ call, tool }) =>
+        (signal: AbortSignal) =>
+          runTool(env, agent, tool, call, signal),
+    ),
+  );
+  for (const result of results) outputs.set(result.callId, result);
+  for (const call of turn.calls) {
+    const result = outputs.get(call.callId);
+    if (result) addItem(env, { type: 'tool_call_output_item', agent, rawItem: result });
+  }
+
+  if (awaitingApproval.length > 0) {
+    const requested = new Set(
+      data.generatedItems
+        .filter((item) => item.type === 'tool_approval_item')
+        .map((item) => item.rawItem.callId),
+    );
+    for (const call of awaitingApproval) {
+      if (!requested.has(call.callId)) addItem(env, { type: 'tool_approval_item', agent, rawItem: call });
+    }
+    data.pendingTurn = turn;
+    return { type: 'interruption' };
+  }
+  data.pendingTurn = undefined;
+  if (chosenHandoff) {
+    await performHandoff(env, agent, chosenHandoff.call, chosenHandoff.handoff, turn.firstItemIndex);
+    return { type: 'handoff' };
+  }
+  return { type: 'run_again' };
+}
+
+async function runTool<TContext>(
+  env: LoopEnv<TContext>,
+  agent: AnyAgent<TContext>,
+  tool: AnyFunctionTool<TContext>,
+  call: FunctionCallItem,
+  signal: AbortSignal,
+): Promise<FunctionCallOutputItem> {
+  const info = callInfo(call);
+  const context = env.data.runContext;
+  await emitHook(env, 'tool_start', { agent, tool, call: info, context });
+  const result = await invokeFunctionTool(tool, {
+    agent,
+    runContext: context,
+    call: info,
+    signal,
+    clock: env.clock,
+  });
+  await emitHook(env, 'tool_end', { agent, tool, call: info, context, result });
+  return output(call, result.output);
+}
+
+async function performHandoff<TContext>(
+  env: LoopEnv<TContext>,
+  agent: AnyAgent<TContext>,
+  call: FunctionCallItem,
+  handoff: Handoff<TContext>,
+  turnStart: number,
+): Promise<void> {
+  const data = env.data;
+  const target = handoff.agent;
+  await handoff.onHandoff?.(data.runContext);
+  addItem(env, {
+    type: 'handoff_output_item',
+    agent,
+    rawItem: output(call, JSON.stringify({ assistant: target.name })),
+    sourceAgent: agent,
+    targetAgent: target,
+  });
+  if (handoff.inputFilter) {
+    const from = data.modelInputOverride?.fromItem ?? 0;
+    const split = Math.max(from, turnStart);
+    const filtered = handoff.inputFilter({
+      inputHistory: data.modelInputOverride?.items ?? [
+        ...data.sessionHistory,
+        ...inputToItems(data.originalInput),
+      ],
+      preHandoffItems: runItemsToConversation(data.generatedItems.slice(from, split)),
+      newItems: runItemsToConversation(data.generatedItems.slice(split)),
+    });
+    data.modelInputOverride = {
+      items: [...filtered.inputHistory, ...filtered.preHandoffItems, ...filtered.newItems],
+      fromItem: data.generatedItems.length,
+    };
+  }
+  await emitHook(env, 'handoff', {
+    fromAgent: agent,
+    toAgent: target,
+    call: callInfo(call),
+    context: data.runContext,
+  });
+  data.currentAgent = target;
+  data.currentAgentStarted = false;
+  env.emit({ type: 'agent_updated', agent: target });
+}

@@ -1,0 +1,35 @@
+import type { FunctionCallItem, MessageItem, ModelRequest, Usage } from '@parley/core';
+
+/** A function call in a script; the mock assigns `callId` (`call_<call>_<index>`) when it is left out. */
+export type MockFunctionCall = Omit<FunctionCallItem, 'callId'> & { callId?: string };
+
+/** An item a scripted response returns: an assistant message or a function call. */
+export type MockOutputItem = MessageItem | MockFunctionCall;
+
+/** A scripted answer: the items the model returns. */
+export interface MockOutputResponse {
+  type: 'output';
+  output: MockOutputItem[];
+  /** Overrides the mock's usage estimate for this call. */
+  usage?: Partial<Usage>;
+  /** Wait this long (on the mock's clock, abort-aware) before answering. */
+  delayMs?: number;
+  responseId?: string;
+}
+
+/** A scripted failure: the model call rejects (or the stream throws) with `error`. */
+export interface MockErrorResponse {
+  type: 'error';
+  error: unknown;
+  /** Wait this long (on the mock's clock, abort-aware) before failing. */
+  delayMs?: number;
+}
+
+/** What one model call does. */
+export type MockResponse = MockOutputResponse | MockErrorResponse;
+
+/**
+ * One entry of a {@link MockModel} script: consumed by exactly one model call. A function computes the
+ * response from the request it answers (`call` is the 0-based index of the call on this model).
+ */
+export type MockScriptEntry = MockResponse | ((request: ModelRequest, call: number) => MockResponse);
