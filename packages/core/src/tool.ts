@@ -233,6 +233,8 @@ export async function invokeFunctionTool<TContext>(
   return { status: 'completed', output: toolOutputToString(value), value };
 }
 
+function noop(): void {}
+
 async function runWithTimeout<TContext>(
   tool: FunctionTool<TContext>,
   input: unknown,
@@ -245,8 +247,9 @@ async function runWithTimeout<TContext>(
   if (options.signal?.aborted) throw options.signal.reason;
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   let timer: unknown;
+  let execution: Promise<unknown> | undefined;
   try {
-    const execution = Promise.resolve().then(() =>
+    execution = Promise.resolve().then(() =>
       tool.execute(input as Record<string, unknown>, {
         runContext: options.runContext,
         agent: options.agent,
@@ -271,6 +274,11 @@ async function runWithTimeout<TContext>(
       );
     }
     return await Promise.race([execution, ...stops]);
+  } catch (error) {
+    // A cancelled caller must not settle while `execute` is still running its cleanup: await it (it was
+    // handed the aborted signal). A timeout does not wait: it exists for tools that do not return.
+    if (options.signal?.aborted && execution) await execution.then(noop, noop);
+    throw error;
   } finally {
     if (timer !== undefined) clock.clearTimeout(timer);
     options.signal?.removeEventListener('abort', onOuterAbort);
