@@ -1,1 +1,22 @@
-export {};
+export {
+  type BrainMessage,
+  type BrainOutput,
+  type BrainReply,
+  type BrainTurn,
+  createHold,
+  echoBrain,
+  type Hold,
+  isHold,
+  type RealtimeBrain,
+  scriptedBrain,
+} from './brain.js';
+export { decodeSpeechTexts, type SpeechAudioOptions, silenceAudio, speechAudio } from './sim-audio.js';
+export { type EventMatcher, SimulatedConnection, type Transcriber } from './sim-connection.js';
+export {
+  type RealtimeSimulator,
+  type RealtimeSimulatorOptions,
+  type RecordedClientEvent,
+  type SimulatorAuth,
+  startRealtimeSimulator,
+  type UpgradeRecord,
+} from './simulator.js';

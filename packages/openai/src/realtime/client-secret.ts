@@ -1,0 +1,107 @@
+import { ParleyError, UserError } from '@parley/core';
+import type { WireSession } from '../shared/realtime-wire.js';
+import { redactSecrets } from '../shared/redact.js';
+import { assertApiKeyShape } from './options.js';
+
+/** Options of {@link createClientSecret}. */
+export interface CreateClientSecretOptions {
+  /** A standard API key; stays on your server. */
+  apiKey: string;
+  /** The session the key will open (`type` defaults to `realtime`, `model` to `gpt-realtime`). */
+  session?: Partial<WireSession>;
+  /** Lifetime of the key in seconds (10–7200). Default: the service's (600). */
+  expiresAfterSeconds?: number;
+  /** Default `https://api.openai.com/v1`. */
+  baseUrl?: string;
+  /** Default `globalThis.fetch`. */
+  fetch?: typeof globalThis.fetch;
+  signal?: AbortSignal;
+}
+
+/** An ephemeral key for a browser client. */
+export interface ClientSecret {
+  /** The `ek_…` key, for `new OpenAIRealtimeModel({ apiKey })` in the browser. */
+  value: string;
+  /** Unix time (seconds) after which no new session can be opened with it. */
+  expiresAt: number;
+  /** The session configuration bound to the key, as the service returned it. */
+  session: WireSession | undefined;
+}
+
+/** The service refused to create a client secret. */
+export class ClientSecretError extends ParleyError {
+  /** HTTP status. */
+  readonly status: number;
+  /** The `x-request-id` header, for support requests. */
+  readonly requestId: string | undefined;
+
+  constructor(status: number, message: string, requestId: string | undefined) {
+    super('client_secret_failed', message);
+    this.status = status;
+    this.requestId = requestId;
+  }
+}
+
+/**
+ * Mints an ephemeral Realtime key (`POST /v1/realtime/client_secrets`) on your server, for a browser client that
+ * must never see the real API key.
+ */
+export async function createClientSecret(options: CreateClientSecretOptions): Promise<ClientSecret> {
+  assertApiKeyShape(options?.apiKey, 'apiKey');
+  const { apiKey, expiresAfterSeconds } = options;
+  if (
+    expiresAfterSeconds !== undefined &&
+    (!Number.isInteger(expiresAfterSeconds) || expiresAfterSeconds < 10 || expiresAfterSeconds > 7200)
+  ) {
+    throw new UserError('expiresAfterSeconds must be an integer between 10 and 7200.', {
+      code: 'invalid_option',
+    });
+  }
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  if (typeof fetchFn !== 'function') {
+    throw new UserError('No fetch available: pass the fetch option.', { code: 'invalid_option' });
+  }
+  const base = (options.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
+  const body = {
+    ...(expiresAfterSeconds !== undefined && {
+      expires_after: { anchor: 'created_at', seconds: expiresAfterSeconds },
+    }),
+    session: { type: 'realtime', model: 'gpt-realtime', ...options.session },
+  };
+  const response = await fetchFn(`${base}/realtime/client_secrets`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+    ...(options.signal && { signal: options.signal }),
+  });
+  const requestId = response.headers.get('x-request-id') ?? undefined;
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (!response.ok) {
+    const serverMessage = (json as { error?: { message?: unknown } } | undefined)?.error?.message;
+    const detail = typeof serverMessage === 'string' ? `: ${redactSecrets(serverMessage, [apiKey])}` : '';
+    throw new ClientSecretError(
+      response.status,
+      `Creating a Realtime client secret failed with HTTP ${response.status}${detail}`,
+      requestId,
+    );
+  }
+  const secret = json as { value?: unknown; expires_at?: unknown; session?: unknown } | undefined;
+  if (typeof secret?.value !== 'string' || typeof secret.expires_at !== 'number') {
+    throw new ClientSecretError(
+      response.status,
+      'The client secret response had no "value" / "expires_at".',
+      requestId,
+    );
+  }
+  return {
+    value: secret.value,
+    expiresAt: secret.expires_at,
+    session: (secret.session ?? undefined) as WireSession | undefined,
+  };
+}

@@ -1,0 +1,400 @@
+import {
+  AbortError,
+  type Clock,
+  type RealtimeCommand,
+  type RealtimeConnection,
+  type RealtimeEvent,
+  type RealtimeSessionConfig,
+  type TimerHandle,
+  UserError,
+} from '@parley/core';
+import { encodeBase64 } from '../shared/base64.js';
+import type { JsonObject } from '../shared/deep-merge.js';
+import type { WireSession } from '../shared/realtime-wire.js';
+import { redactSecrets } from '../shared/redact.js';
+import { type ClientEvent, commandEventId, toClientEvent } from './client-events.js';
+import { OpenAIRealtimeError } from './errors.js';
+import type { OpenAIRealtimeSessionConfig } from './options.js';
+import { ServerEventNormalizer } from './server-events.js';
+import { mergeSessionConfig, toWireSession } from './session-config.js';
+import { SOCKET_CLOSED, type SocketEventMap, type WebSocketLike } from './socket-types.js';
+
+/** What a connection needs besides its socket. */
+export interface ConnectionSettings {
+  clock: Clock;
+  connectTimeoutMs: number;
+  closeTimeoutMs: number;
+  baseSession: OpenAIRealtimeSessionConfig;
+  /** Secrets to scrub from every message this connection produces. */
+  secrets: string[];
+}
+
+type Phase = 'connecting' | 'open' | 'closing' | 'closed';
+type Listener = (event: RealtimeEvent) => void;
+
+const UNEXPECTED_RESPONSE = /Unexpected server response: (\d{3})/;
+const textDecoder = new TextDecoder();
+
+/**
+ * One live OpenAI Realtime session over a WebSocket. It owns the socket and its listeners: every path out
+ * (a failed connect, `close()`, a close by the server) removes them and clears its timers.
+ *
+ * An unexpected close emits `connection_status` `disconnected` with the close code and reason; `session_expired`
+ * arrives first as a fatal `error` event. A `close()` by the owner emits nothing.
+ */
+export class OpenAIRealtimeConnection implements RealtimeConnection {
+  readonly #socket: WebSocketLike;
+  readonly #settings: ConnectionSettings;
+  readonly #normalizer: ServerEventNormalizer;
+  #phase: Phase = 'connecting';
+  #listeners: Listener[] = [];
+  /** Events emitted before anyone subscribed; delivered to the first subscriber. */
+  #backlog: RealtimeEvent[] | undefined = [];
+  #config: RealtimeSessionConfig;
+  #eventCounter = 0;
+  #session: WireSession | undefined;
+  #closed: Promise<void> | undefined;
+  #resolveClosed: (() => void) | undefined;
+
+  // connect phase
+  #connectTimer: TimerHandle | undefined;
+  #signal: AbortSignal | undefined;
+  #settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  #opened = false;
+  #socketErrorMessage: string | undefined;
+  #serverError: { code: string; message: string } | undefined;
+  #initialUpdateId: string | undefined;
+
+  private constructor(socket: WebSocketLike, settings: ConnectionSettings, config: RealtimeSessionConfig) {
+    this.#socket = socket;
+    this.#settings = settings;
+    this.#config = config;
+    this.#normalizer = new ServerEventNormalizer({
+      emit: (event) => this.#onNormalized(event),
+      onControl: (type, event) => this.#onControl(type, event),
+    });
+    socket.addEventListener('open', this.#onOpen);
+    socket.addEventListener('message', this.#onMessage);
+    socket.addEventListener('error', this.#onError);
+    socket.addEventListener('close', this.#onClose);
+  }
+
+  /**
+   * Wraps a socket that is being opened and resolves once the session is ready: `session.created` arrived, the
+   * initial `session.update` was sent and the service confirmed it with `session.updated`. Rejects with an
+   * {@link OpenAIRealtimeError} (or `AbortError`) after releasing the socket, its listeners and timers.
+   */
+  static open(
+    socket: WebSocketLike,
+    settings: ConnectionSettings,
+    config: RealtimeSessionConfig,
+    signal?: AbortSignal,
+  ): Promise<OpenAIRealtimeConnection> {
+    const connection = new OpenAIRealtimeConnection(socket, settings, config);
+    return connection.#waitUntilReady(signal).then(() => connection);
+  }
+
+  /** `open` until closed by either side. */
+  get status(): 'open' | 'closed' {
+    return this.#phase === 'open' ? 'open' : 'closed';
+  }
+
+  /** The session object of the last `session.created` / `session.updated`. */
+  get session(): WireSession | undefined {
+    return this.#session;
+  }
+
+  /** The effective seam configuration (every `updateSession` merged). */
+  get config(): RealtimeSessionConfig {
+    return this.#config;
+  }
+
+  onEvent(listener: Listener): () => void {
+    this.#listeners = [...this.#listeners, listener];
+    const backlog = this.#backlog;
+    if (backlog !== undefined) {
+      this.#backlog = undefined;
+      if (backlog.length > 0) {
+        // Deliver after onEvent returns, before any later event (those come from socket tasks).
+        this.#backlog = backlog;
+        queueMicrotask(() => {
+          const pending = this.#backlog ?? [];
+          this.#backlog = undefined;
+          for (const event of pending) this.#dispatch(event);
+        });
+      }
+    }
+    return () => {
+      this.#listeners = this.#listeners.filter((l) => l !== listener);
+    };
+  }
+
+  send(command: RealtimeCommand): void {
+    if (this.#phase !== 'open') {
+      throw new UserError(`Cannot send "${command.type}": the realtime connection is closed.`, {
+        code: 'connection_closed',
+      });
+    }
+    if (command.type === 'updateSession') {
+      this.#sendSessionUpdate(mergeSessionConfig(this.#config, command.config));
+      return;
+    }
+    if (command.type === 'appendInputAudio') {
+      // The hot input path: no object, no JSON.stringify over the base64 text.
+      const eventId = commandEventId('appendInputAudio', ++this.#eventCounter);
+      this.#socket.send(
+        `{"type":"input_audio_buffer.append","event_id":"${eventId}","audio":"${encodeBase64(command.audio)}"}`,
+      );
+      return;
+    }
+    if (command.type === 'createResponse') {
+      const event = toClientEvent(command, command.clientRequestId);
+      this.#normalizer.trackRequest(command.clientRequestId, command.conversation);
+      this.#write(event);
+      return;
+    }
+    this.#write(toClientEvent(command, commandEventId(command.type, ++this.#eventCounter)));
+  }
+
+  close(): Promise<void> {
+    if (this.#closed) return this.#closed;
+    if (this.#phase === 'closed') {
+      this.#closed = Promise.resolve();
+      return this.#closed;
+    }
+    this.#phase = 'closing';
+    this.#closed = this.#closeSocket(1000, 'OK');
+    return this.#closed;
+  }
+
+  #write(event: ClientEvent): void {
+    this.#socket.send(JSON.stringify(event));
+  }
+
+  #sendSessionUpdate(config: RealtimeSessionConfig): string {
+    const eventId = commandEventId('updateSession', ++this.#eventCounter);
+    this.#config = config;
+    this.#write({
+      type: 'session.update',
+      event_id: eventId,
+      session: toWireSession(this.#settings.baseSession, config),
+    });
+    return eventId;
+  }
+
+  // --- socket listeners (arrow properties so the same function can be removed) ---
+
+  readonly #onOpen = (): void => {
+    this.#opened = true;
+  };
+
+  readonly #onMessage = (event: SocketEventMap['message']): void => {
+    const data = event.data;
+    if (typeof data === 'string') this.#normalizer.handleFrame(data);
+    else if (data instanceof ArrayBuffer) this.#normalizer.handleFrame(textDecoder.decode(data));
+    else if (ArrayBuffer.isView(data)) this.#normalizer.handleFrame(textDecoder.decode(data));
+  };
+
+  readonly #onError = (event: SocketEventMap['error']): void => {
+    const message = event.message ?? (event.error instanceof Error ? event.error.message : undefined);
+    if (message) this.#socketErrorMessage = this.#redact(message);
+  };
+
+  readonly #onClose = (event: SocketEventMap['close']): void => {
+    const previous = this.#phase;
+    this.#phase = 'closed';
+    this.#detach();
+    this.#resolveClosed?.();
+    if (previous === 'connecting') {
+      this.#failConnect(this.#closeError(event.code, event.reason));
+    } else if (previous === 'open') {
+      this.#emit({
+        type: 'connection_status',
+        status: 'disconnected',
+        code: event.code,
+        reason: this.#redact(event.reason || this.#socketErrorMessage || 'The connection was closed.'),
+      });
+    }
+  };
+
+  #detach(): void {
+    this.#socket.removeEventListener('open', this.#onOpen);
+    this.#socket.removeEventListener('message', this.#onMessage);
+    this.#socket.removeEventListener('error', this.#onError);
+    this.#socket.removeEventListener('close', this.#onClose);
+  }
+
+  // --- events ---
+
+  #onNormalized(event: RealtimeEvent): void {
+    if (this.#phase === 'connecting' && event.type === 'error') {
+      if (event.commandType === 'updateSession' && this.#initialUpdateId !== undefined) {
+        this.#rejectConnect(
+          new OpenAIRealtimeError(
+            'realtime_session_rejected',
+            `The Realtime service rejected the initial session configuration (${event.code}): ${this.#redact(event.message)}`,
+            { serverCode: event.code },
+          ),
+        );
+        return;
+      }
+      this.#serverError = { code: event.code, message: event.message };
+    }
+    this.#emit(event);
+  }
+
+  #onControl(type: 'session.created' | 'session.updated', event: JsonObject): void {
+    const session = event.session;
+    if (session !== null && typeof session === 'object') this.#session = session as WireSession;
+    if (this.#phase !== 'connecting') return;
+    if (type === 'session.created' && this.#initialUpdateId === undefined) {
+      this.#initialUpdateId = this.#sendSessionUpdate(this.#config);
+    } else if (type === 'session.updated' && this.#initialUpdateId !== undefined) {
+      this.#becomeReady();
+    }
+  }
+
+  #emit(event: RealtimeEvent): void {
+    if (this.#backlog !== undefined) {
+      this.#backlog.push(event);
+      return;
+    }
+    this.#dispatch(event);
+  }
+
+  #dispatch(event: RealtimeEvent): void {
+    const listeners = this.#listeners;
+    let failure: { error: unknown } | undefined;
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure) throw failure.error;
+  }
+
+  // --- connect phase ---
+
+  #waitUntilReady(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#settle = { resolve, reject };
+      this.#connectTimer = this.#settings.clock.setTimeout(() => {
+        this.#connectTimer = undefined;
+        this.#rejectConnect(
+          new OpenAIRealtimeError(
+            'realtime_connect_timeout',
+            `The Realtime session was not ready within ${this.#settings.connectTimeoutMs} ms. Check the network ` +
+              'and the endpoint, or raise connectTimeoutMs.',
+          ),
+        );
+      }, this.#settings.connectTimeoutMs);
+      if (signal) {
+        this.#signal = signal;
+        if (signal.aborted) this.#onAbort();
+        else signal.addEventListener('abort', this.#onAbort);
+      }
+    });
+  }
+
+  readonly #onAbort = (): void => {
+    this.#rejectConnect(new AbortError('connect() was aborted.', { cause: this.#signal?.reason }));
+  };
+
+  #becomeReady(): void {
+    const settle = this.#settle;
+    this.#endConnectPhase();
+    this.#phase = 'open';
+    this.#emit({ type: 'connection_status', status: 'connected' });
+    settle?.resolve();
+  }
+
+  #endConnectPhase(): void {
+    this.#settle = undefined;
+    if (this.#connectTimer !== undefined) {
+      this.#settings.clock.clearTimeout(this.#connectTimer);
+      this.#connectTimer = undefined;
+    }
+    this.#signal?.removeEventListener('abort', this.#onAbort);
+    this.#signal = undefined;
+  }
+
+  /** Fails `connect()` while the socket is still up: closes it first, then rejects. */
+  #rejectConnect(error: Error): void {
+    if (!this.#settle) return;
+    const settle = this.#settle;
+    this.#endConnectPhase();
+    this.#phase = 'closing';
+    void this.#closeSocket(1000, 'connect failed').then(() => settle.reject(error));
+  }
+
+  /** Fails `connect()` after the socket closed by itself. */
+  #failConnect(error: Error): void {
+    const settle = this.#settle;
+    this.#endConnectPhase();
+    settle?.reject(error);
+  }
+
+  #closeError(code: number, reason: string): OpenAIRealtimeError {
+    const status = Number(UNEXPECTED_RESPONSE.exec(this.#socketErrorMessage ?? '')?.[1] ?? Number.NaN);
+    const closeDetails = { closeCode: code, closeReason: this.#redact(reason) };
+    if (status === 401 || status === 403) {
+      return new OpenAIRealtimeError(
+        'realtime_auth_failed',
+        `The Realtime service refused the credentials (HTTP ${status}). Check the API key (or mint a new ephemeral ` +
+          'key) and that it may use this model.',
+        { status, ...closeDetails },
+      );
+    }
+    if (!this.#opened) {
+      const detail = Number.isNaN(status)
+        ? (this.#socketErrorMessage ?? `close code ${code}`)
+        : `HTTP ${status}`;
+      return new OpenAIRealtimeError(
+        'realtime_handshake_failed',
+        `Could not open the Realtime WebSocket (${detail}). Check the url, the network and the credentials.`,
+        { ...(!Number.isNaN(status) && { status }), ...closeDetails },
+      );
+    }
+    const server = this.#serverError;
+    const why = server
+      ? `${server.code}: ${this.#redact(server.message)}`
+      : `close code ${code} ${this.#redact(reason)}`;
+    return new OpenAIRealtimeError(
+      'realtime_closed_before_ready',
+      `The Realtime service closed the connection before the session was ready (${why.trim()}).`,
+      { ...closeDetails, ...(server && { serverCode: server.code }) },
+    );
+  }
+
+  // --- closing ---
+
+  /** Starts the closing handshake and resolves on the close event, or after `closeTimeoutMs` at the latest. */
+  #closeSocket(code: number, reason: string): Promise<void> {
+    if (this.#socket.readyState === SOCKET_CLOSED && this.#phase === 'closed') return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = this.#settings.clock.setTimeout(() => {
+        this.#phase = 'closed';
+        this.#detach();
+        (this.#socket as { terminate?: () => void }).terminate?.();
+        finish();
+      }, this.#settings.closeTimeoutMs);
+      const finish = () => {
+        this.#settings.clock.clearTimeout(timer);
+        this.#resolveClosed = undefined;
+        resolve();
+      };
+      this.#resolveClosed = finish;
+      try {
+        this.#socket.close(code, reason);
+      } catch {
+        // Closing a socket that is still connecting may throw in some implementations; the close event follows.
+      }
+    });
+  }
+
+  #redact(text: string): string {
+    return redactSecrets(text, this.#settings.secrets);
+  }
+}

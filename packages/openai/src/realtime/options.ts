@@ -1,0 +1,173 @@
+import { type Clock, systemClock, UserError } from '@parley/core';
+import type { WireSession } from '../shared/realtime-wire.js';
+import type { WebSocketConstructor, WebSocketStyle } from './socket-types.js';
+
+/** Provider-specific GA session fields applied under the seam's configuration (e.g. `noise_reduction`). */
+export type OpenAIRealtimeSessionConfig = Partial<Omit<WireSession, 'type'>>;
+
+/** Options of {@link OpenAIRealtimeModel}. Exactly one of `apiKey` / `apiKeyProvider` (or `OPENAI_API_KEY`). */
+export interface OpenAIRealtimeModelOptions {
+  /** An API key or an ephemeral `ek_` key. Defaults to the `OPENAI_API_KEY` environment variable. */
+  apiKey?: string;
+  /** Called before every connection, e.g. to mint a fresh ephemeral key. */
+  apiKeyProvider?: () => string | Promise<string>;
+  /** The model in the URL. Default `gpt-realtime`. */
+  model?: string;
+  /**
+   * The endpoint, without the `model` query parameter (added unless the URL already names a `model`,
+   * `deployment`, `intent` or `call_id`). Default `wss://api.openai.com/v1/realtime`.
+   */
+  url?: string;
+  /** Extra upgrade headers (e.g. `OpenAI-Organization`). Authorization is set from the key. */
+  headers?: Record<string, string>;
+  /** The WebSocket constructor. Default `globalThis.WebSocket` where it exists, else the `ws` package. */
+  WebSocket?: WebSocketConstructor;
+  /** How `WebSocket` takes headers; detected from the constructor and the runtime when left out. */
+  webSocketStyle?: WebSocketStyle;
+  /** GA session fields the seam does not cover, merged under every `session.update`. */
+  sessionConfig?: OpenAIRealtimeSessionConfig;
+  /** Time source for the connect and close timeouts. Default the system clock. */
+  clock?: Clock;
+  /** How long `connect()` waits for the session to be ready. Default 30 000 ms. */
+  connectTimeoutMs?: number;
+  /** How long `close()` waits for the closing handshake before giving up on it. Default 5 000 ms. */
+  closeTimeoutMs?: number;
+}
+
+/** The validated options. */
+export interface ResolvedRealtimeOptions {
+  apiKey: (() => string | Promise<string>) | string;
+  model: string;
+  url: URL;
+  headers: Record<string, string>;
+  WebSocket: WebSocketConstructor | undefined;
+  webSocketStyle: WebSocketStyle | undefined;
+  sessionConfig: OpenAIRealtimeSessionConfig;
+  clock: Clock;
+  connectTimeoutMs: number;
+  closeTimeoutMs: number;
+}
+
+const DEFAULT_URL = 'wss://api.openai.com/v1/realtime';
+const RESERVED_HEADERS = new Set([
+  'authorization',
+  'api-key',
+  'host',
+  'upgrade',
+  'connection',
+  'sec-websocket-key',
+  'sec-websocket-version',
+  'sec-websocket-protocol',
+  'sec-websocket-extensions',
+  'openai-beta',
+]);
+const URL_TARGET_PARAMS = ['model', 'deployment', 'intent', 'call_id'];
+const KEY_SHAPE = /^[\x21-\x7e]+$/;
+
+function invalid(message: string): UserError {
+  return new UserError(message, { code: 'invalid_option' });
+}
+
+/** Checks that `key` can go into a header or subprotocol; the message never quotes the key. */
+export function assertApiKeyShape(key: unknown, source: string): asserts key is string {
+  if (typeof key !== 'string' || key.length === 0) {
+    throw invalid(
+      `${source} must be a non-empty string. Pass your OpenAI API key or an ephemeral "ek_" key.`,
+    );
+  }
+  if (!KEY_SHAPE.test(key)) {
+    throw invalid(
+      `${source} contains spaces, line breaks or non-ASCII characters; check how the key was loaded.`,
+    );
+  }
+}
+
+function positiveInteger(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw invalid(`${name} must be a positive integer (ms).`);
+  return value;
+}
+
+/** Validates {@link OpenAIRealtimeModelOptions}; throws a `UserError` with code `invalid_option`. */
+export function resolveRealtimeOptions(options: OpenAIRealtimeModelOptions = {}): ResolvedRealtimeOptions {
+  if (options === null || typeof options !== 'object')
+    throw invalid('OpenAIRealtimeModel options must be an object.');
+  const { apiKeyProvider } = options;
+  let apiKey: ResolvedRealtimeOptions['apiKey'];
+  if (options.apiKey !== undefined && apiKeyProvider !== undefined) {
+    throw invalid('Pass either apiKey or apiKeyProvider, not both.');
+  }
+  if (apiKeyProvider !== undefined) {
+    if (typeof apiKeyProvider !== 'function')
+      throw invalid('apiKeyProvider must be a function returning a key.');
+    apiKey = apiKeyProvider;
+  } else {
+    const fromEnv = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+      ?.OPENAI_API_KEY;
+    const key = options.apiKey ?? fromEnv;
+    if (key === undefined) {
+      throw invalid(
+        'No API key: pass apiKey, apiKeyProvider, or set the OPENAI_API_KEY environment variable.',
+      );
+    }
+    assertApiKeyShape(key, options.apiKey === undefined ? 'OPENAI_API_KEY' : 'apiKey');
+    apiKey = key;
+  }
+
+  const model = options.model ?? 'gpt-realtime';
+  if (typeof model !== 'string' || model.trim() === '') throw invalid('model must be a non-empty string.');
+
+  let url: URL;
+  try {
+    url = new URL(options.url ?? DEFAULT_URL);
+  } catch {
+    throw invalid('url is not a valid URL; expected e.g. wss://api.openai.com/v1/realtime.');
+  }
+  if (url.protocol !== 'wss:' && url.protocol !== 'ws:') {
+    throw invalid(`url must use wss: (or ws: for a local server), not ${url.protocol}`);
+  }
+  if (url.username || url.password || url.searchParams.has('api-key') || url.searchParams.has('api_key')) {
+    throw invalid('url must not carry credentials; pass the key as apiKey (it is sent in a header).');
+  }
+  if (!URL_TARGET_PARAMS.some((name) => url.searchParams.has(name))) url.searchParams.set('model', model);
+
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (RESERVED_HEADERS.has(name.toLowerCase())) {
+      throw invalid(
+        `headers must not set "${name}": authentication comes from apiKey, and the adapter speaks the GA protocol.`,
+      );
+    }
+    if (typeof value !== 'string' || /[\r\n]/.test(value)) {
+      throw invalid(`header "${name}" must be a string without line breaks.`);
+    }
+    headers[name] = value;
+  }
+
+  if (options.WebSocket !== undefined && typeof options.WebSocket !== 'function') {
+    throw invalid('WebSocket must be a WebSocket constructor (e.g. globalThis.WebSocket or the ws package).');
+  }
+  const style = options.webSocketStyle;
+  if (style !== undefined && style !== 'ws' && style !== 'headers-init' && style !== 'browser') {
+    throw invalid("webSocketStyle must be 'ws', 'headers-init' or 'browser'.");
+  }
+  const sessionConfig = options.sessionConfig ?? {};
+  if (typeof sessionConfig !== 'object' || sessionConfig === null || Array.isArray(sessionConfig)) {
+    throw invalid('sessionConfig must be an object of GA session fields.');
+  }
+  if ('type' in sessionConfig)
+    throw invalid('sessionConfig must not set "type"; the adapter always sends "realtime".');
+
+  return {
+    apiKey,
+    model,
+    url,
+    headers,
+    WebSocket: options.WebSocket,
+    webSocketStyle: style,
+    sessionConfig,
+    clock: options.clock ?? systemClock,
+    connectTimeoutMs: positiveInteger(options.connectTimeoutMs, 'connectTimeoutMs', 30_000),
+    closeTimeoutMs: positiveInteger(options.closeTimeoutMs, 'closeTimeoutMs', 5_000),
+  };
+}

@@ -1,0 +1,432 @@
+import type { RealtimeContentPart, RealtimeEvent, RealtimeItem, RealtimeResponseStatus } from '@parley/core';
+import { decodeBase64 } from '../shared/base64.js';
+import { isPlainObject, type JsonObject } from '../shared/deep-merge.js';
+import { readAudioDeltaFrame } from './audio-frame.js';
+import { CLIENT_REQUEST_ID_KEY, commandTypeOfEventId } from './client-events.js';
+
+/** Server error codes after which the service closes the socket. */
+const FATAL_CODES = new Set(['session_expired', 'beta_api_shape_disabled']);
+
+interface ResponseInfo {
+  conversation: 'default' | 'none';
+  clientRequestId?: string;
+  /** Function call items already reported, so `arguments.done` and `output_item.done` report once. */
+  reportedCalls: Set<string>;
+  /** name / call_id of function call items, from `output_item.added`. */
+  calls: Map<string, { name?: string; callId?: string }>;
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+
+/** A GA (or beta) content part as a seam content part; `undefined` for parts the seam has no form for. */
+function toContentPart(part: unknown): RealtimeContentPart | undefined {
+  if (!isPlainObject(part)) return undefined;
+  switch (part.type) {
+    case 'input_text':
+    case 'output_text':
+    case 'text':
+      return { type: 'text', text: str(part.text) ?? '' };
+    case 'input_audio':
+    case 'output_audio':
+    case 'audio': {
+      const transcript = str(part.transcript);
+      return transcript === undefined ? { type: 'audio' } : { type: 'audio', transcript };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A GA (or beta) conversation item as a seam item; `undefined` for item types the seam does not model (MCP). */
+export function toRealtimeItem(item: unknown): RealtimeItem | undefined {
+  if (!isPlainObject(item)) return undefined;
+  const itemId = str(item.id);
+  if (itemId === undefined) return undefined;
+  switch (item.type) {
+    case 'message': {
+      const role = item.role;
+      if (role !== 'user' && role !== 'assistant' && role !== 'system') return undefined;
+      const content: RealtimeContentPart[] = [];
+      if (Array.isArray(item.content)) {
+        for (const part of item.content) {
+          const converted = toContentPart(part);
+          if (converted) content.push(converted);
+        }
+      }
+      const status = item.status;
+      return {
+        type: 'message',
+        itemId,
+        role,
+        content,
+        ...((status === 'completed' || status === 'incomplete' || status === 'in_progress') && { status }),
+      };
+    }
+    case 'function_call':
+      return {
+        type: 'function_call',
+        itemId,
+        callId: str(item.call_id) ?? '',
+        name: str(item.name) ?? '',
+        arguments: str(item.arguments) ?? '',
+      };
+    case 'function_call_output':
+      return {
+        type: 'function_call_output',
+        itemId,
+        callId: str(item.call_id) ?? '',
+        output: str(item.output) ?? '',
+      };
+    default:
+      return undefined;
+  }
+}
+
+function toStatus(value: unknown): RealtimeResponseStatus {
+  return value === 'cancelled' || value === 'incomplete' || value === 'failed' ? value : 'completed';
+}
+
+/** What the normalizer tells its owner besides seam events. */
+export interface NormalizerHooks {
+  emit(event: RealtimeEvent): void;
+  /** Control events the connection itself consumes (`session.created`, `session.updated`, `error`). */
+  onControl?(type: 'session.created' | 'session.updated', event: JsonObject): void;
+}
+
+/**
+ * Turns server frames (GA names, tolerating beta names, both content-part spellings, unknown events and extra
+ * fields) into seam events. Stateful: it remembers which request created which response, and which function calls
+ * it already reported.
+ */
+export class ServerEventNormalizer {
+  readonly #hooks: NormalizerHooks;
+  /** clientRequestId → requested conversation, until `response.created` (or an error) answers it. */
+  readonly #pendingRequests = new Map<string, 'default' | 'none'>();
+  readonly #responses = new Map<string, ResponseInfo>();
+
+  constructor(hooks: NormalizerHooks) {
+    this.#hooks = hooks;
+  }
+
+  /** Records a `response.create` so its `response.created` (or `error`) maps back to `clientRequestId`. */
+  trackRequest(clientRequestId: string, conversation: 'default' | 'none'): void {
+    this.#pendingRequests.set(clientRequestId, conversation);
+  }
+
+  /** Handles one text frame. */
+  handleFrame(frame: string): void {
+    const audio = readAudioDeltaFrame(frame);
+    if (audio !== undefined) {
+      this.#hooks.emit({
+        type: 'audio_delta',
+        responseId: audio.responseId,
+        itemId: audio.itemId,
+        audio: decodeBase64(audio.delta),
+      });
+      return;
+    }
+    let event: unknown;
+    try {
+      event = JSON.parse(frame);
+    } catch {
+      this.#malformed('a frame that is not JSON');
+      return;
+    }
+    if (!isPlainObject(event) || typeof event.type !== 'string') {
+      this.#malformed('an event without a string "type"');
+      return;
+    }
+    this.handleEvent(event as JsonObject & { type: string });
+  }
+
+  #malformed(what: string): void {
+    this.#hooks.emit({
+      type: 'error',
+      code: 'malformed_server_event',
+      message: `The Realtime service sent ${what}; it was ignored.`,
+    });
+  }
+
+  /** Handles one parsed server event. */
+  handleEvent(event: JsonObject & { type: string }): void {
+    const emit = this.#hooks.emit;
+    switch (event.type) {
+      case 'session.created':
+      case 'session.updated':
+        this.#hooks.onControl?.(event.type, event);
+        return;
+      case 'error':
+        this.#error(event);
+        return;
+      case 'response.created':
+        this.#responseCreated(event);
+        return;
+      case 'response.done':
+        this.#responseDone(event);
+        return;
+      case 'response.output_item.added':
+        this.#outputItemAdded(event);
+        return;
+      case 'response.output_item.done':
+        this.#outputItemDone(event);
+        return;
+      case 'response.function_call_arguments.done':
+        this.#argumentsDone(event);
+        return;
+      case 'response.output_text.delta':
+      case 'response.text.delta': {
+        const ids = this.#deltaIds(event);
+        const delta = str(event.delta);
+        if (ids && delta !== undefined) emit({ type: 'text_delta', ...ids, delta });
+        return;
+      }
+      case 'response.output_audio.delta':
+      case 'response.audio.delta': {
+        const ids = this.#deltaIds(event);
+        const delta = str(event.delta);
+        if (ids && delta !== undefined) emit({ type: 'audio_delta', ...ids, audio: decodeBase64(delta) });
+        return;
+      }
+      case 'response.output_audio.done':
+      case 'response.audio.done': {
+        const ids = this.#deltaIds(event);
+        if (ids) emit({ type: 'audio_done', ...ids });
+        return;
+      }
+      case 'response.output_audio_transcript.delta':
+      case 'response.audio_transcript.delta': {
+        const ids = this.#deltaIds(event);
+        const delta = str(event.delta);
+        if (ids && delta !== undefined) emit({ type: 'transcript_delta', ...ids, delta });
+        return;
+      }
+      case 'response.output_audio_transcript.done':
+      case 'response.audio_transcript.done': {
+        const ids = this.#deltaIds(event);
+        if (ids) emit({ type: 'transcript_done', ...ids, transcript: str(event.transcript) ?? '' });
+        return;
+      }
+      case 'conversation.item.added':
+      case 'conversation.item.created': {
+        const item = toRealtimeItem(event.item);
+        if (!item) return;
+        const previous = event.previous_item_id;
+        emit({
+          type: 'item_added',
+          item,
+          ...((typeof previous === 'string' || previous === null) && { previousItemId: previous }),
+        });
+        return;
+      }
+      case 'conversation.item.deleted': {
+        const itemId = str(event.item_id);
+        if (itemId !== undefined) emit({ type: 'item_deleted', itemId });
+        return;
+      }
+      case 'conversation.item.truncated': {
+        const itemId = str(event.item_id);
+        const audioEndMs = num(event.audio_end_ms);
+        if (itemId !== undefined && audioEndMs !== undefined)
+          emit({ type: 'item_truncated', itemId, audioEndMs });
+        return;
+      }
+      case 'input_audio_buffer.speech_started': {
+        const itemId = str(event.item_id);
+        const audioStartMs = num(event.audio_start_ms);
+        emit({
+          type: 'input_speech_started',
+          ...(itemId !== undefined && { itemId }),
+          ...(audioStartMs !== undefined && { audioStartMs }),
+        });
+        return;
+      }
+      case 'input_audio_buffer.speech_stopped': {
+        const itemId = str(event.item_id);
+        const audioEndMs = num(event.audio_end_ms);
+        emit({
+          type: 'input_speech_stopped',
+          ...(itemId !== undefined && { itemId }),
+          ...(audioEndMs !== undefined && { audioEndMs }),
+        });
+        return;
+      }
+      case 'input_audio_buffer.committed': {
+        const itemId = str(event.item_id);
+        if (itemId !== undefined) emit({ type: 'input_audio_committed', itemId });
+        return;
+      }
+      case 'conversation.item.input_audio_transcription.delta': {
+        const itemId = str(event.item_id);
+        const delta = str(event.delta);
+        if (itemId !== undefined && delta !== undefined) {
+          emit({ type: 'input_transcription', itemId, text: delta, final: false });
+        }
+        return;
+      }
+      case 'conversation.item.input_audio_transcription.completed': {
+        const itemId = str(event.item_id);
+        if (itemId !== undefined) {
+          emit({ type: 'input_transcription', itemId, text: str(event.transcript) ?? '', final: true });
+        }
+        return;
+      }
+      case 'conversation.item.input_audio_transcription.failed': {
+        const error = isPlainObject(event.error) ? event.error : {};
+        emit({
+          type: 'error',
+          code: str(error.code) ?? 'input_transcription_failed',
+          message: str(error.message) ?? `Transcription of item ${str(event.item_id) ?? '?'} failed.`,
+        });
+        return;
+      }
+      default:
+        // Unknown, informational or transport-specific events (rate_limits.updated, content_part.*, text done,
+        // conversation.item.done, output_audio_buffer.*, MCP …) carry nothing the seam needs.
+        return;
+    }
+  }
+
+  #deltaIds(event: JsonObject): { responseId: string; itemId: string } | undefined {
+    const responseId = str(event.response_id);
+    const itemId = str(event.item_id);
+    return responseId !== undefined && itemId !== undefined ? { responseId, itemId } : undefined;
+  }
+
+  #error(event: JsonObject): void {
+    const error = isPlainObject(event.error) ? event.error : {};
+    const code = str(error.code) ?? str(error.type) ?? 'unknown_error';
+    const message = str(error.message) ?? 'The Realtime service reported an error.';
+    const eventId = str(error.event_id);
+    let clientRequestId: string | undefined;
+    let commandType: ReturnType<typeof commandTypeOfEventId>;
+    if (eventId !== undefined) {
+      if (this.#pendingRequests.has(eventId)) {
+        this.#pendingRequests.delete(eventId);
+        clientRequestId = eventId;
+        commandType = 'createResponse';
+      } else {
+        commandType = commandTypeOfEventId(eventId);
+      }
+    }
+    this.#hooks.emit({
+      type: 'error',
+      code,
+      message,
+      ...(clientRequestId !== undefined && { clientRequestId }),
+      ...(commandType !== undefined && { commandType }),
+      ...(FATAL_CODES.has(code) && { fatal: true }),
+    });
+  }
+
+  #responseCreated(event: JsonObject): void {
+    const response = isPlainObject(event.response) ? event.response : undefined;
+    const responseId = str(response?.id);
+    if (!response || responseId === undefined) return;
+    const metadata = isPlainObject(response.metadata) ? response.metadata : undefined;
+    const clientRequestId = str(metadata?.[CLIENT_REQUEST_ID_KEY]);
+    let conversation: 'default' | 'none' = response.conversation_id === null ? 'none' : 'default';
+    if (clientRequestId !== undefined) {
+      const requested = this.#pendingRequests.get(clientRequestId);
+      if (requested !== undefined) {
+        conversation = requested;
+        this.#pendingRequests.delete(clientRequestId);
+      }
+    }
+    this.#responses.set(responseId, {
+      conversation,
+      ...(clientRequestId !== undefined && { clientRequestId }),
+      reportedCalls: new Set(),
+      calls: new Map(),
+    });
+    this.#hooks.emit({
+      type: 'response_started',
+      responseId,
+      conversation,
+      ...(clientRequestId !== undefined && { clientRequestId }),
+    });
+  }
+
+  #responseDone(event: JsonObject): void {
+    const response = isPlainObject(event.response) ? event.response : undefined;
+    const responseId = str(response?.id);
+    if (!response || responseId === undefined) return;
+    const info = this.#responses.get(responseId);
+    this.#responses.delete(responseId);
+    const metadata = isPlainObject(response.metadata) ? response.metadata : undefined;
+    const clientRequestId = info?.clientRequestId ?? str(metadata?.[CLIENT_REQUEST_ID_KEY]);
+    const conversation = info?.conversation ?? (response.conversation_id === null ? 'none' : 'default');
+    const details = isPlainObject(response.status_details) ? response.status_details : undefined;
+    const detailError = isPlainObject(details?.error) ? details.error : undefined;
+    const reason = str(details?.reason) ?? str(detailError?.code);
+    const usage = isPlainObject(response.usage) ? response.usage : undefined;
+    const inputTokens = num(usage?.input_tokens);
+    const outputTokens = num(usage?.output_tokens);
+    const totalTokens = num(usage?.total_tokens);
+    this.#hooks.emit({
+      type: 'response_done',
+      responseId,
+      status: toStatus(response.status),
+      conversation,
+      ...(clientRequestId !== undefined && { clientRequestId }),
+      ...(inputTokens !== undefined &&
+        outputTokens !== undefined && {
+          usage: { inputTokens, outputTokens, totalTokens: totalTokens ?? inputTokens + outputTokens },
+        }),
+      ...(reason !== undefined && { reason }),
+    });
+  }
+
+  #outputItemAdded(event: JsonObject): void {
+    const responseId = str(event.response_id);
+    const item = isPlainObject(event.item) ? event.item : undefined;
+    const itemId = str(item?.id);
+    if (responseId === undefined || !item || itemId === undefined) return;
+    if (item.type === 'message') {
+      this.#hooks.emit({
+        type: 'message_started',
+        responseId,
+        itemId,
+        outputIndex: num(event.output_index) ?? 0,
+      });
+    } else if (item.type === 'function_call') {
+      this.#responses.get(responseId)?.calls.set(itemId, { name: str(item.name), callId: str(item.call_id) });
+    }
+  }
+
+  #outputItemDone(event: JsonObject): void {
+    const responseId = str(event.response_id);
+    const item = toRealtimeItem(event.item);
+    if (responseId === undefined || !item) return;
+    if (item.type === 'message') {
+      this.#hooks.emit({ type: 'message_done', responseId, itemId: item.itemId, item });
+    } else if (item.type === 'function_call') {
+      const status = (event.item as JsonObject).status;
+      if (status === undefined || status === 'completed') {
+        this.#reportCall(responseId, item.itemId, item.callId, item.name, item.arguments);
+      }
+    }
+  }
+
+  #argumentsDone(event: JsonObject): void {
+    const responseId = str(event.response_id);
+    const itemId = str(event.item_id);
+    const args = str(event.arguments);
+    if (responseId === undefined || itemId === undefined || args === undefined) return;
+    const known = this.#responses.get(responseId)?.calls.get(itemId);
+    const callId = str(event.call_id) ?? known?.callId;
+    const name = str(event.name) ?? known?.name;
+    // Without a name the call cannot be dispatched yet; output_item.done carries it.
+    if (callId === undefined || name === undefined) return;
+    this.#reportCall(responseId, itemId, callId, name, args);
+  }
+
+  #reportCall(responseId: string, itemId: string, callId: string, name: string, args: string): void {
+    const info = this.#responses.get(responseId);
+    if (info) {
+      if (info.reportedCalls.has(itemId)) return;
+      info.reportedCalls.add(itemId);
+    }
+    this.#hooks.emit({ type: 'function_call', responseId, itemId, callId, name, arguments: args });
+  }
+}

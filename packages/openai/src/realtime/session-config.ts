@@ -1,0 +1,94 @@
+import type {
+  RealtimeSessionConfig,
+  RealtimeToolDefinition,
+  ToolChoice,
+  TurnDetectionConfig,
+} from '@parley/core';
+import { deepMerge, type JsonObject } from '../shared/deep-merge.js';
+import {
+  PCM_24K,
+  type WireFunctionTool,
+  type WireSession,
+  type WireToolChoice,
+  type WireTurnDetection,
+} from '../shared/realtime-wire.js';
+import type { OpenAIRealtimeSessionConfig } from './options.js';
+
+/** The transcription model used when `inputTranscription` names none. */
+export const DEFAULT_TRANSCRIPTION_MODEL = 'gpt-4o-mini-transcribe';
+
+/**
+ * Applies an `updateSession` to the effective configuration: fields left out keep their value, `providerData`
+ * merges key by key, everything else replaces.
+ */
+export function mergeSessionConfig(
+  current: RealtimeSessionConfig,
+  update: RealtimeSessionConfig,
+): RealtimeSessionConfig {
+  const next: RealtimeSessionConfig = { ...current };
+  for (const key of Object.keys(update) as (keyof RealtimeSessionConfig)[]) {
+    const value = update[key];
+    if (value === undefined) continue;
+    if (key === 'providerData') {
+      next.providerData = deepMerge(current.providerData ?? {}, value as JsonObject);
+    } else {
+      (next as Record<string, unknown>)[key] = value;
+    }
+  }
+  return next;
+}
+
+/** A tool of the seam as a GA function tool. */
+export function toWireTool(tool: RealtimeToolDefinition): WireFunctionTool {
+  return { type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters };
+}
+
+/** The seam's tool choice on the wire. */
+export function toWireToolChoice(choice: ToolChoice): WireToolChoice {
+  return typeof choice === 'string' ? choice : { type: 'function', name: choice.name };
+}
+
+function toWireTurnDetection(config: TurnDetectionConfig): WireTurnDetection {
+  const wire: WireTurnDetection = { type: config.type };
+  if (config.type === 'server_vad') {
+    if (config.threshold !== undefined) wire.threshold = config.threshold;
+    if (config.prefixPaddingMs !== undefined) wire.prefix_padding_ms = config.prefixPaddingMs;
+    if (config.silenceDurationMs !== undefined) wire.silence_duration_ms = config.silenceDurationMs;
+  }
+  if (config.createResponse !== undefined) wire.create_response = config.createResponse;
+  if (config.interruptResponse !== undefined) wire.interrupt_response = config.interruptResponse;
+  return wire;
+}
+
+/**
+ * The complete GA session object for the effective configuration: the model's `sessionConfig` underneath, the
+ * seam's fields over it, `providerData` last. Audio formats are always PCM16 24 kHz, so no update can reset them.
+ */
+export function toWireSession(base: OpenAIRealtimeSessionConfig, config: RealtimeSessionConfig): WireSession {
+  const seam: JsonObject = { audio: { input: { format: PCM_24K }, output: { format: PCM_24K } } };
+  const input = (seam.audio as { input: JsonObject }).input;
+  const output = (seam.audio as { output: JsonObject }).output;
+  if (config.instructions !== undefined) seam.instructions = config.instructions;
+  if (config.tools !== undefined) seam.tools = config.tools.map(toWireTool);
+  if (config.toolChoice !== undefined) seam.tool_choice = toWireToolChoice(config.toolChoice);
+  if (config.outputModalities !== undefined) seam.output_modalities = [...config.outputModalities];
+  if (config.voice !== undefined) output.voice = config.voice;
+  if (config.turnDetection !== undefined) {
+    input.turn_detection = config.turnDetection === null ? null : toWireTurnDetection(config.turnDetection);
+  }
+  if (config.inputTranscription !== undefined) {
+    const t = config.inputTranscription;
+    input.transcription =
+      t === null
+        ? null
+        : {
+            model: t.model ?? DEFAULT_TRANSCRIPTION_MODEL,
+            ...(t.language !== undefined && { language: t.language }),
+          };
+  }
+  let session = deepMerge({ type: 'realtime' } as JsonObject, base as JsonObject);
+  session = deepMerge(session, seam);
+  if (config.providerData) session = deepMerge(session, config.providerData);
+  session.type = 'realtime';
+  return session as WireSession;
+}

@@ -1,0 +1,123 @@
+import { UserError } from '@parley/core';
+import type { WebSocketConstructor, WebSocketLike, WebSocketStyle } from './socket-types.js';
+
+interface RuntimeGlobals {
+  WebSocket?: WebSocketConstructor;
+  window?: unknown;
+  document?: unknown;
+  process?: { versions?: { node?: string } };
+}
+
+/** `true` when the code runs in a browser (a page or a worker), where WebSockets cannot carry headers. */
+function isBrowserRuntime(): boolean {
+  const g = globalThis as RuntimeGlobals;
+  if (g.process?.versions?.node) return false;
+  return (
+    typeof g.window !== 'undefined' || typeof g.document !== 'undefined' || 'importScripts' in globalThis
+  );
+}
+
+/** The `ws` package's classes have `ping` and `terminate`; WHATWG sockets have neither. */
+function looksLikeWsPackage(ctor: WebSocketConstructor): boolean {
+  const proto = ctor.prototype as Record<string, unknown> | undefined;
+  return typeof proto?.terminate === 'function' && typeof proto?.ping === 'function';
+}
+
+/** Picks how the constructor takes headers, when the caller did not say. */
+export function detectWebSocketStyle(ctor: WebSocketConstructor | undefined): WebSocketStyle {
+  if (ctor === undefined) {
+    const native = (globalThis as RuntimeGlobals).WebSocket;
+    if (native === undefined) return 'ws';
+    return isBrowserRuntime() ? 'browser' : 'headers-init';
+  }
+  if (looksLikeWsPackage(ctor)) return 'ws';
+  return isBrowserRuntime() ? 'browser' : 'headers-init';
+}
+
+/** The explicit constructor, else `globalThis.WebSocket`, else the `ws` package (loaded only when needed). */
+export async function loadWebSocketConstructor(
+  ctor: WebSocketConstructor | undefined,
+): Promise<WebSocketConstructor> {
+  if (ctor) return ctor;
+  const native = (globalThis as RuntimeGlobals).WebSocket;
+  if (native) return native;
+  const ws = await import('ws');
+  return ws.WebSocket as unknown as WebSocketConstructor;
+}
+
+/** What goes on the upgrade request besides the URL. */
+export interface HandshakeCredentials {
+  headers: Record<string, string>;
+  protocols: string[];
+}
+
+/**
+ * Builds the upgrade's headers and subprotocols: `Authorization: Bearer` where headers are possible; in a browser,
+ * the `realtime` + `openai-insecure-api-key.<key>` subprotocols, and only for an ephemeral `ek_` key.
+ */
+export function handshakeCredentials(
+  style: WebSocketStyle,
+  apiKey: string,
+  headers: Record<string, string>,
+): HandshakeCredentials {
+  if (style !== 'browser')
+    return { headers: { ...headers, Authorization: `Bearer ${apiKey}` }, protocols: [] };
+  assertBrowserKey(apiKey);
+  const protocols = ['realtime', `openai-insecure-api-key.${apiKey}`];
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'openai-organization') protocols.push(`openai-organization.${value}`);
+    else if (lower === 'openai-project') protocols.push(`openai-project.${value}`);
+    else throw browserHeaderError(name);
+  }
+  return { headers: {}, protocols };
+}
+
+/** Throws unless `apiKey` is an ephemeral key, the only kind a browser may hold. */
+export function assertBrowserKey(apiKey: string): void {
+  if (!apiKey.startsWith('ek_')) {
+    throw new UserError(
+      'A browser WebSocket cannot send headers, so only an ephemeral "ek_" key may be used there. Mint one on your ' +
+        'server with createClientSecret() and pass it as apiKey (or apiKeyProvider).',
+      { code: 'invalid_option' },
+    );
+  }
+}
+
+/** The error for a header a browser socket cannot send. */
+export function browserHeaderError(name: string): UserError {
+  return new UserError(
+    `A browser WebSocket cannot send the header "${name}"; only OpenAI-Organization and OpenAI-Project can be ` +
+      'passed (as subprotocols).',
+    { code: 'invalid_option' },
+  );
+}
+
+/** Opens the socket the way its style requires. */
+export function createSocket(
+  ctor: WebSocketConstructor,
+  style: WebSocketStyle,
+  url: string,
+  credentials: HandshakeCredentials,
+): WebSocketLike {
+  const { headers, protocols } = credentials;
+  let socket: WebSocketLike;
+  if (style === 'ws') {
+    const WsStyle = ctor as unknown as new (
+      url: string,
+      protocols: string[],
+      options: { headers: Record<string, string> },
+    ) => WebSocketLike;
+    socket = new WsStyle(url, protocols, { headers });
+  } else if (style === 'headers-init') {
+    const InitStyle = ctor as unknown as new (
+      url: string,
+      init: { protocols: string[]; headers: Record<string, string> },
+    ) => WebSocketLike;
+    socket = new InitStyle(url, { protocols, headers });
+  } else {
+    socket = new ctor(url, protocols);
+  }
+  socket.binaryType = 'arraybuffer';
+  return socket;
+}

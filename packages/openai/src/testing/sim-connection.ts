@@ -1,0 +1,709 @@
+import type { Clock, TimerHandle } from '@parley/core';
+import type { WebSocket } from 'ws';
+import { decodeBase64, encodeBase64, isBase64 } from '../shared/base64.js';
+import { isPlainObject, type JsonObject } from '../shared/deep-merge.js';
+import type { WireFunctionTool, WireSession, WireToolChoice } from '../shared/realtime-wire.js';
+import type { RealtimeBrain } from './brain.js';
+import type { IdGenerator } from './ids.js';
+import { BYTES_PER_MS, decodeSpeechTexts } from './sim-audio.js';
+import { SimConversation, type StoredItem } from './sim-conversation.js';
+import {
+  invalidType,
+  invalidValue,
+  missingParameter,
+  SimulatedServiceError,
+  unknownParameter,
+} from './sim-errors.js';
+import { checkItem } from './sim-items.js';
+import { type ResponseHost, type ResponseParams, ResponseRun } from './sim-response.js';
+import {
+  applySessionUpdate,
+  checkMaxOutputTokens,
+  checkOutputModalities,
+  checkToolChoice,
+  checkTools,
+  defaultSession,
+} from './sim-session.js';
+import { EnergyVad } from './sim-vad.js';
+
+const CLIENT_EVENT_TYPES = [
+  'session.update',
+  'input_audio_buffer.append',
+  'input_audio_buffer.commit',
+  'input_audio_buffer.clear',
+  'conversation.item.create',
+  'conversation.item.retrieve',
+  'conversation.item.truncate',
+  'conversation.item.delete',
+  'response.create',
+  'response.cancel',
+];
+const RESPONSE_KEYS = [
+  'conversation',
+  'input',
+  'instructions',
+  'tools',
+  'tool_choice',
+  'output_modalities',
+  'metadata',
+  'max_output_tokens',
+  'audio',
+  'prompt',
+];
+
+/** Matches a recorded event: by `type`, or by a predicate. */
+export type EventMatcher = string | ((event: JsonObject) => boolean);
+
+/** Transcribes committed user audio; the default returns the text embedded by `speechAudio`. */
+export type Transcriber = (audio: Uint8Array, info: { itemId: string; heard: string }) => string;
+
+/** How a simulated connection was opened. */
+export interface SimulatedConnectionInit {
+  id: string;
+  socket: WebSocket;
+  path: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  protocol: string;
+  model: string;
+  ids: IdGenerator;
+  clock: Clock;
+  sessionLimitMs: number;
+  brain: RealtimeBrain;
+  msPerChar: number;
+  chunkMs: number;
+  transcribe: Transcriber;
+  onClientEvent(connection: SimulatedConnection, event: unknown): void;
+  onClose(connection: SimulatedConnection): void;
+}
+
+interface Waiter {
+  match: EventMatcher;
+  count: number;
+  resolve(event: JsonObject): void;
+}
+
+function matches(match: EventMatcher, event: unknown): event is JsonObject {
+  if (!isPlainObject(event)) return false;
+  return typeof match === 'string' ? event.type === match : match(event);
+}
+
+/**
+ * One client connected to the simulator: a GA Realtime session with its conversation, input buffer, server VAD,
+ * active responses and session timer. It records every client event it receives and every server event it sends.
+ */
+export class SimulatedConnection implements ResponseHost {
+  /** `conn_1`, `conn_2`, … in order of connection. */
+  readonly id: string;
+  /** The request path with its query string, as the client sent it. */
+  readonly path: string;
+  /** The upgrade request's headers (lower-case names). */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The negotiated subprotocol (`realtime` or `''`). */
+  readonly protocol: string;
+  /** The model (or Azure deployment) named in the URL. */
+  readonly model: string;
+  /** Every client event received, parsed (a frame that is not JSON is kept as its text). */
+  readonly clientEvents: unknown[] = [];
+  /** Every server event sent, in order. */
+  readonly serverEvents: JsonObject[] = [];
+  /** Resolves with the close code and reason once the socket has closed. */
+  readonly closed: Promise<{ code: number; reason: string }>;
+
+  readonly ids: IdGenerator;
+  readonly conversation = new SimConversation();
+  readonly conversationId: string;
+  readonly msPerChar: number;
+  readonly chunkMs: number;
+  readonly brain: RealtimeBrain;
+  session: WireSession;
+
+  readonly #init: SimulatedConnectionInit;
+  readonly #socket: WebSocket;
+  readonly #runs = new Set<ResponseRun>();
+  #activeDefault: ResponseRun | undefined;
+  #input: Uint8Array[] = [];
+  #inputBytes = 0;
+  #reservedItemId: string | undefined;
+  readonly #vad = new EnergyVad();
+  #assistantAudio = false;
+  #expiryTimer: TimerHandle | undefined;
+  #open = true;
+  readonly #clientWaiters: Waiter[] = [];
+  readonly #serverWaiters: Waiter[] = [];
+
+  constructor(init: SimulatedConnectionInit) {
+    this.#init = init;
+    this.id = init.id;
+    this.#socket = init.socket;
+    this.path = init.path;
+    this.headers = init.headers;
+    this.protocol = init.protocol;
+    this.model = init.model;
+    this.ids = init.ids;
+    this.brain = init.brain;
+    this.msPerChar = init.msPerChar;
+    this.chunkMs = init.chunkMs;
+    this.connectionId = init.id;
+    this.conversationId = init.ids.next('conv');
+    const expiresAt = Math.floor(Date.now() / 1000 + init.sessionLimitMs / 1000);
+    this.session = defaultSession(init.ids.next('sess'), init.model, expiresAt);
+    this.closed = new Promise((resolve) => {
+      this.#socket.on('close', (code, reason) => {
+        this.#open = false;
+        for (const run of this.#runs) run.abandon();
+        this.#runs.clear();
+        this.#activeDefault = undefined;
+        if (this.#expiryTimer !== undefined) init.clock.clearTimeout(this.#expiryTimer);
+        this.#expiryTimer = undefined;
+        init.onClose(this);
+        resolve({ code, reason: reason.toString() });
+      });
+    });
+    this.#socket.on('message', (data, isBinary) => {
+      this.#onFrame(isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString());
+    });
+  }
+
+  /** The same as {@link id}, for the response host interface. */
+  readonly connectionId: string;
+
+  /** Starts the session: `session.created`, and the session timer. */
+  start(): void {
+    this.#expiryTimer = this.#init.clock.setTimeout(() => {
+      this.#expiryTimer = undefined;
+      this.expire();
+    }, this.#init.sessionLimitMs);
+    this.send({ type: 'session.created', session: structuredClone(this.session) });
+  }
+
+  /** `true` until the socket closes. */
+  get isOpen(): boolean {
+    return this.#open;
+  }
+
+  /** Responses that are streaming (or held). */
+  get activeResponses(): readonly { id: string; conversation: 'default' | 'none' }[] {
+    return [...this.#runs].map((run) => ({ id: run.id, conversation: run.params.conversation }));
+  }
+
+  /** Bytes in the input audio buffer (appended since the last commit or clear). */
+  get inputBufferBytes(): number {
+    return this.#inputBytes;
+  }
+
+  /** Sends a server event as is (an `event_id` is added when missing): for injecting faults or beta events. */
+  send(event: JsonObject): void {
+    if (!this.#open) return;
+    const full = { type: event.type, event_id: event.event_id ?? this.ids.next('event'), ...event };
+    this.serverEvents.push(full);
+    this.#notify(this.#serverWaiters, this.serverEvents);
+    this.#socket.send(JSON.stringify(full));
+  }
+
+  /** Sends a raw text frame (e.g. malformed JSON). */
+  sendRaw(text: string): void {
+    if (this.#open) this.#socket.send(text);
+  }
+
+  /** Closes the socket from the server side. */
+  close(code = 1000, reason = ''): void {
+    if (this.#open) this.#socket.close(code, reason);
+  }
+
+  /** Ends the session as the service does at its time limit: `session_expired`, then close 1001. */
+  expire(): void {
+    const minutes = Math.round(this.#init.sessionLimitMs / 60_000);
+    const message = `Your session hit the maximum duration of ${minutes} minutes.`;
+    this.#sendError(new SimulatedServiceError('session_expired', message), null);
+    this.close(1001, message);
+  }
+
+  /** Resolves with the `count`-th client event (1-based) matching `match`, received already or later. */
+  waitForClientEvent(match: EventMatcher, count = 1): Promise<JsonObject> {
+    return this.#wait(this.#clientWaiters, this.clientEvents, match, count);
+  }
+
+  /** Resolves with the `count`-th server event (1-based) matching `match`, sent already or later. */
+  waitForServerEvent(match: EventMatcher, count = 1): Promise<JsonObject> {
+    return this.#wait(this.#serverWaiters, this.serverEvents, match, count);
+  }
+
+  #wait(waiters: Waiter[], log: readonly unknown[], match: EventMatcher, count: number): Promise<JsonObject> {
+    const found = log.filter((event) => matches(match, event));
+    if (found.length >= count) return Promise.resolve(found[count - 1] as JsonObject);
+    return new Promise((resolve) => waiters.push({ match, count, resolve }));
+  }
+
+  #notify(waiters: Waiter[], log: readonly unknown[]): void {
+    if (waiters.length === 0) return;
+    const last = log.at(-1);
+    for (const waiter of [...waiters]) {
+      if (!matches(waiter.match, last)) continue;
+      const seen = log.filter((event) => matches(waiter.match, event)).length;
+      if (seen >= waiter.count) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(last as JsonObject);
+      }
+    }
+  }
+
+  // --- ResponseHost ---
+
+  onAssistantAudio(): void {
+    this.#assistantAudio = true;
+  }
+
+  onFinished(run: ResponseRun): void {
+    this.#runs.delete(run);
+    if (this.#activeDefault === run) this.#activeDefault = undefined;
+  }
+
+  // --- client events ---
+
+  #onFrame(text: string): void {
+    let event: unknown;
+    try {
+      event = JSON.parse(text);
+    } catch {
+      this.clientEvents.push(text);
+      this.#init.onClientEvent(this, text);
+      this.#sendError(
+        new SimulatedServiceError('invalid_json', 'The event could not be parsed as JSON.'),
+        null,
+      );
+      return;
+    }
+    this.clientEvents.push(event);
+    this.#init.onClientEvent(this, event);
+    this.#notify(this.#clientWaiters, this.clientEvents);
+    const eventId = isPlainObject(event) && typeof event.event_id === 'string' ? event.event_id : null;
+    try {
+      this.#handle(event);
+    } catch (error) {
+      if (error instanceof SimulatedServiceError) this.#sendError(error, eventId);
+      else throw error;
+    }
+  }
+
+  #sendError(error: SimulatedServiceError, clientEventId: string | null): void {
+    this.send({
+      type: 'error',
+      error: {
+        type: error.errorType,
+        code: error.code,
+        message: error.message,
+        param: error.param,
+        event_id: clientEventId,
+      },
+    });
+  }
+
+  #handle(event: unknown): void {
+    if (!isPlainObject(event) || typeof event.type !== 'string') {
+      throw new SimulatedServiceError('invalid_event', "The 'type' field is missing.");
+    }
+    if (event.event_id !== undefined && (typeof event.event_id !== 'string' || event.event_id.length > 512)) {
+      throw invalidValue('event_id', 'Invalid value: event_id must be a string of at most 512 characters.');
+    }
+    switch (event.type) {
+      case 'session.update':
+        this.#sessionUpdate(event);
+        return;
+      case 'input_audio_buffer.append':
+        this.#append(event);
+        return;
+      case 'input_audio_buffer.commit': {
+        const ms = this.#inputBytes / BYTES_PER_MS;
+        if (ms < 100) {
+          throw new SimulatedServiceError(
+            'input_audio_buffer_commit_empty',
+            `Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has ${ms.toFixed(2)}ms of audio.`,
+          );
+        }
+        this.#commit();
+        return;
+      }
+      case 'input_audio_buffer.clear':
+        this.#input = [];
+        this.#inputBytes = 0;
+        this.#reservedItemId = undefined;
+        this.#vad.reset();
+        this.send({ type: 'input_audio_buffer.cleared' });
+        return;
+      case 'conversation.item.create':
+        this.#createItem(event);
+        return;
+      case 'conversation.item.retrieve':
+        this.#retrieveItem(event);
+        return;
+      case 'conversation.item.truncate':
+        this.#truncateItem(event);
+        return;
+      case 'conversation.item.delete': {
+        const itemId = this.#itemId(event);
+        if (!this.conversation.has(itemId)) {
+          throw new SimulatedServiceError(
+            'item_delete_invalid_item_id',
+            `Error deleting item: the item with id '${itemId}' does not exist.`,
+          );
+        }
+        this.conversation.delete(itemId);
+        this.send({ type: 'conversation.item.deleted', item_id: itemId });
+        return;
+      }
+      case 'response.create':
+        this.#responseCreate(event);
+        return;
+      case 'response.cancel':
+        this.#responseCancel(event);
+        return;
+      default:
+        throw invalidValue(
+          'type',
+          `Invalid value: '${event.type}'. Supported values are: ${CLIENT_EVENT_TYPES.map((t) => `'${t}'`).join(', ')}.`,
+        );
+    }
+  }
+
+  #checkEventKeys(event: JsonObject, allowed: readonly string[]): void {
+    for (const key of Object.keys(event)) {
+      if (key !== 'type' && key !== 'event_id' && !allowed.includes(key)) throw unknownParameter(key);
+    }
+  }
+
+  #itemId(event: JsonObject): string {
+    if (event.item_id === undefined) throw missingParameter('item_id');
+    if (typeof event.item_id !== 'string') throw invalidType('item_id', 'a string');
+    return event.item_id;
+  }
+
+  #sessionUpdate(event: JsonObject): void {
+    this.#checkEventKeys(event, ['session']);
+    this.session = applySessionUpdate(this.session, event.session, {
+      assistantAudioProduced: this.#assistantAudio,
+    });
+    if (!this.session.audio?.input?.turn_detection) this.#vad.reset();
+    this.send({ type: 'session.updated', session: structuredClone(this.session) });
+  }
+
+  #append(event: JsonObject): void {
+    this.#checkEventKeys(event, ['audio']);
+    if (event.audio === undefined) throw missingParameter('audio');
+    if (typeof event.audio !== 'string' || !isBase64(event.audio)) {
+      throw invalidValue('audio', 'Invalid value: audio must be base64-encoded.');
+    }
+    const audio = decodeBase64(event.audio);
+    this.#input.push(audio);
+    this.#inputBytes += audio.length;
+    const turnDetection = this.session.audio?.input?.turn_detection;
+    if (!turnDetection) return;
+    for (const transition of this.#vad.push(audio, turnDetection)) {
+      if (transition.type === 'start') {
+        this.#reservedItemId = this.ids.next('item');
+        this.send({
+          type: 'input_audio_buffer.speech_started',
+          audio_start_ms: transition.audioStartMs,
+          item_id: this.#reservedItemId,
+        });
+        if (turnDetection.interrupt_response !== false) this.#activeDefault?.cancel('turn_detected');
+      } else {
+        const itemId = this.#reservedItemId ?? this.ids.next('item');
+        this.#reservedItemId = itemId;
+        this.send({
+          type: 'input_audio_buffer.speech_stopped',
+          audio_end_ms: transition.audioEndMs,
+          item_id: itemId,
+        });
+        this.#commit();
+        if (turnDetection.create_response !== false) {
+          if (this.#activeDefault) {
+            this.#sendError(this.#activeResponseError(this.#activeDefault), null);
+          } else {
+            this.#startResponse(this.#sessionParams('vad'));
+          }
+        }
+      }
+    }
+  }
+
+  #commit(): void {
+    const itemId = this.#reservedItemId ?? this.ids.next('item');
+    this.#reservedItemId = undefined;
+    const audio = new Uint8Array(this.#inputBytes);
+    let offset = 0;
+    for (const chunk of this.#input) {
+      audio.set(chunk, offset);
+      offset += chunk.length;
+    }
+    this.#input = [];
+    this.#inputBytes = 0;
+    const item: StoredItem = {
+      id: itemId,
+      object: 'realtime.item',
+      type: 'message',
+      role: 'user',
+      status: 'completed',
+      content: [{ type: 'input_audio', transcript: null }],
+    };
+    const previous = this.conversation.insert(item);
+    this.conversation.addAudio(itemId, audio);
+    const heard = decodeSpeechTexts(audio).join(' ');
+    this.conversation.setHeard(itemId, heard);
+    this.send({ type: 'input_audio_buffer.committed', previous_item_id: previous, item_id: itemId });
+    this.send({ type: 'conversation.item.added', previous_item_id: previous, item: structuredClone(item) });
+    this.send({ type: 'conversation.item.done', previous_item_id: previous, item: structuredClone(item) });
+    if (this.session.audio?.input?.transcription) {
+      const transcript = this.#init.transcribe(audio, { itemId, heard });
+      if (transcript) {
+        this.send({
+          type: 'conversation.item.input_audio_transcription.delta',
+          item_id: itemId,
+          content_index: 0,
+          delta: transcript,
+        });
+      }
+      this.send({
+        type: 'conversation.item.input_audio_transcription.completed',
+        item_id: itemId,
+        content_index: 0,
+        transcript,
+        usage: { type: 'duration', seconds: Math.ceil(audio.length / BYTES_PER_MS / 1000) },
+      });
+      const part = item.type === 'message' ? item.content[0] : undefined;
+      if (part && part.type === 'input_audio') part.transcript = transcript;
+    }
+  }
+
+  #createItem(event: JsonObject): void {
+    this.#checkEventKeys(event, ['item', 'previous_item_id']);
+    const item = checkItem(event.item, 'item');
+    const previousId = event.previous_item_id;
+    if (previousId !== undefined && previousId !== null) {
+      if (typeof previousId !== 'string') throw invalidType('previous_item_id', 'a string');
+      if (previousId !== 'root' && !this.conversation.has(previousId)) {
+        throw invalidValue(
+          'previous_item_id',
+          `Invalid value: the item with id '${previousId}' does not exist.`,
+        );
+      }
+    }
+    if (item.id !== undefined && this.conversation.has(item.id)) {
+      throw invalidValue('item.id', `Invalid value: an item with id '${item.id}' already exists.`);
+    }
+    const stored = {
+      ...item,
+      id: item.id ?? this.ids.next('item'),
+      object: 'realtime.item',
+      status: 'completed',
+    };
+    if (stored.type === 'function_call' && stored.call_id === undefined)
+      stored.call_id = this.ids.next('call');
+    // Audio bytes are kept aside (bookkeeping and retrieve) and never echoed in item events.
+    if (stored.type === 'message') {
+      stored.content = stored.content.map((part) => {
+        if (part.type !== 'input_audio' || part.audio === undefined) return part;
+        const bytes = decodeBase64(part.audio);
+        this.conversation.addAudio(stored.id, bytes);
+        this.conversation.setHeard(stored.id, decodeSpeechTexts(bytes).join(' '));
+        return { type: 'input_audio', transcript: part.transcript ?? null };
+      });
+    }
+    const previous = this.conversation.insert(
+      stored as StoredItem,
+      typeof previousId === 'string' ? previousId : undefined,
+    );
+    this.send({ type: 'conversation.item.added', previous_item_id: previous, item: structuredClone(stored) });
+    this.send({ type: 'conversation.item.done', previous_item_id: previous, item: structuredClone(stored) });
+  }
+
+  #retrieveItem(event: JsonObject): void {
+    this.#checkEventKeys(event, ['item_id']);
+    const itemId = this.#itemId(event);
+    const item = this.conversation.get(itemId);
+    if (!item) {
+      throw new SimulatedServiceError(
+        'item_retrieve_invalid_item_id',
+        `Error retrieving item: the item with id '${itemId}' does not exist.`,
+        'item_id',
+      );
+    }
+    const copy = structuredClone(item);
+    if (copy.type === 'message' && this.conversation.hasAudio(itemId)) {
+      const audio = encodeBase64(this.conversation.audioBytes(itemId));
+      for (const part of copy.content) {
+        if (part.type === 'input_audio' || part.type === 'output_audio') part.audio = audio;
+      }
+    }
+    this.send({ type: 'conversation.item.retrieved', item: copy });
+  }
+
+  #truncateItem(event: JsonObject): void {
+    this.#checkEventKeys(event, ['item_id', 'content_index', 'audio_end_ms']);
+    const itemId = this.#itemId(event);
+    if (event.content_index === undefined) throw missingParameter('content_index');
+    if (event.audio_end_ms === undefined) throw missingParameter('audio_end_ms');
+    const contentIndex = event.content_index;
+    const audioEndMs = event.audio_end_ms;
+    if (typeof contentIndex !== 'number' || !Number.isInteger(contentIndex) || contentIndex < 0) {
+      throw invalidType('content_index', 'a non-negative integer');
+    }
+    if (typeof audioEndMs !== 'number' || !Number.isInteger(audioEndMs) || audioEndMs < 0) {
+      throw invalidType('audio_end_ms', 'a non-negative integer');
+    }
+    const item = this.conversation.get(itemId);
+    if (!item) {
+      throw new SimulatedServiceError(
+        'item_truncate_invalid_item_id',
+        `Error truncating item: the item with id '${itemId}' does not exist.`,
+        'item_id',
+      );
+    }
+    const part = item.type === 'message' ? item.content[contentIndex] : undefined;
+    if (item.type !== 'message' || item.role !== 'assistant' || !part || part.type !== 'output_audio') {
+      if (!(item.type === 'message' && item.role === 'assistant' && this.conversation.hasAudio(itemId))) {
+        throw invalidValue('item_id', 'Only model output audio messages can be truncated.');
+      }
+    }
+    const availableMs = this.conversation.audioMs(itemId);
+    if (audioEndMs > availableMs) {
+      throw invalidValue(
+        'audio_end_ms',
+        `Audio content of ${availableMs}ms is already shorter than ${audioEndMs}ms`,
+      );
+    }
+    this.conversation.truncateAudio(itemId, audioEndMs);
+    // The service drops the unheard transcript; keep the heard share of it, so the brain knows what was said.
+    if (part && part.type === 'output_audio' && typeof part.transcript === 'string' && availableMs > 0) {
+      const keep = Math.floor((part.transcript.length * audioEndMs) / availableMs);
+      part.transcript = part.transcript.slice(0, keep);
+    }
+    this.send({
+      type: 'conversation.item.truncated',
+      item_id: itemId,
+      content_index: contentIndex,
+      audio_end_ms: audioEndMs,
+    });
+  }
+
+  #sessionParams(trigger: 'client' | 'vad'): ResponseParams {
+    return {
+      conversation: 'default',
+      trigger,
+      instructions: this.session.instructions ?? '',
+      tools: structuredClone(this.session.tools ?? []),
+      toolChoice: structuredClone(this.session.tool_choice ?? 'auto'),
+      outputModalities: [...(this.session.output_modalities ?? ['audio'])],
+      metadata: null,
+      input: undefined,
+    };
+  }
+
+  #activeResponseError(active: ResponseRun): SimulatedServiceError {
+    return new SimulatedServiceError(
+      'conversation_already_has_active_response',
+      `Conversation already has an active response in progress: ${active.id}. Wait until the response is finished before creating a new one.`,
+    );
+  }
+
+  #responseCreate(event: JsonObject): void {
+    this.#checkEventKeys(event, ['response']);
+    const raw = event.response ?? {};
+    if (!isPlainObject(raw)) throw invalidType('response', 'an object');
+    for (const key of Object.keys(raw))
+      if (!RESPONSE_KEYS.includes(key)) throw unknownParameter(`response.${key}`);
+    const conversation = raw.conversation ?? 'auto';
+    if (conversation !== 'auto' && conversation !== 'none') {
+      throw invalidValue(
+        'response.conversation',
+        `Invalid value: '${String(conversation)}'. Supported values are: 'auto' and 'none'.`,
+      );
+    }
+    const params = this.#sessionParams('client');
+    params.conversation = conversation === 'none' ? 'none' : 'default';
+    if (raw.instructions !== undefined) {
+      if (typeof raw.instructions !== 'string') throw invalidType('response.instructions', 'a string');
+      params.instructions = raw.instructions;
+    }
+    if (raw.tools !== undefined) {
+      checkTools(raw.tools, 'response.tools');
+      params.tools = structuredClone(raw.tools) as WireFunctionTool[];
+    }
+    if (raw.tool_choice !== undefined) {
+      checkToolChoice(raw.tool_choice, 'response.tool_choice');
+      params.toolChoice = structuredClone(raw.tool_choice) as WireToolChoice;
+    }
+    if (raw.output_modalities !== undefined) {
+      checkOutputModalities(raw.output_modalities, 'response.output_modalities');
+      params.outputModalities = [...(raw.output_modalities as ('text' | 'audio')[])];
+    }
+    if (raw.max_output_tokens !== undefined)
+      checkMaxOutputTokens(raw.max_output_tokens, 'response.max_output_tokens');
+    if (raw.metadata !== undefined && raw.metadata !== null)
+      params.metadata = this.#checkMetadata(raw.metadata);
+    if (raw.input !== undefined) params.input = this.#resolveInput(raw.input);
+    if (params.conversation === 'default' && this.#activeDefault) {
+      throw this.#activeResponseError(this.#activeDefault);
+    }
+    this.#startResponse(params);
+  }
+
+  #checkMetadata(value: unknown): Record<string, string> {
+    if (!isPlainObject(value)) throw invalidType('response.metadata', 'an object');
+    const entries = Object.entries(value);
+    if (entries.length > 16) {
+      throw invalidValue('response.metadata', 'Invalid value: metadata can have at most 16 keys.');
+    }
+    for (const [key, v] of entries) {
+      if (key.length > 64)
+        throw invalidValue('response.metadata', `Invalid value: metadata key '${key}' is too long.`);
+      if (typeof v !== 'string' || v.length > 512) {
+        throw invalidValue(
+          `response.metadata.${key}`,
+          'Invalid value: metadata values are strings of at most 512 characters.',
+        );
+      }
+    }
+    return { ...(value as Record<string, string>) };
+  }
+
+  #resolveInput(value: unknown): StoredItem[] {
+    if (!Array.isArray(value)) throw invalidType('response.input', 'an array');
+    return value.map((raw, i): StoredItem => {
+      const path = `response.input[${i}]`;
+      if (isPlainObject(raw) && raw.type === 'item_reference') {
+        const id = raw.id;
+        const item = typeof id === 'string' ? this.conversation.get(id) : undefined;
+        if (!item)
+          throw invalidValue(`${path}.id`, `Invalid value: the item with id '${String(id)}' does not exist.`);
+        return structuredClone(item);
+      }
+      const item = checkItem(raw, path);
+      return { ...item, id: item.id ?? this.ids.next('item') } as StoredItem;
+    });
+  }
+
+  #startResponse(params: ResponseParams): void {
+    const run = new ResponseRun(this, params);
+    this.#runs.add(run);
+    if (params.conversation === 'default') this.#activeDefault = run;
+    run.start();
+  }
+
+  #responseCancel(event: JsonObject): void {
+    this.#checkEventKeys(event, ['response_id']);
+    const responseId = event.response_id;
+    if (responseId !== undefined && typeof responseId !== 'string')
+      throw invalidType('response_id', 'a string');
+    const run =
+      responseId === undefined
+        ? this.#activeDefault
+        : [...this.#runs].find((candidate) => candidate.id === responseId);
+    if (!run) {
+      throw new SimulatedServiceError(
+        'response_cancel_not_active',
+        'Cancellation failed: no active response found',
+      );
+    }
+    run.cancel('client_cancelled');
+  }
+}

@@ -1,0 +1,476 @@
+import { encodeBase64 } from '../shared/base64.js';
+import type { JsonObject } from '../shared/deep-merge.js';
+import type { WireFunctionTool, WireSession, WireToolChoice } from '../shared/realtime-wire.js';
+import {
+  arriveAt,
+  type BrainOutput,
+  type BrainReply,
+  type BrainTurn,
+  type Hold,
+  isHold,
+  type RealtimeBrain,
+} from './brain.js';
+import type { IdGenerator } from './ids.js';
+import { assistantAudio, BYTES_PER_MS } from './sim-audio.js';
+import type { SimConversation, StoredItem } from './sim-conversation.js';
+
+/** The resolved parameters of one response. */
+export interface ResponseParams {
+  conversation: 'default' | 'none';
+  trigger: 'client' | 'vad';
+  instructions: string;
+  tools: WireFunctionTool[];
+  toolChoice: WireToolChoice;
+  outputModalities: ('text' | 'audio')[];
+  metadata: Record<string, string> | null;
+  /** The response's own context (`response.input`), else the default conversation. */
+  input: StoredItem[] | undefined;
+}
+
+/** What a response needs from its connection. */
+export interface ResponseHost {
+  readonly ids: IdGenerator;
+  readonly conversation: SimConversation;
+  readonly conversationId: string;
+  readonly connectionId: string;
+  readonly session: WireSession;
+  readonly msPerChar: number;
+  readonly chunkMs: number;
+  readonly brain: RealtimeBrain;
+  send(event: JsonObject): void;
+  onAssistantAudio(): void;
+  onFinished(run: ResponseRun): void;
+}
+
+interface OpenMessage {
+  item: StoredItem & { type: 'message' };
+  outputIndex: number;
+  previousItemId: string | null;
+  audio: boolean;
+  text: string;
+  pending: Uint8Array[];
+  pendingBytes: number;
+  phase: number;
+}
+
+type Status = 'completed' | 'cancelled' | 'failed' | 'incomplete';
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+function normalizeReply(reply: BrainReply): readonly BrainOutput[] {
+  if (typeof reply === 'string') return [{ type: 'message', text: reply }];
+  if (Array.isArray(reply)) return reply as readonly BrainOutput[];
+  return [reply as BrainOutput];
+}
+
+/**
+ * One simulated response: streams the brain's outputs with the canonical GA event order (§4 of the protocol
+ * reference) and ends with exactly one `response.done`. Cancellation is synchronous: the open message gets its
+ * closing events with what was streamed so far, then `response.done` with `status: 'cancelled'`.
+ */
+export class ResponseRun {
+  readonly id: string;
+  readonly params: ResponseParams;
+  readonly #host: ResponseHost;
+  readonly #output: StoredItem[] = [];
+  #open: OpenMessage | undefined;
+  #finished = false;
+  #wake: (() => void) | undefined;
+  #outputChars = 0;
+
+  constructor(host: ResponseHost, params: ResponseParams) {
+    this.#host = host;
+    this.params = params;
+    this.id = host.ids.next('resp');
+  }
+
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  /** Sends `response.created` and starts streaming the brain's reply. */
+  start(): void {
+    this.#host.send({ type: 'response.created', response: this.#responseObject('in_progress', null, null) });
+    let reply: BrainReply | Promise<BrainReply>;
+    try {
+      reply = this.#host.brain(this.#turn());
+    } catch (error) {
+      this.#finish('failed', {
+        type: 'failed',
+        error: { type: 'server_error', code: 'brain_error', message: String(error) },
+      });
+      return;
+    }
+    if (reply instanceof Promise) {
+      reply.then(
+        (value) => this.#stream(normalizeReply(value)),
+        (error) =>
+          this.#finish('failed', {
+            type: 'failed',
+            error: { type: 'server_error', code: 'brain_error', message: String(error) },
+          }),
+      );
+    } else {
+      void this.#stream(normalizeReply(reply));
+    }
+  }
+
+  /** Cancels the response now (no-op once it has finished). */
+  cancel(reason: 'client_cancelled' | 'turn_detected'): void {
+    this.#finish('cancelled', { type: 'cancelled', reason });
+  }
+
+  /** Ends the response silently, without events (the connection is gone). */
+  abandon(): void {
+    this.#finished = true;
+    this.#wake?.();
+  }
+
+  #turn(): BrainTurn {
+    const conversation = this.#host.conversation;
+    const items = clone(this.params.input ?? conversation.items);
+    const messages = conversation.messagesOf(items);
+    const lastUser = items.findLastIndex((item) => item.type === 'message' && item.role === 'user');
+    const toolOutputs: { callId: string; output: string }[] = [];
+    for (const item of items.slice(lastUser + 1)) {
+      if (item.type === 'function_call_output')
+        toolOutputs.push({ callId: item.call_id, output: item.output });
+    }
+    const lastUserItem = lastUser === -1 ? undefined : items[lastUser];
+    return {
+      connectionId: this.#host.connectionId,
+      responseId: this.id,
+      conversation: this.params.conversation,
+      trigger: this.params.trigger,
+      items,
+      messages,
+      lastUserText: lastUserItem ? conversation.textOf(lastUserItem) : undefined,
+      toolOutputs,
+      instructions: this.params.instructions,
+      tools: clone(this.params.tools),
+      toolChoice: clone(this.params.toolChoice),
+      outputModalities: [...this.params.outputModalities],
+      metadata: this.params.metadata ? { ...this.params.metadata } : null,
+    };
+  }
+
+  async #stream(outputs: readonly BrainOutput[]): Promise<void> {
+    for (const output of outputs) {
+      if (this.#finished) return;
+      switch (output.type) {
+        case 'hold':
+          if (!(await this.#hold(output.hold))) return;
+          break;
+        case 'message': {
+          this.#startMessage();
+          const segments = typeof output.text === 'string' ? [output.text] : output.text;
+          for (const segment of segments) {
+            if (isHold(segment)) {
+              this.#flushAudio(true);
+              if (!(await this.#hold(segment))) return;
+            } else {
+              this.#streamText(segment);
+            }
+          }
+          this.#closeMessage('completed');
+          break;
+        }
+        case 'function_call':
+          this.#functionCall(output);
+          break;
+        case 'fail':
+          this.#finish('failed', {
+            type: 'failed',
+            error: {
+              type: 'invalid_request_error',
+              code: output.code ?? 'inference_rate_limit_exceeded',
+              message: output.message ?? 'The response failed.',
+            },
+          });
+          return;
+      }
+    }
+    this.#finish('completed', null);
+  }
+
+  /** Waits at a hold; `false` when the response finished (was cancelled) meanwhile. */
+  async #hold(hold: Hold): Promise<boolean> {
+    if (this.#finished) return false;
+    await new Promise<void>((resolve) => {
+      this.#wake = resolve;
+      void arriveAt(hold).then(resolve);
+    });
+    this.#wake = undefined;
+    return !this.#finished;
+  }
+
+  #ids(message: OpenMessage): JsonObject {
+    return {
+      response_id: this.id,
+      item_id: message.item.id,
+      output_index: message.outputIndex,
+      content_index: 0,
+    };
+  }
+
+  #startMessage(): void {
+    const item: StoredItem & { type: 'message' } = {
+      id: this.#host.ids.next('item'),
+      object: 'realtime.item',
+      type: 'message',
+      role: 'assistant',
+      status: 'in_progress',
+      content: [],
+    };
+    const outputIndex = this.#output.length;
+    this.#output.push(item);
+    this.#host.send({
+      type: 'response.output_item.added',
+      response_id: this.id,
+      output_index: outputIndex,
+      item: clone(item),
+    });
+    let previousItemId: string | null = null;
+    if (this.params.conversation === 'default') {
+      previousItemId = this.#host.conversation.insert(item);
+      this.#host.send({
+        type: 'conversation.item.added',
+        previous_item_id: previousItemId,
+        item: clone(item),
+      });
+    }
+    const audio = this.params.outputModalities.includes('audio');
+    const message: OpenMessage = {
+      item,
+      outputIndex,
+      previousItemId,
+      audio,
+      text: '',
+      pending: [],
+      pendingBytes: 0,
+      phase: 0,
+    };
+    this.#open = message;
+    this.#host.send({
+      type: 'response.content_part.added',
+      ...this.#ids(message),
+      part: audio ? { type: 'audio', transcript: '' } : { type: 'text', text: '' },
+    });
+  }
+
+  #streamText(text: string): void {
+    const message = this.#open;
+    if (!message) return;
+    for (const token of text.match(/\S+\s*|\s+/g) ?? []) {
+      message.text += token;
+      this.#outputChars += token.length;
+      if (message.audio) {
+        this.#host.send({
+          type: 'response.output_audio_transcript.delta',
+          ...this.#ids(message),
+          delta: token,
+        });
+        const ms = token.length * this.#host.msPerChar;
+        const pcm = assistantAudio(ms, message.phase);
+        message.phase += pcm.length / 2;
+        message.pending.push(pcm);
+        message.pendingBytes += pcm.length;
+        this.#flushAudio(false);
+      } else {
+        this.#host.send({ type: 'response.output_text.delta', ...this.#ids(message), delta: token });
+      }
+    }
+  }
+
+  /** Sends buffered audio in `chunkMs` deltas; with `all`, the remainder too. */
+  #flushAudio(all: boolean): void {
+    const message = this.#open;
+    if (!message || message.pendingBytes === 0) return;
+    const chunkBytes = this.#host.chunkMs * BYTES_PER_MS;
+    if (!all && message.pendingBytes < chunkBytes) return;
+    const buffered = new Uint8Array(message.pendingBytes);
+    let offset = 0;
+    for (const part of message.pending) {
+      buffered.set(part, offset);
+      offset += part.length;
+    }
+    let start = 0;
+    while (buffered.length - start >= chunkBytes || (all && start < buffered.length)) {
+      const chunk = buffered.subarray(start, Math.min(start + chunkBytes, buffered.length));
+      start += chunk.length;
+      if (this.params.conversation === 'default')
+        this.#host.conversation.addAudio(message.item.id, chunk.slice());
+      this.#host.onAssistantAudio();
+      this.#host.send({
+        type: 'response.output_audio.delta',
+        ...this.#ids(message),
+        delta: encodeBase64(chunk),
+      });
+    }
+    const rest = buffered.slice(start);
+    message.pending = rest.length > 0 ? [rest] : [];
+    message.pendingBytes = rest.length;
+  }
+
+  #closeMessage(status: 'completed' | 'incomplete'): void {
+    const message = this.#open;
+    if (!message) return;
+    this.#flushAudio(true);
+    this.#open = undefined;
+    const ids = this.#ids(message);
+    if (message.audio) {
+      this.#host.send({ type: 'response.output_audio.done', ...ids });
+      this.#host.send({ type: 'response.output_audio_transcript.done', ...ids, transcript: message.text });
+      this.#host.send({
+        type: 'response.content_part.done',
+        ...ids,
+        part: { type: 'audio', transcript: message.text },
+      });
+      message.item.content = [{ type: 'output_audio', transcript: message.text }];
+    } else {
+      this.#host.send({ type: 'response.output_text.done', ...ids, text: message.text });
+      this.#host.send({
+        type: 'response.content_part.done',
+        ...ids,
+        part: { type: 'text', text: message.text },
+      });
+      message.item.content = [{ type: 'output_text', text: message.text }];
+    }
+    message.item.status = status;
+    this.#host.send({
+      type: 'response.output_item.done',
+      response_id: this.id,
+      output_index: message.outputIndex,
+      item: clone(message.item),
+    });
+    if (this.params.conversation === 'default' && this.#host.conversation.has(message.item.id)) {
+      this.#host.send({
+        type: 'conversation.item.done',
+        previous_item_id: message.previousItemId,
+        item: clone(message.item),
+      });
+    }
+  }
+
+  #functionCall(output: Extract<BrainOutput, { type: 'function_call' }>): void {
+    const args =
+      output.arguments === undefined
+        ? '{}'
+        : typeof output.arguments === 'string'
+          ? output.arguments
+          : JSON.stringify(output.arguments);
+    const callId = output.callId ?? this.#host.ids.next('call');
+    const item: StoredItem & { type: 'function_call' } = {
+      id: this.#host.ids.next('item'),
+      object: 'realtime.item',
+      type: 'function_call',
+      status: 'in_progress',
+      name: output.name,
+      call_id: callId,
+      arguments: '',
+    };
+    const outputIndex = this.#output.length;
+    this.#output.push(item);
+    this.#outputChars += args.length;
+    this.#host.send({
+      type: 'response.output_item.added',
+      response_id: this.id,
+      output_index: outputIndex,
+      item: clone(item),
+    });
+    let previousItemId: string | null = null;
+    if (this.params.conversation === 'default') {
+      previousItemId = this.#host.conversation.insert(item);
+      this.#host.send({
+        type: 'conversation.item.added',
+        previous_item_id: previousItemId,
+        item: clone(item),
+      });
+    }
+    const ids = { response_id: this.id, item_id: item.id, output_index: outputIndex, call_id: callId };
+    const half = Math.ceil(args.length / 2);
+    for (const delta of [args.slice(0, half), args.slice(half)]) {
+      if (delta) this.#host.send({ type: 'response.function_call_arguments.delta', ...ids, delta });
+    }
+    this.#host.send({
+      type: 'response.function_call_arguments.done',
+      ...ids,
+      name: output.name,
+      arguments: args,
+    });
+    item.arguments = args;
+    item.status = 'completed';
+    this.#host.send({
+      type: 'response.output_item.done',
+      response_id: this.id,
+      output_index: outputIndex,
+      item: clone(item),
+    });
+    if (this.params.conversation === 'default') {
+      this.#host.send({
+        type: 'conversation.item.done',
+        previous_item_id: previousItemId,
+        item: clone(item),
+      });
+    }
+  }
+
+  #finish(status: Status, details: JsonObject | null): void {
+    if (this.#finished) return;
+    if (this.#open) this.#closeMessage('incomplete');
+    this.#finished = true;
+    this.#host.send({
+      type: 'response.done',
+      response: this.#responseObject(status, details, this.#usage()),
+    });
+    const total = (this.#usage().total_tokens as number) ?? 0;
+    this.#host.send({
+      type: 'rate_limits.updated',
+      rate_limits: [
+        { name: 'tokens', limit: 40_000, remaining: Math.max(0, 40_000 - total), reset_seconds: 0.5 },
+      ],
+    });
+    this.#host.onFinished(this);
+    this.#wake?.();
+  }
+
+  #usage(): JsonObject {
+    const context = this.params.input ?? this.#host.conversation.items;
+    let contextChars = this.params.instructions.length;
+    for (const item of context) contextChars += this.#host.conversation.textOf(item).length;
+    const inputTokens = Math.ceil(contextChars / 4);
+    const outputTokens = Math.ceil(this.#outputChars / 4);
+    return {
+      total_tokens: inputTokens + outputTokens,
+      input_tokens: inputTokens,
+      output_tokens: outputTokens,
+      input_token_details: { text_tokens: inputTokens, audio_tokens: 0, image_tokens: 0, cached_tokens: 0 },
+      output_token_details: { text_tokens: outputTokens, audio_tokens: 0 },
+    };
+  }
+
+  #responseObject(
+    status: Status | 'in_progress',
+    details: JsonObject | null,
+    usage: JsonObject | null,
+  ): JsonObject {
+    return {
+      object: 'realtime.response',
+      id: this.id,
+      status,
+      status_details: details,
+      output: clone(this.#output),
+      conversation_id: this.params.conversation === 'default' ? this.#host.conversationId : null,
+      output_modalities: [...this.params.outputModalities],
+      max_output_tokens: 'inf',
+      audio: {
+        output: {
+          format: { type: 'audio/pcm', rate: 24000 },
+          voice: this.#host.session.audio?.output?.voice ?? 'alloy',
+        },
+      },
+      usage,
+      metadata: this.params.metadata,
+    };
+  }
+}

@@ -1,0 +1,314 @@
+import { deepMerge, isPlainObject, type JsonObject } from '../shared/deep-merge.js';
+import type { WireSession } from '../shared/realtime-wire.js';
+import {
+  invalidType,
+  invalidValue,
+  missingParameter,
+  SimulatedServiceError,
+  unknownParameter,
+} from './sim-errors.js';
+
+const VOICES = ['alloy', 'ash', 'ballad', 'coral', 'echo', 'sage', 'shimmer', 'verse', 'marin', 'cedar'];
+const SESSION_KEYS = new Set([
+  'type',
+  'model',
+  'output_modalities',
+  'instructions',
+  'audio',
+  'tools',
+  'tool_choice',
+  'max_output_tokens',
+  'tracing',
+  'truncation',
+  'prompt',
+  'include',
+]);
+
+/** The session object the service reports in `session.created` (GA defaults). */
+export function defaultSession(id: string, model: string, expiresAt: number): WireSession {
+  return {
+    type: 'realtime',
+    object: 'realtime.session',
+    id,
+    model,
+    output_modalities: ['audio'],
+    instructions: 'You are a helpful, witty, and friendly AI.',
+    tools: [],
+    tool_choice: 'auto',
+    max_output_tokens: 'inf',
+    tracing: null,
+    truncation: 'auto',
+    prompt: null,
+    expires_at: expiresAt,
+    audio: {
+      input: {
+        format: { type: 'audio/pcm', rate: 24000 },
+        transcription: null,
+        noise_reduction: null,
+        turn_detection: {
+          type: 'server_vad',
+          threshold: 0.5,
+          prefix_padding_ms: 300,
+          silence_duration_ms: 200,
+          idle_timeout_ms: null,
+          create_response: true,
+          interrupt_response: true,
+        },
+      },
+      output: { format: { type: 'audio/pcm', rate: 24000 }, voice: 'alloy', speed: 1 },
+    },
+    include: null,
+  };
+}
+
+function checkKeys(value: JsonObject, allowed: readonly string[], path: string): void {
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) throw unknownParameter(`${path}.${key}`);
+  }
+}
+
+function checkObject(value: unknown, path: string): JsonObject {
+  if (!isPlainObject(value)) throw invalidType(path, 'an object');
+  return value;
+}
+
+function checkFormat(value: unknown, path: string): void {
+  const format = checkObject(value, path);
+  if (format.type === 'audio/pcm') {
+    checkKeys(format, ['type', 'rate'], path);
+    if (format.rate !== undefined && format.rate !== 24000) {
+      throw invalidValue(
+        `${path}.rate`,
+        `Invalid value: '${String(format.rate)}'. Supported values are: '24000'.`,
+      );
+    }
+  } else if (format.type === 'audio/pcmu' || format.type === 'audio/pcma') {
+    checkKeys(format, ['type'], path);
+  } else {
+    throw invalidValue(
+      `${path}.type`,
+      `Invalid value: '${String(format.type)}'. Supported values are: 'audio/pcm', 'audio/pcmu', and 'audio/pcma'.`,
+    );
+  }
+}
+
+function checkNumber(value: unknown, path: string, min: number, max: number): void {
+  if (typeof value !== 'number' || Number.isNaN(value)) throw invalidType(path, 'a number');
+  if (value < min || value > max) {
+    throw invalidValue(path, `Invalid value: '${value}'. Expected a value between ${min} and ${max}.`);
+  }
+}
+
+function checkTurnDetection(value: unknown, path: string): void {
+  if (value === null) return;
+  const td = checkObject(value, path);
+  if (td.type === 'server_vad') {
+    checkKeys(
+      td,
+      [
+        'type',
+        'threshold',
+        'prefix_padding_ms',
+        'silence_duration_ms',
+        'idle_timeout_ms',
+        'create_response',
+        'interrupt_response',
+      ],
+      path,
+    );
+    if (td.threshold !== undefined) checkNumber(td.threshold, `${path}.threshold`, 0, 1);
+    if (td.prefix_padding_ms !== undefined)
+      checkNumber(td.prefix_padding_ms, `${path}.prefix_padding_ms`, 0, 10_000);
+    if (td.silence_duration_ms !== undefined) {
+      checkNumber(td.silence_duration_ms, `${path}.silence_duration_ms`, 0, 10_000);
+    }
+    if (td.idle_timeout_ms !== undefined && td.idle_timeout_ms !== null) {
+      checkNumber(td.idle_timeout_ms, `${path}.idle_timeout_ms`, 5000, 30_000);
+    }
+  } else if (td.type === 'semantic_vad') {
+    checkKeys(td, ['type', 'eagerness', 'create_response', 'interrupt_response'], path);
+    if (td.eagerness !== undefined && !['low', 'medium', 'high', 'auto'].includes(td.eagerness as string)) {
+      throw invalidValue(
+        `${path}.eagerness`,
+        `Invalid value: '${String(td.eagerness)}'. Supported values are: 'low', 'medium', 'high', and 'auto'.`,
+      );
+    }
+  } else {
+    throw invalidValue(
+      `${path}.type`,
+      `Invalid value: '${String(td.type)}'. Supported values are: 'server_vad' and 'semantic_vad'.`,
+    );
+  }
+  for (const flag of ['create_response', 'interrupt_response']) {
+    if (td[flag] !== undefined && typeof td[flag] !== 'boolean')
+      throw invalidType(`${path}.${flag}`, 'a boolean');
+  }
+}
+
+/** Checks `output_modalities` (exactly one of `text` / `audio`). */
+export function checkOutputModalities(value: unknown, path: string): void {
+  if (!Array.isArray(value)) throw invalidType(path, 'an array');
+  if (value.length !== 1 || (value[0] !== 'text' && value[0] !== 'audio')) {
+    throw invalidValue(
+      path,
+      `Invalid value: '${JSON.stringify(value)}'. Supported values are: '["text"]' and '["audio"]'.`,
+    );
+  }
+}
+
+/** Checks a `tools` array of function tools. */
+export function checkTools(value: unknown, path: string): void {
+  if (!Array.isArray(value)) throw invalidType(path, 'an array');
+  value.forEach((tool, i) => {
+    const t = checkObject(tool, `${path}[${i}]`);
+    if (t.type !== 'function') {
+      throw invalidValue(
+        `${path}[${i}].type`,
+        `Invalid value: '${String(t.type)}'. Supported values are: 'function'.`,
+      );
+    }
+    checkKeys(t, ['type', 'name', 'description', 'parameters'], `${path}[${i}]`);
+    if (typeof t.name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(t.name)) {
+      throw invalidValue(
+        `${path}[${i}].name`,
+        `Invalid value: '${String(t.name)}'. Expected a function name.`,
+      );
+    }
+    if (t.description !== undefined && typeof t.description !== 'string') {
+      throw invalidType(`${path}[${i}].description`, 'a string');
+    }
+    if (t.parameters !== undefined) checkObject(t.parameters, `${path}[${i}].parameters`);
+  });
+}
+
+/** Checks a `tool_choice`. */
+export function checkToolChoice(value: unknown, path: string): void {
+  if (value === 'auto' || value === 'none' || value === 'required') return;
+  if (isPlainObject(value) && value.type === 'function' && typeof value.name === 'string') return;
+  throw invalidValue(
+    path,
+    `Invalid value: '${JSON.stringify(value)}'. Supported values are: 'auto', 'none', and 'required'.`,
+  );
+}
+
+/** Checks `max_output_tokens`. */
+export function checkMaxOutputTokens(value: unknown, path: string): void {
+  if (value === 'inf') return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 4096) {
+    throw invalidValue(
+      path,
+      `Invalid value: '${String(value)}'. Expected an integer between 1 and 4096, or 'inf'.`,
+    );
+  }
+}
+
+/**
+ * Validates a `session.update` payload against the current session and returns the new effective session.
+ * The update is all or nothing: any problem throws and nothing changes.
+ */
+export function applySessionUpdate(
+  current: WireSession,
+  patch: unknown,
+  state: { assistantAudioProduced: boolean },
+): WireSession {
+  if (patch === undefined) throw missingParameter('session');
+  const session = checkObject(patch, 'session');
+  if (session.type === undefined) throw missingParameter('session.type');
+  if (session.type === 'transcription') {
+    throw new SimulatedServiceError(
+      'invalid_value',
+      'Passing a transcription session update event to a realtime session is not allowed.',
+      'session.type',
+    );
+  }
+  if (session.type !== 'realtime') {
+    throw invalidValue(
+      'session.type',
+      `Invalid value: '${String(session.type)}'. Supported values are: 'realtime' and 'transcription'.`,
+    );
+  }
+  for (const key of Object.keys(session))
+    if (!SESSION_KEYS.has(key)) throw unknownParameter(`session.${key}`);
+  if (session.model !== undefined && session.model !== current.model) {
+    throw invalidValue('session.model', 'The model of a session is set by the URL and cannot be changed.');
+  }
+  if (session.instructions !== undefined && typeof session.instructions !== 'string') {
+    throw invalidType('session.instructions', 'a string');
+  }
+  if (session.output_modalities !== undefined)
+    checkOutputModalities(session.output_modalities, 'session.output_modalities');
+  if (session.tools !== undefined) checkTools(session.tools, 'session.tools');
+  if (session.tool_choice !== undefined) checkToolChoice(session.tool_choice, 'session.tool_choice');
+  if (session.max_output_tokens !== undefined)
+    checkMaxOutputTokens(session.max_output_tokens, 'session.max_output_tokens');
+  if (session.include !== undefined && session.include !== null) {
+    if (
+      !Array.isArray(session.include) ||
+      session.include.some((v) => v !== 'item.input_audio_transcription.logprobs')
+    ) {
+      throw invalidValue(
+        'session.include',
+        "Supported values are: 'item.input_audio_transcription.logprobs'.",
+      );
+    }
+  }
+  if (session.audio !== undefined) {
+    const audio = checkObject(session.audio, 'session.audio');
+    checkKeys(audio, ['input', 'output'], 'session.audio');
+    if (audio.input !== undefined) {
+      const input = checkObject(audio.input, 'session.audio.input');
+      checkKeys(
+        input,
+        ['format', 'transcription', 'noise_reduction', 'turn_detection'],
+        'session.audio.input',
+      );
+      if (input.format !== undefined) checkFormat(input.format, 'session.audio.input.format');
+      if (input.transcription !== undefined && input.transcription !== null) {
+        const t = checkObject(input.transcription, 'session.audio.input.transcription');
+        checkKeys(t, ['model', 'language', 'prompt'], 'session.audio.input.transcription');
+      }
+      if (input.noise_reduction !== undefined && input.noise_reduction !== null) {
+        const n = checkObject(input.noise_reduction, 'session.audio.input.noise_reduction');
+        if (n.type !== 'near_field' && n.type !== 'far_field') {
+          throw invalidValue(
+            'session.audio.input.noise_reduction.type',
+            `Invalid value: '${String(n.type)}'. Supported values are: 'near_field' and 'far_field'.`,
+          );
+        }
+      }
+      if (input.turn_detection !== undefined) {
+        checkTurnDetection(input.turn_detection, 'session.audio.input.turn_detection');
+      }
+    }
+    if (audio.output !== undefined) {
+      const output = checkObject(audio.output, 'session.audio.output');
+      checkKeys(output, ['format', 'voice', 'speed'], 'session.audio.output');
+      if (output.format !== undefined) checkFormat(output.format, 'session.audio.output.format');
+      if (output.speed !== undefined) checkNumber(output.speed, 'session.audio.output.speed', 0.25, 1.5);
+      if (output.voice !== undefined) {
+        const voice = output.voice;
+        const ok =
+          (typeof voice === 'string' && VOICES.includes(voice)) ||
+          (isPlainObject(voice) && typeof voice.id === 'string');
+        if (!ok) {
+          throw invalidValue(
+            'session.audio.output.voice',
+            `Invalid value: '${JSON.stringify(voice)}'. Supported values are: ${VOICES.map((v) => `'${v}'`).join(', ')}.`,
+          );
+        }
+        const currentVoice = current.audio?.output?.voice;
+        if (state.assistantAudioProduced && JSON.stringify(voice) !== JSON.stringify(currentVoice)) {
+          throw new SimulatedServiceError(
+            'cannot_update_voice',
+            "Cannot update a conversation's voice if assistant audio is present.",
+          );
+        }
+      }
+    }
+  }
+  // Arrays and turn_detection replace; other objects merge.
+  const next = deepMerge(current as JsonObject, session) as WireSession;
+  const td = (session.audio as { input?: { turn_detection?: unknown } } | undefined)?.input?.turn_detection;
+  if (td !== undefined && next.audio?.input) next.audio.input.turn_detection = td as never;
+  return next;
+}

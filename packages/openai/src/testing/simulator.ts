@@ -1,0 +1,339 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { type Clock, systemClock } from '@parley/core';
+import { WebSocketServer } from 'ws';
+import { type BrainReply, echoBrain, type RealtimeBrain } from './brain.js';
+import { IdGenerator } from './ids.js';
+import { SimulatedConnection, type Transcriber } from './sim-connection.js';
+
+/** Which credentials and URL forms the simulator accepts at the HTTP upgrade. */
+export type SimulatorAuth =
+  /** Anything goes (no credentials needed); OpenAI URL form. */
+  | { kind: 'none' }
+  /**
+   * OpenAI: `/v1/realtime?model=…` with `Authorization: Bearer <key>` or the `openai-insecure-api-key.<key>`
+   * subprotocol. With `apiKeys`, only those keys are accepted; without, any non-empty key.
+   */
+  | { kind: 'openai'; apiKeys?: readonly string[] }
+  /**
+   * Azure OpenAI: `/openai/v1/realtime?model=<deployment>` (GA) or
+   * `/openai/realtime?api-version=…&deployment=<deployment>` (older form), with the `api-key` header (or `api-key`
+   * query parameter) or `Authorization: Bearer <Entra token>`.
+   */
+  | { kind: 'azure'; apiKeys?: readonly string[]; bearerTokens?: readonly string[] };
+
+/** Options of {@link startRealtimeSimulator}. */
+export interface RealtimeSimulatorOptions {
+  /** Default 0 (a free port). The server listens on 127.0.0.1 only. */
+  port?: number;
+  /** What the model says or calls. Default {@link echoBrain}. */
+  brain?: RealtimeBrain;
+  /** Default `{ kind: 'openai' }` (any non-empty key). */
+  auth?: SimulatorAuth;
+  /** Session limit; at the limit: `session_expired`, then close 1001. Default 60 minutes. */
+  sessionLimitMs?: number;
+  /** Time source for the session limit. Default the system clock. */
+  clock?: Clock;
+  /** Length of synthesized assistant audio per character of text. Default 50 ms. */
+  msPerChar?: number;
+  /** Size of each `response.output_audio.delta`. Default 100 ms. */
+  chunkMs?: number;
+  /** Transcribes committed user audio; default: the text embedded by `speechAudio` (else ''). */
+  transcribe?: Transcriber;
+}
+
+/** One upgrade request the simulator saw, accepted or not. */
+export interface UpgradeRecord {
+  path: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** 101 when accepted, else the HTTP status it was refused with. */
+  status: number;
+}
+
+/** A client event with the connection it arrived on. */
+export interface RecordedClientEvent {
+  connectionId: string;
+  event: unknown;
+}
+
+/** A running simulator. */
+export interface RealtimeSimulator {
+  /** The WebSocket endpoint without query, e.g. `ws://127.0.0.1:1234/v1/realtime` (Azure: `/openai/v1/realtime`). */
+  readonly url: string;
+  readonly port: number;
+  /** Every accepted connection, in order. */
+  readonly connections: readonly SimulatedConnection[];
+  /** Every client event of every connection, in arrival order. */
+  readonly clientEvents: readonly RecordedClientEvent[];
+  /** Every upgrade request, accepted or refused. */
+  readonly upgrades: readonly UpgradeRecord[];
+  /** WebSocket connections still open. */
+  readonly openConnections: number;
+  /** TCP sockets still open (including refused upgrades not yet torn down). */
+  readonly openSockets: number;
+  /** The brain used for responses not covered by {@link RealtimeSimulator.script}. */
+  brain: RealtimeBrain;
+  /** Queues replies used, in order, by the next responses (any connection) before falling back to `brain`. */
+  script(...replies: (BrainReply | RealtimeBrain)[]): void;
+  /** Resolves with the `index`-th connection (0-based), once it exists. */
+  waitForConnection(index?: number): Promise<SimulatedConnection>;
+  /** Resolves once no WebSocket and no TCP socket is open. */
+  waitForIdle(): Promise<void>;
+  /** Closes every connection (1001) and the server. Idempotent. */
+  close(): Promise<void>;
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found' };
+
+function refuse(socket: Socket, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
+interface Route {
+  model: string;
+}
+
+function route(auth: SimulatorAuth, url: URL): Route | { status: number; message: string } {
+  const path = url.pathname.replace(/\/+$/, '');
+  if (auth.kind === 'azure') {
+    if (path === '/openai/v1/realtime') {
+      if (url.searchParams.has('api-version')) {
+        return { status: 400, message: 'api-version is not supported on the /openai/v1 path.' };
+      }
+      const model = url.searchParams.get('model');
+      return model ? { model } : { status: 400, message: "Missing required query parameter 'model'." };
+    }
+    if (path === '/openai/realtime') {
+      const deployment = url.searchParams.get('deployment');
+      if (!url.searchParams.get('api-version')) return { status: 400, message: "Missing 'api-version'." };
+      return deployment ? { model: deployment } : { status: 400, message: "Missing 'deployment'." };
+    }
+    return { status: 404, message: 'Resource not found' };
+  }
+  if (path !== '/v1/realtime') return { status: 404, message: 'Not found' };
+  const model = url.searchParams.get('model');
+  return model ? { model } : { status: 400, message: "Missing required parameter: 'model'." };
+}
+
+function offeredProtocols(request: IncomingMessage): string[] {
+  const header = firstHeader(request.headers['sec-websocket-protocol']);
+  return header ? header.split(',').map((p) => p.trim()) : [];
+}
+
+function authorized(auth: SimulatorAuth, request: IncomingMessage, url: URL): boolean {
+  if (auth.kind === 'none') return true;
+  const bearer = /^Bearer (.+)$/.exec(firstHeader(request.headers.authorization) ?? '')?.[1];
+  if (auth.kind === 'openai') {
+    const fromProtocol = offeredProtocols(request)
+      .find((p) => p.startsWith('openai-insecure-api-key.'))
+      ?.slice('openai-insecure-api-key.'.length);
+    const key = bearer ?? fromProtocol;
+    if (!key) return false;
+    return auth.apiKeys === undefined || auth.apiKeys.includes(key);
+  }
+  const apiKey = firstHeader(request.headers['api-key']) ?? url.searchParams.get('api-key') ?? undefined;
+  if (apiKey !== undefined) return auth.apiKeys === undefined || auth.apiKeys.includes(apiKey);
+  if (bearer !== undefined) return auth.bearerTokens === undefined || auth.bearerTokens.includes(bearer);
+  return false;
+}
+
+/**
+ * Starts a WebSocket server on 127.0.0.1 that behaves like the OpenAI Realtime service (GA protocol): see
+ * `docs/providers/openai.md` for what it implements. Close it with `close()`.
+ */
+export async function startRealtimeSimulator(
+  options: RealtimeSimulatorOptions = {},
+): Promise<RealtimeSimulator> {
+  const auth = options.auth ?? { kind: 'openai' };
+  const clock = options.clock ?? systemClock;
+  const sessionLimitMs = options.sessionLimitMs ?? 60 * 60_000;
+  const msPerChar = options.msPerChar ?? 50;
+  const chunkMs = options.chunkMs ?? 100;
+  const transcribe: Transcriber = options.transcribe ?? ((_audio, info) => info.heard);
+  const ids = new IdGenerator();
+  const connections: SimulatedConnection[] = [];
+  const clientEvents: RecordedClientEvent[] = [];
+  const upgrades: UpgradeRecord[] = [];
+  const sockets = new Set<Socket>();
+  const scripted: (BrainReply | RealtimeBrain)[] = [];
+  let brain = options.brain ?? echoBrain;
+  let openConnections = 0;
+  let closing: Promise<void> | undefined;
+  const connectionWaiters: { index: number; resolve: (c: SimulatedConnection) => void }[] = [];
+  let idleWaiters: (() => void)[] = [];
+
+  const checkIdle = () => {
+    if (openConnections > 0 || sockets.size > 0) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  };
+
+  const respond: RealtimeBrain = (turn) => {
+    const next = scripted.shift();
+    if (next === undefined) return brain(turn);
+    return typeof next === 'function' ? (next as RealtimeBrain)(turn) : next;
+  };
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    handleProtocols: (protocols) => (protocols.has('realtime') ? 'realtime' : false),
+  });
+  const server = createServer((_req, res) => {
+    res.writeHead(404, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ error: { message: 'Not found' } }));
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      checkIdle();
+    });
+  });
+
+  server.on('upgrade', (request, socket: Socket, head) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const record: UpgradeRecord = {
+      path: url.pathname + url.search,
+      headers: { ...request.headers },
+      status: 101,
+    };
+    upgrades.push(record);
+    if (closing) {
+      record.status = 503;
+      socket.destroy();
+      return;
+    }
+    const target = route(auth, url);
+    if ('status' in target) {
+      record.status = target.status;
+      refuse(socket, target.status, {
+        error: { message: target.message, type: 'invalid_request_error', code: null },
+      });
+      return;
+    }
+    if (!authorized(auth, request, url)) {
+      record.status = 401;
+      refuse(socket, 401, {
+        error: {
+          message:
+            'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
+          type: 'invalid_request_error',
+          code: 'invalid_api_key',
+        },
+      });
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      openConnections++;
+      const connection = new SimulatedConnection({
+        id: `conn_${connections.length + 1}`,
+        socket: ws,
+        path: record.path,
+        headers: record.headers,
+        protocol: ws.protocol,
+        model: target.model,
+        ids,
+        clock,
+        sessionLimitMs,
+        brain: respond,
+        msPerChar,
+        chunkMs,
+        transcribe,
+        onClientEvent: (c, event) => clientEvents.push({ connectionId: c.id, event }),
+        onClose: () => {
+          openConnections--;
+          checkIdle();
+        },
+      });
+      connections.push(connection);
+      for (const waiter of [...connectionWaiters]) {
+        if (waiter.index < connections.length) {
+          connectionWaiters.splice(connectionWaiters.indexOf(waiter), 1);
+          waiter.resolve(connections[waiter.index] as SimulatedConnection);
+        }
+      }
+      if (firstHeader(request.headers['openai-beta'])) {
+        connection.send({
+          type: 'error',
+          error: {
+            type: 'invalid_request_error',
+            code: 'beta_api_shape_disabled',
+            message: 'The beta Realtime API shape is no longer supported. Use the GA interface.',
+            param: null,
+            event_id: null,
+          },
+        });
+        connection.close(4000, 'beta_api_shape_disabled');
+        return;
+      }
+      connection.start();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const basePath = auth.kind === 'azure' ? '/openai/v1/realtime' : '/v1/realtime';
+
+  return {
+    url: `ws://127.0.0.1:${port}${basePath}`,
+    port,
+    connections,
+    clientEvents,
+    upgrades,
+    get openConnections() {
+      return openConnections;
+    },
+    get openSockets() {
+      return sockets.size;
+    },
+    get brain() {
+      return brain;
+    },
+    set brain(value: RealtimeBrain) {
+      brain = value;
+    },
+    script(...replies) {
+      scripted.push(...replies);
+    },
+    waitForConnection(index = 0) {
+      const existing = connections[index];
+      if (existing) return Promise.resolve(existing);
+      return new Promise((resolve) => connectionWaiters.push({ index, resolve }));
+    },
+    waitForIdle() {
+      return new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        checkIdle();
+      });
+    },
+    close() {
+      closing ??= (async () => {
+        for (const connection of connections) connection.close(1001, 'simulator closed');
+        await Promise.all(connections.map((c) => c.closed));
+        await new Promise<void>((resolve) => {
+          wss.close(() => resolve());
+        });
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  };
+}
