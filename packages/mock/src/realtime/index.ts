@@ -1,1 +1,14 @@
-export {};
+export { MockRealtimeConnection } from './mock-realtime-connection.js';
+export {
+  ALL_REALTIME_CAPABILITIES,
+  MockConnectError,
+  MockRealtimeModel,
+  type MockRealtimeModelOptions,
+} from './mock-realtime-model.js';
+export {
+  type MockAudio,
+  type MockResponseInput,
+  type MockResponseScript,
+  type MockResponseStep,
+  mockPcm16,
+} from './script.js';

@@ -1,1 +1,16 @@
-export {};
+export type { PendingApproval } from './approvals.js';
+export * from './errors.js';
+export type * from './events.js';
+export type * from './history-item.js';
+export type { RealtimeSessionOptions, RealtimeSessionSettings } from './options.js';
+export type { ReplyHandle, ReplyResult } from './reply-handle.js';
+export {
+  type PendingResponseRequest,
+  ResponseCoordinator,
+  type ResponseCoordinatorHooks,
+  type ResponseCoordinatorOptions,
+  type ResponseRequestParams,
+  type ResponseRequestReason,
+  type ResponseStartInfo,
+} from './response-coordinator.js';
+export { type GenerateReplyOptions, RealtimeSession } from './session.js';

@@ -1,0 +1,97 @@
+import { ParleyError } from '../../errors.js';
+import type { RealtimeCapability } from '../capabilities.js';
+
+/** The session was closed; it cannot be used any more. Create a new `RealtimeSession`. */
+export class SessionClosedError extends ParleyError {
+  constructor(message = 'The realtime session is closed. Create a new RealtimeSession to talk again.') {
+    super('session_closed', message);
+  }
+}
+
+/** The session has no live connection: call `connect()` first (again after a disconnect). */
+export class SessionNotConnectedError extends ParleyError {
+  constructor(action: string) {
+    super(
+      'session_not_connected',
+      `Cannot ${action}: the realtime session is not connected. Call await session.connect() first.`,
+    );
+  }
+}
+
+/** `connect()` failed; everything it had acquired was released and `connect()` may be called again. */
+export class RealtimeConnectError extends ParleyError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('connect_failed', message, options);
+  }
+}
+
+/** The connection went away while something was waiting on it (a reply, a tool output). */
+export class ConnectionLostError extends ParleyError {
+  constructor(message = 'The realtime connection was lost. Call connect() to reconnect.') {
+    super('connection_lost', message);
+  }
+}
+
+/** The provider refused a response request (for example because another response was active). */
+export class ResponseRefusedError extends ParleyError {
+  /** The provider's own error code, e.g. `conversation_already_has_active_response`. */
+  readonly providerCode: string;
+  /** The `clientRequestId` of the refused request. */
+  readonly clientRequestId: string;
+
+  constructor(providerCode: string, providerMessage: string, clientRequestId: string) {
+    super(
+      'response_refused',
+      `The provider refused response request ${clientRequestId} (${providerCode}): ${providerMessage}`,
+    );
+    this.providerCode = providerCode;
+    this.clientRequestId = clientRequestId;
+  }
+}
+
+/** The provider did not start a requested response within `replyTimeoutMs`. */
+export class ReplyTimeoutError extends ParleyError {
+  readonly clientRequestId: string;
+  readonly timeoutMs: number;
+
+  constructor(clientRequestId: string, timeoutMs: number) {
+    super(
+      'reply_timeout',
+      `The provider did not start response request ${clientRequestId} within ${timeoutMs} ms. ` +
+        'Raise replyTimeoutMs if your provider is slow to start responses.',
+    );
+    this.clientRequestId = clientRequestId;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The operation needs a capability the provider does not declare. */
+export class CapabilityNotSupportedError extends ParleyError {
+  readonly capability: RealtimeCapability;
+  readonly provider: string;
+
+  constructor(capability: RealtimeCapability, provider: string, action: string) {
+    super(
+      'capability_not_supported',
+      `Cannot ${action}: provider "${provider}" does not declare the "${capability}" capability.`,
+    );
+    this.capability = capability;
+    this.provider = provider;
+  }
+}
+
+/** The model called a tool the agent of its response does not have. The model gets an error output. */
+export class UnknownToolError extends ParleyError {
+  readonly toolName: string;
+  readonly agentName: string;
+
+  constructor(toolName: string, agentName: string) {
+    super(
+      'tool_not_found',
+      `The model called tool "${toolName}", which agent "${agentName}" does not have. ` +
+        'Add the tool to the agent, or check the instructions that mention it.',
+    );
+    this.toolName = toolName;
+    this.agentName = agentName;
+  }
+}

@@ -1,0 +1,141 @@
+import type { Agent } from '../../agent.js';
+import type { ToolInvocationResult } from '../../tool.js';
+import type { RealtimeResponseStatus } from '../seam.js';
+import type { RealtimeHistoryItem } from './history-item.js';
+
+/** The lifecycle state of a {@link RealtimeSession}. */
+export type RealtimeSessionStatus = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'closed';
+
+/** Where an `error` event comes from. */
+export type RealtimeErrorSource = 'provider' | 'session' | 'tool' | 'guardrail' | 'listener';
+
+/**
+ * How a function-tool call ended: an {@link invokeFunctionTool} status, `approval_rejected` (the app
+ * rejected it) or `error` (a tool guardrail tripwire or a raising timeout; the model got an error output).
+ */
+export type RealtimeToolCallStatus = ToolInvocationResult['status'] | 'approval_rejected' | 'error';
+
+/**
+ * Every event a {@link RealtimeSession} emits, as one discriminated union on `type`. Subscribe with
+ * `session.on(type, fn)` or iterate them all with `for await (const event of session)`.
+ */
+export type RealtimeSessionEvent<TContext = unknown> =
+  /** The session's connection changed state. `closed` is the last event a session emits. */
+  | {
+      type: 'connection_status';
+      status: 'connecting' | 'connected' | 'disconnected' | 'closed';
+      reason?: string;
+    }
+  /** An agent became the active agent of a live connection (on connect, on a handoff or `updateAgent`). */
+  | { type: 'agent_start'; agent: Agent<TContext> }
+  /** An agent stopped being active (replaced, disconnected or closed). */
+  | { type: 'agent_end'; agent: Agent<TContext>; reason: 'switch' | 'disconnect' | 'close' }
+  /**
+   * The active agent changed. `via: 'tool_call'` when the model called a handoff tool,
+   * `'update_agent'` when the app called `updateAgent()`; both go through the same code path.
+   */
+  | {
+      type: 'handoff';
+      from: Agent<TContext>;
+      to: Agent<TContext>;
+      via: 'tool_call' | 'update_agent';
+      /** The handoff tool call, for `via: 'tool_call'`. */
+      callId?: string;
+    }
+  /** The provider started a response. */
+  | {
+      type: 'response_started';
+      responseId: string;
+      conversation: 'default' | 'none';
+      /** The agent the response belongs to; its tool calls run against this agent. */
+      agent: Agent<TContext>;
+      /** Set when the response answers a request made by the session (`generateReply`, tool follow-ups). */
+      clientRequestId?: string;
+    }
+  /** A response ended. */
+  | {
+      type: 'response_done';
+      responseId: string;
+      status: RealtimeResponseStatus;
+      conversation: 'default' | 'none';
+      reason?: string;
+    }
+  /** A function tool started running (after any approval). */
+  | {
+      type: 'tool_start';
+      agent: Agent<TContext>;
+      callId: string;
+      name: string;
+      arguments: string;
+      responseId?: string;
+    }
+  /** A function tool call ended and its `output` was sent to the model. */
+  | {
+      type: 'tool_end';
+      agent: Agent<TContext>;
+      callId: string;
+      name: string;
+      output: string;
+      status: RealtimeToolCallStatus;
+      responseId?: string;
+    }
+  /** A tool call waits for `session.approve(callId)` or `session.reject(callId)`. */
+  | {
+      type: 'tool_approval_requested';
+      agent: Agent<TContext>;
+      callId: string;
+      name: string;
+      arguments: string;
+      responseId?: string;
+    }
+  /** A chunk of assistant audio: PCM16, 24 kHz, mono. Play it in order. */
+  | { type: 'audio'; responseId: string; itemId: string; data: Uint8Array }
+  /** The assistant message `itemId` has no more audio. */
+  | { type: 'audio_done'; responseId: string; itemId: string }
+  /** Stop local playback of this response now: it was interrupted or cut by a guardrail. */
+  | { type: 'audio_interrupted'; responseId: string; itemId?: string }
+  /** Transcript of assistant audio. */
+  | { type: 'transcript_delta'; responseId: string; itemId: string; delta: string }
+  /** Assistant text (text-only output). */
+  | { type: 'text_delta'; responseId: string; itemId: string; delta: string }
+  /** An item entered the session's history. */
+  | { type: 'history_added'; item: RealtimeHistoryItem }
+  /** A history item changed (its text completed, its status or output changed); `item` is the new snapshot. */
+  | { type: 'history_updated'; item: RealtimeHistoryItem }
+  /** An item left the session's history (deleted on the provider). */
+  | { type: 'history_removed'; itemId: string }
+  /** A realtime output guardrail tripped on a response's transcript; that response was stopped. */
+  | {
+      type: 'guardrail_tripped';
+      responseId: string;
+      agent: Agent<TContext>;
+      guardrailName: string;
+      outputInfo?: unknown;
+      /** The text the guardrail judged. */
+      text: string;
+    }
+  /** Something failed. The session goes on unless a `connection_status` event says otherwise. */
+  | {
+      type: 'error';
+      source: RealtimeErrorSource;
+      /** The provider's code for `source: 'provider'`, otherwise the Parley error's code. */
+      code: string;
+      message: string;
+      /** The underlying error, for failures raised inside the session. */
+      error?: unknown;
+      /** The response request this error refuses, when it refuses one. */
+      clientRequestId?: string;
+      /** `true` when the provider says the connection cannot be used any more. */
+      fatal?: boolean;
+    }
+  /** The session chose a fallback (e.g. a capability the provider does not declare). */
+  | { type: 'warning'; code: string; message: string };
+
+/** The `type` names of {@link RealtimeSessionEvent}. */
+export type RealtimeSessionEventType = RealtimeSessionEvent['type'];
+
+/** The event of one `type`. */
+export type RealtimeSessionEventOf<T extends RealtimeSessionEventType, TContext = unknown> = Extract<
+  RealtimeSessionEvent<TContext>,
+  { type: T }
+>;

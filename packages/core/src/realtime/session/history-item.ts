@@ -1,0 +1,36 @@
+/** A user, assistant or system message in the session's history. */
+export interface RealtimeMessageHistoryItem {
+  readonly type: 'message';
+  /** The provider's item id. */
+  readonly itemId: string;
+  readonly role: 'user' | 'assistant' | 'system';
+  /** Typed text, or the transcript of spoken audio (empty while it is still being transcribed). */
+  readonly text: string;
+  /** Whether the message was spoken (user input audio or assistant output audio). */
+  readonly hasAudio: boolean;
+  readonly status: 'in_progress' | 'completed' | 'incomplete';
+  /** `true` when the response producing it was interrupted or cancelled before it finished. */
+  readonly interrupted: boolean;
+  /** The response that produced it (assistant messages). */
+  readonly responseId?: string;
+  /** The agent whose response produced it (assistant messages). */
+  readonly agentName?: string;
+}
+
+/** A function call (a tool or a handoff) with its output once the session has sent one. */
+export interface RealtimeFunctionCallHistoryItem {
+  readonly type: 'function_call';
+  readonly itemId: string;
+  readonly callId: string;
+  readonly name: string;
+  /** The raw JSON arguments the model sent. */
+  readonly arguments: string;
+  /** The output sent to the model; absent while the call is running or awaiting approval. */
+  readonly output?: string;
+  readonly status: 'in_progress' | 'completed';
+  readonly responseId?: string;
+  readonly agentName?: string;
+}
+
+/** One entry of `session.history`: read-only snapshots, replaced (never mutated) when they change. */
+export type RealtimeHistoryItem = RealtimeMessageHistoryItem | RealtimeFunctionCallHistoryItem;

@@ -1,0 +1,126 @@
+import { Agent } from '../../agent.js';
+import { type Clock, systemClock } from '../../clock.js';
+import { UserError } from '../../errors.js';
+import type { OutputGuardrail } from '../../guardrails.js';
+import { REALTIME_SPECIFICATION_VERSION, type RealtimeModel, type RealtimeSessionConfig } from '../seam.js';
+
+/** Session settings that do not come from the agent (the agent supplies instructions and tools). */
+export type RealtimeSessionSettings = Pick<
+  RealtimeSessionConfig,
+  'voice' | 'turnDetection' | 'inputTranscription' | 'outputModalities' | 'providerData'
+>;
+
+/** Options of {@link RealtimeSession}. */
+export interface RealtimeSessionOptions<TContext = unknown> {
+  /** The realtime provider. */
+  model: RealtimeModel;
+  /** The app's context object, passed to tools, guardrails and instructions functions. */
+  context?: TContext;
+  /** Run tool calls concurrently (`true`, the default) or one at a time, in arrival order (`false`). */
+  asyncToolCalls?: boolean;
+  /** Output guardrails run on every response's transcript, in addition to the agent's own. */
+  outputGuardrails?: OutputGuardrail<TContext>[];
+  /** Run output guardrails each time a response's transcript grows by this many characters. Default 100. */
+  guardrailDebounceChars?: number;
+  /** Timeout for tools that declare no `timeoutMs` of their own. Default: none. */
+  toolTimeoutMs?: number;
+  /** How long `generateReply()` waits for the provider to start the response once requested. Default 15 000. */
+  replyTimeoutMs?: number;
+  /** The clock for timeouts; tests inject a manual one. Default: the system clock. */
+  clock?: Clock;
+  /** Voice, turn detection, transcription and output modalities. */
+  config?: RealtimeSessionSettings;
+}
+
+/** {@link RealtimeSessionOptions} with defaults applied. */
+export interface ResolvedSessionOptions<TContext> {
+  model: RealtimeModel;
+  context: TContext;
+  asyncToolCalls: boolean;
+  outputGuardrails: OutputGuardrail<TContext>[];
+  guardrailDebounceChars: number;
+  toolTimeoutMs: number | undefined;
+  replyTimeoutMs: number;
+  clock: Clock;
+  config: RealtimeSessionSettings;
+}
+
+function invalid(message: string): UserError {
+  return new UserError(`Invalid RealtimeSession options: ${message}`, { code: 'invalid_session_options' });
+}
+
+function positive(name: string, value: unknown, integer: boolean): void {
+  if (value === undefined) return;
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value <= 0 ||
+    (integer && !Number.isInteger(value))
+  ) {
+    throw invalid(`${name} must be a positive ${integer ? 'integer' : 'number'}, got ${String(value)}.`);
+  }
+}
+
+/** Validates the constructor arguments of a session; throws a `UserError` (`invalid_session_options`). */
+export function resolveSessionOptions<TContext>(
+  agent: unknown,
+  options: RealtimeSessionOptions<TContext> | undefined,
+): ResolvedSessionOptions<TContext> {
+  if (!(agent instanceof Agent)) {
+    throw invalid(
+      'the first argument must be an Agent, e.g. new RealtimeSession(new Agent({ name }), { model }).',
+    );
+  }
+  if (!options || typeof options !== 'object') throw invalid('pass an options object with a `model`.');
+  const model = options.model as Partial<RealtimeModel> | undefined;
+  if (!model || typeof model.connect !== 'function' || typeof model.capabilities !== 'object') {
+    throw invalid('`model` must be a RealtimeModel (an object with `connect()` and `capabilities`).');
+  }
+  if (model.specificationVersion !== REALTIME_SPECIFICATION_VERSION) {
+    throw invalid(
+      `model "${String(model.provider)}" implements specification ${String(model.specificationVersion)}, ` +
+        `but this @parley/core needs ${REALTIME_SPECIFICATION_VERSION}. Upgrade the provider package.`,
+    );
+  }
+  if (options.asyncToolCalls !== undefined && typeof options.asyncToolCalls !== 'boolean') {
+    throw invalid('asyncToolCalls must be true or false.');
+  }
+  positive('guardrailDebounceChars', options.guardrailDebounceChars, true);
+  positive('toolTimeoutMs', options.toolTimeoutMs, false);
+  positive('replyTimeoutMs', options.replyTimeoutMs, false);
+  const guardrails = options.outputGuardrails ?? [];
+  if (
+    !Array.isArray(guardrails) ||
+    guardrails.some((g) => !g || typeof g.execute !== 'function' || !g.name)
+  ) {
+    throw invalid('outputGuardrails must be a list of { name, execute } guardrails.');
+  }
+  const clock = options.clock ?? systemClock;
+  if (
+    typeof clock.now !== 'function' ||
+    typeof clock.setTimeout !== 'function' ||
+    typeof clock.clearTimeout !== 'function'
+  ) {
+    throw invalid('clock must implement now(), setTimeout() and clearTimeout().');
+  }
+  const config = options.config ?? {};
+  if (typeof config !== 'object') throw invalid('config must be an object.');
+  if (config.outputModalities !== undefined) {
+    const ok =
+      Array.isArray(config.outputModalities) &&
+      config.outputModalities.length > 0 &&
+      config.outputModalities.every((m) => m === 'text' || m === 'audio');
+    if (!ok) throw invalid("config.outputModalities must be ['audio'] or ['text'].");
+  }
+  return {
+    model: options.model,
+    context: options.context as TContext,
+    asyncToolCalls: options.asyncToolCalls ?? true,
+    outputGuardrails: [...guardrails],
+    guardrailDebounceChars: options.guardrailDebounceChars ?? 100,
+    toolTimeoutMs: options.toolTimeoutMs,
+    replyTimeoutMs: options.replyTimeoutMs ?? 15_000,
+    clock,
+    config: { ...config },
+  };
+}

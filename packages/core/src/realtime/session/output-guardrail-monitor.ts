@@ -1,0 +1,133 @@
+import type { Agent } from '../../agent.js';
+import type { RunContext } from '../../context.js';
+import type { OutputGuardrail } from '../../guardrails.js';
+import { abortable } from './abortable.js';
+import type { TaskSet } from './task-set.js';
+
+/** A guardrail that tripped on a response. */
+export interface GuardrailTrip<TContext> {
+  responseId: string;
+  agent: Agent<TContext>;
+  guardrailName: string;
+  outputInfo: unknown;
+  text: string;
+}
+
+/** What the monitor needs from its session. */
+export interface GuardrailMonitorHost<TContext> {
+  readonly runContext: RunContext<TContext>;
+  readonly tasks: TaskSet;
+  readonly debounceChars: number;
+  /** The guardrails that apply to a response of `agent` (the session's, then the agent's). */
+  guardrailsFor(agent: Agent<TContext>): readonly OutputGuardrail<TContext>[];
+  tripped(trip: GuardrailTrip<TContext>): void;
+  failed(error: unknown): void;
+}
+
+interface ResponseText<TContext> {
+  agent: Agent<TContext>;
+  text: string;
+  nextCheckAt: number;
+  checkedLength: number;
+  tripped: boolean;
+  /** Runs of one response are chained so they judge growing text in order and trip at most once. */
+  chain: Promise<void>;
+}
+
+/**
+ * Realtime output guardrails: each response's transcript (or text) is judged every `debounceChars`
+ * characters and once more when the response ends. The first tripwire of a response reports a trip;
+ * later runs for that response are skipped, so a response trips at most once.
+ */
+export class OutputGuardrailMonitor<TContext> {
+  readonly #host: GuardrailMonitorHost<TContext>;
+  readonly #responses = new Map<string, ResponseText<TContext>>();
+
+  constructor(host: GuardrailMonitorHost<TContext>) {
+    this.#host = host;
+  }
+
+  /** Starts tracking a response of `agent`. */
+  begin(responseId: string, agent: Agent<TContext>): void {
+    if (this.#responses.has(responseId)) return;
+    this.#responses.set(responseId, {
+      agent,
+      text: '',
+      nextCheckAt: this.#host.debounceChars,
+      checkedLength: 0,
+      tripped: false,
+      chain: Promise.resolve(),
+    });
+  }
+
+  /** Adds transcript or text of a response; runs the guardrails when the next threshold is crossed. */
+  delta(responseId: string, delta: string): void {
+    const state = this.#responses.get(responseId);
+    if (!state || state.tripped) return;
+    state.text += delta;
+    if (state.text.length < state.nextCheckAt) return;
+    const step = this.#host.debounceChars;
+    state.nextCheckAt = (Math.floor(state.text.length / step) + 1) * step;
+    this.#check(responseId, state);
+  }
+
+  /** The response ended: judge its final text (if not already judged) and stop tracking it. */
+  end(responseId: string): void {
+    const state = this.#responses.get(responseId);
+    if (!state) return;
+    this.#responses.delete(responseId);
+    if (!state.tripped && state.text.length > state.checkedLength) this.#check(responseId, state);
+  }
+
+  /** Forgets every response (their runs were cancelled with the session's tasks). */
+  reset(): void {
+    this.#responses.clear();
+  }
+
+  #check(responseId: string, state: ResponseText<TContext>): void {
+    const guardrails = this.#host.guardrailsFor(state.agent);
+    if (guardrails.length === 0) return;
+    const text = state.text;
+    state.checkedLength = text.length;
+    const previous = state.chain;
+    let finished!: () => void;
+    state.chain = new Promise<void>((resolve) => {
+      finished = resolve;
+    });
+    this.#host.tasks.spawn(
+      async (signal) => {
+        try {
+          await previous;
+          if (state.tripped || signal.aborted) return;
+          const results = await abortable(
+            Promise.all(
+              guardrails.map(async (guardrail) => ({
+                guardrail,
+                output: await guardrail.execute({
+                  agent: state.agent,
+                  agentOutput: text,
+                  context: this.#host.runContext,
+                  signal,
+                }),
+              })),
+            ),
+            signal,
+          );
+          const hit = results.find((r) => r.output.tripwireTriggered);
+          if (!hit || state.tripped || signal.aborted) return;
+          state.tripped = true;
+          this.#host.tripped({
+            responseId,
+            agent: state.agent,
+            guardrailName: hit.guardrail.name,
+            outputInfo: hit.output.outputInfo,
+            text,
+          });
+        } finally {
+          finished();
+        }
+      },
+      (error) => this.#host.failed(error),
+    );
+  }
+}

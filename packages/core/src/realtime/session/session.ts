@@ -1,0 +1,902 @@
+import { Agent } from '../../agent.js';
+import type { TimerHandle } from '../../clock.js';
+import { createRunContext, type RunContext } from '../../context.js';
+import { ParleyError, UserError } from '../../errors.js';
+import type { Handoff } from '../../handoff.js';
+import type { ToolChoice } from '../../model.js';
+import { addUsage, type Usage } from '../../usage.js';
+import type { RealtimeCapabilities } from '../capabilities.js';
+import type { CreateResponseCommand, RealtimeCommand, RealtimeConnection, RealtimeEvent } from '../seam.js';
+import { abortable } from './abortable.js';
+import {
+  type AgentSessionConfig,
+  agentSessionConfig,
+  agentSwitchConfig,
+  initialSessionConfig,
+} from './agent-config.js';
+import { ApprovalBook, type PendingApproval } from './approvals.js';
+import {
+  ConnectionLostError,
+  RealtimeConnectError,
+  ReplyTimeoutError,
+  ResponseRefusedError,
+  SessionClosedError,
+  SessionNotConnectedError,
+} from './errors.js';
+import { EventHub } from './event-hub.js';
+import type {
+  RealtimeErrorSource,
+  RealtimeSessionEvent,
+  RealtimeSessionEventOf,
+  RealtimeSessionEventType,
+  RealtimeSessionStatus,
+} from './events.js';
+import { itemText, RealtimeHistory } from './history.js';
+import type { RealtimeHistoryItem } from './history-item.js';
+import {
+  type RealtimeSessionOptions,
+  type ResolvedSessionOptions,
+  resolveSessionOptions,
+} from './options.js';
+import { type GuardrailTrip, OutputGuardrailMonitor } from './output-guardrail-monitor.js';
+import { type ReplyHandle, ReplyWaiter } from './reply-handle.js';
+import { type PendingResponseRequest, ResponseCoordinator } from './response-coordinator.js';
+import { TaskSet } from './task-set.js';
+import { type ToolCall, ToolExecutor } from './tool-executor.js';
+
+/** Options of {@link RealtimeSession.generateReply}. */
+export interface GenerateReplyOptions {
+  /** Instructions for this response only. */
+  instructions?: string;
+  /** Tool choice for this response only. */
+  toolChoice?: ToolChoice;
+}
+
+/** What the session knows about one response. */
+interface ResponseInfo<TContext> {
+  agent: Agent<TContext>;
+  conversation: 'default' | 'none';
+  done: boolean;
+  interrupted: boolean;
+  audioItemId: string | undefined;
+  itemIds: Set<string>;
+}
+
+const MAX_TRACKED_RESPONSES = 32;
+
+const GUARDRAIL_CORRECTION = (name: string) =>
+  `Your previous response was stopped by the "${name}" output guardrail. Do not repeat it; answer in a way that respects the guardrail.`;
+
+/**
+ * A live voice conversation with an agent over a {@link RealtimeModel}. The session owns what it acquires
+ * (connection, listener, tool and guardrail tasks, pending approvals, event iterators) and releases all of
+ * it on every exit path; see docs/realtime.md.
+ *
+ * ```ts
+ * await using session = new RealtimeSession(agent, { model });
+ * session.on('audio', (e) => speaker.play(e.data));
+ * await session.connect();
+ * session.sendMessage('Hello!');
+ * ```
+ */
+export class RealtimeSession<TContext = unknown>
+  implements AsyncIterable<RealtimeSessionEvent<TContext>>, AsyncDisposable
+{
+  readonly #options: ResolvedSessionOptions<TContext>;
+  readonly #runContext: RunContext<TContext>;
+  readonly #hub: EventHub<RealtimeSessionEvent<TContext>>;
+  readonly #history: RealtimeHistory;
+  readonly #tasks = new TaskSet();
+  readonly #approvals = new ApprovalBook<TContext>();
+  readonly #executor: ToolExecutor<TContext>;
+  readonly #guardrails: OutputGuardrailMonitor<TContext>;
+  readonly #coordinator: ResponseCoordinator;
+  readonly #responses = new Map<string, ResponseInfo<TContext>>();
+  readonly #replies = new Map<string, ReplyWaiter>();
+  readonly #requestTimers = new Map<string, TimerHandle>();
+  readonly #requestPrefix = `req_${Math.random().toString(36).slice(2, 8)}_`;
+  #requestSeq = 0;
+
+  #agent: Agent<TContext>;
+  /** What the provider was last configured with for the active agent. */
+  #agentConfig: AgentSessionConfig | undefined;
+  #status: RealtimeSessionStatus = 'idle';
+  #connection: RealtimeConnection | undefined;
+  #unsubscribe: (() => void) | undefined;
+  /** Aborted when the current connection is released: cancels work bound to it. */
+  #lifetime = new AbortController();
+  #connectAbort: AbortController | undefined;
+  #connecting: Promise<void> | undefined;
+  #releasing: Promise<void> = Promise.resolve();
+  #closing: Promise<void> | undefined;
+  #switchChain: Promise<void> = Promise.resolve();
+  #lastAudioResponseId: string | undefined;
+
+  /**
+   * Creates a session for `agent`. Options are validated here: a bad option throws a `UserError` with
+   * code `invalid_session_options` before anything connects.
+   */
+  constructor(agent: Agent<TContext>, options: RealtimeSessionOptions<TContext>) {
+    this.#options = resolveSessionOptions(agent, options);
+    this.#agent = agent;
+    this.#runContext = createRunContext(this.#options.context);
+    this.#hub = new EventHub((error, event) => {
+      if (event.type === 'error') return;
+      this.#reportError('listener', error, 'listener_failed');
+    });
+    this.#history = new RealtimeHistory((event) => this.#emit(event));
+    this.#coordinator = new ResponseCoordinator({
+      autoToolReplyGeneration: this.capabilities.autoToolReplyGeneration,
+      createRequestId: () => `${this.#requestPrefix}${++this.#requestSeq}`,
+      send: (command) => this.#sendResponseRequest(command),
+      failed: (request, error) => this.#requestFailed(request, error),
+    });
+    this.#executor = new ToolExecutor<TContext>(
+      {
+        runContext: this.#runContext,
+        clock: this.#options.clock,
+        toolTimeoutMs: this.#options.toolTimeoutMs,
+        tasks: this.#tasks,
+        approvals: this.#approvals,
+        emit: (event) => this.#emit(event),
+        deliver: (call, output, signal) => this.#deliverToolOutput(call, output, signal),
+        handoff: (handoff, call) => this.#handoff(handoff, call),
+        reportError: (source, error) => this.#reportError(source, error),
+      },
+      { sequential: !this.#options.asyncToolCalls },
+    );
+    this.#guardrails = new OutputGuardrailMonitor<TContext>({
+      runContext: this.#runContext,
+      tasks: this.#tasks,
+      debounceChars: this.#options.guardrailDebounceChars,
+      guardrailsFor: (a) => [...this.#options.outputGuardrails, ...a.outputGuardrails],
+      tripped: (trip) => this.#onGuardrailTripped(trip),
+      failed: (error) => this.#reportError('guardrail', error, 'guardrail_failed'),
+    });
+  }
+
+  // ── state ──────────────────────────────────────────────────────────────────────────────────
+
+  /** `idle` → `connecting` → `connected` (→ `disconnected` → `connecting` …) → `closed`. */
+  get status(): RealtimeSessionStatus {
+    return this.#status;
+  }
+
+  /** The active agent. */
+  get currentAgent(): Agent<TContext> {
+    return this.#agent;
+  }
+
+  /** What the provider declares; the session chooses its strategies from it. */
+  get capabilities(): RealtimeCapabilities {
+    return this.#options.model.capabilities;
+  }
+
+  /** The conversation so far: frozen snapshots, in order. */
+  get history(): readonly RealtimeHistoryItem[] {
+    return this.#history.items;
+  }
+
+  /** Tool calls waiting for `approve()` or `reject()`. */
+  get pendingApprovals(): readonly PendingApproval<TContext>[] {
+    return this.#approvals.pending;
+  }
+
+  /** Token usage reported by the provider, summed over the session's responses. */
+  get usage(): Readonly<Usage> {
+    return { ...this.#runContext.usage };
+  }
+
+  /** The context object tools and guardrails receive. */
+  get context(): TContext {
+    return this.#runContext.context;
+  }
+
+  // ── events ─────────────────────────────────────────────────────────────────────────────────
+
+  /** Calls `listener` for every event of `type`; returns the function that unsubscribes it. */
+  on<T extends RealtimeSessionEventType>(
+    type: T,
+    listener: (event: RealtimeSessionEventOf<T, TContext>) => void,
+  ): () => void {
+    return this.#hub.on(type, listener as (event: RealtimeSessionEvent<TContext>) => void);
+  }
+
+  /**
+   * Every event from now on, in order. Iterators end after `close()` (once their buffered events are
+   * consumed); breaking out of the loop unsubscribes.
+   */
+  [Symbol.asyncIterator](): AsyncIterator<RealtimeSessionEvent<TContext>> {
+    return this.#hub.iterate();
+  }
+
+  // ── lifecycle ──────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Connects to the provider with the agent's instructions and tools. If it fails, whatever it had
+   * acquired is released, it rejects with `RealtimeConnectError`, and `connect()` may be called again.
+   * Also reconnects after a `disconnected` status. Concurrent calls share one attempt.
+   */
+  connect(): Promise<void> {
+    if (this.#closing || this.#status === 'closed') return Promise.reject(new SessionClosedError());
+    if (this.#status === 'connected') return Promise.resolve();
+    if (!this.#connecting) {
+      this.#connecting = this.#doConnect().finally(() => {
+        this.#connecting = undefined;
+      });
+    }
+    return this.#connecting;
+  }
+
+  /**
+   * Closes the session: cancels and awaits tool and guardrail tasks (a tool finishing later sends
+   * nothing), clears pending approvals, rejects waiting replies, closes the connection once, and ends
+   * every event iterator. Idempotent and safe to call concurrently or from any task.
+   */
+  close(): Promise<void> {
+    if (!this.#closing) this.#closing = this.#doClose();
+    return this.#closing;
+  }
+
+  /** `await using session = new RealtimeSession(...)` closes it at the end of the scope. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #doConnect(): Promise<void> {
+    await this.#releasing;
+    if (this.#closing) throw new SessionClosedError();
+    const previousStatus = this.#status;
+    const controller = new AbortController();
+    this.#connectAbort = controller;
+    const { model } = this.#options;
+    this.#status = 'connecting';
+    this.#emit({ type: 'connection_status', status: 'connecting' });
+    let connection: RealtimeConnection | undefined;
+    let unsubscribe: (() => void) | undefined;
+    try {
+      const agentConfig = await abortable(
+        agentSessionConfig(this.#agent, this.#runContext),
+        controller.signal,
+      );
+      const { config, warnings } = initialSessionConfig(
+        agentConfig,
+        this.#options.config,
+        this.capabilities,
+        model.provider,
+      );
+      const pending = model.connect({ config, signal: controller.signal });
+      connection = await abortable(pending, controller.signal).catch((error) => {
+        if (controller.signal.aborted) {
+          // A provider that ignores the signal may still hand over a connection: release it then.
+          pending.then((late) => late.close()).catch(() => {});
+        }
+        throw error;
+      });
+      const live = connection;
+      unsubscribe = live.onEvent((event) => this.#onProviderEvent(live, event));
+      if (controller.signal.aborted) throw controller.signal.reason;
+      if (live.status !== 'open') {
+        throw new RealtimeConnectError(
+          `The connection to "${model.provider}" closed while the session was starting. Call connect() again.`,
+        );
+      }
+      this.#connection = live;
+      this.#unsubscribe = unsubscribe;
+      this.#agentConfig = agentConfig;
+      this.#lifetime = new AbortController();
+      this.#status = 'connected';
+      this.#connectAbort = undefined;
+      for (const warning of warnings) this.#emit({ type: 'warning', ...warning });
+      this.#emit({ type: 'connection_status', status: 'connected' });
+      this.#emit({ type: 'agent_start', agent: this.#agent });
+    } catch (error) {
+      unsubscribe?.();
+      if (connection) await connection.close().catch(() => {});
+      this.#connectAbort = undefined;
+      if (controller.signal.aborted || this.#closing) throw new SessionClosedError();
+      this.#status = previousStatus === 'disconnected' ? 'disconnected' : 'idle';
+      this.#emit({ type: 'connection_status', status: 'disconnected', reason: 'connect_failed' });
+      if (error instanceof RealtimeConnectError) throw error;
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new RealtimeConnectError(`Could not connect to "${model.provider}": ${detail}`, { cause: error });
+    }
+  }
+
+  async #doClose(): Promise<void> {
+    this.#connectAbort?.abort(new SessionClosedError());
+    await this.#connecting?.catch(() => {});
+    const agentWasActive = this.#status === 'connected';
+    this.#status = 'closed';
+    await this.#release(new SessionClosedError());
+    await this.#switchChain;
+    if (agentWasActive) this.#emit({ type: 'agent_end', agent: this.#agent, reason: 'close' });
+    this.#emit({ type: 'connection_status', status: 'closed' });
+    this.#hub.end();
+  }
+
+  /**
+   * Releases the current connection and everything bound to it, once: listener, waiting replies,
+   * approvals, tool and guardrail tasks (cancelled and awaited), then the connection itself.
+   */
+  #release(reason: ParleyError): Promise<void> {
+    const connection = this.#connection;
+    const unsubscribe = this.#unsubscribe;
+    this.#connection = undefined;
+    this.#unsubscribe = undefined;
+    this.#lifetime.abort(reason);
+    unsubscribe?.();
+    for (const id of [...this.#requestTimers.keys()]) this.#clearRequestTimer(id);
+    this.#coordinator.reset();
+    for (const waiter of this.#replies.values()) waiter.fail(reason);
+    this.#replies.clear();
+    this.#approvals.clear();
+    const previous = this.#releasing;
+    this.#releasing = (async () => {
+      await previous;
+      await this.#tasks.cancelAll(reason);
+      this.#executor.reset();
+      this.#guardrails.reset();
+      this.#responses.clear();
+      this.#lastAudioResponseId = undefined;
+      if (connection) await connection.close().catch(() => {});
+    })();
+    return this.#releasing;
+  }
+
+  #onDisconnected(reason: string): void {
+    if (this.#status !== 'connected') return;
+    this.#status = 'disconnected';
+    void this.#release(new ConnectionLostError());
+    this.#emit({ type: 'connection_status', status: 'disconnected', reason });
+    this.#emit({ type: 'agent_end', agent: this.#agent, reason: 'disconnect' });
+  }
+
+  // ── app → model ────────────────────────────────────────────────────────────────────────────
+
+  /** Adds a user text message and (unless `respond: false`) asks for a reply. */
+  sendMessage(text: string, options: { respond?: boolean } = {}): void {
+    if (typeof text !== 'string' || text.length === 0) {
+      throw new UserError('sendMessage(text) needs a non-empty string.');
+    }
+    const connection = this.#live('send a message');
+    connection.send({
+      type: 'createItem',
+      item: { type: 'message', role: 'user', content: [{ type: 'text', text }] },
+    });
+    if (options.respond !== false) this.#coordinator.request({}, 'user_input');
+  }
+
+  /**
+   * Appends user audio (PCM16, 24 kHz, mono) to the provider's input buffer; `commit: true` also
+   * calls {@link commitAudio}.
+   */
+  sendAudio(pcm: Uint8Array, options: { commit?: boolean } = {}): void {
+    if (!(pcm instanceof Uint8Array) || pcm.byteLength % 2 !== 0) {
+      throw new UserError('sendAudio(pcm) needs a Uint8Array of PCM16 samples (an even number of bytes).');
+    }
+    this.#live('send audio').send({ type: 'appendInputAudio', audio: pcm });
+    if (options.commit) this.commitAudio();
+  }
+
+  /**
+   * Ends the user's audio turn. With turn detection off (push-to-talk) it also asks for a reply; with
+   * turn detection on the provider decides. `respond` overrides that.
+   */
+  commitAudio(options: { respond?: boolean } = {}): void {
+    this.#live('commit audio').send({ type: 'commitInputAudio' });
+    const respond = options.respond ?? !this.#turnDetectionActive();
+    if (respond) this.#coordinator.request({}, 'user_input');
+  }
+
+  /**
+   * Stops the response the user is hearing: cancels it by id while it is still being generated, and
+   * emits `audio_interrupted` once (the app's signal to stop local playback). A second call for the
+   * same response does nothing.
+   */
+  interrupt(): void {
+    this.#live('interrupt');
+    this.#interrupt('app');
+  }
+
+  /**
+   * Asks the model to respond now. The request waits while another conversation response is active.
+   * The returned handle resolves with the response id once the provider started it; see {@link ReplyHandle}.
+   */
+  generateReply(options: GenerateReplyOptions = {}): ReplyHandle {
+    if (options.instructions !== undefined && typeof options.instructions !== 'string') {
+      throw new UserError('generateReply({ instructions }) must be a string.');
+    }
+    this.#live('generate a reply');
+    const request = this.#coordinator.request(
+      {
+        ...(options.instructions !== undefined && { instructions: options.instructions }),
+        ...(options.toolChoice !== undefined && { toolChoice: options.toolChoice }),
+      },
+      'reply',
+    );
+    const waiter = new ReplyWaiter(request.clientRequestId);
+    this.#replies.set(request.clientRequestId, waiter);
+    return waiter.handle;
+  }
+
+  /**
+   * Makes `agent` the active agent: the same path a handoff takes (same `updateSession` command, same
+   * `agent_end` / `agent_start` / `handoff` events, same tool resolution). Before `connect()` it only
+   * replaces the agent. If applying it fails, the previous agent stays active, an `error` event is
+   * emitted and the promise rejects.
+   */
+  async updateAgent(agent: Agent<TContext>): Promise<void> {
+    if (!(agent instanceof Agent)) throw new UserError('updateAgent(agent) needs an Agent.');
+    if (this.#closing || this.#status === 'closed') throw new SessionClosedError();
+    if (this.#status !== 'connected') await this.#connecting?.catch(() => {});
+    if (this.#closing) throw new SessionClosedError();
+    if (!this.#isConnected()) {
+      this.#agent = agent;
+      return;
+    }
+    await this.#switchAgent(agent, 'update_agent');
+  }
+
+  /** Approves a call announced by `tool_approval_requested`; `always` approves this tool from now on. */
+  approve(callId: string, options: { always?: boolean } = {}): void {
+    if (this.#closing || this.#status === 'closed') throw new SessionClosedError();
+    this.#approvals.decide(callId, { approved: true }, options.always ?? false);
+  }
+
+  /**
+   * Rejects a call announced by `tool_approval_requested`: the model gets `message` (or a default) as
+   * the call's output, and the session goes on. `always` rejects this tool from now on.
+   */
+  reject(callId: string, options: { message?: string; always?: boolean } = {}): void {
+    if (this.#closing || this.#status === 'closed') throw new SessionClosedError();
+    const decision =
+      options.message !== undefined
+        ? { approved: false as const, message: options.message }
+        : { approved: false as const };
+    this.#approvals.decide(callId, decision, options.always ?? false);
+  }
+
+  // ── model → app ────────────────────────────────────────────────────────────────────────────
+
+  #onProviderEvent(connection: RealtimeConnection, event: RealtimeEvent): void {
+    if (connection !== this.#connection || this.#status !== 'connected') return;
+    switch (event.type) {
+      case 'connection_status':
+        if (event.status === 'disconnected') this.#onDisconnected(event.reason ?? 'provider_disconnected');
+        return;
+      case 'response_started':
+        this.#onResponseStarted(event);
+        return;
+      case 'response_done':
+        this.#onResponseDone(event);
+        return;
+      case 'message_started': {
+        const info = this.#track(event.responseId);
+        info.itemIds.add(event.itemId);
+        if (info.conversation === 'none') return;
+        this.#history.upsertMessage(event.itemId, {
+          role: 'assistant',
+          text: '',
+          hasAudio: false,
+          status: 'in_progress',
+          interrupted: info.interrupted,
+          responseId: event.responseId,
+          agentName: info.agent.name,
+        });
+        return;
+      }
+      case 'text_delta':
+      case 'transcript_delta':
+        this.#history.appendText(event.itemId, event.delta);
+        this.#guardrails.delta(event.responseId, event.delta);
+        this.#emit({
+          type: event.type,
+          responseId: event.responseId,
+          itemId: event.itemId,
+          delta: event.delta,
+        });
+        return;
+      case 'audio_delta': {
+        const info = this.#track(event.responseId);
+        info.audioItemId = event.itemId;
+        this.#lastAudioResponseId = event.responseId;
+        this.#history.updateMessage(event.itemId, { hasAudio: true }, { silent: true });
+        this.#emit({ type: 'audio', responseId: event.responseId, itemId: event.itemId, data: event.audio });
+        return;
+      }
+      case 'audio_done':
+        this.#emit({ type: 'audio_done', responseId: event.responseId, itemId: event.itemId });
+        return;
+      case 'transcript_done':
+        this.#history.updateMessage(event.itemId, { text: event.transcript, hasAudio: true });
+        return;
+      case 'message_done': {
+        const info = this.#track(event.responseId);
+        if (info.conversation === 'none' || event.item.type !== 'message') return;
+        const current = this.#history.get(event.itemId);
+        const text = itemText(event.item) || (current?.type === 'message' ? current.text : '');
+        this.#history.upsertMessage(event.itemId, {
+          role: event.item.role,
+          text,
+          hasAudio:
+            event.item.content.some((part) => part.type === 'audio') ||
+            (current?.type === 'message' && current.hasAudio),
+          status: event.item.status ?? 'completed',
+          interrupted: info.interrupted,
+          responseId: event.responseId,
+          agentName: info.agent.name,
+        });
+        return;
+      }
+      case 'function_call':
+        this.#onFunctionCall(event);
+        return;
+      case 'input_speech_started':
+        this.#interrupt('speech');
+        return;
+      case 'input_speech_stopped':
+        return;
+      case 'input_audio_committed':
+        this.#history.upsertMessage(event.itemId, {
+          role: 'user',
+          text: '',
+          hasAudio: true,
+          status: 'in_progress',
+          interrupted: false,
+        });
+        return;
+      case 'input_transcription':
+        if (!this.#history.get(event.itemId)) {
+          this.#history.upsertMessage(event.itemId, {
+            role: 'user',
+            text: '',
+            hasAudio: true,
+            status: 'in_progress',
+            interrupted: false,
+          });
+        }
+        if (event.final) this.#history.updateMessage(event.itemId, { text: event.text, status: 'completed' });
+        else this.#history.appendText(event.itemId, event.text);
+        return;
+      case 'item_added':
+        this.#onItemAdded(event);
+        return;
+      case 'item_deleted':
+        this.#history.remove(event.itemId);
+        return;
+      case 'item_truncated':
+        this.#history.updateMessage(event.itemId, { interrupted: true });
+        return;
+      case 'error':
+        this.#onProviderError(event);
+        return;
+    }
+  }
+
+  #onResponseStarted(event: RealtimeEvent & { type: 'response_started' }): void {
+    const { request, abandoned } = this.#coordinator.responseStarted(event);
+    const info = this.#track(event.responseId, event.conversation);
+    if (request) {
+      this.#clearRequestTimer(request.clientRequestId);
+      const waiter = this.#replies.get(request.clientRequestId);
+      waiter?.started(event.responseId);
+    }
+    if (abandoned) {
+      // The session stopped waiting for it (timeout): it must not speak now.
+      info.interrupted = true;
+      this.#send({ type: 'cancelResponse', responseId: event.responseId });
+    }
+    this.#guardrails.begin(event.responseId, info.agent);
+    this.#emit({
+      type: 'response_started',
+      responseId: event.responseId,
+      conversation: event.conversation,
+      agent: info.agent,
+      ...(event.clientRequestId !== undefined && { clientRequestId: event.clientRequestId }),
+    });
+  }
+
+  #onResponseDone(event: RealtimeEvent & { type: 'response_done' }): void {
+    const info = this.#track(event.responseId, event.conversation);
+    info.done = true;
+    if (event.status !== 'completed') info.interrupted = true;
+    if (event.usage) addUsage(this.#runContext.usage, { requests: 1, ...event.usage });
+    if (event.clientRequestId !== undefined) this.#clearRequestTimer(event.clientRequestId);
+    this.#coordinator.responseDone(event);
+    this.#guardrails.end(event.responseId);
+    if (info.interrupted && info.conversation === 'default') {
+      for (const itemId of info.itemIds) this.#history.updateMessage(itemId, { interrupted: true });
+    }
+    for (const [id, waiter] of this.#replies) {
+      if (waiter.responseId !== event.responseId) continue;
+      waiter.finished({ responseId: event.responseId, status: event.status });
+      this.#replies.delete(id);
+    }
+    this.#emit({
+      type: 'response_done',
+      responseId: event.responseId,
+      status: event.status,
+      conversation: event.conversation,
+      ...(event.reason !== undefined && { reason: event.reason }),
+    });
+  }
+
+  #onFunctionCall(event: RealtimeEvent & { type: 'function_call' }): void {
+    const info = event.responseId !== undefined ? this.#responses.get(event.responseId) : undefined;
+    const agent = info?.agent ?? this.#agent;
+    this.#history.upsertCall(event.itemId, {
+      callId: event.callId,
+      name: event.name,
+      arguments: event.arguments,
+      status: 'in_progress',
+      agentName: agent.name,
+      ...(event.responseId !== undefined && { responseId: event.responseId }),
+    });
+    this.#coordinator.toolCallStarted(event.callId, event.responseId);
+    const call: ToolCall<TContext> = {
+      callId: event.callId,
+      itemId: event.itemId,
+      name: event.name,
+      arguments: event.arguments,
+      agent,
+      ...(event.responseId !== undefined && { responseId: event.responseId }),
+    };
+    this.#executor.dispatch(call);
+  }
+
+  #onItemAdded(event: RealtimeEvent & { type: 'item_added' }): void {
+    const { item } = event;
+    const placement = event.previousItemId !== undefined ? { previousItemId: event.previousItemId } : {};
+    if (item.type === 'function_call_output') {
+      this.#history.updateCall(item.callId, { output: item.output, status: 'completed' });
+      return;
+    }
+    if (item.type === 'function_call') {
+      this.#history.upsertCall(
+        item.itemId,
+        { callId: item.callId, name: item.name, arguments: item.arguments, status: 'in_progress' },
+        placement,
+      );
+      return;
+    }
+    for (const info of this.#responses.values()) {
+      if (info.conversation === 'none' && info.itemIds.has(item.itemId)) return;
+    }
+    const current = this.#history.get(item.itemId);
+    const text = itemText(item) || (current?.type === 'message' ? current.text : '');
+    this.#history.upsertMessage(
+      item.itemId,
+      {
+        role: item.role,
+        text,
+        hasAudio: item.content.some((part) => part.type === 'audio'),
+        status: item.status ?? (current?.type === 'message' ? current.status : 'completed'),
+        interrupted: current?.type === 'message' ? current.interrupted : false,
+      },
+      placement,
+    );
+  }
+
+  #onProviderError(event: RealtimeEvent & { type: 'error' }): void {
+    let refusal: ResponseRefusedError | undefined;
+    if (event.clientRequestId !== undefined) {
+      const id = event.clientRequestId;
+      this.#clearRequestTimer(id);
+      const request = this.#coordinator.requestRefused(id);
+      if (request) {
+        refusal = new ResponseRefusedError(event.code, event.message, id);
+        this.#replies.get(id)?.fail(refusal);
+        this.#replies.delete(id);
+      }
+    }
+    this.#emit({
+      type: 'error',
+      source: 'provider',
+      code: event.code,
+      message: event.message,
+      ...(refusal && { error: refusal }),
+      ...(event.clientRequestId !== undefined && { clientRequestId: event.clientRequestId }),
+      ...(event.fatal !== undefined && { fatal: event.fatal }),
+    });
+    if (event.fatal) this.#onDisconnected(`fatal provider error: ${event.code}`);
+  }
+
+  // ── internals ──────────────────────────────────────────────────────────────────────────────
+
+  #isConnected(): boolean {
+    return this.#status === 'connected';
+  }
+
+  #live(action: string): RealtimeConnection {
+    if (this.#closing || this.#status === 'closed') throw new SessionClosedError();
+    if (this.#status !== 'connected' || !this.#connection) throw new SessionNotConnectedError(action);
+    return this.#connection;
+  }
+
+  #send(command: RealtimeCommand): void {
+    this.#live(`send ${command.type}`).send(command);
+  }
+
+  #emit(event: RealtimeSessionEvent<TContext>): void {
+    this.#hub.emit(event);
+  }
+
+  #reportError(source: RealtimeErrorSource, error: unknown, fallbackCode = 'unexpected_error'): void {
+    const code = error instanceof ParleyError ? error.code : fallbackCode;
+    const message = error instanceof Error ? error.message : String(error);
+    this.#emit({ type: 'error', source, code, message, error });
+  }
+
+  #track(responseId: string, conversation: 'default' | 'none' = 'default'): ResponseInfo<TContext> {
+    let info = this.#responses.get(responseId);
+    if (!info) {
+      info = {
+        agent: this.#agent,
+        conversation,
+        done: false,
+        interrupted: false,
+        audioItemId: undefined,
+        itemIds: new Set(),
+      };
+      this.#responses.set(responseId, info);
+      if (this.#responses.size > MAX_TRACKED_RESPONSES) {
+        for (const [id, old] of this.#responses) {
+          if (old.done && id !== this.#lastAudioResponseId) {
+            this.#responses.delete(id);
+            break;
+          }
+        }
+      }
+    }
+    return info;
+  }
+
+  #turnDetectionActive(): boolean {
+    return this.capabilities.turnDetection && this.#options.config.turnDetection !== null;
+  }
+
+  /** The one interruption path (app, user speech, guardrail): cancel by id once, tell the app once. */
+  #interrupt(source: 'app' | 'speech' | 'guardrail', responseId?: string): void {
+    // Without playback tracking only the app knows a finished response may still be playing.
+    const target =
+      responseId ??
+      this.#coordinator.activeResponseId ??
+      (source === 'app' ? this.#lastAudioResponseId : undefined);
+    if (target === undefined) return;
+    const info = this.#responses.get(target);
+    if (!info || info.interrupted) return;
+    info.interrupted = true;
+    const providerStopsIt =
+      source === 'speech' &&
+      this.#turnDetectionActive() &&
+      this.#options.config.turnDetection?.interruptResponse !== false;
+    if (!info.done && !providerStopsIt) this.#send({ type: 'cancelResponse', responseId: target });
+    if (info.conversation === 'default' && !info.done) {
+      for (const itemId of info.itemIds) this.#history.updateMessage(itemId, { interrupted: true });
+    }
+    if (info.audioItemId !== undefined) {
+      this.#emit({ type: 'audio_interrupted', responseId: target, itemId: info.audioItemId });
+    }
+  }
+
+  #sendResponseRequest(command: CreateResponseCommand): void {
+    this.#live('request a response').send(command);
+    const id = command.clientRequestId;
+    const timeoutMs = this.#options.replyTimeoutMs;
+    const timer = this.#options.clock.setTimeout(() => {
+      this.#requestTimers.delete(id);
+      this.#coordinator.abandon(id);
+      const error = new ReplyTimeoutError(id, timeoutMs);
+      this.#replies.get(id)?.fail(error);
+      this.#replies.delete(id);
+      this.#reportError('session', error);
+    }, timeoutMs);
+    this.#requestTimers.set(id, timer);
+  }
+
+  #clearRequestTimer(clientRequestId: string): void {
+    const timer = this.#requestTimers.get(clientRequestId);
+    if (timer === undefined) return;
+    this.#options.clock.clearTimeout(timer);
+    this.#requestTimers.delete(clientRequestId);
+  }
+
+  #requestFailed(request: PendingResponseRequest, error: unknown): void {
+    this.#replies.get(request.clientRequestId)?.fail(error);
+    this.#replies.delete(request.clientRequestId);
+    this.#reportError('session', error);
+  }
+
+  #deliverToolOutput(call: ToolCall<TContext>, output: string, signal: AbortSignal): void {
+    if (signal.aborted || this.#status !== 'connected') return;
+    this.#send({ type: 'sendToolOutput', callId: call.callId, output });
+    this.#history.updateCall(call.callId, { output, status: 'completed' });
+    this.#coordinator.toolCallFinished(call.callId);
+  }
+
+  #handoff(handoff: Handoff<TContext>, call: ToolCall<TContext>): Promise<void> {
+    return this.#switchAgent(handoff.agent as Agent<TContext>, 'tool_call', call.callId, handoff.onHandoff);
+  }
+
+  /** The one agent-switch path, shared by handoffs and `updateAgent()`; switches run one at a time. */
+  #switchAgent(
+    next: Agent<TContext>,
+    via: 'tool_call' | 'update_agent',
+    callId?: string,
+    onHandoff?: (context: RunContext<TContext>) => void | Promise<void>,
+  ): Promise<void> {
+    const run = this.#switchChain.then(() => this.#applyAgent(next, via, callId, onHandoff));
+    this.#switchChain = run.catch(() => {});
+    return run;
+  }
+
+  async #applyAgent(
+    next: Agent<TContext>,
+    via: 'tool_call' | 'update_agent',
+    callId: string | undefined,
+    onHandoff: ((context: RunContext<TContext>) => void | Promise<void>) | undefined,
+  ): Promise<void> {
+    const previous = this.#agent;
+    try {
+      this.#live('switch agents');
+      const signal = this.#lifetime.signal;
+      const nextConfig = await abortable(agentSessionConfig(next, this.#runContext), signal);
+      const update = agentSwitchConfig(
+        this.#agentConfig ?? nextConfig,
+        nextConfig,
+        this.capabilities,
+        this.#options.model.provider,
+      );
+      if (onHandoff)
+        await abortable(
+          Promise.resolve().then(() => onHandoff(this.#runContext)),
+          signal,
+        );
+      // Send and commit together: nothing can fail between the provider's update and the local one.
+      this.#send({ type: 'updateSession', config: update });
+      this.#agent = next;
+      this.#agentConfig = nextConfig;
+    } catch (error) {
+      if (!this.#lifetime.signal.aborted) this.#reportError('session', error, 'agent_switch_failed');
+      throw error;
+    }
+    this.#emit({ type: 'agent_end', agent: previous, reason: 'switch' });
+    this.#emit({ type: 'agent_start', agent: next });
+    this.#emit({
+      type: 'handoff',
+      from: previous,
+      to: next,
+      via,
+      ...(callId !== undefined && { callId }),
+    });
+  }
+
+  #onGuardrailTripped(trip: GuardrailTrip<TContext>): void {
+    if (this.#status !== 'connected') return;
+    this.#emit({
+      type: 'guardrail_tripped',
+      responseId: trip.responseId,
+      agent: trip.agent,
+      guardrailName: trip.guardrailName,
+      outputInfo: trip.outputInfo,
+      text: trip.text,
+    });
+    const info = this.#responses.get(trip.responseId);
+    try {
+      this.#interrupt('guardrail', trip.responseId);
+      if (info?.conversation === 'none') return;
+      this.#send({
+        type: 'createItem',
+        item: {
+          type: 'message',
+          role: 'system',
+          content: [{ type: 'text', text: GUARDRAIL_CORRECTION(trip.guardrailName) }],
+        },
+      });
+      this.#coordinator.request({}, 'guardrail');
+    } catch (error) {
+      this.#reportError('guardrail', error);
+    }
+  }
+}

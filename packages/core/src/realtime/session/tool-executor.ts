@@ -1,0 +1,192 @@
+import type { Agent, AnyFunctionTool } from '../../agent.js';
+import type { Clock } from '../../clock.js';
+import type { RunContext } from '../../context.js';
+import type { Handoff } from '../../handoff.js';
+import { invokeFunctionTool, parseToolArguments } from '../../tool.js';
+import { abortable } from './abortable.js';
+import type { ApprovalBook, ApprovalDecision } from './approvals.js';
+import { UnknownToolError } from './errors.js';
+import type { RealtimeErrorSource, RealtimeSessionEvent, RealtimeToolCallStatus } from './events.js';
+import type { TaskSet } from './task-set.js';
+
+/** A function call to run, bound to the agent whose response produced it. */
+export interface ToolCall<TContext> {
+  callId: string;
+  itemId: string;
+  name: string;
+  arguments: string;
+  responseId?: string;
+  agent: Agent<TContext>;
+}
+
+/** What the executor needs from its session. */
+export interface ToolExecutorHost<TContext> {
+  readonly runContext: RunContext<TContext>;
+  readonly clock: Clock;
+  readonly toolTimeoutMs: number | undefined;
+  readonly tasks: TaskSet;
+  readonly approvals: ApprovalBook<TContext>;
+  emit(event: RealtimeSessionEvent<TContext>): void;
+  /** Sends the call's output and does the response bookkeeping, unless `signal` aborted (then nothing). */
+  deliver(call: ToolCall<TContext>, output: string, signal: AbortSignal): void;
+  /** Switches to the handoff's agent through the session's one agent-switch path. */
+  handoff(handoff: Handoff<TContext>, call: ToolCall<TContext>): Promise<void>;
+  reportError(source: RealtimeErrorSource, error: unknown): void;
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Runs the model's function calls: concurrently (default) or one at a time in arrival order. Each call
+ * validates its arguments (through {@link invokeFunctionTool}), asks for approval when the tool needs it,
+ * runs tool guardrails and its timeout, and always ends in exactly one output to the model, unless the
+ * session is closing (then it sends nothing).
+ */
+export class ToolExecutor<TContext> {
+  readonly #host: ToolExecutorHost<TContext>;
+  readonly #sequential: boolean;
+  #tail: Promise<void> = Promise.resolve();
+
+  constructor(host: ToolExecutorHost<TContext>, options: { sequential: boolean }) {
+    this.#host = host;
+    this.#sequential = options.sequential;
+  }
+
+  dispatch(call: ToolCall<TContext>): void {
+    const onError = (error: unknown) => this.#host.reportError('tool', error);
+    if (!this.#sequential) {
+      this.#host.tasks.spawn((signal) => this.#run(call, signal), onError);
+      return;
+    }
+    const previous = this.#tail;
+    let finished!: () => void;
+    this.#tail = new Promise<void>((resolve) => {
+      finished = resolve;
+    });
+    this.#host.tasks.spawn(async (signal) => {
+      try {
+        await previous;
+        if (!signal.aborted) await this.#run(call, signal);
+      } finally {
+        finished();
+      }
+    }, onError);
+  }
+
+  /** Forgets the sequential order (after the tasks were cancelled). */
+  reset(): void {
+    this.#tail = Promise.resolve();
+  }
+
+  async #run(call: ToolCall<TContext>, signal: AbortSignal): Promise<void> {
+    const { agent } = call;
+    const handoff = agent.findHandoff(call.name);
+    if (handoff) {
+      await this.#runHandoff(handoff, call, signal);
+      return;
+    }
+    const tool = agent.findTool(call.name);
+    if (!tool) {
+      const error = new UnknownToolError(call.name, agent.name);
+      this.#host.reportError('tool', error);
+      this.#host.deliver(
+        call,
+        `Error: there is no tool named "${call.name}". Use only the tools you were given.`,
+        signal,
+      );
+      return;
+    }
+    const decision = await this.#approval(tool, call, signal);
+    if (!decision.approved) {
+      const output =
+        decision.message ?? `The user rejected the call to "${call.name}". Do not call it again.`;
+      this.#end(call, output, 'approval_rejected', signal);
+      return;
+    }
+    this.#host.emit({
+      type: 'tool_start',
+      agent,
+      callId: call.callId,
+      name: call.name,
+      arguments: call.arguments,
+      ...(call.responseId !== undefined && { responseId: call.responseId }),
+    });
+    let output: string;
+    let status: RealtimeToolCallStatus;
+    try {
+      const result = await invokeFunctionTool(tool, {
+        agent,
+        runContext: this.#host.runContext,
+        call: { callId: call.callId, name: call.name, arguments: call.arguments },
+        signal,
+        defaultTimeoutMs: this.#host.toolTimeoutMs,
+        clock: this.#host.clock,
+      });
+      output = result.output;
+      status = result.status;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      // A tool guardrail tripwire or a timeout set to raise: the session goes on, the model is told.
+      this.#host.reportError('tool', error);
+      output = `Error: the call to "${call.name}" was stopped: ${errorText(error)}`;
+      status = 'error';
+    }
+    this.#end(call, output, status, signal);
+  }
+
+  async #approval(
+    tool: AnyFunctionTool<TContext>,
+    call: ToolCall<TContext>,
+    signal: AbortSignal,
+  ): Promise<ApprovalDecision> {
+    const parsed = parseToolArguments(tool, call.arguments);
+    // Invalid arguments never reach `execute`; invokeFunctionTool turns them into an error output.
+    if (!parsed.ok) return { approved: true };
+    const info = { callId: call.callId, name: call.name, arguments: call.arguments };
+    const needed = await abortable(tool.needsApproval(this.#host.runContext, parsed.input, info), signal);
+    if (!needed) return { approved: true };
+    const standing = this.#host.approvals.standing(tool.name);
+    if (standing) return standing;
+    const approval = {
+      callId: call.callId,
+      name: call.name,
+      arguments: call.arguments,
+      agent: call.agent,
+      ...(call.responseId !== undefined && { responseId: call.responseId }),
+    };
+    const decision = this.#host.approvals.wait(approval, signal);
+    this.#host.emit({ type: 'tool_approval_requested', ...approval });
+    return await decision;
+  }
+
+  async #runHandoff(
+    handoff: Handoff<TContext>,
+    call: ToolCall<TContext>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    let output: string;
+    try {
+      await abortable(this.#host.handoff(handoff, call), signal);
+      output = JSON.stringify({ assistant: handoff.agent.name });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      // The switch path already reported the error and kept the previous agent.
+      output = `Error: the transfer to "${handoff.agent.name}" failed: ${errorText(error)}`;
+    }
+    this.#host.deliver(call, output, signal);
+  }
+
+  #end(call: ToolCall<TContext>, output: string, status: RealtimeToolCallStatus, signal: AbortSignal): void {
+    if (signal.aborted) return;
+    this.#host.deliver(call, output, signal);
+    this.#host.emit({
+      type: 'tool_end',
+      agent: call.agent,
+      callId: call.callId,
+      name: call.name,
+      output,
+      status,
+      ...(call.responseId !== undefined && { responseId: call.responseId }),
+    });
+  }
+}

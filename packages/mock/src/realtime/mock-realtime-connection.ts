@@ -1,0 +1,799 @@
+import {
+  type Clock,
+  type CreateResponseCommand,
+  pcm16DurationMs,
+  type RealtimeCapabilities,
+  type RealtimeCapability,
+  type RealtimeCommand,
+  type RealtimeConnection,
+  type RealtimeEvent,
+  type RealtimeItem,
+  type RealtimeResponseStatus,
+  type RealtimeSessionConfig,
+  UserError,
+} from '@parley/core';
+import {
+  audioChunks,
+  type MockResponseInput,
+  type MockResponseScript,
+  type MockResponseStep,
+  textDeltas,
+  toScript,
+} from './script.js';
+
+/** What a connection shares with its {@link MockRealtimeModel}. */
+export interface MockModelLink {
+  readonly capabilities: RealtimeCapabilities;
+  readonly clock: Clock | undefined;
+  nextId(prefix: string): string;
+  /** The next queued script, waiting for one if none is queued. */
+  takeScript(): { script: MockResponseScript } | Promise<{ script: MockResponseScript }>;
+  /** Gives back a waiting `takeScript` slot that is no longer needed. */
+  cancelTake(promise: Promise<{ script: MockResponseScript }>): void;
+  recorded(command: RealtimeCommand): void;
+}
+
+type MessageItem = Extract<RealtimeItem, { type: 'message' }>;
+
+interface MockResponse {
+  readonly id: string;
+  readonly clientRequestId: string | undefined;
+  readonly conversation: 'default' | 'none';
+  readonly modalities: ('text' | 'audio')[];
+  cancelled: boolean;
+  cancelReason: string | undefined;
+  done: boolean;
+  paused: boolean;
+  status: RealtimeResponseStatus | undefined;
+  wake: (() => void) | undefined;
+  readonly callIds: string[];
+  outputCount: number;
+  autoReplied: boolean;
+}
+
+/** 100 ms of PCM16: the least a commit accepts, like the real service. */
+const MIN_COMMIT_BYTES = 100 * 48;
+
+/**
+ * One live connection of a {@link MockRealtimeModel}: keeps the conversation, enforces one active
+ * default-conversation response, plays scripted responses, and records every command. Events are
+ * delivered asynchronously (in microtasks), in order, like a real provider's.
+ */
+export class MockRealtimeConnection implements RealtimeConnection {
+  /** Every command received, in order (including refused ones). */
+  readonly commands: RealtimeCommand[] = [];
+  /** Errors thrown by event listeners (they do not stop delivery). */
+  readonly listenerErrors: unknown[] = [];
+  readonly #link: MockModelLink;
+  readonly #listeners = new Set<(event: RealtimeEvent) => void>();
+  readonly #queue: RealtimeEvent[] = [];
+  #drainScheduled = false;
+  #status: 'open' | 'closed' = 'open';
+  #clientClosed = false;
+  #closeCalls = 0;
+  #config: RealtimeSessionConfig;
+  readonly #conversation: RealtimeItem[] = [];
+  readonly #audioMs = new Map<string, number>();
+  readonly #responses = new Map<string, MockResponse>();
+  #active: MockResponse | undefined;
+  #inputAudioBytes = 0;
+  #speechItemId: string | undefined;
+  #nextCommitTranscript: string | undefined;
+  readonly #refusals: string[] = [];
+  readonly #commandWaiters = new Set<() => void>();
+
+  constructor(link: MockModelLink, config: RealtimeSessionConfig) {
+    this.#link = link;
+    this.#config = { ...config };
+  }
+
+  // ── RealtimeConnection ─────────────────────────────────────────────────────────────────────
+
+  get status(): 'open' | 'closed' {
+    return this.#status;
+  }
+
+  send(command: RealtimeCommand): void {
+    if (this.#status === 'closed') {
+      throw new UserError('The mock realtime connection is closed.', { code: 'connection_closed' });
+    }
+    this.commands.push(command);
+    this.#link.recorded(command);
+    for (const notify of [...this.#commandWaiters]) notify();
+    this.#handle(command);
+  }
+
+  onEvent(listener: (event: RealtimeEvent) => void): () => void {
+    const entry = (event: RealtimeEvent) => listener(event);
+    this.#listeners.add(entry);
+    return () => {
+      this.#listeners.delete(entry);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#closeCalls++;
+    this.#clientClosed = true;
+    this.#status = 'closed';
+    this.#queue.length = 0;
+    for (const response of [...this.#responses.values()]) this.#cancel(response, 'client_closed');
+  }
+
+  // ── inspection ─────────────────────────────────────────────────────────────────────────────
+
+  /** How many times `close()` was called (a session must call it exactly once). */
+  get closeCalls(): number {
+    return this.#closeCalls;
+  }
+
+  /** Subscribed listeners (a released session leaves none). */
+  get listenerCount(): number {
+    return this.#listeners.size;
+  }
+
+  /** The effective session configuration (initial config merged with every `updateSession`). */
+  get config(): Readonly<RealtimeSessionConfig> {
+    return { ...this.#config };
+  }
+
+  /** The provider's conversation: what the model would remember. Out-of-band responses never enter it. */
+  get conversation(): readonly RealtimeItem[] {
+    return this.#conversation.map((item) => structuredClone(item));
+  }
+
+  /** The active default-conversation response, if any. */
+  get activeResponseId(): string | undefined {
+    return this.#active?.id;
+  }
+
+  /** Responses currently held at a `pause` step. */
+  get pausedResponseIds(): string[] {
+    return [...this.#responses.values()].filter((r) => r.paused).map((r) => r.id);
+  }
+
+  /** Resolves once `count` recorded commands match `predicate` (counting earlier ones). */
+  waitForCommands(predicate: (command: RealtimeCommand) => boolean, count = 1): Promise<RealtimeCommand[]> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const matching = this.commands.filter(predicate);
+        if (matching.length < count) return false;
+        this.#commandWaiters.delete(notify);
+        resolve(matching);
+        return true;
+      };
+      const notify = () => {
+        check();
+      };
+      if (!check()) this.#commandWaiters.add(notify);
+    });
+  }
+
+  // ── test drivers ───────────────────────────────────────────────────────────────────────────
+
+  /** Continues a response held at a `pause` step (the only paused one when `responseId` is omitted). */
+  resume(responseId?: string): void {
+    const paused = [...this.#responses.values()].filter(
+      (r) => r.paused && (responseId === undefined || r.id === responseId),
+    );
+    if (paused.length !== 1) {
+      throw new UserError(
+        responseId === undefined
+          ? `resume() needs a responseId: ${paused.length} responses are paused.`
+          : `Response ${responseId} is not paused.`,
+      );
+    }
+    this.#wake(paused[0]!);
+  }
+
+  /** Starts a response the provider initiates itself (like server VAD), playing `script` or the next queued one. */
+  startResponse(script?: MockResponseInput): string {
+    this.#requireOpen();
+    if (this.#active) {
+      throw new UserError(`A default-conversation response (${this.#active.id}) is already active.`);
+    }
+    return this.#start(undefined, 'default', undefined, script === undefined ? undefined : toScript(script))
+      .id;
+  }
+
+  /**
+   * The user starts speaking: `input_speech_started`, and (unless turn detection says
+   * `interruptResponse: false`) the active response is cancelled with reason `turn_detected`.
+   */
+  userStartsSpeaking(options: { audioStartMs?: number } = {}): void {
+    this.#requireTurnDetection('userStartsSpeaking');
+    this.#speechItemId = this.#link.nextId('item');
+    this.#emit({
+      type: 'input_speech_started',
+      itemId: this.#speechItemId,
+      ...(options.audioStartMs !== undefined && { audioStartMs: options.audioStartMs }),
+    });
+    if (this.#config.turnDetection?.interruptResponse !== false && this.#active) {
+      this.#cancel(this.#active, 'turn_detected');
+    }
+  }
+
+  /**
+   * The user stops speaking: speech stopped, the audio is committed as a user item, `transcript` is
+   * transcribed (where `userTranscription` is on), and, unless turn detection says
+   * `createResponse: false` or `respond` is `false`, the provider starts a response.
+   */
+  userStopsSpeaking(options: { transcript?: string; audioEndMs?: number; respond?: boolean } = {}): void {
+    this.#requireTurnDetection('userStopsSpeaking');
+    const itemId = this.#speechItemId ?? this.#link.nextId('item');
+    this.#speechItemId = undefined;
+    this.#emit({
+      type: 'input_speech_stopped',
+      itemId,
+      ...(options.audioEndMs !== undefined && { audioEndMs: options.audioEndMs }),
+    });
+    this.#inputAudioBytes = 0;
+    this.#commitUserAudio(itemId, options.transcript);
+    const autoRespond = this.#config.turnDetection?.createResponse !== false && options.respond !== false;
+    if (autoRespond && !this.#active) this.#start(undefined, 'default', undefined, undefined);
+  }
+
+  /** The transcript the next `commitInputAudio` gets (where `userTranscription` is on). */
+  transcribeNextCommit(text: string): void {
+    this.#nextCommitTranscript = text;
+  }
+
+  /** The next `createResponse` is refused with `code` (echoing its `clientRequestId`). */
+  refuseNextResponse(code = 'server_error', message = 'The mock refused this response.'): void {
+    this.#refusals.push(`${code}\u0000${message}`);
+  }
+
+  /** Emits a provider error that answers no request. */
+  emitError(error: { code: string; message?: string; fatal?: boolean }): void {
+    this.#requireOpen();
+    this.#emit({
+      type: 'error',
+      code: error.code,
+      message: error.message ?? `Mock provider error ${error.code}.`,
+      ...(error.fatal !== undefined && { fatal: error.fatal }),
+    });
+  }
+
+  /** The provider drops the connection: `connection_status: disconnected`, then closed. */
+  disconnect(reason = 'mock_disconnect', code?: number): void {
+    if (this.#status === 'closed') return;
+    this.#emit({
+      type: 'connection_status',
+      status: 'disconnected',
+      reason,
+      ...(code !== undefined && { code }),
+    });
+    this.#status = 'closed';
+    for (const response of [...this.#responses.values()]) this.#cancel(response, 'disconnected');
+  }
+
+  /** Emits any event as is: an escape hatch for provider behaviour the scripts cannot express. */
+  emit(event: RealtimeEvent): void {
+    this.#emit(event);
+  }
+
+  // ── command handling ───────────────────────────────────────────────────────────────────────
+
+  #handle(command: RealtimeCommand): void {
+    switch (command.type) {
+      case 'updateSession':
+        this.#updateSession(command);
+        return;
+      case 'appendInputAudio':
+        this.#inputAudioBytes += command.audio.byteLength;
+        return;
+      case 'commitInputAudio': {
+        if (this.#inputAudioBytes < MIN_COMMIT_BYTES) {
+          const ms = pcm16DurationMs(this.#inputAudioBytes);
+          this.#error(
+            command,
+            'input_audio_buffer_commit_empty',
+            `Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has ${ms}ms of audio.`,
+          );
+          return;
+        }
+        this.#inputAudioBytes = 0;
+        const transcript = this.#nextCommitTranscript;
+        this.#nextCommitTranscript = undefined;
+        this.#commitUserAudio(this.#link.nextId('item'), transcript);
+        return;
+      }
+      case 'clearInputAudio':
+        this.#inputAudioBytes = 0;
+        return;
+      case 'createItem':
+        this.#createItem(command);
+        return;
+      case 'deleteItem': {
+        if (!this.#capable(command, 'mutableChatContext')) return;
+        const index = this.#conversation.findIndex((item) => item.itemId === command.itemId);
+        if (index < 0) {
+          this.#error(
+            command,
+            'item_delete_invalid_item_id',
+            `Error deleting item: the item with id '${command.itemId}' does not exist.`,
+          );
+          return;
+        }
+        this.#conversation.splice(index, 1);
+        this.#emit({ type: 'item_deleted', itemId: command.itemId });
+        return;
+      }
+      case 'truncateItem':
+        this.#truncate(command);
+        return;
+      case 'createResponse':
+        this.#createResponse(command);
+        return;
+      case 'cancelResponse': {
+        const target =
+          command.responseId !== undefined ? this.#responses.get(command.responseId) : this.#active;
+        if (!target || target.done) {
+          this.#error(command, 'response_cancel_not_active', 'Cancellation failed: no active response found');
+          return;
+        }
+        this.#cancel(target, 'client_cancelled');
+        return;
+      }
+      case 'sendToolOutput': {
+        const item: RealtimeItem = {
+          type: 'function_call_output',
+          itemId: this.#link.nextId('item'),
+          callId: command.callId,
+          output: command.output,
+        };
+        this.#conversation.push(item);
+        this.#emit({ type: 'item_added', item, previousItemId: this.#previousId(item) });
+        this.#toolOutputReceived(command.callId);
+        return;
+      }
+    }
+  }
+
+  #updateSession(command: Extract<RealtimeCommand, { type: 'updateSession' }>): void {
+    const { config } = command;
+    const problem = checkConfig(config, this.#link.capabilities, true);
+    if (problem) {
+      this.#error(command, 'capability_not_supported', problem);
+      return;
+    }
+    const defined = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined));
+    this.#config = { ...this.#config, ...defined };
+  }
+
+  #createItem(command: Extract<RealtimeCommand, { type: 'createItem' }>): void {
+    if (command.previousItemId !== undefined) {
+      if (!this.#capable(command, 'mutableChatContext')) return;
+      if (!this.#conversation.some((item) => item.itemId === command.previousItemId)) {
+        this.#error(command, 'item_not_found', `Item with item_id not found: ${command.previousItemId}`);
+        return;
+      }
+    }
+    const item = {
+      ...command.item,
+      itemId: command.item.itemId ?? this.#link.nextId('item'),
+    } as RealtimeItem;
+    if (command.previousItemId !== undefined) {
+      const index = this.#conversation.findIndex((i) => i.itemId === command.previousItemId);
+      this.#conversation.splice(index + 1, 0, item);
+    } else {
+      this.#conversation.push(item);
+    }
+    this.#emit({ type: 'item_added', item: structuredClone(item), previousItemId: this.#previousId(item) });
+    if (item.type === 'function_call_output') this.#toolOutputReceived(item.callId);
+  }
+
+  #truncate(command: Extract<RealtimeCommand, { type: 'truncateItem' }>): void {
+    if (!this.#capable(command, 'messageTruncation')) return;
+    const item = this.#conversation.find((i) => i.itemId === command.itemId);
+    if (!item) {
+      this.#error(
+        command,
+        'item_truncate_invalid_item_id',
+        `Error truncating item: the item with id '${command.itemId}' does not exist.`,
+      );
+      return;
+    }
+    const received = this.#audioMs.get(command.itemId);
+    if (item.type !== 'message' || item.role !== 'assistant' || received === undefined) {
+      this.#error(command, 'invalid_value', 'Only model output audio messages can be truncated');
+      return;
+    }
+    if (!Number.isInteger(command.audioEndMs) || command.audioEndMs < 0) {
+      this.#error(
+        command,
+        'invalid_value',
+        `Invalid audio_end_ms: ${command.audioEndMs}. Use whole milliseconds >= 0.`,
+      );
+      return;
+    }
+    if (command.audioEndMs > received) {
+      this.#error(
+        command,
+        'invalid_value',
+        `Audio content of ${received}ms is already shorter than ${command.audioEndMs}ms`,
+      );
+      return;
+    }
+    this.#audioMs.set(command.itemId, command.audioEndMs);
+    item.content = item.content.map((part) =>
+      part.type === 'audio' ? { type: 'audio', transcript: '' } : part,
+    );
+    this.#emit({ type: 'item_truncated', itemId: command.itemId, audioEndMs: command.audioEndMs });
+  }
+
+  #createResponse(command: CreateResponseCommand): void {
+    if (command.conversation === 'none' && !this.#capable(command, 'ephemeralResponse')) return;
+    if (command.outputModalities?.includes('audio') && !this.#capable(command, 'audioOutput')) return;
+    const refusal = this.#refusals.shift();
+    if (refusal !== undefined) {
+      const [code, message] = refusal.split('\u0000') as [string, string];
+      this.#error(command, code, message);
+      return;
+    }
+    if (command.conversation === 'default' && this.#active) {
+      this.#error(
+        command,
+        'conversation_already_has_active_response',
+        `Conversation already has an active response in progress: ${this.#active.id}. Wait until the response is finished before creating a new one.`,
+      );
+      return;
+    }
+    this.#start(command.clientRequestId, command.conversation, command.outputModalities, undefined);
+  }
+
+  // ── responses ──────────────────────────────────────────────────────────────────────────────
+
+  #start(
+    clientRequestId: string | undefined,
+    conversation: 'default' | 'none',
+    modalities: ('text' | 'audio')[] | undefined,
+    script: MockResponseScript | undefined,
+  ): MockResponse {
+    const audioOn = this.#link.capabilities.audioOutput;
+    const response: MockResponse = {
+      id: this.#link.nextId('resp'),
+      clientRequestId,
+      conversation,
+      modalities: modalities ?? this.#config.outputModalities ?? (audioOn ? ['audio'] : ['text']),
+      cancelled: false,
+      cancelReason: undefined,
+      done: false,
+      paused: false,
+      status: undefined,
+      wake: undefined,
+      callIds: [],
+      outputCount: 0,
+      autoReplied: false,
+    };
+    this.#responses.set(response.id, response);
+    if (conversation === 'default') this.#active = response;
+    this.#emit({
+      type: 'response_started',
+      responseId: response.id,
+      conversation,
+      ...(clientRequestId !== undefined && { clientRequestId }),
+    });
+    void this.#play(response, script);
+    return response;
+  }
+
+  async #play(response: MockResponse, given: MockResponseScript | undefined): Promise<void> {
+    let script = given;
+    if (!script) {
+      const taken = this.#link.takeScript();
+      if ('script' in taken) script = taken.script;
+      else {
+        const cancelled = new Promise<undefined>((resolve) => this.#onWake(response, resolve));
+        const result = await Promise.race([taken, cancelled]);
+        response.wake = undefined;
+        if (result === undefined) this.#link.cancelTake(taken);
+        script = result?.script;
+      }
+    }
+    for (const step of script?.output ?? []) {
+      if (response.cancelled || this.#clientClosed) break;
+      await this.#step(response, step);
+    }
+    this.#finish(response, script);
+  }
+
+  async #step(response: MockResponse, step: MockResponseStep): Promise<void> {
+    switch (step.type) {
+      case 'pause':
+        await this.#pause(response);
+        return;
+      case 'delay':
+        await this.#delay(response, step.ms);
+        return;
+      case 'function_call':
+        this.#functionCall(response, step);
+        return;
+      case 'message':
+        await this.#message(response, step);
+        return;
+    }
+  }
+
+  async #message(
+    response: MockResponse,
+    step: Extract<MockResponseStep, { type: 'message' }>,
+  ): Promise<void> {
+    const text = step.text ?? '';
+    const itemId = this.#link.nextId('item');
+    const spoken = response.modalities.includes('audio') && this.#link.capabilities.audioOutput;
+    const item: MessageItem = {
+      type: 'message',
+      itemId,
+      role: 'assistant',
+      content: spoken ? [{ type: 'audio', transcript: '' }] : [{ type: 'text', text: '' }],
+      status: 'in_progress',
+    };
+    if (response.conversation === 'default') this.#conversation.push(item);
+    this.#emit({
+      type: 'message_started',
+      responseId: response.id,
+      itemId,
+      outputIndex: response.outputCount++,
+    });
+    const deltas = textDeltas(text);
+    let said = '';
+    if (spoken) {
+      const chunks = audioChunks(text, step.audio);
+      this.#audioMs.set(itemId, 0);
+      let bytes = 0;
+      for (let i = 0; i < Math.max(chunks.length, deltas.length); i++) {
+        const delta = deltas[i];
+        if (delta !== undefined) {
+          said += delta;
+          this.#emit({ type: 'transcript_delta', responseId: response.id, itemId, delta });
+        }
+        const chunk = chunks[i];
+        if (chunk !== undefined) {
+          bytes += chunk.byteLength;
+          this.#audioMs.set(itemId, pcm16DurationMs(bytes));
+          this.#emit({ type: 'audio_delta', responseId: response.id, itemId, audio: chunk.slice() });
+          if (step.pauseAfterChunks === i + 1) await this.#pause(response);
+        }
+        if (response.cancelled || this.#clientClosed) break;
+      }
+      if (!response.cancelled) {
+        this.#emit({ type: 'audio_done', responseId: response.id, itemId });
+        this.#emit({ type: 'transcript_done', responseId: response.id, itemId, transcript: said });
+      }
+      item.content = [{ type: 'audio', transcript: said }];
+    } else {
+      for (const delta of deltas) {
+        said += delta;
+        this.#emit({ type: 'text_delta', responseId: response.id, itemId, delta });
+      }
+      item.content = [{ type: 'text', text: said }];
+    }
+    item.status = response.cancelled ? 'incomplete' : 'completed';
+    this.#emit({ type: 'message_done', responseId: response.id, itemId, item: structuredClone(item) });
+  }
+
+  #functionCall(response: MockResponse, step: Extract<MockResponseStep, { type: 'function_call' }>): void {
+    const callId = step.callId ?? this.#link.nextId('call');
+    const itemId = this.#link.nextId('item');
+    const args = typeof step.arguments === 'string' ? step.arguments : JSON.stringify(step.arguments ?? {});
+    if (response.conversation === 'default') {
+      this.#conversation.push({ type: 'function_call', itemId, callId, name: step.name, arguments: args });
+    }
+    response.callIds.push(callId);
+    response.outputCount++;
+    this.#emit({
+      type: 'function_call',
+      ...(!step.withoutResponseId && { responseId: response.id }),
+      itemId,
+      callId,
+      name: step.name,
+      arguments: args,
+    });
+  }
+
+  #pause(response: MockResponse): Promise<void> {
+    if (response.cancelled) return Promise.resolve();
+    response.paused = true;
+    return new Promise<void>((resolve) => this.#onWake(response, () => resolve())).finally(() => {
+      response.paused = false;
+    });
+  }
+
+  #delay(response: MockResponse, ms: number): Promise<void> {
+    const clock = this.#link.clock;
+    if (!clock) {
+      throw new UserError('A delay step needs a clock: new MockRealtimeModel({ clock }).');
+    }
+    return new Promise<void>((resolve) => {
+      const timer = clock.setTimeout(() => {
+        response.wake = undefined;
+        resolve();
+      }, ms);
+      this.#onWake(response, () => {
+        clock.clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  #onWake(response: MockResponse, resolve: (value: undefined) => void): void {
+    const previous = response.wake;
+    response.wake = () => {
+      previous?.();
+      resolve(undefined);
+    };
+  }
+
+  #wake(response: MockResponse): void {
+    const wake = response.wake;
+    response.wake = undefined;
+    wake?.();
+  }
+
+  #cancel(response: MockResponse, reason: string): void {
+    if (response.done || response.cancelled) return;
+    response.cancelled = true;
+    response.cancelReason = reason;
+    this.#wake(response);
+    if (this.#active === response) this.#active = undefined;
+  }
+
+  #finish(response: MockResponse, script: MockResponseScript | undefined): void {
+    response.done = true;
+    response.status = response.cancelled ? 'cancelled' : (script?.status ?? 'completed');
+    this.#responses.delete(response.id);
+    if (this.#active === response) this.#active = undefined;
+    if (this.#clientClosed) return;
+    this.#emit({
+      type: 'response_done',
+      responseId: response.id,
+      status: response.status,
+      conversation: response.conversation,
+      ...(response.clientRequestId !== undefined && { clientRequestId: response.clientRequestId }),
+      ...(script?.usage && {
+        usage: { ...script.usage, totalTokens: script.usage.inputTokens + script.usage.outputTokens },
+      }),
+      ...(response.cancelReason !== undefined && { reason: response.cancelReason }),
+    });
+    this.#completedWithCalls.set(response.id, response);
+    this.#maybeAutoReply(response);
+  }
+
+  // ── autoToolReplyGeneration ───────────────────────────────────────────────────────────────
+
+  readonly #completedWithCalls = new Map<string, MockResponse>();
+  readonly #outputs = new Set<string>();
+
+  #toolOutputReceived(callId: string): void {
+    this.#outputs.add(callId);
+    for (const response of this.#completedWithCalls.values()) {
+      if (response.callIds.includes(callId)) this.#maybeAutoReply(response);
+    }
+  }
+
+  #maybeAutoReply(response: MockResponse): void {
+    if (response.callIds.length === 0 || response.status !== 'completed') {
+      this.#completedWithCalls.delete(response.id);
+      return;
+    }
+    if (!this.#link.capabilities.autoToolReplyGeneration || response.autoReplied) return;
+    if (!response.callIds.every((id) => this.#outputs.has(id)) || this.#active || this.#status === 'closed')
+      return;
+    response.autoReplied = true;
+    this.#completedWithCalls.delete(response.id);
+    this.#start(undefined, 'default', undefined, undefined);
+  }
+
+  // ── helpers ────────────────────────────────────────────────────────────────────────────────
+
+  #commitUserAudio(itemId: string, transcript: string | undefined): void {
+    const transcribe =
+      transcript !== undefined &&
+      this.#link.capabilities.userTranscription &&
+      this.#config.inputTranscription !== null;
+    const item: RealtimeItem = {
+      type: 'message',
+      itemId,
+      role: 'user',
+      content: [{ type: 'audio', ...(transcribe && { transcript }) }],
+      status: 'completed',
+    };
+    this.#conversation.push(item);
+    this.#emit({ type: 'input_audio_committed', itemId });
+    this.#emit({ type: 'item_added', item: structuredClone(item), previousItemId: this.#previousId(item) });
+    if (transcribe) {
+      for (const delta of textDeltas(transcript)) {
+        this.#emit({ type: 'input_transcription', itemId, text: delta, final: false });
+      }
+      this.#emit({ type: 'input_transcription', itemId, text: transcript, final: true });
+    }
+  }
+
+  #previousId(item: RealtimeItem): string | null {
+    const index = this.#conversation.indexOf(item);
+    return index > 0 ? this.#conversation[index - 1]!.itemId : null;
+  }
+
+  #capable(command: RealtimeCommand, capability: RealtimeCapability): boolean {
+    if (this.#link.capabilities[capability]) return true;
+    this.#error(
+      command,
+      'capability_not_supported',
+      `This mock provider was created with ${capability}: false, so it does not accept this ${command.type} command.`,
+    );
+    return false;
+  }
+
+  #error(command: RealtimeCommand, code: string, message: string): void {
+    this.#emit({
+      type: 'error',
+      code,
+      message,
+      commandType: command.type,
+      ...(command.type === 'createResponse' && { clientRequestId: command.clientRequestId }),
+    });
+  }
+
+  #requireOpen(): void {
+    if (this.#status === 'closed') throw new UserError('The mock realtime connection is closed.');
+  }
+
+  #requireTurnDetection(action: string): void {
+    this.#requireOpen();
+    if (!this.#link.capabilities.turnDetection || this.#config.turnDetection === null) {
+      throw new UserError(
+        `${action}() needs turn detection: the mock was created with turnDetection: false or the session turned it off.`,
+      );
+    }
+  }
+
+  #emit(event: RealtimeEvent): void {
+    if (this.#status === 'closed') return;
+    this.#queue.push(event);
+    if (this.#drainScheduled) return;
+    this.#drainScheduled = true;
+    queueMicrotask(() => this.#drain());
+  }
+
+  #drain(): void {
+    this.#drainScheduled = false;
+    while (this.#queue.length > 0 && !this.#clientClosed) {
+      const event = this.#queue.shift()!;
+      for (const listener of [...this.#listeners]) {
+        try {
+          listener(event);
+        } catch (error) {
+          this.listenerErrors.push(error);
+        }
+      }
+    }
+  }
+}
+
+/** Why `config` needs a capability the provider lacks, or `undefined`. */
+export function checkConfig(
+  config: RealtimeSessionConfig,
+  capabilities: RealtimeCapabilities,
+  isUpdate: boolean,
+): string | undefined {
+  const off = (capability: RealtimeCapability, field: string) =>
+    `This mock provider was created with ${capability}: false, so it does not accept ${field}.`;
+  if (isUpdate && config.instructions !== undefined && !capabilities.mutableInstructions) {
+    return off('mutableInstructions', 'instructions in updateSession');
+  }
+  if (
+    isUpdate &&
+    (config.tools !== undefined || config.toolChoice !== undefined) &&
+    !capabilities.mutableTools
+  ) {
+    return off('mutableTools', 'tools in updateSession');
+  }
+  if (config.turnDetection && !capabilities.turnDetection) return off('turnDetection', 'turnDetection');
+  if (config.inputTranscription && !capabilities.userTranscription) {
+    return off('userTranscription', 'inputTranscription');
+  }
+  if (config.outputModalities?.includes('audio') && !capabilities.audioOutput) {
+    return off('audioOutput', "outputModalities ['audio']");
+  }
+  return undefined;
+}

@@ -1,0 +1,206 @@
+import {
+  AbortError,
+  type Clock,
+  ParleyError,
+  REALTIME_SPECIFICATION_VERSION,
+  type RealtimeCapabilities,
+  type RealtimeCommand,
+  type RealtimeConnectOptions,
+  type RealtimeModel,
+  UserError,
+} from '@parley/core';
+import { checkConfig, type MockModelLink, MockRealtimeConnection } from './mock-realtime-connection.js';
+import { type MockResponseInput, type MockResponseScript, toScript } from './script.js';
+
+/** Options of {@link MockRealtimeModel}. */
+export interface MockRealtimeModelOptions {
+  /** Capabilities to switch off (all are `true` by default). */
+  capabilities?: Partial<RealtimeCapabilities>;
+  /** Needed only by scripts with `delay` steps. Without it the mock uses no timers at all. */
+  clock?: Clock;
+  /** The provider name. Default `mock`. */
+  provider?: string;
+}
+
+/** Every capability on: the mock's default. */
+export const ALL_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.freeze({
+  ephemeralResponse: true,
+  messageTruncation: true,
+  mutableChatContext: true,
+  turnDetection: true,
+  userTranscription: true,
+  audioOutput: true,
+  mutableInstructions: true,
+  mutableTools: true,
+  autoToolReplyGeneration: true,
+});
+
+/** The error a mock connect fails with by default. */
+export class MockConnectError extends ParleyError {
+  constructor(message = 'The mock realtime provider refused the connection.', code = 'mock_connect_failed') {
+    super(code, message);
+  }
+}
+
+type ConnectPlan = { kind: 'reject'; error: unknown } | { kind: 'closed_on_arrival' };
+
+interface ConnectGate {
+  promise: Promise<void>;
+  release: () => void;
+  ignoreAbort: boolean;
+}
+
+type Taken = { script: MockResponseScript };
+
+/**
+ * A scriptable in-memory realtime provider for tests and demos. Queue what the model says with
+ * {@link respondWith}; every response (requested by the session or started by the provider) plays the
+ * next queued script, or waits for one. Drive the rest through {@link connection}.
+ *
+ * ```ts
+ * const model = new MockRealtimeModel().respondWith('Hello!');
+ * const session = new RealtimeSession(agent, { model });
+ * ```
+ */
+export class MockRealtimeModel implements RealtimeModel {
+  readonly specificationVersion = REALTIME_SPECIFICATION_VERSION;
+  readonly provider: string;
+  readonly capabilities: RealtimeCapabilities;
+  /** Every connection made, oldest first. */
+  readonly connections: MockRealtimeConnection[] = [];
+  readonly #scripts: MockResponseScript[] = [];
+  readonly #takers: { promise: Promise<Taken>; resolve: (taken: Taken) => void }[] = [];
+  readonly #plans: ConnectPlan[] = [];
+  readonly #commands: RealtimeCommand[] = [];
+  readonly #commandListeners = new Set<() => void>();
+  readonly #link: MockModelLink;
+  #gate: ConnectGate | undefined;
+  #nextId = 0;
+
+  constructor(options: MockRealtimeModelOptions = {}) {
+    this.provider = options.provider ?? 'mock';
+    this.capabilities = Object.freeze({ ...ALL_REALTIME_CAPABILITIES, ...options.capabilities });
+    this.#link = {
+      capabilities: this.capabilities,
+      clock: options.clock,
+      nextId: (prefix) => `${prefix}_${++this.#nextId}`,
+      takeScript: () => {
+        const script = this.#scripts.shift();
+        if (script) return { script };
+        let resolve!: (taken: Taken) => void;
+        const promise = new Promise<Taken>((r) => {
+          resolve = r;
+        });
+        this.#takers.push({ promise, resolve });
+        return promise;
+      },
+      cancelTake: (promise) => {
+        const index = this.#takers.findIndex((t) => t.promise === promise);
+        if (index >= 0) this.#takers.splice(index, 1);
+      },
+      recorded: (command) => {
+        this.#commands.push(command);
+        for (const check of [...this.#commandListeners]) check();
+      },
+    };
+  }
+
+  /** The latest connection. Throws when nothing connected yet. */
+  get connection(): MockRealtimeConnection {
+    const last = this.connections.at(-1);
+    if (!last)
+      throw new UserError(
+        'Nothing has connected to this MockRealtimeModel yet. Call session.connect() first.',
+      );
+    return last;
+  }
+
+  /** Every command received on every connection, in order. */
+  get commands(): readonly RealtimeCommand[] {
+    return [...this.#commands];
+  }
+
+  /** Scripts queued and not yet played. */
+  get queuedResponses(): number {
+    return this.#scripts.length;
+  }
+
+  /** Queues what the model does for the next responses, in order. A waiting response takes it at once. */
+  respondWith(...inputs: MockResponseInput[]): this {
+    for (const input of inputs) {
+      const script = toScript(input);
+      const taker = this.#takers.shift();
+      if (taker) taker.resolve({ script });
+      else this.#scripts.push(script);
+    }
+    return this;
+  }
+
+  /** Resolves once `count` commands (on any connection) match `predicate`, counting earlier ones. */
+  waitForCommands(predicate: (command: RealtimeCommand) => boolean, count = 1): Promise<RealtimeCommand[]> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const matching = this.#commands.filter(predicate);
+        if (matching.length < count) return false;
+        this.#commandListeners.delete(check);
+        resolve(matching);
+        return true;
+      };
+      if (!check()) this.#commandListeners.add(check);
+    });
+  }
+
+  /** The next `connect()` rejects with `error` (default a {@link MockConnectError}). */
+  failNextConnect(error: unknown = new MockConnectError()): void {
+    this.#plans.push({ kind: 'reject', error });
+  }
+
+  /** The next `connect()` resolves with a connection that is already closed (the socket dropped at once). */
+  closeNextConnectionOnArrival(): void {
+    this.#plans.push({ kind: 'closed_on_arrival' });
+  }
+
+  /**
+   * Holds every `connect()` until `release()`. An aborted signal rejects a held connect with an
+   * `AbortError`, unless `ignoreAbort` (a provider that ignores the signal and connects anyway).
+   */
+  holdConnects(options: { ignoreAbort?: boolean } = {}): { release(): void } {
+    let release!: () => void;
+    const promise = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const gate: ConnectGate = { promise, release, ignoreAbort: options.ignoreAbort ?? false };
+    this.#gate = gate;
+    return {
+      release: () => {
+        if (this.#gate === gate) this.#gate = undefined;
+        gate.release();
+      },
+    };
+  }
+
+  async connect(options: RealtimeConnectOptions): Promise<MockRealtimeConnection> {
+    const { signal } = options;
+    const gate = this.#gate;
+    if (gate) {
+      await new Promise<void>((resolve, reject) => {
+        if (!gate.ignoreAbort && signal) {
+          if (signal.aborted) reject(new AbortError('connect aborted'));
+          signal.addEventListener('abort', () => reject(new AbortError('connect aborted')), { once: true });
+        }
+        gate.promise.then(resolve);
+      });
+    } else {
+      await Promise.resolve();
+    }
+    if (signal?.aborted && !gate?.ignoreAbort) throw new AbortError('connect aborted');
+    const plan = this.#plans.shift();
+    if (plan?.kind === 'reject') throw plan.error;
+    const problem = checkConfig(options.config, this.capabilities, false);
+    if (problem) throw new MockConnectError(problem, 'capability_not_supported');
+    const connection = new MockRealtimeConnection(this.#link, options.config);
+    this.connections.push(connection);
+    if (plan?.kind === 'closed_on_arrival') connection.disconnect('closed_on_arrival');
+    return connection;
+  }
+}
