@@ -1,0 +1,367 @@
+import {
+  REALTIME_SPECIFICATION_VERSION,
+  type RealtimeEvent,
+  type RealtimeSessionConfig,
+  UserError,
+} from '@parley/core';
+import { ManualClock, MockConnectError, MockRealtimeModel, mockPcm16 } from '@parley/mock';
+import { describe, expect, test } from 'vitest';
+import { settle } from './helpers.js';
+
+const config: RealtimeSessionConfig = { instructions: 'x', tools: [], outputModalities: ['audio'] };
+
+async function open(model = new MockRealtimeModel(), cfg: RealtimeSessionConfig = config) {
+  const connection = await model.connect({ config: cfg });
+  const events: RealtimeEvent[] = [];
+  connection.onEvent((event) => events.push(event));
+  const of = <T extends RealtimeEvent['type']>(type: T) =>
+    events.filter((e): e is Extract<RealtimeEvent, { type: T }> => e.type === type);
+  return { model, connection, events, of };
+}
+
+describe('MockRealtimeModel', () => {
+  test('declares the current specification and every capability by default; each can be switched off', () => {
+    const model = new MockRealtimeModel();
+    expect(model.specificationVersion).toBe(REALTIME_SPECIFICATION_VERSION);
+    expect(Object.values(model.capabilities).every((v) => v === true)).toBe(true);
+    expect(Object.keys(model.capabilities)).toHaveLength(9);
+    const off = new MockRealtimeModel({ capabilities: { messageTruncation: false } });
+    expect(off.capabilities.messageTruncation).toBe(false);
+    expect(off.capabilities.audioOutput).toBe(true);
+  });
+
+  test('records every command it receives, on the connection and on the model', async () => {
+    const { model, connection } = await open();
+    connection.send({ type: 'appendInputAudio', audio: new Uint8Array(10) });
+    connection.send({ type: 'clearInputAudio' });
+    expect(connection.commands.map((c) => c.type)).toEqual(['appendInputAudio', 'clearInputAudio']);
+    expect(model.commands).toEqual(connection.commands);
+  });
+
+  test('plays a scripted spoken message: audio chunks with transcript deltas, keyed by response and item', async () => {
+    const { model, connection, of } = await open();
+    model.respondWith({
+      output: [{ type: 'message', text: 'Hello there', audio: { ms: 250, chunkMs: 100 } }],
+    });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    await settle();
+    const [started] = of('response_started');
+    expect(started).toMatchObject({ clientRequestId: 'r1', conversation: 'default' });
+    const audio = of('audio_delta');
+    expect(audio.map((a) => a.audio.byteLength)).toEqual([4800, 4800, 2400]);
+    expect(audio.every((a) => a.responseId === started!.responseId)).toBe(true);
+    expect(
+      of('transcript_delta')
+        .map((d) => d.delta)
+        .join(''),
+    ).toBe('Hello there');
+    expect(of('transcript_done')[0]?.transcript).toBe('Hello there');
+    expect(of('message_done')[0]?.item).toMatchObject({
+      status: 'completed',
+      content: [{ type: 'audio', transcript: 'Hello there' }],
+    });
+    expect(of('response_done')[0]).toMatchObject({ status: 'completed', clientRequestId: 'r1' });
+    expect(connection.conversation.map((i) => i.type)).toEqual(['message']);
+  });
+
+  test('exact audio chunks pass through byte for byte, as copies', async () => {
+    const { model, connection, of } = await open();
+    const chunk = mockPcm16(10, 7);
+    model.respondWith({ output: [{ type: 'message', text: 'a', audio: [chunk] }] });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    await settle();
+    expect(of('audio_delta')[0]?.audio).toEqual(chunk);
+    expect(of('audio_delta')[0]?.audio).not.toBe(chunk);
+  });
+
+  test('text mode sends text deltas and no audio', async () => {
+    const { model, connection, of } = await open(new MockRealtimeModel(), { outputModalities: ['text'] });
+    model.respondWith('Plain text.');
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    await settle();
+    expect(
+      of('text_delta')
+        .map((d) => d.delta)
+        .join(''),
+    ).toBe('Plain text.');
+    expect(of('audio_delta')).toHaveLength(0);
+  });
+
+  test('several messages and function calls in one response, in order', async () => {
+    const { model, connection, events } = await open();
+    model.respondWith({
+      output: [
+        { type: 'message', text: 'One.' },
+        { type: 'function_call', name: 'lookup', arguments: { q: 1 }, callId: 'c1' },
+        { type: 'message', text: 'Two.' },
+      ],
+    });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    await settle();
+    const order = events
+      .filter((e) => ['message_started', 'function_call', 'response_done'].includes(e.type))
+      .map((e) => (e.type === 'message_started' ? `msg@${e.outputIndex}` : e.type));
+    expect(order).toEqual(['msg@0', 'function_call', 'msg@2', 'response_done']);
+    const call = events.find((e) => e.type === 'function_call');
+    expect(call).toMatchObject({ callId: 'c1', name: 'lookup', arguments: '{"q":1}' });
+    expect(connection.conversation.map((i) => i.type)).toEqual(['message', 'function_call', 'message']);
+  });
+
+  test('one active default-conversation response: a second request is refused with its clientRequestId', async () => {
+    const { model, connection, of } = await open();
+    model.respondWith({ output: [{ type: 'message', text: 'wait' }, { type: 'pause' }] });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r2', conversation: 'default' });
+    await settle();
+    expect(of('error')).toEqual([
+      expect.objectContaining({
+        code: 'conversation_already_has_active_response',
+        clientRequestId: 'r2',
+        commandType: 'createResponse',
+      }),
+    ]);
+    expect(connection.activeResponseId).toBe(of('response_started')[0]?.responseId);
+    connection.resume();
+    await settle();
+    expect(connection.activeResponseId).toBeUndefined();
+    expect(of('response_done')).toHaveLength(1);
+  });
+
+  test('a response with no script queued starts and waits for one', async () => {
+    const { model, connection, of } = await open();
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    await settle();
+    expect(of('response_started')).toHaveLength(1);
+    expect(of('response_done')).toHaveLength(0);
+    model.respondWith('Late answer.');
+    await settle();
+    expect(of('response_done')).toHaveLength(1);
+    expect(of('transcript_done')[0]?.transcript).toBe('Late answer.');
+  });
+
+  test('out-of-band responses run beside the active one and never enter the conversation', async () => {
+    const { model, connection, of } = await open();
+    model.respondWith({ output: [{ type: 'pause' }] }, 'Secret code 1234.');
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r2', conversation: 'none' });
+    await settle();
+    expect(of('error')).toHaveLength(0);
+    expect(of('response_done')[0]).toMatchObject({ clientRequestId: 'r2', conversation: 'none' });
+    expect(JSON.stringify(connection.conversation)).not.toContain('1234');
+  });
+
+  test('cancel: by id mid-response ends the message incomplete; nothing active → response_cancel_not_active', async () => {
+    const { model, connection, of } = await open();
+    model.respondWith({
+      output: [{ type: 'message', text: 'a b c d', audio: { ms: 400 }, pauseAfterChunks: 2 }],
+    });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    await settle();
+    const responseId = of('response_started')[0]!.responseId;
+    expect(of('audio_delta')).toHaveLength(2);
+    connection.send({ type: 'cancelResponse', responseId });
+    await settle();
+    expect(of('message_done')[0]?.item).toMatchObject({ status: 'incomplete' });
+    expect(of('response_done')[0]).toMatchObject({ status: 'cancelled', reason: 'client_cancelled' });
+    expect(of('audio_done')).toHaveLength(0);
+    connection.send({ type: 'cancelResponse' });
+    await settle();
+    expect(of('error').map((e) => e.code)).toEqual(['response_cancel_not_active']);
+  });
+
+  test('truncate: bounded by the audio received; unknown items and non-audio items are errors', async () => {
+    const { model, connection, of } = await open();
+    model.respondWith({ output: [{ type: 'message', text: 'hi', audio: { ms: 300 } }] });
+    connection.send({
+      type: 'createItem',
+      item: { type: 'message', role: 'user', content: [{ type: 'text', text: 'q' }] },
+    });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    await settle();
+    const itemId = of('message_started')[0]!.itemId;
+    const userItemId = of('item_added')[0]!.item.itemId;
+    connection.send({ type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 301 });
+    connection.send({ type: 'truncateItem', itemId: 'nope', contentIndex: 0, audioEndMs: 0 });
+    connection.send({ type: 'truncateItem', itemId: userItemId, contentIndex: 0, audioEndMs: 0 });
+    connection.send({ type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 120 });
+    await settle();
+    expect(of('error').map((e) => [e.code, e.message])).toEqual([
+      ['invalid_value', 'Audio content of 300ms is already shorter than 301ms'],
+      ['item_truncate_invalid_item_id', "Error truncating item: the item with id 'nope' does not exist."],
+      ['invalid_value', 'Only model output audio messages can be truncated'],
+    ]);
+    expect(of('item_truncated')).toEqual([{ type: 'item_truncated', itemId, audioEndMs: 120 }]);
+    expect(connection.conversation.find((i) => i.itemId === itemId)).toMatchObject({
+      content: [{ type: 'audio', transcript: '' }],
+    });
+  });
+
+  test('delete and positioned insert; unknown item → item_delete_invalid_item_id', async () => {
+    const { connection, of } = await open();
+    connection.send({
+      type: 'createItem',
+      item: { type: 'message', role: 'user', content: [{ type: 'text', text: '1' }] },
+    });
+    connection.send({
+      type: 'createItem',
+      item: { type: 'message', role: 'user', content: [{ type: 'text', text: '3' }] },
+    });
+    await settle();
+    const [first, third] = of('item_added').map((e) => e.item.itemId);
+    connection.send({
+      type: 'createItem',
+      previousItemId: first,
+      item: { type: 'message', role: 'user', content: [{ type: 'text', text: '2' }] },
+    });
+    connection.send({ type: 'deleteItem', itemId: third! });
+    connection.send({ type: 'deleteItem', itemId: third! });
+    await settle();
+    expect(
+      connection.conversation.map((i) =>
+        i.type === 'message' && i.content[0]?.type === 'text' ? i.content[0].text : '',
+      ),
+    ).toEqual(['1', '2']);
+    expect(of('item_added')[2]?.previousItemId).toBe(first);
+    expect(of('item_deleted')).toEqual([{ type: 'item_deleted', itemId: third }]);
+    expect(of('error').map((e) => e.code)).toEqual(['item_delete_invalid_item_id']);
+  });
+
+  test.each([
+    ['messageTruncation', { type: 'truncateItem', itemId: 'x', contentIndex: 0, audioEndMs: 0 }],
+    ['mutableChatContext', { type: 'deleteItem', itemId: 'x' }],
+    ['ephemeralResponse', { type: 'createResponse', clientRequestId: 'r9', conversation: 'none' }],
+    ['mutableInstructions', { type: 'updateSession', config: { instructions: 'new' } }],
+    ['mutableTools', { type: 'updateSession', config: { tools: [] } }],
+    ['turnDetection', { type: 'updateSession', config: { turnDetection: { type: 'server_vad' } } }],
+    [
+      'audioOutput',
+      { type: 'createResponse', clientRequestId: 'r8', conversation: 'default', outputModalities: ['audio'] },
+    ],
+  ] as const)(
+    'with %s off, a command needing it gets capability_not_supported',
+    async (capability, command) => {
+      const model = new MockRealtimeModel({ capabilities: { [capability]: false } });
+      const { connection, of } = await open(model, {
+        outputModalities: capability === 'audioOutput' ? ['text'] : ['audio'],
+      });
+      connection.send(command);
+      await settle();
+      const [error] = of('error');
+      expect(error).toMatchObject({ code: 'capability_not_supported', commandType: command.type });
+      expect(error?.message).toContain(`${capability}: false`);
+      if (command.type === 'createResponse') expect(error?.clientRequestId).toBe(command.clientRequestId);
+    },
+  );
+
+  test('user speech on demand: started cancels the active response (turn_detected); stopped commits, transcribes, responds', async () => {
+    const { model, connection, of, events } = await open();
+    model.respondWith({ output: [{ type: 'message', text: 'long' }, { type: 'pause' }] }, 'Answer.');
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    await settle();
+    connection.userStartsSpeaking();
+    await settle();
+    expect(of('response_done')[0]).toMatchObject({ status: 'cancelled', reason: 'turn_detected' });
+    connection.userStopsSpeaking({ transcript: 'what time is it' });
+    await settle();
+    const userItem = of('input_audio_committed')[0]!.itemId;
+    expect(of('input_transcription').at(-1)).toEqual({
+      type: 'input_transcription',
+      itemId: userItem,
+      text: 'what time is it',
+      final: true,
+    });
+    const second = of('response_started')[1];
+    expect(second?.clientRequestId).toBeUndefined();
+    expect(events.at(-1)).toMatchObject({
+      type: 'response_done',
+      responseId: second?.responseId,
+      status: 'completed',
+    });
+  });
+
+  test('speech events need turn detection', async () => {
+    const { connection } = await open(new MockRealtimeModel({ capabilities: { turnDetection: false } }));
+    expect(() => connection.userStartsSpeaking()).toThrow(UserError);
+  });
+
+  test('a manual commit needs 100 ms of audio', async () => {
+    const { connection, of } = await open();
+    connection.send({ type: 'appendInputAudio', audio: mockPcm16(50) });
+    connection.send({ type: 'commitInputAudio' });
+    connection.send({ type: 'appendInputAudio', audio: mockPcm16(60) });
+    connection.transcribeNextCommit('hello');
+    connection.send({ type: 'commitInputAudio' });
+    await settle();
+    expect(of('error')[0]).toMatchObject({ code: 'input_audio_buffer_commit_empty' });
+    expect(of('input_audio_committed')).toHaveLength(1);
+    expect(of('input_transcription').at(-1)).toMatchObject({ text: 'hello', final: true });
+  });
+
+  test('autoToolReplyGeneration: the provider starts exactly one follow-up once every call has its output', async () => {
+    const { model, connection, of } = await open();
+    model.respondWith(
+      {
+        output: [
+          { type: 'function_call', name: 'a', callId: 'c1' },
+          { type: 'function_call', name: 'b', callId: 'c2' },
+        ],
+      },
+      'Done.',
+    );
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    await settle();
+    connection.send({ type: 'sendToolOutput', callId: 'c1', output: '1' });
+    await settle();
+    expect(of('response_started')).toHaveLength(1);
+    connection.send({ type: 'sendToolOutput', callId: 'c2', output: '2' });
+    await settle();
+    expect(of('response_started')).toHaveLength(2);
+    expect(of('response_started')[1]?.clientRequestId).toBeUndefined();
+  });
+
+  test('delay steps wait on the injected clock (and need one)', async () => {
+    const clock = new ManualClock();
+    const { model, connection, of } = await open(new MockRealtimeModel({ clock }));
+    model.respondWith({
+      output: [
+        { type: 'delay', ms: 500 },
+        { type: 'message', text: 'after' },
+      ],
+    });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    await settle();
+    expect(of('message_started')).toHaveLength(0);
+    await clock.advance(499);
+    expect(of('message_started')).toHaveLength(0);
+    await clock.advance(1);
+    expect(of('response_done')).toHaveLength(1);
+    expect(clock.pendingTimers).toBe(0);
+  });
+
+  test('fails and disconnects on demand', async () => {
+    const model = new MockRealtimeModel();
+    model.failNextConnect();
+    await expect(model.connect({ config })).rejects.toBeInstanceOf(MockConnectError);
+    const { connection, of } = await open(model);
+    connection.emitError({ code: 'server_error', message: 'boom' });
+    connection.disconnect('gone', 1006);
+    await settle();
+    expect(of('error')[0]).toMatchObject({ code: 'server_error', message: 'boom' });
+    expect(of('connection_status')).toEqual([
+      { type: 'connection_status', status: 'disconnected', reason: 'gone', code: 1006 },
+    ]);
+    expect(connection.status).toBe('closed');
+    expect(() => connection.send({ type: 'clearInputAudio' })).toThrow(/closed/);
+  });
+
+  test('honours an aborted connect signal while a connect is held', async () => {
+    const model = new MockRealtimeModel();
+    const gate = model.holdConnects();
+    const controller = new AbortController();
+    const pending = model.connect({ config, signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'aborted' });
+    gate.release();
+    expect(model.connections).toHaveLength(0);
+  });
+});
