@@ -91,12 +91,13 @@ export class RunState<TContext = unknown> {
   getInterruptions(): ToolApprovalItem<TContext>[] {
     const data = this.#data;
     if (data.status !== 'interrupted' || !data.pendingTurn) return [];
+    const turnItems = data.generatedItems.slice(data.pendingTurn.firstItemIndex);
     const answered = new Set<string>();
-    for (const item of data.generatedItems) {
+    for (const item of turnItems) {
       if (item.type === 'tool_call_output_item') answered.add(item.rawItem.callId);
     }
     const pendingIds = new Set(data.pendingTurn.calls.map((call) => call.callId));
-    return data.generatedItems.filter(
+    return turnItems.filter(
       (item): item is ToolApprovalItem<TContext> =>
         item.type === 'tool_approval_item' &&
         pendingIds.has(item.rawItem.callId) &&

@@ -49,6 +49,22 @@ const DEFAULT_CAPABILITIES: ModelCapabilities = {
 };
 
 /**
+ * Call ids that continue the conversation's numbering: with two calls in the input, the next is `call_3`.
+ * Every model of a run thus hands out distinct, deterministic ids.
+ */
+function callIdSequence(request: ModelRequest): () => string {
+  const used = new Set<string>();
+  for (const item of request.input) if (item.type === 'function_call') used.add(item.callId);
+  let next = used.size + 1;
+  return () => {
+    while (used.has(`call_${next}`)) next++;
+    const id = `call_${next++}`;
+    used.add(id);
+    return id;
+  };
+}
+
+/**
  * A scripted, in-memory text {@link Model}. Each model call consumes the next script entry, in order:
  * assistant text, function calls (tools and handoffs), structured output, an error, each optionally
  * delayed on an injectable clock. It records every call, sees aborts, and streams text in small deltas.
@@ -222,11 +238,12 @@ export class MockModel implements Model {
   }
 
   #toResponse(index: number, request: ModelRequest, scripted: MockOutputResponse): ModelResponse {
-    const output: ConversationItem[] = scripted.output.map((item, position) =>
+    const nextCallId = callIdSequence(request);
+    const output: ConversationItem[] = scripted.output.map((item) =>
       item.type === 'function_call'
         ? {
             type: 'function_call',
-            callId: item.callId ?? `call_${index + 1}_${position + 1}`,
+            callId: item.callId ?? nextCallId(),
             name: item.name,
             arguments: item.arguments,
             ...(item.id === undefined ? {} : { id: item.id }),

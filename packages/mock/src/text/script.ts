@@ -1,6 +1,9 @@
 import type { FunctionCallItem, MessageItem, ModelRequest, Usage } from '@parley/core';
 
-/** A function call in a script; the mock assigns `callId` (`call_<call>_<index>`) when it is left out. */
+/**
+ * A function call in a script. Without `callId`, the mock numbers calls through the conversation:
+ * `call_1`, `call_2`, … (the next number not yet used in the request's input).
+ */
 export type MockFunctionCall = Omit<FunctionCallItem, 'callId'> & { callId?: string };
 
 /** An item a scripted response returns: an assistant message or a function call. */
