@@ -1,2 +1,15 @@
 #!/usr/bin/env node
-export {};
+import { main } from './main.js';
+import { stdoutOutput } from './output.js';
+
+const stderrOutput = { line: (text = '') => process.stderr.write(`${text}\n`) };
+
+main(process.argv.slice(2), stdoutOutput, stderrOutput).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`parley: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,1 +1,3 @@
-export {};
+export { type DemoSummary, runSupportDemo } from './demo/run-demo.js';
+export { main } from './main.js';
+export type { Output } from './output.js';
