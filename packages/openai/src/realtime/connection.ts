@@ -50,7 +50,10 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   #listeners: Listener[] = [];
   /** Events emitted before anyone subscribed; delivered to the first subscriber. */
   #backlog: RealtimeEvent[] | undefined = [];
-  #config: RealtimeSessionConfig;
+  /** The configuration the service confirmed (`session.updated`). */
+  #confirmed: RealtimeSessionConfig = {};
+  /** Updates sent and not yet confirmed or rejected, in order; each answered by `session.updated` or an error. */
+  #pendingUpdates: { eventId: string; update: RealtimeSessionConfig }[] = [];
   #eventCounter = 0;
   #session: WireSession | undefined;
   #closed: Promise<void> | undefined;
@@ -64,14 +67,19 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   #socketErrorMessage: string | undefined;
   #serverError: { code: string; message: string } | undefined;
   #initialUpdateId: string | undefined;
+  readonly #initialConfig: RealtimeSessionConfig;
 
   private constructor(socket: WebSocketLike, settings: ConnectionSettings, config: RealtimeSessionConfig) {
     this.#socket = socket;
     this.#settings = settings;
-    this.#config = config;
+    this.#initialConfig = config;
     this.#normalizer = new ServerEventNormalizer({
       emit: (event) => this.#onNormalized(event),
       onControl: (type, event) => this.#onControl(type, event),
+      onRejected: (eventId) => {
+        // A refused update must not linger in the merged configuration, or every later update repeats it.
+        this.#pendingUpdates = this.#pendingUpdates.filter((pending) => pending.eventId !== eventId);
+      },
     });
     socket.addEventListener('open', this.#onOpen);
     socket.addEventListener('message', this.#onMessage);
@@ -104,9 +112,15 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     return this.#session;
   }
 
-  /** The effective seam configuration (every `updateSession` merged). */
+  /**
+   * The effective seam configuration: what the service confirmed, with the updates still in flight merged over it.
+   * An update the service refused is dropped from it.
+   */
   get config(): RealtimeSessionConfig {
-    return this.#config;
+    return this.#pendingUpdates.reduce(
+      (config, pending) => mergeSessionConfig(config, pending.update),
+      this.#confirmed,
+    );
   }
 
   onEvent(listener: Listener): () => void {
@@ -136,7 +150,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
       });
     }
     if (command.type === 'updateSession') {
-      this.#sendSessionUpdate(mergeSessionConfig(this.#config, command.config));
+      this.#sendSessionUpdate(command.config);
       return;
     }
     if (command.type === 'appendInputAudio') {
@@ -171,13 +185,14 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     this.#socket.send(JSON.stringify(event));
   }
 
-  #sendSessionUpdate(config: RealtimeSessionConfig): string {
+  /** Sends the complete merged session with `update` applied; every update carries everything set so far. */
+  #sendSessionUpdate(update: RealtimeSessionConfig): string {
     const eventId = commandEventId('updateSession', ++this.#eventCounter);
-    this.#config = config;
+    this.#pendingUpdates.push({ eventId, update });
     this.#write({
       type: 'session.update',
       event_id: eventId,
-      session: toWireSession(this.#settings.baseSession, config),
+      session: toWireSession(this.#settings.baseSession, this.config),
     });
     return eventId;
   }
@@ -246,9 +261,13 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   #onControl(type: 'session.created' | 'session.updated', event: JsonObject): void {
     const session = event.session;
     if (session !== null && typeof session === 'object') this.#session = session as WireSession;
+    if (type === 'session.updated') {
+      const confirmed = this.#pendingUpdates.shift();
+      if (confirmed) this.#confirmed = mergeSessionConfig(this.#confirmed, confirmed.update);
+    }
     if (this.#phase !== 'connecting') return;
     if (type === 'session.created' && this.#initialUpdateId === undefined) {
-      this.#initialUpdateId = this.#sendSessionUpdate(this.#config);
+      this.#initialUpdateId = this.#sendSessionUpdate(this.#initialConfig);
     } else if (type === 'session.updated' && this.#initialUpdateId !== undefined) {
       this.#becomeReady();
     }

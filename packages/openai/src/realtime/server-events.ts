@@ -92,6 +92,8 @@ export interface NormalizerHooks {
   emit(event: RealtimeEvent): void;
   /** Control events the connection itself consumes (`session.created`, `session.updated`, `error`). */
   onControl?(type: 'session.created' | 'session.updated', event: JsonObject): void;
+  /** An `error` echoed the `event_id` of a client event (called before the error event is emitted). */
+  onRejected?(eventId: string): void;
 }
 
 /**
@@ -301,6 +303,7 @@ export class ServerEventNormalizer {
     let clientRequestId: string | undefined;
     let commandType: ReturnType<typeof commandTypeOfEventId>;
     if (eventId !== undefined) {
+      this.#hooks.onRejected?.(eventId);
       if (this.#pendingRequests.has(eventId)) {
         this.#pendingRequests.delete(eventId);
         clientRequestId = eventId;

@@ -17,9 +17,15 @@ for (let i = 0; i < ALPHABET.length; i++) DECODE_TABLE[ALPHABET.charCodeAt(i)] =
 DECODE_TABLE['-'.charCodeAt(0)] = 62;
 DECODE_TABLE['_'.charCodeAt(0)] = 63;
 
-/** Decodes standard base64 into bytes. Characters outside the alphabet are skipped, as Node does. */
+/**
+ * Decodes standard base64 into bytes. Characters outside the alphabet are skipped, as Node does. On Node the result
+ * is a plain `Uint8Array` view of the decoded `Buffer`'s memory (no copy).
+ */
 export function decodeBase64(text: string): Uint8Array {
-  if (NodeBuffer) return NodeBuffer.from(text, 'base64');
+  if (NodeBuffer) {
+    const buffer = NodeBuffer.from(text, 'base64');
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  }
   return decodeBase64Portable(text);
 }
 

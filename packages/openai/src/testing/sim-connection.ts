@@ -167,8 +167,9 @@ export class SimulatedConnection implements ResponseHost {
   /** The same as {@link id}, for the response host interface. */
   readonly connectionId: string;
 
-  /** Starts the session: `session.created`, and the session timer. */
+  /** Starts the session: `session.created`, and the session timer. Called by the simulator unless deferred. */
   start(): void {
+    if (!this.#open || this.#expiryTimer !== undefined) return;
     this.#expiryTimer = this.#init.clock.setTimeout(() => {
       this.#expiryTimer = undefined;
       this.expire();
@@ -208,6 +209,11 @@ export class SimulatedConnection implements ResponseHost {
   /** Closes the socket from the server side. */
   close(code = 1000, reason = ''): void {
     if (this.#open) this.#socket.close(code, reason);
+  }
+
+  /** Drops the TCP connection without a closing handshake (the client sees 1006). */
+  terminate(): void {
+    if (this.#open) this.#socket.terminate();
   }
 
   /** Ends the session as the service does at its time limit: `session_expired`, then close 1001. */

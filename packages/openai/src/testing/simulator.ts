@@ -40,6 +40,11 @@ export interface RealtimeSimulatorOptions {
   chunkMs?: number;
   /** Transcribes committed user audio; default: the text embedded by `speechAudio` (else ''). */
   transcribe?: Transcriber;
+  /**
+   * Called for each accepted connection before `session.created` is sent. Return `'defer'` to send nothing yet
+   * (the test calls `connection.start()` later, or closes the connection) — e.g. to test connect timeouts.
+   */
+  onConnection?: (connection: SimulatedConnection) => 'defer' | undefined;
 }
 
 /** One upgrade request the simulator saw, accepted or not. */
@@ -275,6 +280,7 @@ export async function startRealtimeSimulator(
         connection.close(4000, 'beta_api_shape_disabled');
         return;
       }
+      if (options.onConnection?.(connection) === 'defer') return;
       connection.start();
     });
   });
@@ -324,7 +330,12 @@ export async function startRealtimeSimulator(
     close() {
       closing ??= (async () => {
         for (const connection of connections) connection.close(1001, 'simulator closed');
+        // A client that does not answer the closing handshake is cut off after a second.
+        const cutOff = setTimeout(() => {
+          for (const connection of connections) connection.terminate();
+        }, 1000);
         await Promise.all(connections.map((c) => c.closed));
+        clearTimeout(cutOff);
         await new Promise<void>((resolve) => {
           wss.close(() => resolve());
         });
