@@ -127,9 +127,8 @@ describe('errors map to seam error events with code, clientRequestId and command
     // The refused fields are not repeated in later updates.
     expect(updates[3]?.session).not.toHaveProperty('modalities');
     expect(updates[3]?.session).toMatchObject({ instructions: 'new', audio: { output: { voice: 'cedar' } } });
-    expect(
-      (updates[3]?.session as { audio: { input: Record<string, unknown> } }).audio.input,
-    ).not.toHaveProperty('turn_detection');
+    const lastSession = updates[3]?.session as { audio: { input: Record<string, unknown> } };
+    expect(lastSession.audio.input).not.toHaveProperty('turn_detection');
     expect(connection.status).toBe('open');
   });
 
