@@ -115,13 +115,18 @@ describe('input guardrails', () => {
             await delay(clock, 5_000, signal);
             return { tripwireTriggered: false };
           } finally {
+            await new Promise<void>((resolve) => setImmediate(resolve));
             log.push(`sibling finally, aborted=${signal.aborted}`);
           }
         },
       };
       const model = h.model([MockModel.delay(1_000, MockModel.text('too late'))], { clock });
       const agent = new Agent({ name: 'A', inputGuardrails: [quickTrip, slowSibling], model });
-      const outcome = h.run(agent, 'hi').catch((e: unknown) => e);
+      let logAtSettle: string[] = [];
+      const outcome = h.run(agent, 'hi').catch((e: unknown) => {
+        logAtSettle = [...log];
+        return e;
+      });
       await flushMicrotasks();
       expect(model.callCount).toBe(1);
       expect(model.calls[0]?.status).toBe('pending');
@@ -131,7 +136,7 @@ describe('input guardrails', () => {
       expect((error as InputGuardrailTripwireTriggered).result.guardrail.name).toBe('quick_trip');
       expect(model.abortedCalls).toBe(1);
       expect(model.calls[0]?.status).toBe('aborted');
-      expect(log).toEqual(['sibling finally, aborted=true']);
+      expect(logAtSettle).toEqual(['sibling finally, aborted=true']);
       expect(clock.pendingTimers).toBe(0);
       // The run made no model response and generated nothing.
       expect((error as InputGuardrailTripwireTriggered).state.generatedItems).toEqual([]);
