@@ -51,6 +51,8 @@ interface MockResponse {
   autoReplied: boolean;
 }
 
+const DROP = '\u0000drop';
+
 /** 100 ms of PCM16: the least a commit accepts, like the real service. */
 const MIN_COMMIT_BYTES = 100 * 48;
 
@@ -235,6 +237,11 @@ export class MockRealtimeConnection implements RealtimeConnection {
   /** The transcript the next `commitInputAudio` gets (where `userTranscription` is on). */
   transcribeNextCommit(text: string): void {
     this.#nextCommitTranscript = text;
+  }
+
+  /** The next `createResponse` is recorded and then ignored: no start, no error (a lost request). */
+  dropNextResponseRequest(): void {
+    this.#refusals.push(DROP);
   }
 
   /** The next `createResponse` is refused with `code` (echoing its `clientRequestId`). */
@@ -425,6 +432,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
     if (command.conversation === 'none' && !this.#capable(command, 'ephemeralResponse')) return;
     if (command.outputModalities?.includes('audio') && !this.#capable(command, 'audioOutput')) return;
     const refusal = this.#refusals.shift();
+    if (refusal === DROP) return;
     if (refusal !== undefined) {
       const [code, message] = refusal.split('\u0000') as [string, string];
       this.#error(command, code, message);

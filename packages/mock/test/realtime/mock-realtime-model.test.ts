@@ -1,5 +1,7 @@
 import {
   REALTIME_SPECIFICATION_VERSION,
+  type RealtimeCapability,
+  type RealtimeCommand,
   type RealtimeEvent,
   type RealtimeSessionConfig,
   UserError,
@@ -237,7 +239,7 @@ describe('MockRealtimeModel', () => {
       'audioOutput',
       { type: 'createResponse', clientRequestId: 'r8', conversation: 'default', outputModalities: ['audio'] },
     ],
-  ] as const)(
+  ] satisfies [RealtimeCapability, RealtimeCommand][])(
     'with %s off, a command needing it gets capability_not_supported',
     async (capability, command) => {
       const model = new MockRealtimeModel({ capabilities: { [capability]: false } });

@@ -1,7 +1,6 @@
 import type { Agent } from '../../agent.js';
 import type { RunContext } from '../../context.js';
 import type { OutputGuardrail } from '../../guardrails.js';
-import { abortable } from './abortable.js';
 import type { TaskSet } from './task-set.js';
 
 /** A guardrail that tripped on a response. */
@@ -99,19 +98,17 @@ export class OutputGuardrailMonitor<TContext> {
         try {
           await previous;
           if (state.tripped || signal.aborted) return;
-          const results = await abortable(
-            Promise.all(
-              guardrails.map(async (guardrail) => ({
-                guardrail,
-                output: await guardrail.execute({
-                  agent: state.agent,
-                  agentOutput: text,
-                  context: this.#host.runContext,
-                  signal,
-                }),
-              })),
-            ),
-            signal,
+          // Awaited even when cancelled: guardrails get the signal and must honour it.
+          const results = await Promise.all(
+            guardrails.map(async (guardrail) => ({
+              guardrail,
+              output: await guardrail.execute({
+                agent: state.agent,
+                agentOutput: text,
+                context: this.#host.runContext,
+                signal,
+              }),
+            })),
           );
           const hit = results.find((r) => r.output.tripwireTriggered);
           if (!hit || state.tripped || signal.aborted) return;

@@ -460,7 +460,7 @@ export class RealtimeSession<TContext = unknown>
   // ── model → app ────────────────────────────────────────────────────────────────────────────
 
   #onProviderEvent(connection: RealtimeConnection, event: RealtimeEvent): void {
-    if (connection !== this.#connection || this.#status !== 'connected') return;
+    if (connection !== this.#connection || this.#status !== 'connected' || this.#closing) return;
     switch (event.type) {
       case 'connection_status':
         if (event.status === 'disconnected') this.#onDisconnected(event.reason ?? 'provider_disconnected');
@@ -808,11 +808,12 @@ export class RealtimeSession<TContext = unknown>
     this.#reportError('session', error);
   }
 
-  #deliverToolOutput(call: ToolCall<TContext>, output: string, signal: AbortSignal): void {
-    if (signal.aborted || this.#status !== 'connected') return;
+  #deliverToolOutput(call: ToolCall<TContext>, output: string, signal: AbortSignal): boolean {
+    if (signal.aborted || this.#closing || this.#status !== 'connected') return false;
     this.#send({ type: 'sendToolOutput', callId: call.callId, output });
     this.#history.updateCall(call.callId, { output, status: 'completed' });
     this.#coordinator.toolCallFinished(call.callId);
+    return true;
   }
 
   #handoff(handoff: Handoff<TContext>, call: ToolCall<TContext>): Promise<void> {

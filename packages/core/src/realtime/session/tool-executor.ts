@@ -27,8 +27,11 @@ export interface ToolExecutorHost<TContext> {
   readonly tasks: TaskSet;
   readonly approvals: ApprovalBook<TContext>;
   emit(event: RealtimeSessionEvent<TContext>): void;
-  /** Sends the call's output and does the response bookkeeping, unless `signal` aborted (then nothing). */
-  deliver(call: ToolCall<TContext>, output: string, signal: AbortSignal): void;
+  /**
+   * Sends the call's output and does the response bookkeeping; returns `false` (and sends nothing) when
+   * `signal` aborted or the session is closing.
+   */
+  deliver(call: ToolCall<TContext>, output: string, signal: AbortSignal): boolean;
   /** Switches to the handoff's agent through the session's one agent-switch path. */
   handoff(handoff: Handoff<TContext>, call: ToolCall<TContext>): Promise<void>;
   reportError(source: RealtimeErrorSource, error: unknown): void;
@@ -143,7 +146,8 @@ export class ToolExecutor<TContext> {
     // Invalid arguments never reach `execute`; invokeFunctionTool turns them into an error output.
     if (!parsed.ok) return { approved: true };
     const info = { callId: call.callId, name: call.name, arguments: call.arguments };
-    const needed = await abortable(tool.needsApproval(this.#host.runContext, parsed.input, info), signal);
+    const needed = await tool.needsApproval(this.#host.runContext, parsed.input, info);
+    if (signal.aborted) throw signal.reason;
     if (!needed) return { approved: true };
     const standing = this.#host.approvals.standing(tool.name);
     if (standing) return standing;
@@ -177,8 +181,7 @@ export class ToolExecutor<TContext> {
   }
 
   #end(call: ToolCall<TContext>, output: string, status: RealtimeToolCallStatus, signal: AbortSignal): void {
-    if (signal.aborted) return;
-    this.#host.deliver(call, output, signal);
+    if (!this.#host.deliver(call, output, signal)) return;
     this.#host.emit({
       type: 'tool_end',
       agent: call.agent,
