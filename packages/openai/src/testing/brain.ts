@@ -6,7 +6,10 @@ import type { WireFunctionTool, WireItem, WireToolChoice } from '../shared/realt
  */
 export interface Hold {
   readonly label: string | undefined;
-  /** Resolves when a response reaches this hold (everything before it has been sent). */
+  /**
+   * Resolves when a response reaches this hold: everything before it has been handed to the socket (the client
+   * may still be receiving it; await the client-side event, or read the connection's `serverEvents`).
+   */
   readonly reached: Promise<void>;
   readonly isReached: boolean;
   readonly isReleased: boolean;
@@ -69,8 +72,8 @@ export type BrainOutput =
   /** Ends the response with `status: 'failed'` (e.g. `inference_rate_limit_exceeded`). */
   | { type: 'fail'; code?: string; message?: string };
 
-/** What a brain returns: a plain string is one message. */
-export type BrainReply = string | BrainOutput | readonly BrainOutput[];
+/** What a brain returns: a plain string is one message (also inside a list). */
+export type BrainReply = string | BrainOutput | readonly (BrainOutput | string)[];
 
 /** A message of the context, flattened to text (user audio counts as the words embedded by `speechAudio`). */
 export interface BrainMessage {

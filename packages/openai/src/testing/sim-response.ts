@@ -58,9 +58,10 @@ type Status = 'completed' | 'cancelled' | 'failed' | 'incomplete';
 const clone = <T>(value: T): T => structuredClone(value);
 
 function normalizeReply(reply: BrainReply): readonly BrainOutput[] {
-  if (typeof reply === 'string') return [{ type: 'message', text: reply }];
-  if (Array.isArray(reply)) return reply as readonly BrainOutput[];
-  return [reply as BrainOutput];
+  const list: readonly (BrainOutput | string)[] = Array.isArray(reply)
+    ? reply
+    : [reply as BrainOutput | string];
+  return list.map((output) => (typeof output === 'string' ? { type: 'message', text: output } : output));
 }
 
 /**
