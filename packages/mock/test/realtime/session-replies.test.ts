@@ -1,0 +1,360 @@
+import { Agent, RealtimeSession, ReplyTimeoutError, ResponseRefusedError } from '@parley/core';
+import { ManualClock, MockRealtimeModel, mockPcm16 } from '@parley/mock';
+import { describe, expect, test } from 'vitest';
+import { recordEvents, settle } from './helpers.js';
+
+const agent = new Agent({ name: 'Host', instructions: 'Be brief.' });
+
+async function connected(
+  model = new MockRealtimeModel(),
+  options: { clock?: ManualClock; replyTimeoutMs?: number } = {},
+) {
+  const session = new RealtimeSession(agent, { model, ...options });
+  const log = recordEvents(session);
+  await session.connect();
+  return { model, session, log };
+}
+
+describe('generateReply()', () => {
+  test('resolves with the id of the response the provider started for it', async () => {
+    const { model, session, log } = await connected();
+    model.respondWith('Hi!');
+    const handle = session.generateReply({ instructions: 'Greet the user', toolChoice: 'none' });
+    const responseId = await handle;
+    await settle();
+    expect(model.commands.at(-1)).toEqual({
+      type: 'createResponse',
+      clientRequestId: handle.clientRequestId,
+      conversation: 'default',
+      instructions: 'Greet the user',
+      toolChoice: 'none',
+    });
+    expect(log.of('response_started')[0]).toMatchObject({
+      responseId,
+      clientRequestId: handle.clientRequestId,
+    });
+    expect(await handle.done).toEqual({ responseId, status: 'completed' });
+    await session.close();
+  });
+
+  test('a request made while a response is active waits for its response_done', async () => {
+    const { model, session } = await connected();
+    model.respondWith({ output: [{ type: 'message', text: 'First.' }, { type: 'pause' }] }, 'Second.');
+    const first = session.generateReply();
+    const second = session.generateReply();
+    await settle();
+    expect(model.commands.filter((c) => c.type === 'createResponse')).toHaveLength(1);
+    expect(
+      model.connection.commands.some(
+        (c) => c.type === 'createResponse' && c.clientRequestId === second.clientRequestId,
+      ),
+    ).toBe(false);
+    model.connection.resume();
+    const firstId = await first;
+    const secondId = await second;
+    expect(secondId).not.toBe(firstId);
+    expect(model.commands.filter((c) => c.type === 'createResponse')).toHaveLength(2);
+    await settle();
+    expect(model.connection.listenerErrors).toEqual([]);
+    await session.close();
+  });
+
+  test('a provider refusal rejects the handle with ResponseRefusedError and is an error event; the queue moves on', async () => {
+    const { model, session, log } = await connected();
+    model.connection.refuseNextResponse('rate_limit_exceeded', 'Slow down.');
+    const refused = session.generateReply();
+    const error = (await refused.catch((e: unknown) => e)) as ResponseRefusedError;
+    expect(error).toBeInstanceOf(ResponseRefusedError);
+    expect(error).toMatchObject({
+      code: 'response_refused',
+      providerCode: 'rate_limit_exceeded',
+      clientRequestId: refused.clientRequestId,
+    });
+    await expect(refused.done).rejects.toBe(error);
+    expect(log.of('error')).toEqual([
+      expect.objectContaining({
+        source: 'provider',
+        code: 'rate_limit_exceeded',
+        message: 'Slow down.',
+        clientRequestId: refused.clientRequestId,
+      }),
+    ]);
+    model.respondWith('Now it works.');
+    await expect(session.generateReply()).resolves.toMatch(/^resp_/);
+    await session.close();
+  });
+
+  test('a refused handle nobody awaits does not become an unhandled rejection', async () => {
+    const { model, session, log } = await connected();
+    model.connection.refuseNextResponse('server_error');
+    session.generateReply();
+    await settle();
+    expect(log.of('error')).toHaveLength(1);
+    await session.close();
+  });
+
+  test('times out on the injected clock when the provider never starts it, and releases the queue', async () => {
+    const clock = new ManualClock();
+    const { model, session, log } = await connected(new MockRealtimeModel(), { clock, replyTimeoutMs: 2000 });
+    model.connection.dropNextResponseRequest();
+    const lost = session.generateReply();
+    const next = session.generateReply();
+    await settle();
+    expect(model.commands.filter((c) => c.type === 'createResponse')).toHaveLength(1);
+    await clock.advance(1999);
+    expect(log.of('error')).toHaveLength(0);
+    await clock.advance(1);
+    const error = await lost.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ReplyTimeoutError);
+    expect(error).toMatchObject({
+      code: 'reply_timeout',
+      timeoutMs: 2000,
+      clientRequestId: lost.clientRequestId,
+    });
+    expect(log.of('error')[0]).toMatchObject({ source: 'session', code: 'reply_timeout' });
+    model.respondWith('Late but here.');
+    await expect(next).resolves.toMatch(/^resp_/);
+    expect(clock.pendingTimers).toBe(0);
+    await session.close();
+  });
+
+  test('a response that starts after its request timed out is cancelled by id on arrival', async () => {
+    const clock = new ManualClock();
+    const { model, session, log } = await connected(new MockRealtimeModel(), { clock, replyTimeoutMs: 1000 });
+    model.connection.dropNextResponseRequest();
+    const lost = session.generateReply();
+    await clock.advance(1000);
+    await expect(lost).rejects.toBeInstanceOf(ReplyTimeoutError);
+    // The provider finally answers the old request.
+    model.connection.emit({
+      type: 'response_started',
+      responseId: 'resp_late',
+      clientRequestId: lost.clientRequestId,
+      conversation: 'default',
+    });
+    await settle();
+    expect(model.commands.at(-1)).toEqual({ type: 'cancelResponse', responseId: 'resp_late' });
+    expect(log.of('response_started').at(-1)).toMatchObject({ responseId: 'resp_late' });
+    await session.close();
+  });
+});
+
+describe('messages and audio', () => {
+  test('sendMessage adds a user item and asks for a reply; both reach history', async () => {
+    const { model, session, log } = await connected();
+    model.respondWith('Hello, Ada.');
+    session.sendMessage('My name is Ada.');
+    await settle();
+    expect(model.commands.map((c) => c.type)).toEqual(['createItem', 'createResponse']);
+    expect(session.history.map((i) => (i.type === 'message' ? [i.role, i.text] : i.type))).toEqual([
+      ['user', 'My name is Ada.'],
+      ['assistant', 'Hello, Ada.'],
+    ]);
+    expect(
+      log
+        .of('transcript_delta')
+        .map((d) => d.delta)
+        .join(''),
+    ).toBe('Hello, Ada.');
+    session.sendMessage('No reply needed.', { respond: false });
+    await settle();
+    expect(model.commands.filter((c) => c.type === 'createResponse')).toHaveLength(1);
+    await session.close();
+  });
+
+  test('audio events carry the response and item ids, then audio_done', async () => {
+    const { model, session, log } = await connected();
+    model.respondWith({ output: [{ type: 'message', text: 'Hi there', audio: { ms: 300, chunkMs: 100 } }] });
+    const responseId = await session.generateReply();
+    await settle();
+    const audio = log.of('audio');
+    const itemId = log.of('audio_done')[0]?.itemId;
+    expect(audio.map((a) => [a.responseId, a.itemId, a.data.byteLength])).toEqual([
+      [responseId, itemId, 4800],
+      [responseId, itemId, 4800],
+      [responseId, itemId, 4800],
+    ]);
+    expect(log.of('audio_done')).toEqual([{ type: 'audio_done', responseId, itemId }]);
+    expect(session.history.at(-1)).toMatchObject({
+      itemId,
+      role: 'assistant',
+      hasAudio: true,
+      text: 'Hi there',
+    });
+    await session.close();
+  });
+
+  test('text-only providers: the session asks for text, with a warning if the app asked for audio', async () => {
+    const model = new MockRealtimeModel({ capabilities: { audioOutput: false } });
+    const session = new RealtimeSession(agent, { model, config: { outputModalities: ['audio'] } });
+    const log = recordEvents(session);
+    await session.connect();
+    expect(model.connection.config.outputModalities).toEqual(['text']);
+    expect(log.of('warning')[0]?.message).toMatch(/does not declare audioOutput/);
+    model.respondWith('Text only.');
+    session.sendMessage('hi');
+    await settle();
+    expect(
+      log
+        .of('text_delta')
+        .map((d) => d.delta)
+        .join(''),
+    ).toBe('Text only.');
+    expect(log.of('audio')).toHaveLength(0);
+    await session.close();
+  });
+
+  test('push-to-talk: sendAudio with commit commits and requests a reply; the transcript lands in history', async () => {
+    const model = new MockRealtimeModel();
+    const session = new RealtimeSession(agent, { model, config: { turnDetection: null } });
+    await session.connect();
+    model.respondWith('Heard you.');
+    model.connection.transcribeNextCommit('Is anyone there?');
+    const pcm = mockPcm16(200);
+    session.sendAudio(pcm, { commit: true });
+    await settle();
+    expect(model.commands.map((c) => c.type)).toEqual([
+      'appendInputAudio',
+      'commitInputAudio',
+      'createResponse',
+    ]);
+    expect(model.commands[0]).toEqual({ type: 'appendInputAudio', audio: pcm });
+    expect(
+      session.history.map((i) => (i.type === 'message' ? [i.role, i.text, i.hasAudio] : i.type)),
+    ).toEqual([
+      ['user', 'Is anyone there?', true],
+      ['assistant', 'Heard you.', true],
+    ]);
+    await session.close();
+  });
+
+  test('with turn detection on, commitAudio leaves the reply to the provider', async () => {
+    const { model, session } = await connected();
+    session.sendAudio(mockPcm16(200));
+    session.commitAudio();
+    await settle();
+    expect(model.commands.map((c) => c.type)).toEqual(['appendInputAudio', 'commitInputAudio']);
+    await session.close();
+  });
+
+  test('user speech detected by the provider: transcript in history, provider-started reply', async () => {
+    const { model, session, log } = await connected();
+    model.respondWith('It is noon.');
+    model.connection.userStartsSpeaking();
+    model.connection.userStopsSpeaking({ transcript: 'What time is it?' });
+    await settle();
+    expect(session.history.map((i) => (i.type === 'message' ? [i.role, i.text, i.status] : i.type))).toEqual([
+      ['user', 'What time is it?', 'completed'],
+      ['assistant', 'It is noon.', 'completed'],
+    ]);
+    expect(log.of('response_started')[0]?.clientRequestId).toBeUndefined();
+    expect(model.commands.filter((c) => c.type === 'createResponse')).toHaveLength(0);
+    await session.close();
+  });
+});
+
+describe('interrupt()', () => {
+  test('cancels the active response by id, emits audio_interrupted once, marks history interrupted', async () => {
+    const { model, session, log } = await connected();
+    model.respondWith({
+      output: [{ type: 'message', text: 'A long story', audio: { ms: 500 }, pauseAfterChunks: 2 }],
+    });
+    const responseId = await session.generateReply();
+    await settle();
+    session.interrupt();
+    session.interrupt();
+    await settle();
+    expect(model.commands.filter((c) => c.type === 'cancelResponse')).toEqual([
+      { type: 'cancelResponse', responseId },
+    ]);
+    expect(log.of('audio_interrupted')).toEqual([
+      { type: 'audio_interrupted', responseId, itemId: log.of('audio')[0]?.itemId },
+    ]);
+    expect(log.of('response_done').at(-1)).toMatchObject({ responseId, status: 'cancelled' });
+    expect(session.history.at(-1)).toMatchObject({
+      role: 'assistant',
+      interrupted: true,
+      status: 'incomplete',
+    });
+    expect(log.of('error')).toHaveLength(0);
+    await session.close();
+  });
+
+  test('after the response finished generating: no cancel is sent, the app is still told to stop playback', async () => {
+    const { model, session, log } = await connected();
+    model.respondWith('Done talking.');
+    const responseId = await session.generateReply();
+    await settle();
+    session.interrupt();
+    await settle();
+    expect(model.commands.some((c) => c.type === 'cancelResponse')).toBe(false);
+    expect(log.of('audio_interrupted')).toEqual([expect.objectContaining({ responseId })]);
+    expect(log.of('error')).toHaveLength(0);
+    await session.close();
+  });
+
+  test('barge-in: the provider cancels on speech; the session tells the app once and sends no cancel', async () => {
+    const { model, session, log } = await connected();
+    model.respondWith({
+      output: [{ type: 'message', text: 'Let me tell you', audio: { ms: 400 }, pauseAfterChunks: 1 }],
+    });
+    const responseId = await session.generateReply();
+    await settle();
+    model.connection.userStartsSpeaking();
+    await settle();
+    expect(log.of('audio_interrupted')).toEqual([expect.objectContaining({ responseId })]);
+    expect(model.commands.some((c) => c.type === 'cancelResponse')).toBe(false);
+    expect(log.of('response_done').at(-1)).toMatchObject({ status: 'cancelled', reason: 'turn_detected' });
+    await session.close();
+  });
+});
+
+describe('provider errors', () => {
+  test('become error events with the provider code; the session stays usable', async () => {
+    const { model, session, log } = await connected();
+    model.connection.emitError({ code: 'invalid_value', message: 'Bad value.' });
+    await settle();
+    expect(log.of('error')).toEqual([
+      { type: 'error', source: 'provider', code: 'invalid_value', message: 'Bad value.' },
+    ]);
+    expect(session.status).toBe('connected');
+    model.respondWith('Still here.');
+    session.sendMessage('hello?');
+    await settle();
+    expect(session.history.at(-1)).toMatchObject({ text: 'Still here.' });
+    await session.close();
+  });
+
+  test('a throwing listener is reported as an error event and does not stop delivery', async () => {
+    const { model, session, log } = await connected();
+    session.on('response_started', () => {
+      throw new Error('listener bug');
+    });
+    model.respondWith('ok');
+    session.sendMessage('hi');
+    await settle();
+    expect(log.of('error')[0]).toMatchObject({
+      source: 'listener',
+      code: 'listener_failed',
+      message: 'listener bug',
+    });
+    expect(log.of('response_done')).toHaveLength(1);
+    await session.close();
+  });
+
+  test('usage reported by the provider is summed', async () => {
+    const { model, session } = await connected();
+    model.respondWith({
+      output: [{ type: 'message', text: 'a' }],
+      usage: { inputTokens: 10, outputTokens: 5 },
+    });
+    model.respondWith({
+      output: [{ type: 'message', text: 'b' }],
+      usage: { inputTokens: 20, outputTokens: 7 },
+    });
+    await session.generateReply().done;
+    await session.generateReply().done;
+    expect(session.usage).toEqual({ requests: 2, inputTokens: 30, outputTokens: 12, totalTokens: 42 });
+    await session.close();
+  });
+});
