@@ -77,7 +77,10 @@ describe('handoff and updateAgent: one code path', () => {
     expect(log.of('response_started').map((e) => e.agent.name)).toEqual(['Triage', 'Billing', 'Billing']);
     expect(log.of('tool_end')[0]).toMatchObject({ name: 'refund', output: 'refunded A7' });
     expect(model.connection.config.tools?.map((t) => t.name)).toEqual(['refund']);
-    expect(session.history.at(-1)).toMatchObject({ agentName: 'Billing', text: 'Your refund is on its way.' });
+    expect(session.history.at(-1)).toMatchObject({
+      agentName: 'Billing',
+      text: 'Your refund is on its way.',
+    });
     await session.close();
   });
 
@@ -86,7 +89,10 @@ describe('handoff and updateAgent: one code path', () => {
     const viaTool = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
     const a = new RealtimeSession(triage, { model: viaTool });
     const logA = recordEvents(a);
-    viaTool.respondWith({ output: [{ type: 'function_call', name: 'transfer_to_billing', callId: 'h1' }] }, 'ok');
+    viaTool.respondWith(
+      { output: [{ type: 'function_call', name: 'transfer_to_billing', callId: 'h1' }] },
+      'ok',
+    );
     await a.connect();
     a.sendMessage('billing please');
     await settle();
@@ -139,9 +145,10 @@ describe('handoff and updateAgent: one code path', () => {
     await session.connect();
     await Promise.all([session.updateAgent(billing), session.updateAgent(support)]);
     expect(session.currentAgent).toBe(support);
-    expect(
-      model.commands.map((c) => (c.type === 'updateSession' ? c.config.instructions : c.type)),
-    ).toEqual(['You handle billing.', 'You help.']);
+    expect(model.commands.map((c) => (c.type === 'updateSession' ? c.config.instructions : c.type))).toEqual([
+      'You handle billing.',
+      'You help.',
+    ]);
     await session.close();
   });
 });
@@ -175,7 +182,10 @@ describe('a switch that fails halfway keeps a consistent agent and reports the e
     const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
     const session = new RealtimeSession(triage, { model });
     const log = recordEvents(session);
-    model.respondWith({ output: [{ type: 'function_call', name: 'transfer_to_billing', callId: 'h1' }] }, 'Sorry, try later.');
+    model.respondWith(
+      { output: [{ type: 'function_call', name: 'transfer_to_billing', callId: 'h1' }] },
+      'Sorry, try later.',
+    );
     await session.connect();
     session.sendMessage('billing');
     await settle();
@@ -199,7 +209,11 @@ describe('a switch that fails halfway keeps a consistent agent and reports the e
     await session.connect();
     const error = await session.updateAgent(billing).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CapabilityNotSupportedError);
-    expect(error).toMatchObject({ code: 'capability_not_supported', capability: 'mutableTools', provider: 'mock' });
+    expect(error).toMatchObject({
+      code: 'capability_not_supported',
+      capability: 'mutableTools',
+      provider: 'mock',
+    });
     await settle();
     expect(log.of('error')[0]).toMatchObject({ code: 'capability_not_supported' });
     expect(session.currentAgent).toBe(triage);

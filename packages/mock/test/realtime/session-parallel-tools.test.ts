@@ -18,20 +18,28 @@ function gatedAgent(count: number) {
 }
 
 const calls = (count: number, extra: Partial<Extract<MockResponseStep, { type: 'function_call' }>> = {}) =>
-  Array.from({ length: count }, (_, i): MockResponseStep => ({
-    type: 'function_call',
-    name: 'step',
-    arguments: { i },
-    callId: `call_${i}`,
-    ...extra,
-  }));
+  Array.from(
+    { length: count },
+    (_, i): MockResponseStep => ({
+      type: 'function_call',
+      name: 'step',
+      arguments: { i },
+      callId: `call_${i}`,
+      ...extra,
+    }),
+  );
 
-async function start(count: number, options: { auto?: boolean; holdOpen?: boolean; withoutResponseId?: boolean } = {}) {
+async function start(
+  count: number,
+  options: { auto?: boolean; holdOpen?: boolean; withoutResponseId?: boolean } = {},
+) {
   const { agent, gates } = gatedAgent(count);
   const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: options.auto ?? false } });
   const session = new RealtimeSession(agent, { model });
   const log = recordEvents(session);
-  const output: MockResponseStep[] = [...calls(count, options.withoutResponseId ? { withoutResponseId: true } : {})];
+  const output: MockResponseStep[] = [
+    ...calls(count, options.withoutResponseId ? { withoutResponseId: true } : {}),
+  ];
   if (options.holdOpen) output.push({ type: 'pause' });
   model.respondWith({ output }, 'All done.');
   await session.connect();
