@@ -10,7 +10,7 @@ import {
   Runner,
   type RunOptions,
   type RunResultBase,
-  type RunState,
+  RunState,
   type RunStreamEvent,
 } from '@parley/core';
 import { MockModel, type MockModelOptions, type MockScriptEntry } from '@parley/mock';
@@ -144,10 +144,7 @@ function makeHarness(mode: Mode, log: unknown[], models: MockModel[]): Harness {
       return model;
     },
     async run(agent, input, options = {}, runner = new Runner()) {
-      const itemsBefore =
-        typeof input === 'string' || Array.isArray(input)
-          ? 0
-          : (input as RunState<unknown>).generatedItems.length;
+      const itemsBefore = input instanceof RunState ? input.generatedItems.length : 0;
       if (mode === 'plain') {
         try {
           const result = await runner.run(agent, input, { ...options, stream: false });

@@ -91,23 +91,29 @@ describe('final output', () => {
 
 describe('bad input fails before any model call', () => {
   test.each([0, -1, 1.5, Number.NaN])('maxTurns %s', async (maxTurns) => {
-    const model = new MockModel([MockModel.text('x')]);
-    await expect(run(new Agent({ name: 'A', model }), 'x', { maxTurns })).rejects.toThrow(
-      expect.objectContaining({ code: 'invalid_max_turns' }),
-    );
-    expect(() => new Runner({ maxTurns })).toThrow(UserError);
-    expect(model.callCount).toBe(0);
+    await bothWays(async (h) => {
+      const model = h.model([MockModel.text('x')]);
+      await expect(h.run(new Agent({ name: 'A', model }), 'x', { maxTurns })).rejects.toThrow(
+        expect.objectContaining({ code: 'invalid_max_turns' }),
+      );
+      expect(() => new Runner({ maxTurns })).toThrow(UserError);
+      expect(model.callCount).toBe(0);
+    });
   });
 
   test('input that is not text, items or a RunState; a non-agent', async () => {
-    const agent = new Agent({ name: 'A', model: new MockModel() });
-    await expect(run(agent, 42 as unknown as string)).rejects.toThrow(
-      expect.objectContaining({ code: 'invalid_input' }),
-    );
-    await expect(run(agent, [{ role: 'user' }] as unknown as ConversationItem[])).rejects.toThrow(UserError);
-    await expect(run({ name: 'A' } as unknown as Agent<unknown, undefined>, 'x')).rejects.toThrow(
-      expect.objectContaining({ code: 'invalid_agent' }),
-    );
+    await bothWays(async (h) => {
+      const agent = new Agent({ name: 'A', model: h.model() });
+      await expect(h.run(agent, 42 as unknown as string)).rejects.toThrow(
+        expect.objectContaining({ code: 'invalid_input' }),
+      );
+      await expect(h.run(agent, [{ role: 'user' }] as unknown as ConversationItem[])).rejects.toThrow(
+        UserError,
+      );
+      await expect(h.run({ name: 'A' } as unknown as Agent, 'x')).rejects.toThrow(
+        expect.objectContaining({ code: 'invalid_agent' }),
+      );
+    });
   });
 
   test('a state cannot be run twice at once', async () => {

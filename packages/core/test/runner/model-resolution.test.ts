@@ -1,4 +1,4 @@
-import { Agent, Runner, run, UserError } from '@parley/core';
+import { Agent, Runner, UserError } from '@parley/core';
 import { MockModel, MockModelProvider } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 import { bothWays } from './both-ways.js';
@@ -36,20 +36,25 @@ describe('model resolution', () => {
   });
 
   test('no model anywhere, or a name without a provider, is a UserError before any call', async () => {
-    await expect(run(new Agent({ name: 'A' }), 'x')).rejects.toThrow(
-      expect.objectContaining({
-        code: 'model_not_configured',
-        message: expect.stringContaining('has no model'),
-      }),
-    );
-    await expect(run(new Agent({ name: 'A', model: 'gpt-x' }), 'x')).rejects.toThrow(UserError);
-    await expect(run(new Agent({ name: 'A', model: 'gpt-x' }), 'x')).rejects.toThrow(/no modelProvider/);
-    const provider = new MockModelProvider({ models: { fast: new MockModel() } });
-    await expect(
-      run(new Agent({ name: 'A', model: 'slow' }), 'x', { modelProvider: provider }),
-    ).rejects.toThrow(
-      expect.objectContaining({ code: 'model_not_found', message: expect.stringContaining('Known: fast') }),
-    );
+    await bothWays(async (h) => {
+      await expect(h.run(new Agent({ name: 'A' }), 'x')).rejects.toThrow(
+        expect.objectContaining({
+          code: 'model_not_configured',
+          message: expect.stringContaining('has no model'),
+        }),
+      );
+      const named = new Agent({ name: 'A', model: 'gpt-x' });
+      await expect(h.run(named, 'x')).rejects.toThrow(UserError);
+      await expect(h.run(named, 'x')).rejects.toThrow(/no modelProvider/);
+      const fast = h.model();
+      const provider = new MockModelProvider({ models: { fast } });
+      await expect(
+        h.run(new Agent({ name: 'A', model: 'slow' }), 'x', { modelProvider: provider }),
+      ).rejects.toThrow(
+        expect.objectContaining({ code: 'model_not_found', message: expect.stringContaining('Known: fast') }),
+      );
+      expect(fast.callCount).toBe(0);
+    });
   });
 
   test('after a handoff the new agent resolves its own model', async () => {
