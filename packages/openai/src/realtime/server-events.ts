@@ -14,6 +14,8 @@ interface ResponseInfo {
   reportedCalls: Set<string>;
   /** name / call_id of function call items, from `output_item.added`. */
   calls: Map<string, { name?: string; callId?: string }>;
+  /** Items this response produced (they are reported by message/function-call events, not `item_added`). */
+  items: Set<string>;
 }
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -106,6 +108,8 @@ export class ServerEventNormalizer {
   /** clientRequestId → requested conversation, until `response.created` (or an error) answers it. */
   readonly #pendingRequests = new Map<string, 'default' | 'none'>();
   readonly #responses = new Map<string, ResponseInfo>();
+  /** Ids of items a response is producing, until their `conversation.item.added` (or the response's end). */
+  readonly #modelItems = new Set<string>();
 
   constructor(hooks: NormalizerHooks) {
     this.#hooks = hooks;
@@ -213,6 +217,7 @@ export class ServerEventNormalizer {
       case 'conversation.item.created': {
         const item = toRealtimeItem(event.item);
         if (!item) return;
+        if (this.#modelItems.delete(item.itemId)) return;
         const previous = event.previous_item_id;
         emit({
           type: 'item_added',
@@ -341,6 +346,7 @@ export class ServerEventNormalizer {
       ...(clientRequestId !== undefined && { clientRequestId }),
       reportedCalls: new Set(),
       calls: new Map(),
+      items: new Set(),
     });
     this.#hooks.emit({
       type: 'response_started',
@@ -356,6 +362,7 @@ export class ServerEventNormalizer {
     if (!response || responseId === undefined) return;
     const info = this.#responses.get(responseId);
     this.#responses.delete(responseId);
+    for (const itemId of info?.items ?? []) this.#modelItems.delete(itemId);
     const metadata = isPlainObject(response.metadata) ? response.metadata : undefined;
     const clientRequestId = info?.clientRequestId ?? str(metadata?.[CLIENT_REQUEST_ID_KEY]);
     const conversation = info?.conversation ?? (response.conversation_id === null ? 'none' : 'default');
@@ -385,6 +392,8 @@ export class ServerEventNormalizer {
     const item = isPlainObject(event.item) ? event.item : undefined;
     const itemId = str(item?.id);
     if (responseId === undefined || !item || itemId === undefined) return;
+    this.#modelItems.add(itemId);
+    this.#responses.get(responseId)?.items.add(itemId);
     if (item.type === 'message') {
       this.#hooks.emit({
         type: 'message_started',

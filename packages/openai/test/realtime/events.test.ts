@@ -82,13 +82,10 @@ describe('event normalization (GA)', () => {
         totalTokens: expect.any(Number),
       },
     });
-    // the user item and the assistant item both entered the conversation
+    // Only the user item is reported as added: the assistant's is reported by message_started/message_done.
     expect(
       log.ofType('item_added').map((e) => [e.item.type, e.item.type === 'message' && e.item.role]),
-    ).toEqual([
-      ['message', 'user'],
-      ['message', 'assistant'],
-    ]);
+    ).toEqual([['message', 'user']]);
     expect(log.ofType('item_added')[0]).toEqual({
       type: 'item_added',
       previousItemId: null,
@@ -118,6 +115,7 @@ describe('event normalization (GA)', () => {
         arguments: '{"city":"Oslo"}',
       },
     ]);
+    expect(log.ofType('item_added').map((e) => e.item.type)).toEqual(['message']);
     const callIndex = log.events.findIndex((e) => e.type === 'function_call');
     expect(callIndex).toBeLessThan(log.events.indexOf(done));
   });
@@ -238,16 +236,16 @@ describe('tolerance: beta names, spellings, unknown events, malformed frames', (
       },
     });
     server.send({ type: 'response.done', response: { id: 'resp_b', status: 'completed' } });
-    await log.waitFor('response_done');
+    server.send({
+      type: 'conversation.item.created',
+      previous_item_id: 'item_b',
+      item: { id: 'u_b', type: 'message', role: 'user', content: [{ type: 'input_text', text: 'ok' }] },
+    });
+    await log.waitFor('item_added');
     const since = log.events.findIndex((e) => e.type === 'response_started');
     expect(log.events.slice(since)).toEqual([
       { type: 'response_started', responseId: 'resp_b', conversation: 'default' },
       { type: 'message_started', responseId: 'resp_b', itemId: 'item_b', outputIndex: 0 },
-      {
-        type: 'item_added',
-        previousItemId: null,
-        item: { type: 'message', itemId: 'item_b', role: 'assistant', content: [] },
-      },
       { type: 'transcript_delta', responseId: 'resp_b', itemId: 'item_b', delta: 'Hi' },
       { type: 'audio_delta', responseId: 'resp_b', itemId: 'item_b', audio: new Uint8Array([0, 1, 2, 3]) },
       { type: 'audio_done', responseId: 'resp_b', itemId: 'item_b' },
@@ -269,6 +267,11 @@ describe('tolerance: beta names, spellings, unknown events, malformed frames', (
         },
       },
       { type: 'response_done', responseId: 'resp_b', status: 'completed', conversation: 'default' },
+      {
+        type: 'item_added',
+        previousItemId: 'item_b',
+        item: { type: 'message', itemId: 'u_b', role: 'user', content: [{ type: 'text', text: 'ok' }] },
+      },
     ]);
   });
 
