@@ -6,6 +6,9 @@ export type SignalTask<T> = (signal: AbortSignal) => Promise<T>;
  * that failure as the reason) and awaited; then the first failure is thrown. Nothing is left running.
  */
 export async function runAllOrAbort<T>(parent: AbortSignal, tasks: readonly SignalTask<T>[]): Promise<T[]> {
+  // Nothing to abort on failure with fewer than two tasks: skip the linked signal.
+  if (tasks.length === 0) return [];
+  if (tasks.length === 1) return [await tasks[0]!(parent)];
   const controller = new AbortController();
   const onParentAbort = () => controller.abort(parent.reason);
   if (parent.aborted) controller.abort(parent.reason);
