@@ -7,6 +7,7 @@ import type { RunState } from './run-state.js';
  * resume with `run(agent, error.state, { maxTurns: higher })` to go on.
  */
 export class MaxTurnsExceededError<TContext = unknown> extends ParleyError {
+  /** The budget that ran out. */
   readonly maxTurns: number;
   /** The run as it stood when the budget ran out. */
   readonly state: RunState<TContext>;

@@ -10,27 +10,34 @@ export interface MessageOutputItem<TContext = unknown> {
   readonly type: 'message_output_item';
   /** The agent whose model produced it. */
   readonly agent: AnyAgent<TContext>;
+  /** The message as the model returned it. */
   readonly rawItem: MessageItem;
 }
 
 /** A call of a function tool (or of a tool the agent does not have). */
 export interface ToolCallItem<TContext = unknown> {
   readonly type: 'tool_call_item';
+  /** The agent whose model made the call. */
   readonly agent: AnyAgent<TContext>;
+  /** The call: `callId`, tool `name` and raw JSON `arguments`. */
   readonly rawItem: FunctionCallItem;
 }
 
 /** What the model sees as the result of a function call: a tool's output or an error text. */
 export interface ToolCallOutputItem<TContext = unknown> {
   readonly type: 'tool_call_output_item';
+  /** The agent whose call it answers. */
   readonly agent: AnyAgent<TContext>;
+  /** The output text the model sees, with the `callId` it answers. */
   readonly rawItem: FunctionCallOutputItem;
 }
 
 /** The model asked to hand off (`transfer_to_<name>`). */
 export interface HandoffCallItem<TContext = unknown> {
   readonly type: 'handoff_call_item';
+  /** The agent whose model asked to hand off. */
   readonly agent: AnyAgent<TContext>;
+  /** The call of the handoff tool (`transfer_to_<name>`). */
   readonly rawItem: FunctionCallItem;
 }
 
@@ -39,8 +46,11 @@ export interface HandoffOutputItem<TContext = unknown> {
   readonly type: 'handoff_output_item';
   /** The agent that handed off (same as `sourceAgent`). */
   readonly agent: AnyAgent<TContext>;
+  /** The handoff call's output, `{"assistant":"<target name>"}`. */
   readonly rawItem: FunctionCallOutputItem;
+  /** The agent that gave up control. */
   readonly sourceAgent: AnyAgent<TContext>;
+  /** The agent that took over. */
   readonly targetAgent: AnyAgent<TContext>;
 }
 
@@ -50,7 +60,9 @@ export interface HandoffOutputItem<TContext = unknown> {
  */
 export interface ToolApprovalItem<TContext = unknown> {
   readonly type: 'tool_approval_item';
+  /** The agent whose model made the call. */
   readonly agent: AnyAgent<TContext>;
+  /** The call waiting for a decision: `callId`, tool `name` and raw JSON `arguments`. */
   readonly rawItem: FunctionCallItem;
 }
 

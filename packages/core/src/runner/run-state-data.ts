@@ -12,8 +12,11 @@ export type RunStatus = 'in_progress' | 'interrupted' | 'completed' | 'aborted' 
 
 /** A decision on a tool call, bound to the call id and the exact arguments it was made for. */
 export interface ApprovalDecision {
+  /** The call decided on. */
   callId: string;
+  /** The exact arguments the decision was made for; other arguments are not covered. */
   arguments: string;
+  /** `true` approved, `false` rejected. */
   approved: boolean;
   /** For a rejection: what the model is told instead of the tool output. */
   message?: string;

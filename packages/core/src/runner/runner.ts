@@ -38,6 +38,7 @@ export interface RunnerConfig {
 export interface RunOptions<TContext = unknown> {
   /** The model (or a model name) for agents that set none. */
   model?: string | Model;
+  /** Resolves model names for this run (overrides the Runner's). */
   modelProvider?: ModelProvider;
   /**
    * Turn budget (one turn = one model call): a positive integer or `Infinity`; default 10. When resuming a

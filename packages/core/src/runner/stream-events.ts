@@ -4,6 +4,7 @@ import type { AnyAgent, RunItem } from './run-items.js';
 /** An event of the model call, passed through as the model streamed it (`text_delta`, `response_done`, …). */
 export interface RawModelStreamEvent {
   readonly type: 'raw_model_event';
+  /** The model's event. */
   readonly data: ModelStreamEvent;
 }
 
@@ -19,13 +20,16 @@ export type RunItemStreamEventName =
 /** A run item was created; the same items, in the same order, end up in `result.newItems`. */
 export interface RunItemStreamEvent<TContext = unknown> {
   readonly type: 'run_item';
+  /** What happened, e.g. `tool_called`. */
   readonly name: RunItemStreamEventName;
+  /** The new item (the same object ends up in `newItems`). */
   readonly item: RunItem<TContext>;
 }
 
 /** The current agent changed: at the start of a run, and after a handoff. */
 export interface AgentUpdatedStreamEvent<TContext = unknown> {
   readonly type: 'agent_updated';
+  /** The agent now in control. */
   readonly agent: AnyAgent<TContext>;
 }
 

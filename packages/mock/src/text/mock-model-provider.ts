@@ -18,6 +18,7 @@ export class MockModelProvider implements ModelProvider {
     this.#defaultModel = options.defaultModel;
   }
 
+  /** The model registered under `name`, or the default model when no name is given. */
   getModel(name?: string): Model {
     if (name === undefined) {
       if (this.#defaultModel) return this.#defaultModel;

@@ -38,6 +38,7 @@ export interface MockCall {
   streamed: boolean;
   /** A snapshot of the request (empty `input` and `tools` when `recordRequests` is off). */
   request: ModelRequest;
+  /** How the call ended; `pending` while it runs. */
   status: MockCallStatus;
 }
 
@@ -92,8 +93,11 @@ export class MockModel implements Model {
   /** A response answered only after a delay on the mock's clock. */
   static readonly delay = mockDelay;
 
+  /** The model interface version this mock implements. */
   readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
+  /** Always `mock`. */
   readonly provider = 'mock';
+  /** All `true` unless overridden in the options: the mock can do everything the seam describes. */
   readonly capabilities: ModelCapabilities;
 
   readonly #script: MockScriptEntry[];
@@ -153,6 +157,7 @@ export class MockModel implements Model {
     }
   }
 
+  /** Answers with the next script entry (after its delay); rejects with a scripted error or on abort. */
   async getResponse(request: ModelRequest, options: { signal?: AbortSignal } = {}): Promise<ModelResponse> {
     const call = this.#begin(request, false);
     try {
@@ -165,6 +170,10 @@ export class MockModel implements Model {
     }
   }
 
+  /**
+   * Streams the next script entry: `response_started`, the assistant text in `chunkSize` deltas, then
+   * `response_done`. Throws the abort reason if the signal aborts on the way.
+   */
   async *streamResponse(
     request: ModelRequest,
     options: { signal?: AbortSignal } = {},

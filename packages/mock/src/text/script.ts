@@ -12,17 +12,20 @@ export type MockOutputItem = MessageItem | MockFunctionCall;
 /** A scripted answer: the items the model returns. */
 export interface MockOutputResponse {
   type: 'output';
+  /** The items the model returns, in order. */
   output: MockOutputItem[];
   /** Overrides the mock's usage estimate for this call. */
   usage?: Partial<Usage>;
   /** Wait this long (on the mock's clock, abort-aware) before answering. */
   delayMs?: number;
+  /** Default `mock_resp_<n>`. */
   responseId?: string;
 }
 
 /** A scripted failure: the model call rejects (or the stream throws) with `error`. */
 export interface MockErrorResponse {
   type: 'error';
+  /** What the call rejects with. */
   error: unknown;
   /** Wait this long (on the mock's clock, abort-aware) before failing. */
   delayMs?: number;
