@@ -213,6 +213,17 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   readonly #onError = (event: SocketEventMap['error']): void => {
     const message = event.message ?? (event.error instanceof Error ? event.error.message : undefined);
     if (message) this.#socketErrorMessage = this.#redact(message);
+    if (this.#phase === 'connecting' && !this.#opened) {
+      // A failed handshake: `ws` follows with a close event, undici (Node's global WebSocket) does not.
+      this.#phase = 'closed';
+      this.#detach();
+      try {
+        this.#socket.close();
+      } catch {
+        // Some implementations throw when closing a socket that never opened.
+      }
+      this.#failConnect(this.#closeError(1006, ''));
+    }
   };
 
   readonly #onClose = (event: SocketEventMap['close']): void => {

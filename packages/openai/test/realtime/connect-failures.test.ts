@@ -63,8 +63,71 @@ describe('failed connects leave nothing behind', () => {
       url: sim.url.replace('/v1/realtime', '/v2/nope'),
     });
     const error = await failure(model.connect({ config: {} }));
-    expect(error).toMatchObject({ code: 'realtime_handshake_failed', status: 404 });
+    expect(error).toMatchObject({ code: 'realtime_handshake_failed' });
+    // Only the ws package reports the HTTP status of a refused upgrade (undici and browsers do not).
+    if (model.webSocketStyle === 'ws') expect(error).toMatchObject({ status: 404 });
     expectNoSecret(error);
+    await sim.waitForIdle();
+  });
+
+  test('a socket that reports a failed handshake with error and never closes (as undici does) fails at once', async () => {
+    const sim = await simulator({ auth: { kind: 'openai', apiKeys: ['sk-other'] } });
+    const clock = new ManualClock();
+    const created: UndiciLikeSocket[] = [];
+    class UndiciLikeSocket {
+      readonly #ws: WsWebSocket;
+      readonly #listeners = new Map<string, Set<(event: never) => void>>();
+      #failed = false;
+      binaryType = 'arraybuffer';
+      constructor(url: string, init: { protocols: string[]; headers: Record<string, string> }) {
+        created.push(this);
+        this.#ws = new WsWebSocket(url, init.protocols, { headers: init.headers });
+        this.#ws.on('error', (error) => {
+          this.#failed = true;
+          this.#fire('error', { message: 'Received network error or non-101 status code.', error });
+        });
+        this.#ws.on('open', () => this.#fire('open', {}));
+        this.#ws.on('message', (data) => this.#fire('message', { data: data.toString() }));
+        this.#ws.on('close', (code, reason) => {
+          if (!this.#failed) this.#fire('close', { code, reason: reason.toString() });
+        });
+      }
+      get readyState() {
+        return this.#failed ? 0 : this.#ws.readyState;
+      }
+      get listenerCount() {
+        return [...this.#listeners.values()].reduce((n, set) => n + set.size, 0);
+      }
+      #fire(type: string, event: unknown) {
+        for (const listener of this.#listeners.get(type) ?? []) (listener as (e: unknown) => void)(event);
+      }
+      addEventListener(type: string, listener: (event: never) => void) {
+        if (!this.#listeners.has(type)) this.#listeners.set(type, new Set());
+        this.#listeners.get(type)?.add(listener);
+      }
+      removeEventListener(type: string, listener: (event: never) => void) {
+        this.#listeners.get(type)?.delete(listener);
+      }
+      send(data: string) {
+        this.#ws.send(data);
+      }
+      close(code?: number, reason?: string) {
+        if (!this.#failed) this.#ws.close(code, reason);
+      }
+    }
+    const model = new OpenAIRealtimeModel({
+      apiKey: API_KEY,
+      url: sim.url,
+      WebSocket: UndiciLikeSocket as never,
+      webSocketStyle: 'headers-init',
+      clock,
+    });
+    const error = await failure(model.connect({ config: {} }));
+    expect(error).toMatchObject({ code: 'realtime_handshake_failed' });
+    expect(error.message).toMatch(/non-101/);
+    expectNoSecret(error);
+    expect(created[0]?.listenerCount).toBe(0);
+    expect(clock.pendingTimers).toBe(0);
     await sim.waitForIdle();
   });
 
