@@ -84,9 +84,15 @@ export class MockRealtimeConnection implements RealtimeConnection {
   readonly #refusals: string[] = [];
   readonly #commandWaiters = new Set<() => void>();
 
+  readonly #closedByClient: Promise<void>;
+  #resolveClosed!: () => void;
+
   constructor(link: MockModelLink, config: RealtimeSessionConfig) {
     this.#link = link;
     this.#config = { ...config };
+    this.#closedByClient = new Promise<void>((resolve) => {
+      this.#resolveClosed = resolve;
+    });
   }
 
   // ── RealtimeConnection ─────────────────────────────────────────────────────────────────────
@@ -115,6 +121,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
 
   async close(): Promise<void> {
     this.#closeCalls++;
+    this.#resolveClosed();
     this.#clientClosed = true;
     this.#status = 'closed';
     this.#queue.length = 0;
@@ -126,6 +133,11 @@ export class MockRealtimeConnection implements RealtimeConnection {
   /** How many times `close()` was called (a session must call it exactly once). */
   get closeCalls(): number {
     return this.#closeCalls;
+  }
+
+  /** Resolves once the client called `close()`. */
+  whenClosedByClient(): Promise<void> {
+    return this.#closedByClient;
   }
 
   /** Subscribed listeners (a released session leaves none). */

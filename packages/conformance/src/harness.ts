@@ -1,0 +1,97 @@
+import type { RealtimeCommand, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
+
+/** One output item of a scripted response. */
+export type HarnessOutput =
+  /**
+   * An assistant message. In audio mode the model speaks it: `audioMs` milliseconds of PCM16 audio
+   * (any number of chunks; the adapter's default length when omitted) with `text` as its transcript.
+   * In text mode `text` arrives as text deltas.
+   */
+  | { type: 'message'; text: string; audioMs?: number }
+  /** A function call. `callId` defaults to one the adapter's backend assigns. */
+  | { type: 'function_call'; name: string; arguments?: Record<string, unknown>; callId?: string };
+
+/** What the model does in one response. */
+export interface HarnessResponse {
+  /** The response's output items, in order. */
+  output: HarnessOutput[];
+  /**
+   * Keep the response active after its output, until {@link RealtimeHarness.finishResponse}. Used to
+   * make everything else (tool outputs, cancels) happen before `response_done`.
+   */
+  hold?: boolean;
+}
+
+/** Which commands {@link RealtimeHarness.waitForCommand} waits for: a type, or a predicate. */
+export type CommandMatch = RealtimeCommand['type'] | ((command: RealtimeCommand) => boolean);
+
+/**
+ * How the conformance scenarios drive one adapter: script "the model does X" on its backend, and read
+ * back what the adapter sent. Every method may be asynchronous (a backend behind a real socket); the
+ * scenarios await each one and never rely on synchronous delivery.
+ *
+ * A fresh harness is created for every scenario and disposed after it.
+ *
+ * Scripting rules:
+ * - every response the backend produces, whether the adapter requested it (`createResponse`) or the
+ *   backend started it itself (turn detection, `autoToolReplyGeneration`), plays the next queued
+ *   {@link HarnessResponse}; scenarios queue a response before they trigger one;
+ * - the backend behaves like the provider: one active default-conversation response (a second request
+ *   is refused with `conversation_already_has_active_response`), items enter its conversation, a
+ *   cancelled response ends with status `cancelled`.
+ *
+ * Normalization rules for {@link commands}: what the backend received, translated back to the seam's
+ * {@link RealtimeCommand} shapes, in the order received, on every connection of this harness. A tool
+ * output (however the wire spells it) is a `sendToolOutput`; a response request carries the session's
+ * `clientRequestId`; audio is the decoded bytes; fields the adapter did not send are absent.
+ */
+export interface RealtimeHarness {
+  /** The adapter under test, wired to this harness's backend. */
+  readonly model: RealtimeModel;
+
+  /** Queues what the model does for the next responses, in order. */
+  respondWith(...responses: HarnessResponse[]): Promise<void>;
+  /** Ends the response held open by `hold: true` (its `response_done` follows). */
+  finishResponse(): Promise<void>;
+  /**
+   * The user starts speaking: the backend's turn detection reports speech started and, like the
+   * provider, cancels an active response (status `cancelled`). Only called when `turnDetection` is declared.
+   */
+  userStartsSpeaking(): Promise<void>;
+  /**
+   * The user stops speaking: the backend commits the user's audio as a user message (transcribed as
+   * `transcript` where `userTranscription` is declared) and starts a response itself (the next queued
+   * one). Only called when `turnDetection` is declared.
+   */
+  userStopsSpeaking(options?: { transcript?: string }): Promise<void>;
+  /** The backend reports an error that answers no request. */
+  emitError(error: { code: string; message: string }): Promise<void>;
+  /** The backend refuses the next response request with this error (echoing its request id). */
+  refuseNextResponse(error: { code: string; message: string }): Promise<void>;
+  /** The backend drops the connection (the adapter must report `connection_status: disconnected`). */
+  disconnect(): Promise<void>;
+
+  /** Everything the backend received so far, normalized (see above). */
+  commands(): Promise<readonly RealtimeCommand[]>;
+  /**
+   * Resolves with all matching commands once at least `count` (default 1) were received, counting
+   * earlier ones; rejects after `timeoutMs` (default 2000) with what was received instead.
+   */
+  waitForCommand(
+    match: CommandMatch,
+    options?: { count?: number; timeoutMs?: number },
+  ): Promise<RealtimeCommand[]>;
+  /**
+   * The backend's current session configuration for the latest connection (the connect config merged
+   * with every accepted update), in the seam's shape. Scenarios read `instructions` and tool names.
+   */
+  sessionConfig(): Promise<RealtimeSessionConfig>;
+  /** Resolves once the adapter closed its latest connection from the client side. */
+  waitForClientClose(options?: { timeoutMs?: number }): Promise<void>;
+
+  /** Releases everything the harness holds (servers, sockets, timers). Called after every scenario. */
+  dispose(): Promise<void>;
+}
+
+/** Creates a fresh harness for one scenario. */
+export type RealtimeHarnessFactory = () => RealtimeHarness | Promise<RealtimeHarness>;

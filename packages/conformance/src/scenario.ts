@@ -1,0 +1,20 @@
+import type { RealtimeCapability } from '@parley/core';
+import type { RealtimeHarness } from './harness.js';
+
+/** One behaviour every adapter must show, written once against the seam and the session. */
+export interface ConformanceScenario {
+  /** A short sentence naming the behaviour. */
+  readonly name: string;
+  /** Capabilities the scenario needs; it is skipped, with the reason, where one is not declared. */
+  readonly requires: readonly RealtimeCapability[];
+  /** Runs the scenario; throws (an assertion) when the adapter misbehaves. */
+  run(harness: RealtimeHarness): Promise<void>;
+}
+
+/** The capabilities `scenario` needs that `harness`'s model does not declare. */
+export function missingCapabilities(
+  scenario: ConformanceScenario,
+  harness: RealtimeHarness,
+): RealtimeCapability[] {
+  return scenario.requires.filter((capability) => !harness.model.capabilities[capability]);
+}

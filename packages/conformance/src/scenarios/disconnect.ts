@@ -1,0 +1,25 @@
+import { Agent, SessionNotConnectedError } from '@parley/core';
+import { expect } from 'vitest';
+import type { ConformanceScenario } from '../scenario.js';
+import { withSession } from '../support.js';
+
+/** A dropped connection is reported; commands are refused until connect() makes a new one. */
+export const disconnectScenario: ConformanceScenario = {
+  name: 'a dropped connection is reported and connect() reconnects',
+  requires: [],
+  async run(harness) {
+    await withSession(harness, new Agent({ name: 'Resilient' }), async (session, events) => {
+      await session.connect();
+      await harness.disconnect();
+      await events.waitFor('connection_status', (e) => e.status === 'disconnected');
+      expect(session.status).toBe('disconnected');
+      expect(() => session.sendMessage('anyone?')).toThrow(SessionNotConnectedError);
+      await session.connect();
+      expect(session.status).toBe('connected');
+      await harness.respondWith({ output: [{ type: 'message', text: 'Reconnected.' }] });
+      session.sendMessage('anyone?');
+      await events.waitFor('response_done');
+      expect(session.history.at(-1)).toMatchObject({ text: 'Reconnected.' });
+    });
+  },
+};

@@ -1,0 +1,87 @@
+import { Agent, tool } from '@parley/core';
+import { expect } from 'vitest';
+import { z } from 'zod';
+import type { RealtimeHarness } from '../harness.js';
+import type { ConformanceScenario } from '../scenario.js';
+import { commandsOf, gate, withSession } from '../support.js';
+
+function gatedAgent() {
+  const gates = [gate<string>(), gate<string>(), gate<string>()];
+  const step = tool({
+    name: 'step',
+    description: 'One of several independent steps',
+    parameters: z.object({ i: z.number() }),
+    execute: ({ i }) => gates[i]!.promise,
+  });
+  return { agent: new Agent({ name: 'Worker', tools: [step] }), gates };
+}
+
+const threeCalls = [0, 1, 2].map((i) => ({
+  type: 'function_call' as const,
+  name: 'step',
+  arguments: { i },
+  callId: `par_${i}`,
+}));
+
+async function creates(harness: RealtimeHarness): Promise<number> {
+  return commandsOf(await harness.commands(), 'createResponse').length;
+}
+
+/** Three calls in one response finishing after it ended: the last one to finish starts the only follow-up. */
+export const parallelToolsAfterEndScenario: ConformanceScenario = {
+  name: 'parallel tool calls finishing after the response: exactly one follow-up response',
+  requires: [],
+  async run(harness) {
+    const { agent, gates } = gatedAgent();
+    const auto = harness.model.capabilities.autoToolReplyGeneration;
+    await withSession(harness, agent, async (session, events) => {
+      await session.connect();
+      await harness.respondWith(
+        { output: threeCalls },
+        { output: [{ type: 'message', text: 'All three done.' }] },
+      );
+      session.sendMessage('Do all three steps.');
+      await events.waitFor('response_done');
+      for (const [n, i] of [2, 0].entries()) {
+        gates[i]!.resolve(`done ${i}`);
+        await harness.waitForCommand('sendToolOutput', { count: n + 1 });
+      }
+      expect(await creates(harness)).toBe(1);
+      gates[1]!.resolve('done 1');
+      await harness.waitForCommand('sendToolOutput', { count: 3 });
+      await events.waitFor('response_done', () => true, 2);
+      expect(await creates(harness)).toBe(auto ? 1 : 2);
+      expect(events.of('response_started')).toHaveLength(2);
+      expect(events.of('error')).toEqual([]);
+      expect(session.history.at(-1)).toMatchObject({ text: 'All three done.' });
+    });
+  },
+};
+
+/** Three calls that all finish while their response is still active: its end starts the only follow-up. */
+export const parallelToolsBeforeEndScenario: ConformanceScenario = {
+  name: 'parallel tool calls finishing before the response ends: exactly one follow-up response',
+  requires: [],
+  async run(harness) {
+    const { agent, gates } = gatedAgent();
+    const auto = harness.model.capabilities.autoToolReplyGeneration;
+    await withSession(harness, agent, async (session, events) => {
+      await session.connect();
+      await harness.respondWith(
+        { output: threeCalls, hold: true },
+        { output: [{ type: 'message', text: 'Finished.' }] },
+      );
+      session.sendMessage('Do all three steps.');
+      await events.waitFor('tool_start', () => true, 3);
+      for (const g of gates) g.resolve('ok');
+      await harness.waitForCommand('sendToolOutput', { count: 3 });
+      expect(events.of('response_done')).toHaveLength(0);
+      expect(await creates(harness)).toBe(1);
+      await harness.finishResponse();
+      await events.waitFor('response_done', () => true, 2);
+      expect(await creates(harness)).toBe(auto ? 1 : 2);
+      expect(events.of('response_started')).toHaveLength(2);
+      expect(events.of('error')).toEqual([]);
+    });
+  },
+};

@@ -1,0 +1,35 @@
+import { Agent, ResponseRefusedError } from '@parley/core';
+import { expect } from 'vitest';
+import type { ConformanceScenario } from '../scenario.js';
+import { withSession } from '../support.js';
+
+/** Provider errors surface as error events with the provider's code; the session stays usable. */
+export const providerErrorScenario: ConformanceScenario = {
+  name: 'provider errors surface as error events with their code; the session stays usable',
+  requires: [],
+  async run(harness) {
+    await withSession(harness, new Agent({ name: 'Sturdy' }), async (session, events) => {
+      await session.connect();
+      await harness.emitError({ code: 'server_error', message: 'Something broke on our side.' });
+      const unsolicited = await events.waitFor('error');
+      expect(unsolicited).toMatchObject({ source: 'provider', code: 'server_error' });
+
+      await harness.refuseNextResponse({ code: 'rate_limit_exceeded', message: 'Slow down.' });
+      const refused = session.generateReply();
+      const error = await refused.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseRefusedError);
+      expect(error).toMatchObject({
+        providerCode: 'rate_limit_exceeded',
+        clientRequestId: refused.clientRequestId,
+      });
+      const refusal = await events.waitFor('error', (e) => e.clientRequestId === refused.clientRequestId);
+      expect(refusal.code).toBe('rate_limit_exceeded');
+
+      expect(session.status).toBe('connected');
+      await harness.respondWith({ output: [{ type: 'message', text: 'Back to normal.' }] });
+      const responseId = await session.generateReply();
+      await events.waitFor('response_done', (e) => e.responseId === responseId);
+      expect(session.history.at(-1)).toMatchObject({ text: 'Back to normal.' });
+    });
+  },
+};

@@ -1,0 +1,123 @@
+import {
+  type Agent,
+  ParleyError,
+  type RealtimeCommand,
+  RealtimeSession,
+  type RealtimeSessionEvent,
+  type RealtimeSessionEventOf,
+  type RealtimeSessionEventType,
+  type RealtimeSessionOptions,
+} from '@parley/core';
+import type { RealtimeHarness } from './harness.js';
+
+/** How long a scenario waits for something that should happen promptly. */
+export const WAIT_MS = 3000;
+
+/** A scenario step did not happen in time. */
+export class ScenarioTimeoutError extends ParleyError {
+  constructor(what: string, seen: string) {
+    super('conformance_timeout', `Timed out after ${WAIT_MS} ms waiting for ${what}. Seen so far: ${seen}`);
+  }
+}
+
+/** Everything a session emitted, with a way to wait for more. */
+export class EventRecorder {
+  readonly events: RealtimeSessionEvent[] = [];
+  readonly ended: Promise<void>;
+  readonly #waiters = new Set<() => void>();
+
+  constructor(session: RealtimeSession) {
+    const iterator = session[Symbol.asyncIterator]();
+    this.ended = (async () => {
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) break;
+        this.events.push(next.value);
+        for (const notify of [...this.#waiters]) notify();
+      }
+      for (const notify of [...this.#waiters]) notify();
+    })();
+  }
+
+  of<T extends RealtimeSessionEventType>(type: T): RealtimeSessionEventOf<T>[] {
+    return this.events.filter((e): e is RealtimeSessionEventOf<T> => e.type === type);
+  }
+
+  /** Resolves with the `count`-th event of `type` matching `where` (earlier events count). */
+  waitFor<T extends RealtimeSessionEventType>(
+    type: T,
+    where: (event: RealtimeSessionEventOf<T>) => boolean = () => true,
+    count = 1,
+  ): Promise<RealtimeSessionEventOf<T>> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const matching = this.of(type).filter(where);
+        if (matching.length < count) return false;
+        this.#waiters.delete(check);
+        clearTimeout(timer);
+        resolve(matching[count - 1]!);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.delete(check);
+        reject(
+          new ScenarioTimeoutError(`${count} × ${type}`, this.events.map((e) => e.type).join(', ') || 'none'),
+        );
+      }, WAIT_MS);
+      if (!check()) this.#waiters.add(check);
+    });
+  }
+
+  /** The assistant's words in a response: transcript deltas, or text deltas in text mode. */
+  spokenText(responseId: string): string {
+    return this.events
+      .filter(
+        (e): e is RealtimeSessionEventOf<'transcript_delta' | 'text_delta'> =>
+          (e.type === 'transcript_delta' || e.type === 'text_delta') && e.responseId === responseId,
+      )
+      .map((e) => e.delta)
+      .join('');
+  }
+}
+
+/** A session on the harness's model with its events recorded; close it with `session.close()`. */
+export function openSession<TContext>(
+  harness: RealtimeHarness,
+  agent: Agent<TContext>,
+  options: Omit<RealtimeSessionOptions<TContext>, 'model'> = {},
+): { session: RealtimeSession<TContext>; events: EventRecorder } {
+  const session = new RealtimeSession(agent, { ...options, model: harness.model });
+  return { session, events: new EventRecorder(session as RealtimeSession) };
+}
+
+/** Runs `body` with a fresh session and always closes it. */
+export async function withSession<TContext>(
+  harness: RealtimeHarness,
+  agent: Agent<TContext>,
+  body: (session: RealtimeSession<TContext>, events: EventRecorder) => Promise<void>,
+  options: Omit<RealtimeSessionOptions<TContext>, 'model'> = {},
+): Promise<void> {
+  const { session, events } = openSession(harness, agent, options);
+  try {
+    await body(session, events);
+  } finally {
+    await session.close();
+  }
+}
+
+/** The commands of one type. */
+export function commandsOf<T extends RealtimeCommand['type']>(
+  commands: readonly RealtimeCommand[],
+  type: T,
+): Extract<RealtimeCommand, { type: T }>[] {
+  return commands.filter((c): c is Extract<RealtimeCommand, { type: T }> => c.type === type);
+}
+
+/** A promise with its `resolve` exposed, to hold a tool until the scenario releases it. */
+export function gate<T>(): { promise: Promise<T>; resolve(value: T): void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}

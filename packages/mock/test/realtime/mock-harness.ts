@@ -1,0 +1,72 @@
+import type { HarnessResponse, RealtimeHarness } from '@parley/conformance';
+import type { RealtimeCapabilities, RealtimeCommand } from '@parley/core';
+import { MockRealtimeModel, type MockResponseScript } from '@parley/mock';
+
+function toScript(response: HarnessResponse): MockResponseScript {
+  return {
+    output: [
+      ...response.output.map((o) =>
+        o.type === 'message'
+          ? {
+              type: 'message' as const,
+              text: o.text,
+              ...(o.audioMs !== undefined && { audio: { ms: o.audioMs } }),
+            }
+          : { ...o },
+      ),
+      ...(response.hold ? [{ type: 'pause' as const }] : []),
+    ],
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: () => string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms waiting for ${what()}`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The conformance harness for {@link MockRealtimeModel}: the mock is its own backend. */
+export function createMockHarness(capabilities: Partial<RealtimeCapabilities> = {}): RealtimeHarness {
+  const model = new MockRealtimeModel({ capabilities });
+  return {
+    model,
+    respondWith: async (...responses) => {
+      model.respondWith(...responses.map(toScript));
+    },
+    finishResponse: async () => model.connection.resume(),
+    userStartsSpeaking: async () => model.connection.userStartsSpeaking(),
+    userStopsSpeaking: async (options = {}) => model.connection.userStopsSpeaking(options),
+    emitError: async (error) => model.connection.emitError(error),
+    refuseNextResponse: async (error) => model.connection.refuseNextResponse(error.code, error.message),
+    disconnect: async () => model.connection.disconnect('harness_disconnect'),
+    commands: async () => model.commands,
+    waitForCommand: (match, options = {}) => {
+      const predicate = typeof match === 'string' ? (c: RealtimeCommand) => c.type === match : match;
+      const ms = options.timeoutMs ?? 2000;
+      return withTimeout(
+        model.waitForCommands(predicate, options.count ?? 1),
+        ms,
+        () =>
+          `${options.count ?? 1} × ${String(match)}; received ${model.commands.map((c) => c.type).join(', ')}`,
+      );
+    },
+    sessionConfig: async () => model.connection.config,
+    waitForClientClose: (options = {}) =>
+      withTimeout(
+        model.connection.whenClosedByClient(),
+        options.timeoutMs ?? 2000,
+        () => 'the client to close',
+      ),
+    dispose: async () => {},
+  };
+}
