@@ -17,7 +17,7 @@ import { OpenAIRealtimeError } from './errors.js';
 import type { OpenAIRealtimeSessionConfig } from './options.js';
 import { ServerEventNormalizer } from './server-events.js';
 import { mergeSessionConfig, toWireSession } from './session-config.js';
-import { SOCKET_CLOSED, type SocketEventMap, type WebSocketLike } from './socket-types.js';
+import type { SocketEventMap, WebSocketLike } from './socket-types.js';
 
 /** What a connection needs besides its socket. */
 export interface ConnectionSettings {
@@ -402,7 +402,6 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
 
   /** Starts the closing handshake and resolves on the close event, or after `closeTimeoutMs` at the latest. */
   #closeSocket(code: number, reason: string): Promise<void> {
-    if (this.#socket.readyState === SOCKET_CLOSED && this.#phase === 'closed') return Promise.resolve();
     return new Promise<void>((resolve) => {
       const timer = this.#settings.clock.setTimeout(() => {
         this.#phase = 'closed';

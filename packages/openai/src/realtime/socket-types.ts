@@ -38,6 +38,3 @@ export type WebSocketConstructor = new (url: string, protocols?: string | string
  *   as the `openai-insecure-api-key.<key>` subprotocol.
  */
 export type WebSocketStyle = 'ws' | 'headers-init' | 'browser';
-
-/** `WebSocket.CLOSED`. */
-export const SOCKET_CLOSED = 3;

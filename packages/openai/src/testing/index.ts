@@ -12,6 +12,7 @@ export {
 } from './brain.js';
 export { decodeSpeechTexts, type SpeechAudioOptions, silenceAudio, speechAudio } from './sim-audio.js';
 export { type EventMatcher, SimulatedConnection, type Transcriber } from './sim-connection.js';
+export type { SimConversation, StoredItem } from './sim-conversation.js';
 export {
   type RealtimeSimulator,
   type RealtimeSimulatorOptions,

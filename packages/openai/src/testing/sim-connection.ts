@@ -91,7 +91,7 @@ function matches(match: EventMatcher, event: unknown): event is JsonObject {
  * One client connected to the simulator: a GA Realtime session with its conversation, input buffer, server VAD,
  * active responses and session timer. It records every client event it receives and every server event it sends.
  */
-export class SimulatedConnection implements ResponseHost {
+export class SimulatedConnection {
   /** `conn_1`, `conn_2`, … in order of connection. */
   readonly id: string;
   /** The request path with its query string, as the client sent it. */
@@ -109,13 +109,14 @@ export class SimulatedConnection implements ResponseHost {
   /** Resolves with the close code and reason once the socket has closed. */
   readonly closed: Promise<{ code: number; reason: string }>;
 
-  readonly ids: IdGenerator;
+  /** The default conversation: items in order, with each item's audio. */
   readonly conversation = new SimConversation();
-  readonly conversationId: string;
-  readonly msPerChar: number;
-  readonly chunkMs: number;
-  readonly brain: RealtimeBrain;
+  /** The effective session (as the last `session.created` / `session.updated` reported it). */
   session: WireSession;
+
+  readonly #ids: IdGenerator;
+  /** What responses see of this connection. */
+  readonly #host: ResponseHost;
 
   readonly #init: SimulatedConnectionInit;
   readonly #socket: WebSocket;
@@ -139,12 +140,25 @@ export class SimulatedConnection implements ResponseHost {
     this.headers = init.headers;
     this.protocol = init.protocol;
     this.model = init.model;
-    this.ids = init.ids;
-    this.brain = init.brain;
-    this.msPerChar = init.msPerChar;
-    this.chunkMs = init.chunkMs;
-    this.connectionId = init.id;
-    this.conversationId = init.ids.next('conv');
+    this.#ids = init.ids;
+    this.#host = {
+      ids: init.ids,
+      conversation: this.conversation,
+      conversationId: init.ids.next('conv'),
+      connectionId: init.id,
+      voice: () => this.session.audio?.output?.voice ?? 'alloy',
+      msPerChar: init.msPerChar,
+      chunkMs: init.chunkMs,
+      brain: init.brain,
+      send: (event) => this.send(event),
+      onAssistantAudio: () => {
+        this.#assistantAudio = true;
+      },
+      onFinished: (run) => {
+        this.#runs.delete(run);
+        if (this.#activeDefault === run) this.#activeDefault = undefined;
+      },
+    };
     const expiresAt = Math.floor(Date.now() / 1000 + init.sessionLimitMs / 1000);
     this.session = defaultSession(init.ids.next('sess'), init.model, expiresAt);
     this.closed = new Promise((resolve) => {
@@ -163,9 +177,6 @@ export class SimulatedConnection implements ResponseHost {
       this.#onFrame(isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString());
     });
   }
-
-  /** The same as {@link id}, for the response host interface. */
-  readonly connectionId: string;
 
   /** Starts the session: `session.created`, and the session timer. Called by the simulator unless deferred. */
   start(): void {
@@ -195,7 +206,7 @@ export class SimulatedConnection implements ResponseHost {
   /** Sends a server event as is (an `event_id` is added when missing): for injecting faults or beta events. */
   send(event: JsonObject): void {
     if (!this.#open) return;
-    const full = { type: event.type, event_id: event.event_id ?? this.ids.next('event'), ...event };
+    const full = { type: event.type, event_id: event.event_id ?? this.#ids.next('event'), ...event };
     this.serverEvents.push(full);
     this.#notify(this.#serverWaiters, this.serverEvents);
     this.#socket.send(JSON.stringify(full));
@@ -251,17 +262,6 @@ export class SimulatedConnection implements ResponseHost {
         waiter.resolve(last as JsonObject);
       }
     }
-  }
-
-  // --- ResponseHost ---
-
-  onAssistantAudio(): void {
-    this.#assistantAudio = true;
-  }
-
-  onFinished(run: ResponseRun): void {
-    this.#runs.delete(run);
-    if (this.#activeDefault === run) this.#activeDefault = undefined;
   }
 
   // --- client events ---
@@ -405,7 +405,7 @@ export class SimulatedConnection implements ResponseHost {
     if (!turnDetection) return;
     for (const transition of this.#vad.push(audio, turnDetection)) {
       if (transition.type === 'start') {
-        this.#reservedItemId = this.ids.next('item');
+        this.#reservedItemId = this.#ids.next('item');
         this.send({
           type: 'input_audio_buffer.speech_started',
           audio_start_ms: transition.audioStartMs,
@@ -413,7 +413,7 @@ export class SimulatedConnection implements ResponseHost {
         });
         if (turnDetection.interrupt_response !== false) this.#activeDefault?.cancel('turn_detected');
       } else {
-        const itemId = this.#reservedItemId ?? this.ids.next('item');
+        const itemId = this.#reservedItemId ?? this.#ids.next('item');
         this.#reservedItemId = itemId;
         this.send({
           type: 'input_audio_buffer.speech_stopped',
@@ -433,7 +433,7 @@ export class SimulatedConnection implements ResponseHost {
   }
 
   #commit(): void {
-    const itemId = this.#reservedItemId ?? this.ids.next('item');
+    const itemId = this.#reservedItemId ?? this.#ids.next('item');
     this.#reservedItemId = undefined;
     const audio = new Uint8Array(this.#inputBytes);
     let offset = 0;
@@ -498,12 +498,12 @@ export class SimulatedConnection implements ResponseHost {
     }
     const stored = {
       ...item,
-      id: item.id ?? this.ids.next('item'),
+      id: item.id ?? this.#ids.next('item'),
       object: 'realtime.item',
       status: 'completed',
     };
     if (stored.type === 'function_call' && stored.call_id === undefined)
-      stored.call_id = this.ids.next('call');
+      stored.call_id = this.#ids.next('call');
     // Audio bytes are kept aside (bookkeeping and retrieve) and never echoed in item events.
     if (stored.type === 'message') {
       stored.content = stored.content.map((part) => {
@@ -684,12 +684,12 @@ export class SimulatedConnection implements ResponseHost {
         return structuredClone(item);
       }
       const item = checkItem(raw, path);
-      return { ...item, id: item.id ?? this.ids.next('item') } as StoredItem;
+      return { ...item, id: item.id ?? this.#ids.next('item') } as StoredItem;
     });
   }
 
   #startResponse(params: ResponseParams): void {
-    const run = new ResponseRun(this, params);
+    const run = new ResponseRun(this.#host, params);
     this.#runs.add(run);
     if (params.conversation === 'default') this.#activeDefault = run;
     run.start();

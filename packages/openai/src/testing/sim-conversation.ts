@@ -15,18 +15,22 @@ interface ItemAudio {
  * and `conversation.item.retrieve`), and what was "heard" in user audio.
  */
 export class SimConversation {
+  /** The items, in conversation order. */
   readonly items: StoredItem[] = [];
   readonly #audio = new Map<string, ItemAudio>();
   readonly #heard = new Map<string, string>();
 
+  /** The id of the last item, or `null` when the conversation is empty. */
   get lastId(): string | null {
     return this.items.at(-1)?.id ?? null;
   }
 
+  /** `true` when an item with this id is in the conversation. */
   has(id: string): boolean {
     return this.items.some((item) => item.id === id);
   }
 
+  /** The item with this id. */
   get(id: string): StoredItem | undefined {
     return this.items.find((item) => item.id === id);
   }
@@ -47,6 +51,7 @@ export class SimConversation {
     return previousId;
   }
 
+  /** Removes an item and its audio. */
   delete(id: string): void {
     const index = this.items.findIndex((item) => item.id === id);
     if (index !== -1) this.items.splice(index, 1);
@@ -70,6 +75,7 @@ export class SimConversation {
     return Math.floor((this.#audio.get(id)?.bytes ?? 0) / BYTES_PER_MS);
   }
 
+  /** `true` when the item has audio bookkeeping (user audio, or assistant audio that was sent). */
   hasAudio(id: string): boolean {
     return this.#audio.has(id);
   }
@@ -92,6 +98,7 @@ export class SimConversation {
     this.#audio.set(id, { chunks: [bytes], bytes: bytes.length });
   }
 
+  /** Records the words "heard" in a user audio item (see `speechAudio`). */
   setHeard(id: string, text: string): void {
     this.#heard.set(id, text);
   }

@@ -1,6 +1,6 @@
 import { encodeBase64 } from '../shared/base64.js';
 import type { JsonObject } from '../shared/deep-merge.js';
-import type { WireFunctionTool, WireSession, WireToolChoice } from '../shared/realtime-wire.js';
+import type { WireFunctionTool, WireToolChoice } from '../shared/realtime-wire.js';
 import {
   arriveAt,
   type BrainOutput,
@@ -33,7 +33,8 @@ export interface ResponseHost {
   readonly conversation: SimConversation;
   readonly conversationId: string;
   readonly connectionId: string;
-  readonly session: WireSession;
+  /** The session's current voice. */
+  voice(): string | { id: string };
   readonly msPerChar: number;
   readonly chunkMs: number;
   readonly brain: RealtimeBrain;
@@ -467,7 +468,7 @@ export class ResponseRun {
       audio: {
         output: {
           format: { type: 'audio/pcm', rate: 24000 },
-          voice: this.#host.session.audio?.output?.voice ?? 'alloy',
+          voice: this.#host.voice(),
         },
       },
       usage,
