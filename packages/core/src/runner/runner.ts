@@ -28,7 +28,10 @@ export interface RunnerConfig {
   modelProvider?: ModelProvider;
   /** Turn budget; default 10; `Infinity` for unlimited. */
   maxTurns?: number;
-  /** Hooks called for every run of this runner (before the run's own `hooks`). */
+  /**
+   * Hooks called for every run of this runner (before the run's own `hooks`). A runner serves agents of any
+   * context type, so these listeners see `context.context` as `unknown`; pass typed hooks per run instead.
+   */
   hooks?: RunHooks<unknown>;
   /** The clock tool timeouts run on. Default `systemClock`; tests pass a `ManualClock`. */
   clock?: Clock;

@@ -82,9 +82,12 @@ export class StreamedRunResult<
     return this.#cancelMode;
   }
 
-  /** Cancels the run (see {@link CancelMode}); the first request wins, later ones are ignored. */
+  /**
+   * Cancels the run (see {@link CancelMode}). `immediate` may follow `after_turn` (to stop sooner); any other
+   * repeated request, or one after the run settled, is ignored.
+   */
   cancel(mode: CancelMode = 'immediate'): void {
-    if (this.#ended || this.#cancelMode === 'immediate') return;
+    if (this.#ended || this.#cancelMode === 'immediate' || this.#cancelMode === mode) return;
     this.#cancelMode = mode;
     this.#onCancel(mode);
   }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Agent, RUN_STATE_SCHEMA_VERSION, RunState, run, UserError } from '@parley/core';
+import { Agent, handoff, RUN_STATE_SCHEMA_VERSION, RunState, run, UserError } from '@parley/core';
 import { MockModel } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 import { bothWays } from './both-ways.js';
@@ -142,6 +142,17 @@ describe('RunState.fromString errors', () => {
         code: 'run_state_agent_not_found',
         message: expect.stringContaining('"Billing"'),
       }),
+    );
+  });
+
+  test('two different agents with the name the state refers to is a UserError', () => {
+    const g = graph();
+    const lookalike = new Agent({ name: 'Billing' });
+    const triage = g.triage.clone({
+      handoffs: [g.billing, handoff(lookalike, { toolName: 'to_lookalike' })],
+    });
+    expect(() => RunState.fromString(triage, FIXTURE_V1_0)).toThrow(
+      expect.objectContaining({ code: 'run_state_agent_ambiguous' }),
     );
   });
 

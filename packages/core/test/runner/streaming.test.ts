@@ -3,6 +3,9 @@ import {
   delay,
   MaxTurnsExceededError,
   MemorySession,
+  MODEL_SPECIFICATION_VERSION,
+  type Model,
+  ModelBehaviorError,
   Runner,
   type RunStreamEvent,
   run,
@@ -178,6 +181,24 @@ describe('streamed runs', () => {
     expect(result.state.status).toBe('aborted');
     expect(result.finalOutput).toBeUndefined();
     await expect(run(agent, result.state)).rejects.toMatchObject({ code: 'run_state_not_resumable' });
+  });
+
+  test('a model stream that ends without response_done is a ModelBehaviorError', async () => {
+    const truncated: Model = {
+      specificationVersion: MODEL_SPECIFICATION_VERSION,
+      provider: 'truncated',
+      capabilities: { streaming: true, tools: false, structuredOutput: false, parallelToolCalls: false },
+      getResponse: async () => ({
+        output: [],
+        usage: { requests: 1, inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      }),
+      async *streamResponse() {
+        yield { type: 'text_delta', delta: 'half an ans' };
+      },
+    };
+    const result = await run(new Agent({ name: 'A', model: truncated }), 'hi', { stream: true });
+    await expect(result.completed).rejects.toThrow(ModelBehaviorError);
+    await expect(result.completed).rejects.toThrow(/truncated model's stream ended without a response_done/);
   });
 
   test('result fields are live while the run streams', async () => {
