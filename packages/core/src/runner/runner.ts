@@ -158,17 +158,7 @@ export class Runner {
       stopAfterTurn: () => stopAfterTurn,
     };
 
-    const execute = async (): Promise<void> => {
-      try {
-        throwIfAborted(controller.signal);
-        if (options.session && fresh) data.sessionHistory = await options.session.getItems();
-        await runLoop(env);
-        if (options.session) await saveToSession(options.session, data);
-      } finally {
-        data.running = false;
-        outer?.removeEventListener('abort', onOuterAbort);
-      }
-    };
+    // The terminal failure of the run, if any; `undefined` also for a run cancelled with cancel('immediate').
     const failure = (error: unknown): { error: unknown } | undefined => {
       if (controller.signal.aborted) {
         data.status = 'aborted';
@@ -183,13 +173,24 @@ export class Runner {
       if (!(error instanceof MaxTurnsExceededError)) data.status = 'failed';
       return { error };
     };
+    const execute = async (): Promise<{ error: unknown } | undefined> => {
+      try {
+        throwIfAborted(controller.signal);
+        if (options.session && fresh) data.sessionHistory = await options.session.getItems();
+        await runLoop(env);
+        if (options.session) await saveToSession(options.session, data);
+        return undefined;
+      } catch (error) {
+        return failure(error);
+      } finally {
+        data.running = false;
+        outer?.removeEventListener('abort', onOuterAbort);
+      }
+    };
 
     if (!env.stream) {
-      try {
-        await execute();
-      } catch (error) {
-        throw failure(error)?.error;
-      }
+      const failed = await execute();
+      if (failed) throw failed.error;
       return new RunResult<TContext, TOutput>(state);
     }
 
@@ -202,10 +203,7 @@ export class Runner {
       controller.abort(new AbortError('The run was cancelled.'));
     });
     env.emit = driver.push;
-    execute().then(
-      () => driver.finish(),
-      (error: unknown) => driver.finish(failure(error)),
-    );
+    void execute().then((failed) => driver.finish(failed));
     return result;
   }
 
