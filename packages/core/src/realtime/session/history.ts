@@ -24,6 +24,8 @@ export function itemText(item: RealtimeItem & { type: 'message' }): string {
  */
 export class RealtimeHistory {
   #items: RealtimeHistoryItem[] = [];
+  /** Items changed silently (text deltas) since their last `history_updated`. */
+  readonly #unpublished = new Set<string>();
   readonly #emit: (event: HistoryEvent) => void;
 
   constructor(emit: (event: HistoryEvent) => void) {
@@ -101,6 +103,7 @@ export class RealtimeHistory {
     const index = this.#items.findIndex((item) => item.itemId === itemId);
     if (index < 0) return;
     this.#items.splice(index, 1);
+    this.#unpublished.delete(itemId);
     this.#emit({ type: 'history_removed', itemId });
   }
 
@@ -118,10 +121,20 @@ export class RealtimeHistory {
   #replace(existing: RealtimeHistoryItem, patch: object, silent = false): void {
     const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
     const record = existing as unknown as Record<string, unknown>;
-    if (Object.entries(defined).every(([key, value]) => record[key] === value)) return;
+    if (Object.entries(defined).every(([key, value]) => record[key] === value)) {
+      // Nothing new, but silent deltas may still be unpublished (e.g. a final transcript equal to its deltas).
+      if (!silent && this.#unpublished.delete(existing.itemId))
+        this.#emit({ type: 'history_updated', item: existing });
+      return;
+    }
     const next = Object.freeze({ ...existing, ...defined }) as RealtimeHistoryItem;
     const index = this.#items.indexOf(existing);
     this.#items[index] = next;
-    if (!silent) this.#emit({ type: 'history_updated', item: next });
+    if (silent) {
+      this.#unpublished.add(next.itemId);
+    } else {
+      this.#unpublished.delete(next.itemId);
+      this.#emit({ type: 'history_updated', item: next });
+    }
   }
 }
