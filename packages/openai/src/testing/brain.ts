@@ -64,7 +64,12 @@ export function isHold(value: unknown): value is Hold {
 export type BrainOutput =
   /** An assistant message, spoken (audio + transcript) or written per the response's output modalities. A hold
    * inside `text` pauses the stream at that point, after the audio for the text before it was sent. */
-  | { type: 'message'; text: string | readonly (string | Hold)[] }
+  | {
+      type: 'message';
+      text: string | readonly (string | Hold)[];
+      /** Total length of the spoken audio; default the simulator's `msPerChar` per character. */
+      audioMs?: number;
+    }
   /** A function call; `arguments` objects are serialized as JSON. */
   | { type: 'function_call'; name: string; arguments?: string | Record<string, unknown>; callId?: string }
   /** Pauses the response here (before the next output) until the hold is released. */

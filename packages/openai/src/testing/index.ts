@@ -10,6 +10,7 @@ export {
   type RealtimeBrain,
   scriptedBrain,
 } from './brain.js';
+export { clientEventToCommand, seamCommandsOf, sessionToSeamConfig } from './seam-view.js';
 export { decodeSpeechTexts, type SpeechAudioOptions, silenceAudio, speechAudio } from './sim-audio.js';
 export { type EventMatcher, SimulatedConnection, type Transcriber } from './sim-connection.js';
 export type { SimConversation, StoredItem } from './sim-conversation.js';
@@ -21,3 +22,10 @@ export {
   startRealtimeSimulator,
   type UpgradeRecord,
 } from './simulator.js';
+export {
+  createSimulatorHarness,
+  type ScriptedOutput,
+  type ScriptedResponse,
+  SimulatorHarness,
+  type SimulatorHarnessOptions,
+} from './simulator-harness.js';

@@ -1,7 +1,7 @@
 import type { Clock, TimerHandle } from '@parley/core';
 import type { WebSocket } from 'ws';
 import { decodeBase64, encodeBase64, isBase64 } from '../shared/base64.js';
-import { isPlainObject, type JsonObject } from '../shared/deep-merge.js';
+import { deepMerge, isPlainObject, type JsonObject } from '../shared/deep-merge.js';
 import type { WireFunctionTool, WireSession, WireToolChoice } from '../shared/realtime-wire.js';
 import type { RealtimeBrain } from './brain.js';
 import type { IdGenerator } from './ids.js';
@@ -72,6 +72,10 @@ export interface SimulatedConnectionInit {
   msPerChar: number;
   chunkMs: number;
   transcribe: Transcriber;
+  /** GA session fields merged into the default session reported by `session.created`. */
+  initialSession: Partial<WireSession> | undefined;
+  /** A refusal the simulator was told to give the next `response.create` (taken once). */
+  takeRefusal(): { code: string; message: string } | undefined;
   onClientEvent(connection: SimulatedConnection, event: unknown): void;
   onClose(connection: SimulatedConnection): void;
 }
@@ -124,6 +128,7 @@ export class SimulatedConnection {
   #activeDefault: ResponseRun | undefined;
   #input: Uint8Array[] = [];
   #inputBytes = 0;
+  #totalAppendedBytes = 0;
   #reservedItemId: string | undefined;
   readonly #vad = new EnergyVad();
   #assistantAudio = false;
@@ -160,7 +165,8 @@ export class SimulatedConnection {
       },
     };
     const expiresAt = Math.floor(Date.now() / 1000 + init.sessionLimitMs / 1000);
-    this.session = defaultSession(init.ids.next('sess'), init.model, expiresAt);
+    const session = defaultSession(init.ids.next('sess'), init.model, expiresAt);
+    this.session = init.initialSession ? (deepMerge(session, init.initialSession) as WireSession) : session;
     this.closed = new Promise((resolve) => {
       this.#socket.on('close', (code, reason) => {
         this.#open = false;
@@ -401,38 +407,62 @@ export class SimulatedConnection {
     const audio = decodeBase64(event.audio);
     this.#input.push(audio);
     this.#inputBytes += audio.length;
+    this.#totalAppendedBytes += audio.length;
     const turnDetection = this.session.audio?.input?.turn_detection;
     if (!turnDetection) return;
     for (const transition of this.#vad.push(audio, turnDetection)) {
-      if (transition.type === 'start') {
-        this.#reservedItemId = this.#ids.next('item');
-        this.send({
-          type: 'input_audio_buffer.speech_started',
-          audio_start_ms: transition.audioStartMs,
-          item_id: this.#reservedItemId,
-        });
-        if (turnDetection.interrupt_response !== false) this.#activeDefault?.cancel('turn_detected');
-      } else {
-        const itemId = this.#reservedItemId ?? this.#ids.next('item');
-        this.#reservedItemId = itemId;
-        this.send({
-          type: 'input_audio_buffer.speech_stopped',
-          audio_end_ms: transition.audioEndMs,
-          item_id: itemId,
-        });
-        this.#commit();
-        if (turnDetection.create_response !== false) {
-          if (this.#activeDefault) {
-            this.#sendError(this.#activeResponseError(this.#activeDefault), null);
-          } else {
-            this.#startResponse(this.#sessionParams('vad'));
-          }
-        }
-      }
+      if (transition.type === 'start') this.#speechStarted(transition.audioStartMs);
+      else this.#speechStopped(transition.audioEndMs, undefined);
     }
   }
 
-  #commit(): void {
+  /** Milliseconds of audio appended since the session started. */
+  get #appendedMs(): number {
+    return Math.floor(this.#totalAppendedBytes / BYTES_PER_MS);
+  }
+
+  /**
+   * Acts as if server VAD detected the start of speech now (without audio): `speech_started`, and the active
+   * default response is cancelled (`turn_detected`) when `interrupt_response` is on. Needs turn detection on.
+   */
+  startSpeech(): void {
+    this.#speechStarted(this.#appendedMs);
+  }
+
+  /**
+   * Acts as if server VAD detected the end of speech now: `speech_stopped`, commit of the input buffer (however
+   * short) as a user item, its transcription (`transcript`, when given, instead of the transcriber's) when
+   * transcription is on, and the automatic response when `create_response` is on.
+   */
+  stopSpeech(options: { transcript?: string } = {}): void {
+    this.#speechStopped(this.#appendedMs, options.transcript);
+  }
+
+  #speechStarted(audioStartMs: number): void {
+    const turnDetection = this.session.audio?.input?.turn_detection;
+    if (!turnDetection) return;
+    this.#reservedItemId = this.#ids.next('item');
+    this.send({
+      type: 'input_audio_buffer.speech_started',
+      audio_start_ms: audioStartMs,
+      item_id: this.#reservedItemId,
+    });
+    if (turnDetection.interrupt_response !== false) this.#activeDefault?.cancel('turn_detected');
+  }
+
+  #speechStopped(audioEndMs: number, transcript: string | undefined): void {
+    const turnDetection = this.session.audio?.input?.turn_detection;
+    if (!turnDetection) return;
+    const itemId = this.#reservedItemId ?? this.#ids.next('item');
+    this.#reservedItemId = itemId;
+    this.send({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: audioEndMs, item_id: itemId });
+    this.#commit(transcript);
+    if (turnDetection.create_response === false) return;
+    if (this.#activeDefault) this.#sendError(this.#activeResponseError(this.#activeDefault), null);
+    else this.#startResponse(this.#sessionParams('vad'));
+  }
+
+  #commit(transcriptOverride?: string): void {
     const itemId = this.#reservedItemId ?? this.#ids.next('item');
     this.#reservedItemId = undefined;
     const audio = new Uint8Array(this.#inputBytes);
@@ -453,13 +483,13 @@ export class SimulatedConnection {
     };
     const previous = this.conversation.insert(item);
     this.conversation.addAudio(itemId, audio);
-    const heard = decodeSpeechTexts(audio).join(' ');
+    const heard = transcriptOverride ?? decodeSpeechTexts(audio).join(' ');
     this.conversation.setHeard(itemId, heard);
     this.send({ type: 'input_audio_buffer.committed', previous_item_id: previous, item_id: itemId });
     this.send({ type: 'conversation.item.added', previous_item_id: previous, item: structuredClone(item) });
     this.send({ type: 'conversation.item.done', previous_item_id: previous, item: structuredClone(item) });
     if (this.session.audio?.input?.transcription) {
-      const transcript = this.#init.transcribe(audio, { itemId, heard });
+      const transcript = transcriptOverride ?? this.#init.transcribe(audio, { itemId, heard });
       if (transcript) {
         this.send({
           type: 'conversation.item.input_audio_transcription.delta',
@@ -647,6 +677,8 @@ export class SimulatedConnection {
     if (raw.metadata !== undefined && raw.metadata !== null)
       params.metadata = this.#checkMetadata(raw.metadata);
     if (raw.input !== undefined) params.input = this.#resolveInput(raw.input);
+    const refusal = this.#init.takeRefusal();
+    if (refusal) throw new SimulatedServiceError(refusal.code, refusal.message);
     if (params.conversation === 'default' && this.#activeDefault) {
       throw this.#activeResponseError(this.#activeDefault);
     }

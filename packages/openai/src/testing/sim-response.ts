@@ -51,7 +51,10 @@ interface OpenMessage {
   text: string;
   pending: Uint8Array[];
   pendingBytes: number;
+  /** Samples of audio generated so far (also the tone's phase). */
   phase: number;
+  /** With a fixed `audioMs`: the message's total characters, and those spoken so far. */
+  fixed: { audioMs: number; totalChars: number; chars: number } | undefined;
 }
 
 type Status = 'completed' | 'cancelled' | 'failed' | 'incomplete';
@@ -164,8 +167,11 @@ export class ResponseRun {
           if (!(await this.#hold(output.hold))) return;
           break;
         case 'message': {
-          this.#startMessage();
           const segments = typeof output.text === 'string' ? [output.text] : output.text;
+          const totalChars = segments.reduce((n, segment) => n + (isHold(segment) ? 0 : segment.length), 0);
+          this.#startMessage(
+            output.audioMs === undefined ? undefined : { audioMs: output.audioMs, totalChars, chars: 0 },
+          );
           for (const segment of segments) {
             if (isHold(segment)) {
               this.#flushAudio(true);
@@ -215,7 +221,7 @@ export class ResponseRun {
     };
   }
 
-  #startMessage(): void {
+  #startMessage(fixed: OpenMessage['fixed']): void {
     const item: StoredItem & { type: 'message' } = {
       id: this.#host.ids.next('item'),
       object: 'realtime.item',
@@ -251,6 +257,7 @@ export class ResponseRun {
       pending: [],
       pendingBytes: 0,
       phase: 0,
+      fixed,
     };
     this.#open = message;
     this.#host.send({
@@ -272,7 +279,14 @@ export class ResponseRun {
           ...this.#ids(message),
           delta: token,
         });
-        const ms = token.length * this.#host.msPerChar;
+        let ms = token.length * this.#host.msPerChar;
+        const fixed = message.fixed;
+        if (fixed) {
+          // Spread exactly `audioMs` over the characters, whatever the rounding per token.
+          fixed.chars += token.length;
+          const samples = Math.round((fixed.chars / fixed.totalChars) * fixed.audioMs * 24) - message.phase;
+          ms = samples / 24;
+        }
         const pcm = assistantAudio(ms, message.phase);
         message.phase += pcm.length / 2;
         message.pending.push(pcm);

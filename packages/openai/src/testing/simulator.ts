@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { type Clock, systemClock } from '@parley/core';
 import { WebSocketServer } from 'ws';
+import type { WireSession } from '../shared/realtime-wire.js';
 import { type BrainReply, echoBrain, type RealtimeBrain } from './brain.js';
 import { IdGenerator } from './ids.js';
 import { SimulatedConnection, type Transcriber } from './sim-connection.js';
@@ -45,6 +46,11 @@ export interface RealtimeSimulatorOptions {
    * (the test calls `connection.start()` later, or closes the connection) — e.g. to test connect timeouts.
    */
   onConnection?: (connection: SimulatedConnection) => 'defer' | undefined;
+  /**
+   * GA session fields merged into the default session of every connection, like the session configuration bound
+   * to an ephemeral key (e.g. `{ audio: { input: { transcription: { model: 'whisper-1' } } } }`).
+   */
+  session?: Partial<WireSession>;
 }
 
 /** One upgrade request the simulator saw, accepted or not. */
@@ -80,6 +86,10 @@ export interface RealtimeSimulator {
   brain: RealtimeBrain;
   /** Queues replies used, in order, by the next responses (any connection) before falling back to `brain`. */
   script(...replies: (BrainReply | RealtimeBrain)[]): void;
+  /** The next `response.create` (any connection) is refused with this error, echoing its `event_id`. */
+  refuseNextResponse(error: { code: string; message: string }): void;
+  /** Calls `listener` with every client event as it arrives; returns the function that unsubscribes. */
+  onClientEvent(listener: (event: RecordedClientEvent) => void): () => void;
   /** Resolves with the `index`-th connection (0-based), once it exists. */
   waitForConnection(index?: number): Promise<SimulatedConnection>;
   /** Resolves once no WebSocket and no TCP socket is open. */
@@ -169,6 +179,8 @@ export async function startRealtimeSimulator(
   const upgrades: UpgradeRecord[] = [];
   const sockets = new Set<Socket>();
   const scripted: (BrainReply | RealtimeBrain)[] = [];
+  const refusals: { code: string; message: string }[] = [];
+  let clientEventListeners: ((event: RecordedClientEvent) => void)[] = [];
   let brain = options.brain ?? echoBrain;
   let openConnections = 0;
   let closing: Promise<void> | undefined;
@@ -253,7 +265,13 @@ export async function startRealtimeSimulator(
         msPerChar,
         chunkMs,
         transcribe,
-        onClientEvent: (c, event) => clientEvents.push({ connectionId: c.id, event }),
+        initialSession: options.session,
+        takeRefusal: () => refusals.shift(),
+        onClientEvent: (c, event) => {
+          const record = { connectionId: c.id, event };
+          clientEvents.push(record);
+          for (const listener of clientEventListeners) listener(record);
+        },
         onClose: () => {
           openConnections--;
           checkIdle();
@@ -315,6 +333,15 @@ export async function startRealtimeSimulator(
     },
     script(...replies) {
       scripted.push(...replies);
+    },
+    refuseNextResponse(error) {
+      refusals.push({ ...error });
+    },
+    onClientEvent(listener) {
+      clientEventListeners = [...clientEventListeners, listener];
+      return () => {
+        clientEventListeners = clientEventListeners.filter((l) => l !== listener);
+      };
     },
     waitForConnection(index = 0) {
       const existing = connections[index];

@@ -1,0 +1,205 @@
+import type { RealtimeCommand, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
+import { type BrainOutput, type BrainReply, createHold, type Hold } from './brain.js';
+import { seamCommandsOf, sessionToSeamConfig } from './seam-view.js';
+import type { SimulatedConnection } from './sim-connection.js';
+import {
+  type RealtimeSimulator,
+  type RealtimeSimulatorOptions,
+  startRealtimeSimulator,
+} from './simulator.js';
+
+/** One output of a {@link ScriptedResponse}. */
+export type ScriptedOutput =
+  | { type: 'message'; text: string; audioMs?: number }
+  | { type: 'function_call'; name: string; arguments?: Record<string, unknown>; callId?: string };
+
+/** What the simulated model does in one response; `hold` keeps it active until `finishResponse()`. */
+export interface ScriptedResponse {
+  output: ScriptedOutput[];
+  hold?: boolean;
+}
+
+/** Options of {@link createSimulatorHarness}. */
+export interface SimulatorHarnessOptions {
+  /** Builds the adapter under test, pointed at the simulator. */
+  createModel(simulator: RealtimeSimulator): RealtimeModel;
+  /** Simulator options (the brain is the harness's). Transcription is on by default. */
+  simulator?: Omit<RealtimeSimulatorOptions, 'brain'>;
+}
+
+/**
+ * Drives an adapter through the Realtime simulator the way `@parley/conformance`'s `RealtimeHarness` describes:
+ * scripted responses, server-side speech, errors, refusals and dropped connections; and what the simulator
+ * received, read back as seam commands. It satisfies `RealtimeHarness` structurally, so an adapter's conformance
+ * test is `defineConformanceSuite('openai', () => createSimulatorHarness({ createModel }))`.
+ */
+export class SimulatorHarness {
+  /** The adapter under test. */
+  readonly model: RealtimeModel;
+  /** The simulator behind it. */
+  readonly simulator: RealtimeSimulator;
+  readonly #queue: ScriptedResponse[] = [];
+  readonly #holds: Hold[] = [];
+
+  constructor(simulator: RealtimeSimulator, model: RealtimeModel) {
+    this.simulator = simulator;
+    this.model = model;
+    simulator.brain = () => this.#nextReply();
+  }
+
+  #nextReply(): BrainReply {
+    const response = this.#queue.shift();
+    if (!response) return 'OK.';
+    const outputs: BrainOutput[] = response.output.map((output): BrainOutput => {
+      if (output.type === 'message') {
+        return {
+          type: 'message',
+          text: output.text,
+          ...(output.audioMs !== undefined && { audioMs: output.audioMs }),
+        };
+      }
+      return {
+        type: 'function_call',
+        name: output.name,
+        arguments: output.arguments ?? {},
+        ...(output.callId !== undefined && { callId: output.callId }),
+      };
+    });
+    if (response.hold) {
+      const hold = createHold('finishResponse');
+      this.#holds.push(hold);
+      outputs.push({ type: 'hold', hold });
+    }
+    return outputs;
+  }
+
+  #latest(): SimulatedConnection {
+    const connection = this.simulator.connections.at(-1);
+    if (!connection) throw new Error('The adapter has not connected to the simulator yet.');
+    return connection;
+  }
+
+  /** Queues what the model does for the next responses, in order. */
+  async respondWith(...responses: ScriptedResponse[]): Promise<void> {
+    this.#queue.push(...responses);
+  }
+
+  /** Ends the response held open by `hold: true`. */
+  async finishResponse(): Promise<void> {
+    const hold = this.#holds.shift();
+    if (!hold) throw new Error('No response is held open: script one with { hold: true } first.');
+    hold.release();
+  }
+
+  /** Server VAD reports speech started (and cancels the active response). */
+  async userStartsSpeaking(): Promise<void> {
+    this.#latest().startSpeech();
+  }
+
+  /** Server VAD reports speech stopped: commit, transcription, automatic response. */
+  async userStopsSpeaking(options: { transcript?: string } = {}): Promise<void> {
+    this.#latest().stopSpeech(options.transcript === undefined ? {} : { transcript: options.transcript });
+  }
+
+  /** An `error` event answering no request. */
+  async emitError(error: { code: string; message: string }): Promise<void> {
+    this.#latest().send({
+      type: 'error',
+      error: {
+        type: 'invalid_request_error',
+        code: error.code,
+        message: error.message,
+        param: null,
+        event_id: null,
+      },
+    });
+  }
+
+  /** The next `response.create` is refused with this error. */
+  async refuseNextResponse(error: { code: string; message: string }): Promise<void> {
+    this.simulator.refuseNextResponse(error);
+  }
+
+  /** Drops the latest connection (TCP, no closing handshake). */
+  async disconnect(): Promise<void> {
+    const connection = this.#latest();
+    connection.terminate();
+    await connection.closed;
+  }
+
+  /** Everything received on every connection, as seam commands (connect-time configurations left out). */
+  async commands(): Promise<readonly RealtimeCommand[]> {
+    return this.#commands();
+  }
+
+  #commands(): RealtimeCommand[] {
+    return this.simulator.connections.flatMap((connection) => seamCommandsOf(connection.clientEvents));
+  }
+
+  /** Resolves with the matching commands once `count` arrived; rejects after `timeoutMs` (default 2000). */
+  waitForCommand(
+    match: RealtimeCommand['type'] | ((command: RealtimeCommand) => boolean),
+    options: { count?: number; timeoutMs?: number } = {},
+  ): Promise<RealtimeCommand[]> {
+    const count = options.count ?? 1;
+    const test = typeof match === 'string' ? (c: RealtimeCommand) => c.type === match : match;
+    return new Promise((resolve, reject) => {
+      const check = (): boolean => {
+        const found = this.#commands().filter(test);
+        if (found.length < count) return false;
+        unsubscribe();
+        clearTimeout(timer);
+        resolve(found);
+        return true;
+      };
+      const unsubscribe = this.simulator.onClientEvent(() => {
+        check();
+      });
+      const timer = setTimeout(() => {
+        unsubscribe();
+        const seen = this.#commands().map((c) => c.type);
+        reject(
+          new Error(
+            `Timed out waiting for ${count} × ${String(match)}; received: ${seen.join(', ') || 'nothing'}`,
+          ),
+        );
+      }, options.timeoutMs ?? 2000);
+      check();
+    });
+  }
+
+  /** The latest connection's effective session, in the seam's shape. */
+  async sessionConfig(): Promise<RealtimeSessionConfig> {
+    return sessionToSeamConfig(this.#latest().session);
+  }
+
+  /** Resolves once the latest connection is closed. */
+  waitForClientClose(options: { timeoutMs?: number } = {}): Promise<void> {
+    const connection = this.#latest();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error('The adapter did not close its connection in time.')),
+        options.timeoutMs ?? 2000,
+      );
+      void connection.closed.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Closes the simulator. */
+  async dispose(): Promise<void> {
+    for (const hold of this.#holds) hold.release();
+    await this.simulator.close();
+  }
+}
+
+/** Starts a simulator (with input transcription on) and the adapter under test, as one harness. */
+export async function createSimulatorHarness(options: SimulatorHarnessOptions): Promise<SimulatorHarness> {
+  const simulator = await startRealtimeSimulator({
+    session: { audio: { input: { transcription: { model: 'whisper-1' } } } },
+    ...options.simulator,
+  });
+  return new SimulatorHarness(simulator, options.createModel(simulator));
+}

@@ -1,0 +1,11 @@
+import { defineConformanceSuite, type RealtimeHarness } from '@parley/conformance';
+import { OpenAIRealtimeModel } from '@parley/openai';
+import { createSimulatorHarness } from '@parley/openai/testing';
+
+defineConformanceSuite(
+  'openai',
+  async (): Promise<RealtimeHarness> =>
+    createSimulatorHarness({
+      createModel: (simulator) => new OpenAIRealtimeModel({ apiKey: 'sk-conformance', url: simulator.url }),
+    }),
+);
