@@ -1,55 +1,19 @@
 import {
-  type Clock,
   type CreateResponseCommand,
   pcm16DurationMs,
-  type RealtimeCapabilities,
   type RealtimeCapability,
   type RealtimeCommand,
   type RealtimeConnection,
   type RealtimeEvent,
   type RealtimeItem,
-  type RealtimeResponseStatus,
   type RealtimeSessionConfig,
   UserError,
 } from '@parley/core';
-import {
-  audioChunks,
-  type MockResponseInput,
-  type MockResponseScript,
-  type MockResponseStep,
-  textDeltas,
-  toScript,
-} from './script.js';
+import { checkConfig } from './check-config.js';
+import { type MockModelLink, MockResponsePlayer } from './mock-response-player.js';
+import { type MockResponseInput, textDeltas, toScript } from './script.js';
 
-/** What a connection shares with its {@link MockRealtimeModel}. */
-export interface MockModelLink {
-  readonly capabilities: RealtimeCapabilities;
-  readonly clock: Clock | undefined;
-  nextId(prefix: string): string;
-  /** The next queued script, waiting for one if none is queued. */
-  takeScript(): { script: MockResponseScript } | Promise<{ script: MockResponseScript }>;
-  /** Gives back a waiting `takeScript` slot that is no longer needed. */
-  cancelTake(promise: Promise<{ script: MockResponseScript }>): void;
-  recorded(command: RealtimeCommand): void;
-}
-
-type MessageItem = Extract<RealtimeItem, { type: 'message' }>;
-
-interface MockResponse {
-  readonly id: string;
-  readonly clientRequestId: string | undefined;
-  readonly conversation: 'default' | 'none';
-  readonly modalities: ('text' | 'audio')[];
-  cancelled: boolean;
-  cancelReason: string | undefined;
-  done: boolean;
-  paused: boolean;
-  status: RealtimeResponseStatus | undefined;
-  wake: (() => void) | undefined;
-  readonly callIds: string[];
-  outputCount: number;
-  autoReplied: boolean;
-}
+export type { MockModelLink } from './mock-response-player.js';
 
 const DROP = '\u0000drop';
 
@@ -76,8 +40,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
   #config: RealtimeSessionConfig;
   readonly #conversation: RealtimeItem[] = [];
   readonly #audioMs = new Map<string, number>();
-  readonly #responses = new Map<string, MockResponse>();
-  #active: MockResponse | undefined;
+  readonly #player: MockResponsePlayer;
   #inputAudioBytes = 0;
   #speechItemId: string | undefined;
   #nextCommitTranscript: string | undefined;
@@ -92,6 +55,15 @@ export class MockRealtimeConnection implements RealtimeConnection {
     this.#config = { ...config };
     this.#closedByClient = new Promise<void>((resolve) => {
       this.#resolveClosed = resolve;
+    });
+    this.#player = new MockResponsePlayer({
+      link,
+      emit: (event) => this.#emit(event),
+      addItem: (item) => this.#conversation.push(item),
+      audioReceived: (itemId, ms) => this.#audioMs.set(itemId, ms),
+      outputModalities: () => this.#config.outputModalities,
+      stopped: () => this.#clientClosed,
+      open: () => this.#status === 'open',
     });
   }
 
@@ -125,7 +97,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
     this.#clientClosed = true;
     this.#status = 'closed';
     this.#queue.length = 0;
-    for (const response of [...this.#responses.values()]) this.#cancel(response, 'client_closed');
+    this.#player.cancelAll('client_closed');
   }
 
   // ── inspection ─────────────────────────────────────────────────────────────────────────────
@@ -157,12 +129,12 @@ export class MockRealtimeConnection implements RealtimeConnection {
 
   /** The active default-conversation response, if any. */
   get activeResponseId(): string | undefined {
-    return this.#active?.id;
+    return this.#player.activeResponseId;
   }
 
   /** Responses currently held at a `pause` step. */
   get pausedResponseIds(): string[] {
-    return [...this.#responses.values()].filter((r) => r.paused).map((r) => r.id);
+    return this.#player.pausedResponseIds;
   }
 
   /** Resolves once `count` recorded commands match `predicate` (counting earlier ones). */
@@ -186,8 +158,8 @@ export class MockRealtimeConnection implements RealtimeConnection {
 
   /** Continues a response held at a `pause` step (the only paused one when `responseId` is omitted). */
   resume(responseId?: string): void {
-    const paused = [...this.#responses.values()].filter(
-      (r) => r.paused && (responseId === undefined || r.id === responseId),
+    const paused = this.#player.pausedResponseIds.filter(
+      (id) => responseId === undefined || id === responseId,
     );
     if (paused.length !== 1) {
       throw new UserError(
@@ -196,17 +168,20 @@ export class MockRealtimeConnection implements RealtimeConnection {
           : `Response ${responseId} is not paused.`,
       );
     }
-    this.#wake(paused[0]!);
+    this.#player.resume(paused[0]!);
   }
 
   /** Starts a response the provider initiates itself (like server VAD), playing `script` or the next queued one. */
   startResponse(script?: MockResponseInput): string {
     this.#requireOpen();
-    if (this.#active) {
-      throw new UserError(`A default-conversation response (${this.#active.id}) is already active.`);
-    }
-    return this.#start(undefined, 'default', undefined, script === undefined ? undefined : toScript(script))
-      .id;
+    const active = this.#player.activeResponseId;
+    if (active) throw new UserError(`A default-conversation response (${active}) is already active.`);
+    return this.#player.start(
+      undefined,
+      'default',
+      undefined,
+      script === undefined ? undefined : toScript(script),
+    );
   }
 
   /**
@@ -221,9 +196,8 @@ export class MockRealtimeConnection implements RealtimeConnection {
       itemId: this.#speechItemId,
       ...(options.audioStartMs !== undefined && { audioStartMs: options.audioStartMs }),
     });
-    if (this.#config.turnDetection?.interruptResponse !== false && this.#active) {
-      this.#cancel(this.#active, 'turn_detected');
-    }
+    if (this.#config.turnDetection?.interruptResponse !== false)
+      this.#player.cancel(undefined, 'turn_detected');
   }
 
   /**
@@ -243,7 +217,8 @@ export class MockRealtimeConnection implements RealtimeConnection {
     this.#inputAudioBytes = 0;
     this.#commitUserAudio(itemId, options.transcript);
     const autoRespond = this.#config.turnDetection?.createResponse !== false && options.respond !== false;
-    if (autoRespond && !this.#active) this.#start(undefined, 'default', undefined, undefined);
+    if (autoRespond && !this.#player.activeResponseId)
+      this.#player.start(undefined, 'default', undefined, undefined);
   }
 
   /** The transcript the next `commitInputAudio` gets (where `userTranscription` is on). */
@@ -282,7 +257,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
       ...(code !== undefined && { code }),
     });
     this.#status = 'closed';
-    for (const response of [...this.#responses.values()]) this.#cancel(response, 'disconnected');
+    this.#player.cancelAll('disconnected');
   }
 
   /** Emits any event as is: an escape hatch for provider behaviour the scripts cannot express. */
@@ -344,13 +319,9 @@ export class MockRealtimeConnection implements RealtimeConnection {
         this.#createResponse(command);
         return;
       case 'cancelResponse': {
-        const target =
-          command.responseId !== undefined ? this.#responses.get(command.responseId) : this.#active;
-        if (!target || target.done) {
+        if (!this.#player.cancel(command.responseId, 'client_cancelled')) {
           this.#error(command, 'response_cancel_not_active', 'Cancellation failed: no active response found');
-          return;
         }
-        this.#cancel(target, 'client_cancelled');
         return;
       }
       case 'sendToolOutput': {
@@ -362,7 +333,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
         };
         this.#conversation.push(item);
         this.#emit({ type: 'item_added', item, previousItemId: this.#previousId(item) });
-        this.#toolOutputReceived(command.callId);
+        this.#player.toolOutputReceived(command.callId);
         return;
       }
     }
@@ -398,7 +369,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
       this.#conversation.push(item);
     }
     this.#emit({ type: 'item_added', item: structuredClone(item), previousItemId: this.#previousId(item) });
-    if (item.type === 'function_call_output') this.#toolOutputReceived(item.callId);
+    if (item.type === 'function_call_output') this.#player.toolOutputReceived(item.callId);
   }
 
   #truncate(command: Extract<RealtimeCommand, { type: 'truncateItem' }>): void {
@@ -450,258 +421,16 @@ export class MockRealtimeConnection implements RealtimeConnection {
       this.#error(command, code, message);
       return;
     }
-    if (command.conversation === 'default' && this.#active) {
+    const active = this.#player.activeResponseId;
+    if (command.conversation === 'default' && active) {
       this.#error(
         command,
         'conversation_already_has_active_response',
-        `Conversation already has an active response in progress: ${this.#active.id}. Wait until the response is finished before creating a new one.`,
+        `Conversation already has an active response in progress: ${active}. Wait until the response is finished before creating a new one.`,
       );
       return;
     }
-    this.#start(command.clientRequestId, command.conversation, command.outputModalities, undefined);
-  }
-
-  // ── responses ──────────────────────────────────────────────────────────────────────────────
-
-  #start(
-    clientRequestId: string | undefined,
-    conversation: 'default' | 'none',
-    modalities: ('text' | 'audio')[] | undefined,
-    script: MockResponseScript | undefined,
-  ): MockResponse {
-    const audioOn = this.#link.capabilities.audioOutput;
-    const response: MockResponse = {
-      id: this.#link.nextId('resp'),
-      clientRequestId,
-      conversation,
-      modalities: modalities ?? this.#config.outputModalities ?? (audioOn ? ['audio'] : ['text']),
-      cancelled: false,
-      cancelReason: undefined,
-      done: false,
-      paused: false,
-      status: undefined,
-      wake: undefined,
-      callIds: [],
-      outputCount: 0,
-      autoReplied: false,
-    };
-    this.#responses.set(response.id, response);
-    if (conversation === 'default') this.#active = response;
-    this.#emit({
-      type: 'response_started',
-      responseId: response.id,
-      conversation,
-      ...(clientRequestId !== undefined && { clientRequestId }),
-    });
-    void this.#play(response, script);
-    return response;
-  }
-
-  async #play(response: MockResponse, given: MockResponseScript | undefined): Promise<void> {
-    let script = given;
-    if (!script) {
-      const taken = this.#link.takeScript();
-      if ('script' in taken) script = taken.script;
-      else {
-        const cancelled = new Promise<undefined>((resolve) => this.#onWake(response, resolve));
-        const result = await Promise.race([taken, cancelled]);
-        response.wake = undefined;
-        if (result === undefined) this.#link.cancelTake(taken);
-        script = result?.script;
-      }
-    }
-    for (const step of script?.output ?? []) {
-      if (response.cancelled || this.#clientClosed) break;
-      await this.#step(response, step);
-    }
-    this.#finish(response, script);
-  }
-
-  async #step(response: MockResponse, step: MockResponseStep): Promise<void> {
-    switch (step.type) {
-      case 'pause':
-        await this.#pause(response);
-        return;
-      case 'delay':
-        await this.#delay(response, step.ms);
-        return;
-      case 'function_call':
-        this.#functionCall(response, step);
-        return;
-      case 'message':
-        await this.#message(response, step);
-        return;
-    }
-  }
-
-  async #message(
-    response: MockResponse,
-    step: Extract<MockResponseStep, { type: 'message' }>,
-  ): Promise<void> {
-    const text = step.text ?? '';
-    const itemId = this.#link.nextId('item');
-    const spoken = response.modalities.includes('audio') && this.#link.capabilities.audioOutput;
-    const item: MessageItem = {
-      type: 'message',
-      itemId,
-      role: 'assistant',
-      content: spoken ? [{ type: 'audio', transcript: '' }] : [{ type: 'text', text: '' }],
-      status: 'in_progress',
-    };
-    if (response.conversation === 'default') this.#conversation.push(item);
-    this.#emit({
-      type: 'message_started',
-      responseId: response.id,
-      itemId,
-      outputIndex: response.outputCount++,
-    });
-    const deltas = textDeltas(text);
-    let said = '';
-    if (spoken) {
-      const chunks = audioChunks(text, step.audio);
-      this.#audioMs.set(itemId, 0);
-      let bytes = 0;
-      for (let i = 0; i < Math.max(chunks.length, deltas.length); i++) {
-        const delta = deltas[i];
-        if (delta !== undefined) {
-          said += delta;
-          this.#emit({ type: 'transcript_delta', responseId: response.id, itemId, delta });
-        }
-        const chunk = chunks[i];
-        if (chunk !== undefined) {
-          bytes += chunk.byteLength;
-          this.#audioMs.set(itemId, pcm16DurationMs(bytes));
-          this.#emit({ type: 'audio_delta', responseId: response.id, itemId, audio: chunk.slice() });
-          if (step.pauseAfterChunks === i + 1) await this.#pause(response);
-        }
-        if (response.cancelled || this.#clientClosed) break;
-      }
-      if (!response.cancelled) {
-        this.#emit({ type: 'audio_done', responseId: response.id, itemId });
-        this.#emit({ type: 'transcript_done', responseId: response.id, itemId, transcript: said });
-      }
-      item.content = [{ type: 'audio', transcript: said }];
-    } else {
-      for (const delta of deltas) {
-        said += delta;
-        this.#emit({ type: 'text_delta', responseId: response.id, itemId, delta });
-      }
-      item.content = [{ type: 'text', text: said }];
-    }
-    item.status = response.cancelled ? 'incomplete' : 'completed';
-    this.#emit({ type: 'message_done', responseId: response.id, itemId, item: structuredClone(item) });
-  }
-
-  #functionCall(response: MockResponse, step: Extract<MockResponseStep, { type: 'function_call' }>): void {
-    const callId = step.callId ?? this.#link.nextId('call');
-    const itemId = this.#link.nextId('item');
-    const args = typeof step.arguments === 'string' ? step.arguments : JSON.stringify(step.arguments ?? {});
-    if (response.conversation === 'default') {
-      this.#conversation.push({ type: 'function_call', itemId, callId, name: step.name, arguments: args });
-    }
-    response.callIds.push(callId);
-    response.outputCount++;
-    this.#emit({
-      type: 'function_call',
-      ...(!step.withoutResponseId && { responseId: response.id }),
-      itemId,
-      callId,
-      name: step.name,
-      arguments: args,
-    });
-  }
-
-  #pause(response: MockResponse): Promise<void> {
-    if (response.cancelled) return Promise.resolve();
-    response.paused = true;
-    return new Promise<void>((resolve) => this.#onWake(response, () => resolve())).finally(() => {
-      response.paused = false;
-    });
-  }
-
-  #delay(response: MockResponse, ms: number): Promise<void> {
-    const clock = this.#link.clock;
-    if (!clock) {
-      throw new UserError('A delay step needs a clock: new MockRealtimeModel({ clock }).');
-    }
-    return new Promise<void>((resolve) => {
-      const timer = clock.setTimeout(() => {
-        response.wake = undefined;
-        resolve();
-      }, ms);
-      this.#onWake(response, () => {
-        clock.clearTimeout(timer);
-        resolve();
-      });
-    });
-  }
-
-  #onWake(response: MockResponse, resolve: (value: undefined) => void): void {
-    const previous = response.wake;
-    response.wake = () => {
-      previous?.();
-      resolve(undefined);
-    };
-  }
-
-  #wake(response: MockResponse): void {
-    const wake = response.wake;
-    response.wake = undefined;
-    wake?.();
-  }
-
-  #cancel(response: MockResponse, reason: string): void {
-    if (response.done || response.cancelled) return;
-    response.cancelled = true;
-    response.cancelReason = reason;
-    this.#wake(response);
-    if (this.#active === response) this.#active = undefined;
-  }
-
-  #finish(response: MockResponse, script: MockResponseScript | undefined): void {
-    response.done = true;
-    response.status = response.cancelled ? 'cancelled' : (script?.status ?? 'completed');
-    this.#responses.delete(response.id);
-    if (this.#active === response) this.#active = undefined;
-    if (this.#clientClosed) return;
-    this.#emit({
-      type: 'response_done',
-      responseId: response.id,
-      status: response.status,
-      conversation: response.conversation,
-      ...(response.clientRequestId !== undefined && { clientRequestId: response.clientRequestId }),
-      ...(script?.usage && {
-        usage: { ...script.usage, totalTokens: script.usage.inputTokens + script.usage.outputTokens },
-      }),
-      ...(response.cancelReason !== undefined && { reason: response.cancelReason }),
-    });
-    this.#completedWithCalls.set(response.id, response);
-    this.#maybeAutoReply(response);
-  }
-
-  // ── autoToolReplyGeneration ───────────────────────────────────────────────────────────────
-
-  readonly #completedWithCalls = new Map<string, MockResponse>();
-  readonly #outputs = new Set<string>();
-
-  #toolOutputReceived(callId: string): void {
-    this.#outputs.add(callId);
-    for (const response of this.#completedWithCalls.values()) {
-      if (response.callIds.includes(callId)) this.#maybeAutoReply(response);
-    }
-  }
-
-  #maybeAutoReply(response: MockResponse): void {
-    if (response.callIds.length === 0 || response.status !== 'completed') {
-      this.#completedWithCalls.delete(response.id);
-      return;
-    }
-    if (!this.#link.capabilities.autoToolReplyGeneration || response.autoReplied) return;
-    if (!response.callIds.every((id) => this.#outputs.has(id)) || this.#active || this.#status === 'closed')
-      return;
-    response.autoReplied = true;
-    this.#completedWithCalls.delete(response.id);
-    this.#start(undefined, 'default', undefined, undefined);
+    this.#player.start(command.clientRequestId, command.conversation, command.outputModalities, undefined);
   }
 
   // ── helpers ────────────────────────────────────────────────────────────────────────────────
@@ -788,32 +517,4 @@ export class MockRealtimeConnection implements RealtimeConnection {
       }
     }
   }
-}
-
-/** Why `config` needs a capability the provider lacks, or `undefined`. */
-export function checkConfig(
-  config: RealtimeSessionConfig,
-  capabilities: RealtimeCapabilities,
-  isUpdate: boolean,
-): string | undefined {
-  const off = (capability: RealtimeCapability, field: string) =>
-    `This mock provider was created with ${capability}: false, so it does not accept ${field}.`;
-  if (isUpdate && config.instructions !== undefined && !capabilities.mutableInstructions) {
-    return off('mutableInstructions', 'instructions in updateSession');
-  }
-  if (
-    isUpdate &&
-    (config.tools !== undefined || config.toolChoice !== undefined) &&
-    !capabilities.mutableTools
-  ) {
-    return off('mutableTools', 'tools in updateSession');
-  }
-  if (config.turnDetection && !capabilities.turnDetection) return off('turnDetection', 'turnDetection');
-  if (config.inputTranscription && !capabilities.userTranscription) {
-    return off('userTranscription', 'inputTranscription');
-  }
-  if (config.outputModalities?.includes('audio') && !capabilities.audioOutput) {
-    return off('audioOutput', "outputModalities ['audio']");
-  }
-  return undefined;
 }

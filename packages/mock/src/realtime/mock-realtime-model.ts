@@ -9,7 +9,8 @@ import {
   type RealtimeModel,
   UserError,
 } from '@parley/core';
-import { checkConfig, type MockModelLink, MockRealtimeConnection } from './mock-realtime-connection.js';
+import { checkConfig } from './check-config.js';
+import { type MockModelLink, MockRealtimeConnection } from './mock-realtime-connection.js';
 import { type MockResponseInput, type MockResponseScript, toScript } from './script.js';
 
 /** Options of {@link MockRealtimeModel}. */

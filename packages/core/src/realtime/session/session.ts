@@ -31,8 +31,9 @@ import type {
   RealtimeSessionEventType,
   RealtimeSessionStatus,
 } from './events.js';
-import { itemText, RealtimeHistory } from './history.js';
+import { RealtimeHistory } from './history.js';
 import type { RealtimeHistoryItem } from './history-item.js';
+import { HistoryMirror } from './history-mirror.js';
 import {
   type RealtimeSessionOptions,
   type ResolvedSessionOptions,
@@ -41,6 +42,7 @@ import {
 import { type GuardrailTrip, OutputGuardrailMonitor } from './output-guardrail-monitor.js';
 import { type ReplyHandle, ReplyWaiter } from './reply-handle.js';
 import { type PendingResponseRequest, ResponseCoordinator } from './response-coordinator.js';
+import { ResponseTracker } from './response-tracker.js';
 import { TaskSet } from './task-set.js';
 import { type ToolCall, ToolExecutor } from './tool-executor.js';
 
@@ -51,18 +53,6 @@ export interface GenerateReplyOptions {
   /** Tool choice for this response only. */
   toolChoice?: ToolChoice;
 }
-
-/** What the session knows about one response. */
-interface ResponseInfo<TContext> {
-  agent: Agent<TContext>;
-  conversation: 'default' | 'none';
-  done: boolean;
-  interrupted: boolean;
-  audioItemId: string | undefined;
-  itemIds: Set<string>;
-}
-
-const MAX_TRACKED_RESPONSES = 32;
 
 const GUARDRAIL_CORRECTION = (name: string) =>
   `Your previous response was stopped by the "${name}" output guardrail. Do not repeat it; answer in a way that respects the guardrail.`;
@@ -91,7 +81,8 @@ export class RealtimeSession<TContext = unknown>
   readonly #executor: ToolExecutor<TContext>;
   readonly #guardrails: OutputGuardrailMonitor<TContext>;
   readonly #coordinator: ResponseCoordinator;
-  readonly #responses = new Map<string, ResponseInfo<TContext>>();
+  readonly #responses: ResponseTracker<TContext>;
+  readonly #mirror: HistoryMirror<TContext>;
   readonly #replies = new Map<string, ReplyWaiter>();
   readonly #requestTimers = new Map<string, TimerHandle>();
   readonly #requestPrefix = `req_${Math.random().toString(36).slice(2, 8)}_`;
@@ -110,7 +101,6 @@ export class RealtimeSession<TContext = unknown>
   #releasing: Promise<void> = Promise.resolve();
   #closing: Promise<void> | undefined;
   #switchChain: Promise<void> = Promise.resolve();
-  #lastAudioResponseId: string | undefined;
 
   /**
    * Creates a session for `agent`. Options are validated here: a bad option throws a `UserError` with
@@ -125,6 +115,8 @@ export class RealtimeSession<TContext = unknown>
       this.#reportError('listener', error, 'listener_failed');
     });
     this.#history = new RealtimeHistory((event) => this.#emit(event));
+    this.#responses = new ResponseTracker(() => this.#agent);
+    this.#mirror = new HistoryMirror(this.#history, this.#responses);
     this.#coordinator = new ResponseCoordinator({
       autoToolReplyGeneration: this.capabilities.autoToolReplyGeneration,
       createRequestId: () => `${this.#requestPrefix}${++this.#requestSeq}`,
@@ -338,7 +330,6 @@ export class RealtimeSession<TContext = unknown>
       this.#executor.reset();
       this.#guardrails.reset();
       this.#responses.clear();
-      this.#lastAudioResponseId = undefined;
       if (connection) await connection.close().catch(() => {});
     })();
     return this.#releasing;
@@ -471,24 +462,12 @@ export class RealtimeSession<TContext = unknown>
       case 'response_done':
         this.#onResponseDone(event);
         return;
-      case 'message_started': {
-        const info = this.#track(event.responseId);
-        info.itemIds.add(event.itemId);
-        if (info.conversation === 'none') return;
-        this.#history.upsertMessage(event.itemId, {
-          role: 'assistant',
-          text: '',
-          hasAudio: false,
-          status: 'in_progress',
-          interrupted: info.interrupted,
-          responseId: event.responseId,
-          agentName: info.agent.name,
-        });
+      case 'message_started':
+        this.#mirror.messageStarted(event);
         return;
-      }
       case 'text_delta':
       case 'transcript_delta':
-        this.#history.appendText(event.itemId, event.delta);
+        this.#mirror.delta(event.itemId, event.delta);
         this.#guardrails.delta(event.responseId, event.delta);
         this.#emit({
           type: event.type,
@@ -497,38 +476,20 @@ export class RealtimeSession<TContext = unknown>
           delta: event.delta,
         });
         return;
-      case 'audio_delta': {
-        const info = this.#track(event.responseId);
-        info.audioItemId = event.itemId;
-        this.#lastAudioResponseId = event.responseId;
-        this.#history.updateMessage(event.itemId, { hasAudio: true }, { silent: true });
+      case 'audio_delta':
+        this.#responses.audio(event.responseId, event.itemId);
+        this.#mirror.audio(event.itemId);
         this.#emit({ type: 'audio', responseId: event.responseId, itemId: event.itemId, data: event.audio });
         return;
-      }
       case 'audio_done':
         this.#emit({ type: 'audio_done', responseId: event.responseId, itemId: event.itemId });
         return;
       case 'transcript_done':
-        this.#history.updateMessage(event.itemId, { text: event.transcript, hasAudio: true });
+        this.#mirror.transcriptDone(event);
         return;
-      case 'message_done': {
-        const info = this.#track(event.responseId);
-        if (info.conversation === 'none' || event.item.type !== 'message') return;
-        const current = this.#history.get(event.itemId);
-        const text = itemText(event.item) || (current?.type === 'message' ? current.text : '');
-        this.#history.upsertMessage(event.itemId, {
-          role: event.item.role,
-          text,
-          hasAudio:
-            event.item.content.some((part) => part.type === 'audio') ||
-            (current?.type === 'message' && current.hasAudio),
-          status: event.item.status ?? 'completed',
-          interrupted: info.interrupted,
-          responseId: event.responseId,
-          agentName: info.agent.name,
-        });
+      case 'message_done':
+        this.#mirror.messageDone(event);
         return;
-      }
       case 'function_call':
         this.#onFunctionCall(event);
         return;
@@ -538,35 +499,19 @@ export class RealtimeSession<TContext = unknown>
       case 'input_speech_stopped':
         return;
       case 'input_audio_committed':
-        this.#history.upsertMessage(event.itemId, {
-          role: 'user',
-          text: '',
-          hasAudio: true,
-          status: 'in_progress',
-          interrupted: false,
-        });
+        this.#mirror.inputCommitted(event);
         return;
       case 'input_transcription':
-        if (!this.#history.get(event.itemId)) {
-          this.#history.upsertMessage(event.itemId, {
-            role: 'user',
-            text: '',
-            hasAudio: true,
-            status: 'in_progress',
-            interrupted: false,
-          });
-        }
-        if (event.final) this.#history.updateMessage(event.itemId, { text: event.text, status: 'completed' });
-        else this.#history.appendText(event.itemId, event.text);
+        this.#mirror.inputTranscription(event);
         return;
       case 'item_added':
-        this.#onItemAdded(event);
+        this.#mirror.itemAdded(event);
         return;
       case 'item_deleted':
-        this.#history.remove(event.itemId);
+        this.#mirror.itemDeleted(event);
         return;
       case 'item_truncated':
-        this.#history.updateMessage(event.itemId, { interrupted: true });
+        this.#mirror.itemTruncated(event);
         return;
       case 'error':
         this.#onProviderError(event);
@@ -576,7 +521,7 @@ export class RealtimeSession<TContext = unknown>
 
   #onResponseStarted(event: RealtimeEvent & { type: 'response_started' }): void {
     const { request, abandoned } = this.#coordinator.responseStarted(event);
-    const info = this.#track(event.responseId, event.conversation);
+    const info = this.#responses.track(event.responseId, event.conversation);
     if (request) {
       this.#clearRequestTimer(request.clientRequestId);
       const waiter = this.#replies.get(request.clientRequestId);
@@ -598,16 +543,14 @@ export class RealtimeSession<TContext = unknown>
   }
 
   #onResponseDone(event: RealtimeEvent & { type: 'response_done' }): void {
-    const info = this.#track(event.responseId, event.conversation);
+    const info = this.#responses.track(event.responseId, event.conversation);
     info.done = true;
     if (event.status !== 'completed') info.interrupted = true;
     if (event.usage) addUsage(this.#runContext.usage, { requests: 1, ...event.usage });
     if (event.clientRequestId !== undefined) this.#clearRequestTimer(event.clientRequestId);
     this.#coordinator.responseDone(event);
     this.#guardrails.end(event.responseId);
-    if (info.interrupted && info.conversation === 'default') {
-      for (const itemId of info.itemIds) this.#history.updateMessage(itemId, { interrupted: true });
-    }
+    if (info.interrupted) this.#mirror.responseInterrupted(event.responseId);
     for (const [id, waiter] of this.#replies) {
       if (waiter.responseId !== event.responseId) continue;
       waiter.finished({ responseId: event.responseId, status: event.status });
@@ -623,59 +566,18 @@ export class RealtimeSession<TContext = unknown>
   }
 
   #onFunctionCall(event: RealtimeEvent & { type: 'function_call' }): void {
-    const info = event.responseId !== undefined ? this.#responses.get(event.responseId) : undefined;
-    const agent = info?.agent ?? this.#agent;
-    this.#history.upsertCall(event.itemId, {
-      callId: event.callId,
-      name: event.name,
-      arguments: event.arguments,
-      status: 'in_progress',
-      agentName: agent.name,
-      ...(event.responseId !== undefined && { responseId: event.responseId }),
-    });
+    const response = event.responseId !== undefined ? this.#responses.get(event.responseId) : undefined;
+    const agent = response?.agent ?? this.#agent;
+    this.#mirror.functionCall(event, agent);
     this.#coordinator.toolCallStarted(event.callId, event.responseId);
-    const call: ToolCall<TContext> = {
+    this.#executor.dispatch({
       callId: event.callId,
       itemId: event.itemId,
       name: event.name,
       arguments: event.arguments,
       agent,
       ...(event.responseId !== undefined && { responseId: event.responseId }),
-    };
-    this.#executor.dispatch(call);
-  }
-
-  #onItemAdded(event: RealtimeEvent & { type: 'item_added' }): void {
-    const { item } = event;
-    const placement = event.previousItemId !== undefined ? { previousItemId: event.previousItemId } : {};
-    if (item.type === 'function_call_output') {
-      this.#history.updateCall(item.callId, { output: item.output, status: 'completed' });
-      return;
-    }
-    if (item.type === 'function_call') {
-      this.#history.upsertCall(
-        item.itemId,
-        { callId: item.callId, name: item.name, arguments: item.arguments, status: 'in_progress' },
-        placement,
-      );
-      return;
-    }
-    for (const info of this.#responses.values()) {
-      if (info.conversation === 'none' && info.itemIds.has(item.itemId)) return;
-    }
-    const current = this.#history.get(item.itemId);
-    const text = itemText(item) || (current?.type === 'message' ? current.text : '');
-    this.#history.upsertMessage(
-      item.itemId,
-      {
-        role: item.role,
-        text,
-        hasAudio: item.content.some((part) => part.type === 'audio'),
-        status: item.status ?? (current?.type === 'message' ? current.status : 'completed'),
-        interrupted: current?.type === 'message' ? current.interrupted : false,
-      },
-      placement,
-    );
+    });
   }
 
   #onProviderError(event: RealtimeEvent & { type: 'error' }): void {
@@ -728,30 +630,6 @@ export class RealtimeSession<TContext = unknown>
     this.#emit({ type: 'error', source, code, message, error });
   }
 
-  #track(responseId: string, conversation: 'default' | 'none' = 'default'): ResponseInfo<TContext> {
-    let info = this.#responses.get(responseId);
-    if (!info) {
-      info = {
-        agent: this.#agent,
-        conversation,
-        done: false,
-        interrupted: false,
-        audioItemId: undefined,
-        itemIds: new Set(),
-      };
-      this.#responses.set(responseId, info);
-      if (this.#responses.size > MAX_TRACKED_RESPONSES) {
-        for (const [id, old] of this.#responses) {
-          if (old.done && id !== this.#lastAudioResponseId) {
-            this.#responses.delete(id);
-            break;
-          }
-        }
-      }
-    }
-    return info;
-  }
-
   #turnDetectionActive(): boolean {
     return this.capabilities.turnDetection && this.#options.config.turnDetection !== null;
   }
@@ -762,7 +640,7 @@ export class RealtimeSession<TContext = unknown>
     const target =
       responseId ??
       this.#coordinator.activeResponseId ??
-      (source === 'app' ? this.#lastAudioResponseId : undefined);
+      (source === 'app' ? this.#responses.lastAudioResponseId : undefined);
     if (target === undefined) return;
     const info = this.#responses.get(target);
     if (!info || info.interrupted) return;
@@ -772,9 +650,7 @@ export class RealtimeSession<TContext = unknown>
       this.#turnDetectionActive() &&
       this.#options.config.turnDetection?.interruptResponse !== false;
     if (!info.done && !providerStopsIt) this.#send({ type: 'cancelResponse', responseId: target });
-    if (info.conversation === 'default' && !info.done) {
-      for (const itemId of info.itemIds) this.#history.updateMessage(itemId, { interrupted: true });
-    }
+    if (!info.done) this.#mirror.responseInterrupted(target);
     if (info.audioItemId !== undefined) {
       this.#emit({ type: 'audio_interrupted', responseId: target, itemId: info.audioItemId });
     }
@@ -811,7 +687,7 @@ export class RealtimeSession<TContext = unknown>
   #deliverToolOutput(call: ToolCall<TContext>, output: string, signal: AbortSignal): boolean {
     if (signal.aborted || this.#closing || this.#status !== 'connected') return false;
     this.#send({ type: 'sendToolOutput', callId: call.callId, output });
-    this.#history.updateCall(call.callId, { output, status: 'completed' });
+    this.#mirror.toolOutput(call.callId, output);
     this.#coordinator.toolCallFinished(call.callId);
     return true;
   }

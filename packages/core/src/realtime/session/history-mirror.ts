@@ -1,0 +1,146 @@
+import type { Agent } from '../../agent.js';
+import type { RealtimeEvent } from '../seam.js';
+import { itemText, type RealtimeHistory } from './history.js';
+import type { ResponseTracker } from './response-tracker.js';
+
+type EventOf<T extends RealtimeEvent['type']> = Extract<RealtimeEvent, { type: T }>;
+
+const USER_AUDIO = {
+  role: 'user',
+  text: '',
+  hasAudio: true,
+  status: 'in_progress',
+  interrupted: false,
+} as const;
+
+/**
+ * Applies provider events to the session's {@link RealtimeHistory}. Providers report the same item
+ * through several events (output events and `item_added`), in either order: every method merges.
+ * Out-of-band responses never reach the history.
+ */
+export class HistoryMirror<TContext> {
+  readonly #history: RealtimeHistory;
+  readonly #responses: ResponseTracker<TContext>;
+
+  constructor(history: RealtimeHistory, responses: ResponseTracker<TContext>) {
+    this.#history = history;
+    this.#responses = responses;
+  }
+
+  messageStarted(event: EventOf<'message_started'>): void {
+    const response = this.#responses.track(event.responseId);
+    response.itemIds.add(event.itemId);
+    if (response.conversation === 'none') return;
+    this.#history.upsertMessage(event.itemId, {
+      role: 'assistant',
+      text: '',
+      hasAudio: false,
+      status: 'in_progress',
+      interrupted: response.interrupted,
+      responseId: event.responseId,
+      agentName: response.agent.name,
+    });
+  }
+
+  /** Transcript or text delta: appended without an event; the item's next update publishes it. */
+  delta(itemId: string, delta: string): void {
+    this.#history.appendText(itemId, delta);
+  }
+
+  audio(itemId: string): void {
+    this.#history.updateMessage(itemId, { hasAudio: true }, { silent: true });
+  }
+
+  transcriptDone(event: EventOf<'transcript_done'>): void {
+    this.#history.updateMessage(event.itemId, { text: event.transcript, hasAudio: true });
+  }
+
+  messageDone(event: EventOf<'message_done'>): void {
+    const response = this.#responses.track(event.responseId);
+    if (response.conversation === 'none' || event.item.type !== 'message') return;
+    const current = this.#history.get(event.itemId);
+    const currentMessage = current?.type === 'message' ? current : undefined;
+    this.#history.upsertMessage(event.itemId, {
+      role: event.item.role,
+      text: itemText(event.item) || (currentMessage?.text ?? ''),
+      hasAudio:
+        event.item.content.some((part) => part.type === 'audio') || (currentMessage?.hasAudio ?? false),
+      status: event.item.status ?? 'completed',
+      interrupted: response.interrupted,
+      responseId: event.responseId,
+      agentName: response.agent.name,
+    });
+  }
+
+  functionCall(event: EventOf<'function_call'>, agent: Agent<TContext>): void {
+    this.#history.upsertCall(event.itemId, {
+      callId: event.callId,
+      name: event.name,
+      arguments: event.arguments,
+      status: 'in_progress',
+      agentName: agent.name,
+      ...(event.responseId !== undefined && { responseId: event.responseId }),
+    });
+  }
+
+  /** The output the session sent for a call. */
+  toolOutput(callId: string, output: string): void {
+    this.#history.updateCall(callId, { output, status: 'completed' });
+  }
+
+  inputCommitted(event: EventOf<'input_audio_committed'>): void {
+    this.#history.upsertMessage(event.itemId, USER_AUDIO);
+  }
+
+  inputTranscription(event: EventOf<'input_transcription'>): void {
+    if (!this.#history.get(event.itemId)) this.#history.upsertMessage(event.itemId, USER_AUDIO);
+    if (event.final) this.#history.updateMessage(event.itemId, { text: event.text, status: 'completed' });
+    else this.#history.appendText(event.itemId, event.text);
+  }
+
+  itemAdded(event: EventOf<'item_added'>): void {
+    const { item } = event;
+    const placement = event.previousItemId !== undefined ? { previousItemId: event.previousItemId } : {};
+    if (item.type === 'function_call_output') {
+      this.toolOutput(item.callId, item.output);
+      return;
+    }
+    if (item.type === 'function_call') {
+      this.#history.upsertCall(
+        item.itemId,
+        { callId: item.callId, name: item.name, arguments: item.arguments, status: 'in_progress' },
+        placement,
+      );
+      return;
+    }
+    if (this.#responses.isOutOfBandItem(item.itemId)) return;
+    const current = this.#history.get(item.itemId);
+    const currentMessage = current?.type === 'message' ? current : undefined;
+    this.#history.upsertMessage(
+      item.itemId,
+      {
+        role: item.role,
+        text: itemText(item) || (currentMessage?.text ?? ''),
+        hasAudio: item.content.some((part) => part.type === 'audio'),
+        status: item.status ?? currentMessage?.status ?? 'completed',
+        interrupted: currentMessage?.interrupted ?? false,
+      },
+      placement,
+    );
+  }
+
+  itemDeleted(event: EventOf<'item_deleted'>): void {
+    this.#history.remove(event.itemId);
+  }
+
+  itemTruncated(event: EventOf<'item_truncated'>): void {
+    this.#history.updateMessage(event.itemId, { interrupted: true });
+  }
+
+  /** Marks every message of a default-conversation response as interrupted. */
+  responseInterrupted(responseId: string): void {
+    const response = this.#responses.get(responseId);
+    if (response?.conversation !== 'default') return;
+    for (const itemId of response.itemIds) this.#history.updateMessage(itemId, { interrupted: true });
+  }
+}

@@ -1,0 +1,88 @@
+import type { Agent } from '../../agent.js';
+
+/** What the session knows about one response of the provider. */
+export interface TrackedResponse<TContext> {
+  /** The agent that was active when it started; its tool calls run against this agent. */
+  readonly agent: Agent<TContext>;
+  readonly conversation: 'default' | 'none';
+  /** `response_done` arrived. */
+  done: boolean;
+  /** Interrupted, cancelled or otherwise cut short. */
+  interrupted: boolean;
+  /** The assistant message whose audio arrived last. */
+  audioItemId: string | undefined;
+  /** Its output messages, in order. */
+  readonly itemIds: Set<string>;
+}
+
+const MAX_TRACKED = 32;
+
+/**
+ * The responses the session has seen, by id: which agent and conversation each belongs to and how far
+ * it got. Finished responses are forgotten oldest first beyond a small bound, except the one whose
+ * audio arrived last (the app may still be playing it).
+ */
+export class ResponseTracker<TContext> {
+  readonly #responses = new Map<string, TrackedResponse<TContext>>();
+  readonly #currentAgent: () => Agent<TContext>;
+  #lastAudioResponseId: string | undefined;
+
+  constructor(currentAgent: () => Agent<TContext>) {
+    this.#currentAgent = currentAgent;
+  }
+
+  /** The response whose audio arrived last. */
+  get lastAudioResponseId(): string | undefined {
+    return this.#lastAudioResponseId;
+  }
+
+  get(responseId: string): TrackedResponse<TContext> | undefined {
+    return this.#responses.get(responseId);
+  }
+
+  /** The response, first seen now (with the active agent) if it is new. */
+  track(responseId: string, conversation: 'default' | 'none' = 'default'): TrackedResponse<TContext> {
+    let response = this.#responses.get(responseId);
+    if (response) return response;
+    response = {
+      agent: this.#currentAgent(),
+      conversation,
+      done: false,
+      interrupted: false,
+      audioItemId: undefined,
+      itemIds: new Set(),
+    };
+    this.#responses.set(responseId, response);
+    if (this.#responses.size > MAX_TRACKED) this.#forgetOldest();
+    return response;
+  }
+
+  /** Audio of `itemId` arrived for `responseId`. */
+  audio(responseId: string, itemId: string): void {
+    this.track(responseId).audioItemId = itemId;
+    this.#lastAudioResponseId = responseId;
+  }
+
+  /** Whether `itemId` is an output of an out-of-band response (it must never enter history). */
+  isOutOfBandItem(itemId: string): boolean {
+    for (const response of this.#responses.values()) {
+      if (response.conversation === 'none' && response.itemIds.has(itemId)) return true;
+    }
+    return false;
+  }
+
+  /** Forgets everything (the connection is gone). */
+  clear(): void {
+    this.#responses.clear();
+    this.#lastAudioResponseId = undefined;
+  }
+
+  #forgetOldest(): void {
+    for (const [id, response] of this.#responses) {
+      if (response.done && id !== this.#lastAudioResponseId) {
+        this.#responses.delete(id);
+        return;
+      }
+    }
+  }
+}

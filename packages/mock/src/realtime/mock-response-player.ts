@@ -1,0 +1,351 @@
+import {
+  type Clock,
+  pcm16DurationMs,
+  type RealtimeCapabilities,
+  type RealtimeCommand,
+  type RealtimeEvent,
+  type RealtimeItem,
+  type RealtimeResponseStatus,
+  UserError,
+} from '@parley/core';
+import { audioChunks, type MockResponseScript, type MockResponseStep, textDeltas } from './script.js';
+
+/** What a connection shares with its {@link MockRealtimeModel}. */
+export interface MockModelLink {
+  readonly capabilities: RealtimeCapabilities;
+  readonly clock: Clock | undefined;
+  nextId(prefix: string): string;
+  /** The next queued script, waiting for one if none is queued. */
+  takeScript(): { script: MockResponseScript } | Promise<{ script: MockResponseScript }>;
+  /** Gives back a waiting `takeScript` slot that is no longer needed. */
+  cancelTake(promise: Promise<{ script: MockResponseScript }>): void;
+  recorded(command: RealtimeCommand): void;
+}
+
+/** What the player needs from its connection. */
+export interface MockPlayerHost {
+  readonly link: MockModelLink;
+  emit(event: RealtimeEvent): void;
+  /** Adds an output item of a default-conversation response to the conversation. */
+  addItem(item: RealtimeItem): void;
+  /** `ms` of audio have been sent for assistant message `itemId` so far. */
+  audioReceived(itemId: string, ms: number): void;
+  /** The session's configured output modalities. */
+  outputModalities(): ('text' | 'audio')[] | undefined;
+  /** The client closed the connection: play nothing more, emit nothing more. */
+  stopped(): boolean;
+  open(): boolean;
+}
+
+type MessageItem = Extract<RealtimeItem, { type: 'message' }>;
+
+interface MockResponse {
+  readonly id: string;
+  readonly clientRequestId: string | undefined;
+  readonly conversation: 'default' | 'none';
+  readonly modalities: ('text' | 'audio')[];
+  cancelled: boolean;
+  cancelReason: string | undefined;
+  done: boolean;
+  paused: boolean;
+  status: RealtimeResponseStatus | undefined;
+  wake: (() => void) | undefined;
+  readonly callIds: string[];
+  outputCount: number;
+  autoReplied: boolean;
+}
+
+/**
+ * Plays scripted responses for one mock connection: one step at a time, holding at `pause` steps and
+ * `delay`s, and ending cancelled responses at the next step. Tracks the one active default-conversation
+ * response and, with `autoToolReplyGeneration`, starts tool follow-ups itself.
+ */
+export class MockResponsePlayer {
+  readonly #host: MockPlayerHost;
+  readonly #responses = new Map<string, MockResponse>();
+  #active: MockResponse | undefined;
+  readonly #completedWithCalls = new Map<string, MockResponse>();
+  readonly #outputs = new Set<string>();
+
+  constructor(host: MockPlayerHost) {
+    this.#host = host;
+  }
+
+  /** The active default-conversation response. */
+  get activeResponseId(): string | undefined {
+    return this.#active?.id;
+  }
+
+  /** Responses held at a `pause` step. */
+  get pausedResponseIds(): string[] {
+    return [...this.#responses.values()].filter((r) => r.paused).map((r) => r.id);
+  }
+
+  /** Starts a response now; it plays `script`, or the next queued one (waiting for it if needed). */
+  start(
+    clientRequestId: string | undefined,
+    conversation: 'default' | 'none',
+    modalities: ('text' | 'audio')[] | undefined,
+    script: MockResponseScript | undefined,
+  ): string {
+    return this.#start(clientRequestId, conversation, modalities, script).id;
+  }
+
+  /** Continues a paused response. */
+  resume(responseId: string): void {
+    const response = this.#responses.get(responseId);
+    if (response?.paused) this.#wake(response);
+  }
+
+  /**
+   * Cancels a running response (the active default one when `responseId` is omitted); `false` when
+   * there is none, like a provider's `response_cancel_not_active`.
+   */
+  cancel(responseId: string | undefined, reason: string): boolean {
+    const target = responseId !== undefined ? this.#responses.get(responseId) : this.#active;
+    if (!target || target.done || target.cancelled) return false;
+    this.#cancel(target, reason);
+    return true;
+  }
+
+  /** Cancels every running response (the connection is going away). */
+  cancelAll(reason: string): void {
+    for (const response of [...this.#responses.values()]) this.#cancel(response, reason);
+  }
+
+  #start(
+    clientRequestId: string | undefined,
+    conversation: 'default' | 'none',
+    modalities: ('text' | 'audio')[] | undefined,
+    script: MockResponseScript | undefined,
+  ): MockResponse {
+    const audioOn = this.#host.link.capabilities.audioOutput;
+    const response: MockResponse = {
+      id: this.#host.link.nextId('resp'),
+      clientRequestId,
+      conversation,
+      modalities: modalities ?? this.#host.outputModalities() ?? (audioOn ? ['audio'] : ['text']),
+      cancelled: false,
+      cancelReason: undefined,
+      done: false,
+      paused: false,
+      status: undefined,
+      wake: undefined,
+      callIds: [],
+      outputCount: 0,
+      autoReplied: false,
+    };
+    this.#responses.set(response.id, response);
+    if (conversation === 'default') this.#active = response;
+    this.#host.emit({
+      type: 'response_started',
+      responseId: response.id,
+      conversation,
+      ...(clientRequestId !== undefined && { clientRequestId }),
+    });
+    void this.#play(response, script);
+    return response;
+  }
+
+  async #play(response: MockResponse, given: MockResponseScript | undefined): Promise<void> {
+    let script = given;
+    if (!script) {
+      const taken = this.#host.link.takeScript();
+      if ('script' in taken) script = taken.script;
+      else {
+        const cancelled = new Promise<undefined>((resolve) => this.#onWake(response, resolve));
+        const result = await Promise.race([taken, cancelled]);
+        response.wake = undefined;
+        if (result === undefined) this.#host.link.cancelTake(taken);
+        script = result?.script;
+      }
+    }
+    for (const step of script?.output ?? []) {
+      if (response.cancelled || this.#host.stopped()) break;
+      await this.#step(response, step);
+    }
+    this.#finish(response, script);
+  }
+
+  async #step(response: MockResponse, step: MockResponseStep): Promise<void> {
+    switch (step.type) {
+      case 'pause':
+        await this.#pause(response);
+        return;
+      case 'delay':
+        await this.#delay(response, step.ms);
+        return;
+      case 'function_call':
+        this.#functionCall(response, step);
+        return;
+      case 'message':
+        await this.#message(response, step);
+        return;
+    }
+  }
+
+  async #message(
+    response: MockResponse,
+    step: Extract<MockResponseStep, { type: 'message' }>,
+  ): Promise<void> {
+    const text = step.text ?? '';
+    const itemId = this.#host.link.nextId('item');
+    const spoken = response.modalities.includes('audio') && this.#host.link.capabilities.audioOutput;
+    const item: MessageItem = {
+      type: 'message',
+      itemId,
+      role: 'assistant',
+      content: spoken ? [{ type: 'audio', transcript: '' }] : [{ type: 'text', text: '' }],
+      status: 'in_progress',
+    };
+    if (response.conversation === 'default') this.#host.addItem(item);
+    this.#host.emit({
+      type: 'message_started',
+      responseId: response.id,
+      itemId,
+      outputIndex: response.outputCount++,
+    });
+    const deltas = textDeltas(text);
+    let said = '';
+    if (spoken) {
+      const chunks = audioChunks(text, step.audio);
+      this.#host.audioReceived(itemId, 0);
+      let bytes = 0;
+      for (let i = 0; i < Math.max(chunks.length, deltas.length); i++) {
+        const delta = deltas[i];
+        if (delta !== undefined) {
+          said += delta;
+          this.#host.emit({ type: 'transcript_delta', responseId: response.id, itemId, delta });
+        }
+        const chunk = chunks[i];
+        if (chunk !== undefined) {
+          bytes += chunk.byteLength;
+          this.#host.audioReceived(itemId, pcm16DurationMs(bytes));
+          this.#host.emit({ type: 'audio_delta', responseId: response.id, itemId, audio: chunk.slice() });
+          if (step.pauseAfterChunks === i + 1) await this.#pause(response);
+        }
+        if (response.cancelled || this.#host.stopped()) break;
+      }
+      if (!response.cancelled) {
+        this.#host.emit({ type: 'audio_done', responseId: response.id, itemId });
+        this.#host.emit({ type: 'transcript_done', responseId: response.id, itemId, transcript: said });
+      }
+      item.content = [{ type: 'audio', transcript: said }];
+    } else {
+      for (const delta of deltas) {
+        said += delta;
+        this.#host.emit({ type: 'text_delta', responseId: response.id, itemId, delta });
+      }
+      item.content = [{ type: 'text', text: said }];
+    }
+    item.status = response.cancelled ? 'incomplete' : 'completed';
+    this.#host.emit({ type: 'message_done', responseId: response.id, itemId, item: structuredClone(item) });
+  }
+
+  #functionCall(response: MockResponse, step: Extract<MockResponseStep, { type: 'function_call' }>): void {
+    const callId = step.callId ?? this.#host.link.nextId('call');
+    const itemId = this.#host.link.nextId('item');
+    const args = typeof step.arguments === 'string' ? step.arguments : JSON.stringify(step.arguments ?? {});
+    if (response.conversation === 'default') {
+      this.#host.addItem({ type: 'function_call', itemId, callId, name: step.name, arguments: args });
+    }
+    response.callIds.push(callId);
+    response.outputCount++;
+    this.#host.emit({
+      type: 'function_call',
+      ...(!step.withoutResponseId && { responseId: response.id }),
+      itemId,
+      callId,
+      name: step.name,
+      arguments: args,
+    });
+  }
+
+  #pause(response: MockResponse): Promise<void> {
+    if (response.cancelled) return Promise.resolve();
+    response.paused = true;
+    return new Promise<void>((resolve) => this.#onWake(response, () => resolve())).finally(() => {
+      response.paused = false;
+    });
+  }
+
+  #delay(response: MockResponse, ms: number): Promise<void> {
+    const clock = this.#host.link.clock;
+    if (!clock) {
+      throw new UserError('A delay step needs a clock: new MockRealtimeModel({ clock }).');
+    }
+    return new Promise<void>((resolve) => {
+      const timer = clock.setTimeout(() => {
+        response.wake = undefined;
+        resolve();
+      }, ms);
+      this.#onWake(response, () => {
+        clock.clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  #onWake(response: MockResponse, resolve: (value: undefined) => void): void {
+    const previous = response.wake;
+    response.wake = () => {
+      previous?.();
+      resolve(undefined);
+    };
+  }
+
+  #wake(response: MockResponse): void {
+    const wake = response.wake;
+    response.wake = undefined;
+    wake?.();
+  }
+
+  #cancel(response: MockResponse, reason: string): void {
+    if (response.done || response.cancelled) return;
+    response.cancelled = true;
+    response.cancelReason = reason;
+    this.#wake(response);
+    if (this.#active === response) this.#active = undefined;
+  }
+
+  #finish(response: MockResponse, script: MockResponseScript | undefined): void {
+    response.done = true;
+    response.status = response.cancelled ? 'cancelled' : (script?.status ?? 'completed');
+    this.#responses.delete(response.id);
+    if (this.#active === response) this.#active = undefined;
+    if (this.#host.stopped()) return;
+    this.#host.emit({
+      type: 'response_done',
+      responseId: response.id,
+      status: response.status,
+      conversation: response.conversation,
+      ...(response.clientRequestId !== undefined && { clientRequestId: response.clientRequestId }),
+      ...(script?.usage && {
+        usage: { ...script.usage, totalTokens: script.usage.inputTokens + script.usage.outputTokens },
+      }),
+      ...(response.cancelReason !== undefined && { reason: response.cancelReason }),
+    });
+    this.#completedWithCalls.set(response.id, response);
+    this.#maybeAutoReply(response);
+  }
+
+  /** A tool output arrived: with `autoToolReplyGeneration`, may start the follow-up. */
+  toolOutputReceived(callId: string): void {
+    this.#outputs.add(callId);
+    for (const response of this.#completedWithCalls.values()) {
+      if (response.callIds.includes(callId)) this.#maybeAutoReply(response);
+    }
+  }
+
+  #maybeAutoReply(response: MockResponse): void {
+    if (response.callIds.length === 0 || response.status !== 'completed') {
+      this.#completedWithCalls.delete(response.id);
+      return;
+    }
+    if (!this.#host.link.capabilities.autoToolReplyGeneration || response.autoReplied) return;
+    if (!response.callIds.every((id) => this.#outputs.has(id)) || this.#active || !this.#host.open()) return;
+    response.autoReplied = true;
+    this.#completedWithCalls.delete(response.id);
+    this.#start(undefined, 'default', undefined, undefined);
+  }
+}
