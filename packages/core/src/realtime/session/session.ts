@@ -330,7 +330,11 @@ export class RealtimeSession<TContext = unknown>
       this.#executor.reset();
       this.#guardrails.reset();
       this.#responses.clear();
-      if (connection) await connection.close().catch(() => {});
+      if (connection) {
+        await connection.close().catch((error: unknown) => {
+          this.#reportError('session', error, 'connection_close_failed');
+        });
+      }
     })();
     return this.#releasing;
   }
