@@ -114,3 +114,22 @@ test('items of an out-of-band response never enter the history', async () => {
   expect(log.of('transcript_delta')).toHaveLength(1);
   await session.close();
 });
+
+test('a final transcript equal to its deltas is still published as history_updated', async () => {
+  const model = new MockRealtimeModel();
+  const session = new RealtimeSession(agent, { model });
+  const log = recordEvents(session);
+  await session.connect();
+  const c = model.connection;
+  c.emit({ type: 'input_audio_committed', itemId: 'u1' });
+  c.emit({ type: 'input_transcription', itemId: 'u1', text: 'Hello ', final: false });
+  c.emit({ type: 'input_transcription', itemId: 'u1', text: 'there', final: false });
+  c.emit({ type: 'input_transcription', itemId: 'u1', text: 'Hello there', final: true });
+  await settle();
+  const updates = log.of('history_updated').filter((e) => e.item.itemId === 'u1');
+  expect(updates.at(-1)?.item).toMatchObject({ text: 'Hello there', status: 'completed' });
+  expect(session.history).toEqual([
+    expect.objectContaining({ itemId: 'u1', role: 'user', text: 'Hello there' }),
+  ]);
+  await session.close();
+});
