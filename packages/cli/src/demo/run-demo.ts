@@ -1,6 +1,6 @@
 import { RunHooks, Runner, RunState } from '@parley/core';
 import type { Output } from '../output.js';
-import { billingAgent, triageAgent } from './support-agents.js';
+import { triageAgent } from './support-agents.js';
 import { CUSTOMER_MESSAGE, supportModel } from './support-script.js';
 import { TranscriptPrinter } from './transcript.js';
 
