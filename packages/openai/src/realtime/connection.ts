@@ -252,13 +252,16 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
 
   // --- events ---
 
-  #onNormalized(event: RealtimeEvent): void {
+  #onNormalized(normalized: RealtimeEvent): void {
+    // Errors are rare, and their text comes from the service: it may echo a key.
+    const event =
+      normalized.type === 'error' ? { ...normalized, message: this.#redact(normalized.message) } : normalized;
     if (this.#phase === 'connecting' && event.type === 'error') {
       if (event.commandType === 'updateSession' && this.#initialUpdateId !== undefined) {
         this.#rejectConnect(
           new OpenAIRealtimeError(
             'realtime_session_rejected',
-            `The Realtime service rejected the initial session configuration (${event.code}): ${this.#redact(event.message)}`,
+            `The Realtime service rejected the initial session configuration (${event.code}): ${event.message}`,
             { serverCode: event.code },
           ),
         );
@@ -388,9 +391,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
       );
     }
     const server = this.#serverError;
-    const why = server
-      ? `${server.code}: ${this.#redact(server.message)}`
-      : `close code ${code} ${this.#redact(reason)}`;
+    const why = server ? `${server.code}: ${server.message}` : `close code ${code} ${this.#redact(reason)}`;
     return new OpenAIRealtimeError(
       'realtime_closed_before_ready',
       `The Realtime service closed the connection before the session was ready (${why.trim()}).`,

@@ -1,3 +1,4 @@
+import { redactSecrets } from '../shared/redact.js';
 import {
   OpenAIAPIError,
   type OpenAIAPIErrorDetails,
@@ -9,7 +10,6 @@ import {
   OpenAIServerError,
 } from './errors.js';
 import { isRecord, optionalString } from './json.js';
-import { redactSecrets } from './redact.js';
 
 type ErrorClass = new (code: string, message: string, details: OpenAIAPIErrorDetails) => OpenAIAPIError;
 
@@ -57,6 +57,6 @@ export function errorFromHttpResponse(
   const code = optionalString(error?.code) ?? type ?? defaultCode;
   const detail = optionalString(error?.message) ?? (bodyText.trim().slice(0, 300) || 'no error message');
   const suffix = requestId ? ` (request id ${requestId})` : '';
-  const message = redactSecrets(`OpenAI API error ${status} (${code}): ${detail}${hint}${suffix}`, apiKey);
+  const message = redactSecrets(`OpenAI API error ${status} (${code}): ${detail}${hint}${suffix}`, [apiKey]);
   return new Class(code, message, { status, requestId, type, param });
 }

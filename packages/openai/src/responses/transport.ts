@@ -1,9 +1,9 @@
 import { delay, ParleyError } from '@parley/core';
+import { redactCause, redactSecrets } from '../shared/redact.js';
 import { abortable, linkSignal } from './abort.js';
 import { OpenAIConnectionError } from './errors.js';
 import { errorFromHttpResponse } from './http-error.js';
 import type { ResolvedClientOptions } from './options.js';
-import { redactCause, redactSecrets } from './redact.js';
 import { isRetryableStatus, retryDelayMs } from './retry-policy.js';
 
 /** How {@link ResponsesTransport.post} sends one request and reads its successful answer. */
@@ -94,11 +94,11 @@ export class ResponsesTransport {
         (late) => void late.body?.cancel().catch(() => {}),
       );
     } catch (error) {
-      const detail = redactSecrets(error instanceof Error ? error.message : String(error), apiKey);
+      const detail = redactSecrets(error instanceof Error ? error.message : String(error), [apiKey]);
       const failure = new OpenAIConnectionError(
         'connection_error',
         `Could not reach the OpenAI API at ${responsesURL}: ${detail}. Check the network and baseURL.`,
-        { cause: redactCause(error, apiKey) },
+        { cause: redactCause(error, [apiKey]) },
       );
       return aborted() ?? settle({ ok: false, error: failure, retryable: true });
     }
@@ -127,11 +127,11 @@ export class ResponsesTransport {
       const stopped = aborted();
       if (stopped) return stopped;
       if (error instanceof ParleyError) return settle({ ok: false, error, retryable: false });
-      const detail = redactSecrets(error instanceof Error ? error.message : String(error), apiKey);
+      const detail = redactSecrets(error instanceof Error ? error.message : String(error), [apiKey]);
       const failure = new OpenAIConnectionError(
         'connection_error',
         `The connection to the OpenAI API broke while reading the response: ${detail}.`,
-        { cause: redactCause(error, apiKey), requestId },
+        { cause: redactCause(error, [apiKey]), requestId },
       );
       return settle({ ok: false, error: failure, retryable: true });
     }

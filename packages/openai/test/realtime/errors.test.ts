@@ -1,7 +1,7 @@
 import { ManualClock } from '@parley/mock';
 import { createHold } from '@parley/openai/testing';
 import { describe, expect, test } from 'vitest';
-import { connected, sent } from './helpers.js';
+import { API_KEY, connected, sent } from './helpers.js';
 
 describe('errors map to seam error events with code, clientRequestId and commandType', () => {
   test('conversation_already_has_active_response answers the refused createResponse', async () => {
@@ -157,6 +157,33 @@ describe('errors map to seam error events with code, clientRequestId and command
       { type: 'error', code: 'invalid_event', message: 'm:invalid_event' },
       { type: 'error', code: 'server_error', message: 'm:null' },
     ]);
+  });
+});
+
+describe('secrets in what the service sends', () => {
+  test('error messages and close reasons reach the app without the key or anything shaped like one', async () => {
+    const { log, server } = await connected();
+    const masked = `sk-test-${'*'.repeat(16)}${API_KEY.slice(-4)}`;
+    server.send({
+      type: 'error',
+      error: {
+        type: 'invalid_request_error',
+        code: 'invalid_api_key',
+        message: `Incorrect API key provided: ${masked}. Also ${API_KEY} and ek_abc123XYZ.`,
+        param: null,
+        event_id: null,
+      },
+    });
+    server.close(4001, `bad key ${API_KEY}`);
+    await log.waitFor('connection_status', 2);
+    const [error] = log.ofType('error');
+    expect(error?.message).toBe(
+      'Incorrect API key provided: sk-[redacted] Also [redacted] and ek_[redacted]',
+    );
+    expect(log.ofType('connection_status')[1]).toMatchObject({ code: 4001, reason: 'bad key [redacted]' });
+    const shown = JSON.stringify(log.events);
+    expect(shown).not.toContain(API_KEY.slice(-4));
+    expect(shown).not.toContain('abc123XYZ');
   });
 });
 
