@@ -36,6 +36,22 @@ const UNEXPECTED_RESPONSE = /Unexpected server response: (\d{3})/;
 const textDecoder = new TextDecoder();
 
 /**
+ * Reports an exception thrown by an event listener the way a DOM `EventTarget` does: asynchronously (`reportError`
+ * where it exists, else an uncaught exception), while the other listeners and the following frames are still served.
+ * Thrown into the socket's own message handler, it would stall the socket (`ws` stops reading).
+ */
+function reportListenerError(error: unknown): void {
+  const report = (globalThis as { reportError?: (error: unknown) => void }).reportError;
+  if (typeof report === 'function') {
+    report(error);
+    return;
+  }
+  queueMicrotask(() => {
+    throw error;
+  });
+}
+
+/**
  * One live OpenAI Realtime session over a WebSocket. It owns the socket and its listeners: every path out
  * (a failed connect, `close()`, a close by the server) removes them and clears its timers.
  *
@@ -296,16 +312,13 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   }
 
   #dispatch(event: RealtimeEvent): void {
-    const listeners = this.#listeners;
-    let failure: { error: unknown } | undefined;
-    for (const listener of listeners) {
+    for (const listener of this.#listeners) {
       try {
         listener(event);
       } catch (error) {
-        failure ??= { error };
+        reportListenerError(error);
       }
     }
-    if (failure) throw failure.error;
   }
 
   // --- connect phase ---

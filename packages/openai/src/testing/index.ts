@@ -18,6 +18,7 @@ export {
   type RealtimeSimulator,
   type RealtimeSimulatorOptions,
   type RecordedClientEvent,
+  type SimulatedRefusal,
   type SimulatorAuth,
   startRealtimeSimulator,
   type UpgradeRecord,

@@ -25,6 +25,7 @@ import {
   defaultSession,
 } from './sim-session.js';
 import { EnergyVad } from './sim-vad.js';
+import type { SimulatedRefusal } from './simulator.js';
 
 const CLIENT_EVENT_TYPES = [
   'session.update',
@@ -75,7 +76,7 @@ export interface SimulatedConnectionInit {
   /** GA session fields merged into the default session reported by `session.created`. */
   initialSession: Partial<WireSession> | undefined;
   /** A refusal the simulator was told to give the next `response.create` (taken once). */
-  takeRefusal(): { code: string; message: string } | undefined;
+  takeRefusal(): SimulatedRefusal | undefined;
   onClientEvent(connection: SimulatedConnection, event: unknown): void;
   onClose(connection: SimulatedConnection): void;
 }
@@ -678,7 +679,9 @@ export class SimulatedConnection {
       params.metadata = this.#checkMetadata(raw.metadata);
     if (raw.input !== undefined) params.input = this.#resolveInput(raw.input);
     const refusal = this.#init.takeRefusal();
-    if (refusal) throw new SimulatedServiceError(refusal.code, refusal.message);
+    if (refusal) {
+      throw new SimulatedServiceError(refusal.code, refusal.message, refusal.param ?? null, refusal.type);
+    }
     if (params.conversation === 'default' && this.#activeDefault) {
       throw this.#activeResponseError(this.#activeDefault);
     }

@@ -5,6 +5,7 @@ import type { SimulatedConnection } from './sim-connection.js';
 import {
   type RealtimeSimulator,
   type RealtimeSimulatorOptions,
+  type SimulatedRefusal,
   startRealtimeSimulator,
 } from './simulator.js';
 
@@ -116,7 +117,7 @@ export class SimulatorHarness {
   }
 
   /** The next `response.create` is refused with this error. */
-  async refuseNextResponse(error: { code: string; message: string }): Promise<void> {
+  async refuseNextResponse(error: SimulatedRefusal): Promise<void> {
     this.simulator.refuseNextResponse(error);
   }
 

@@ -53,6 +53,15 @@ export interface RealtimeSimulatorOptions {
   session?: Partial<WireSession>;
 }
 
+/** An error the simulator gives a `response.create` instead of starting the response. */
+export interface SimulatedRefusal {
+  code: string | null;
+  message: string;
+  /** `error.type`; default `invalid_request_error`. */
+  type?: string;
+  param?: string | null;
+}
+
 /** One upgrade request the simulator saw, accepted or not. */
 export interface UpgradeRecord {
   path: string;
@@ -86,8 +95,11 @@ export interface RealtimeSimulator {
   brain: RealtimeBrain;
   /** Queues replies used, in order, by the next responses (any connection) before falling back to `brain`. */
   script(...replies: (BrainReply | RealtimeBrain)[]): void;
-  /** The next `response.create` (any connection) is refused with this error, echoing its `event_id`. */
-  refuseNextResponse(error: { code: string; message: string }): void;
+  /**
+   * The next `response.create` (any connection) is refused with this error, echoing its `event_id`. `type` defaults
+   * to `invalid_request_error`; `code` may be `null`, as some of the service's errors have none.
+   */
+  refuseNextResponse(error: SimulatedRefusal): void;
   /** Calls `listener` with every client event as it arrives; returns the function that unsubscribes. */
   onClientEvent(listener: (event: RecordedClientEvent) => void): () => void;
   /** Resolves with the `index`-th connection (0-based), once it exists. */
@@ -179,7 +191,7 @@ export async function startRealtimeSimulator(
   const upgrades: UpgradeRecord[] = [];
   const sockets = new Set<Socket>();
   const scripted: (BrainReply | RealtimeBrain)[] = [];
-  const refusals: { code: string; message: string }[] = [];
+  const refusals: SimulatedRefusal[] = [];
   let clientEventListeners: ((event: RecordedClientEvent) => void)[] = [];
   let brain = options.brain ?? echoBrain;
   let openConnections = 0;

@@ -1,0 +1,190 @@
+import {
+  Agent,
+  type RealtimeConnection,
+  type RealtimeModel,
+  RealtimeSession,
+  type RealtimeSessionEvent,
+  type RealtimeSessionEventOf,
+  type RealtimeSessionEventType,
+} from '@parley/core';
+import { ManualClock } from '@parley/mock';
+import { OpenAIRealtimeModel } from '@parley/openai';
+import type { RealtimeSimulator, SimulatedConnection } from '@parley/openai/testing';
+import { expect } from 'vitest';
+import { WebSocket as WsWebSocket } from 'ws';
+import { API_KEY } from './helpers.js';
+
+const SOCKET_EVENTS = ['open', 'message', 'error', 'close'] as const;
+
+const RECORDED: readonly RealtimeSessionEventType[] = [
+  'connection_status',
+  'agent_start',
+  'agent_end',
+  'response_started',
+  'response_done',
+  'audio',
+  'audio_done',
+  'audio_interrupted',
+  'transcript_delta',
+  'text_delta',
+  'error',
+  'warning',
+];
+
+type Waiter = { match: (e: RealtimeSessionEvent) => boolean; count: number; resolve: () => void };
+
+/**
+ * A `RealtimeSession` on an `OpenAIRealtimeModel` pointed at a simulator, with everything a leak check needs
+ * observable from outside: the ws sockets the adapter opened (their listener counts), the connections the model
+ * handed out (their status, and how many subscriptions the session holds on them), one injected ManualClock for
+ * the adapter and the session, and an event iterator started before `connect()`.
+ */
+export class SessionUnderTest {
+  readonly clock = new ManualClock();
+  readonly session: RealtimeSession;
+  readonly events: RealtimeSessionEvent[] = [];
+  /** The ws sockets the adapter created. */
+  readonly sockets: WsWebSocket[] = [];
+  /** The connections the model handed to the session. */
+  readonly connections: RealtimeConnection[] = [];
+  /** Subscriptions currently held on any connection. */
+  subscriptions = 0;
+  /** Everything the session's async iterator produced, resolved when the iterator ends. */
+  readonly iterated: Promise<string[]>;
+  #waiters: Waiter[] = [];
+
+  constructor(
+    readonly sim: RealtimeSimulator,
+    agent: Agent = new Agent({ name: 'Faulty', instructions: 'Answer.' }),
+  ) {
+    const sockets = this.sockets;
+    class TrackedSocket extends WsWebSocket {
+      constructor(...args: ConstructorParameters<typeof WsWebSocket>) {
+        super(...args);
+        sockets.push(this);
+      }
+    }
+    const inner = new OpenAIRealtimeModel({
+      apiKey: API_KEY,
+      url: sim.url,
+      WebSocket: TrackedSocket,
+      clock: this.clock,
+    });
+    const model: RealtimeModel = {
+      specificationVersion: inner.specificationVersion,
+      provider: inner.provider,
+      capabilities: inner.capabilities,
+      connect: async (options) => {
+        const connection = await inner.connect(options);
+        this.connections.push(connection);
+        return {
+          get status() {
+            return connection.status;
+          },
+          send: (command) => connection.send(command),
+          close: () => connection.close(),
+          onEvent: (listener) => {
+            this.subscriptions++;
+            const off = connection.onEvent(listener);
+            let subscribed = true;
+            return () => {
+              if (subscribed) this.subscriptions--;
+              subscribed = false;
+              off();
+            };
+          },
+        };
+      },
+    };
+    this.session = new RealtimeSession(agent, {
+      model,
+      clock: this.clock,
+    });
+    for (const type of RECORDED) this.session.on(type, (event) => this.#record(event));
+    const iterator = this.session[Symbol.asyncIterator]();
+    this.iterated = (async () => {
+      const types: string[] = [];
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return types;
+        types.push(next.value.type);
+      }
+    })();
+  }
+
+  /** Connects and returns the simulator's side of the connection. */
+  async connect(): Promise<SimulatedConnection> {
+    await this.session.connect();
+    return this.sim.waitForConnection(this.sim.connections.length - 1);
+  }
+
+  ofType<T extends RealtimeSessionEventType>(type: T): RealtimeSessionEventOf<T>[] {
+    return this.events.filter((e) => e.type === type) as RealtimeSessionEventOf<T>[];
+  }
+
+  /** Resolves with the `count`-th event matching (already seen or future). */
+  async waitFor<T extends RealtimeSessionEventType>(
+    type: T,
+    match: (event: RealtimeSessionEventOf<T>) => boolean = () => true,
+    count = 1,
+  ): Promise<RealtimeSessionEventOf<T>> {
+    const fn = (e: RealtimeSessionEvent) => e.type === type && match(e as RealtimeSessionEventOf<T>);
+    if (this.events.filter(fn).length < count) {
+      await new Promise<void>((resolve) => this.#waiters.push({ match: fn, count, resolve }));
+    }
+    return this.events.filter(fn)[count - 1] as RealtimeSessionEventOf<T>;
+  }
+
+  /** The transcript of `responseId`, from its deltas. */
+  transcript(responseId: string): string {
+    return this.ofType('transcript_delta')
+      .filter((e) => e.responseId === responseId)
+      .map((e) => e.delta)
+      .join('');
+  }
+
+  /** Sends a user message and resolves with the reply's response id and transcript once it is done. */
+  async exchange(text: string): Promise<{ responseId: string; transcript: string }> {
+    const before = this.ofType('response_done').length;
+    this.session.sendMessage(text);
+    const done = await this.waitFor('response_done', () => true, before + 1);
+    expect(done.status).toBe('completed');
+    return { responseId: done.responseId, transcript: this.transcript(done.responseId) };
+  }
+
+  /**
+   * Closes the session and asserts that nothing is left: no socket on either side, no timer, no subscription on
+   * a connection, no listener on a socket, closed connections, an ended iterator.
+   */
+  async closeAndExpectReleased(): Promise<void> {
+    await this.session.close();
+    await this.sim.waitForIdle();
+    expect(this.session.status).toBe('closed');
+    expect(this.sim.openConnections).toBe(0);
+    expect(this.sim.openSockets).toBe(0);
+    expect(this.clock.pendingTimers).toBe(0);
+    expect(this.subscriptions).toBe(0);
+    expect(this.connections.map((c) => c.status)).toEqual(this.connections.map(() => 'closed'));
+    expect(this.sockets.map((s) => s.readyState)).toEqual(this.sockets.map(() => WsWebSocket.CLOSED));
+    expect(this.sockets.map((s) => SOCKET_EVENTS.reduce((n, type) => n + s.listenerCount(type), 0))).toEqual(
+      this.sockets.map(() => 0),
+    );
+    const types = await this.iterated;
+    expect(types.at(-1)).toBe('connection_status');
+    expect(this.events.at(-1)).toEqual({ type: 'connection_status', status: 'closed' });
+    // The session takes nothing more: a closed session refuses work with a typed error.
+    expect(() => this.session.sendMessage('anyone?')).toThrow(
+      expect.objectContaining({ code: 'session_closed' }),
+    );
+  }
+
+  #record(event: RealtimeSessionEvent): void {
+    this.events.push(event);
+    for (const waiter of [...this.#waiters]) {
+      if (this.events.filter(waiter.match).length >= waiter.count) {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  }
+}
