@@ -6,6 +6,7 @@ import {
   type RealtimeSessionEvent,
   type RealtimeSessionEventOf,
   type RealtimeSessionEventType,
+  type RealtimeSessionOptions,
 } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAIRealtimeModel } from '@parley/openai';
@@ -96,10 +97,11 @@ export class SessionUnderTest {
         };
       },
     };
-    this.session = new RealtimeSession(agent, {
-      model,
-      clock: this.clock,
-    });
+    const options: RealtimeSessionOptions = { model, clock: this.clock };
+    // These tests are about what the failure of one connection looks like from the app; automatic reconnection
+    // (being added to core's session) is tested on its own. Older sessions ignore the option.
+    Object.assign(options, { reconnect: false });
+    this.session = new RealtimeSession(agent, options);
     for (const type of RECORDED) this.session.on(type, (event) => this.#record(event));
     const iterator = this.session[Symbol.asyncIterator]();
     this.iterated = (async () => {
