@@ -1,5 +1,5 @@
 import { Agent, type OutputGuardrail, RealtimeSession } from '@parley/core';
-import { MockRealtimeModel } from '@parley/mock';
+import { ManualClock, MockRealtimeModel } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 import { recordEvents, settle } from './helpers.js';
 
@@ -50,6 +50,7 @@ describe('realtime output guardrails', () => {
       model,
       outputGuardrails: [watching('secret')],
       guardrailDebounceChars: 5,
+      clock: new ManualClock(),
     });
     const log = recordEvents(session);
     model.respondWith(
@@ -90,9 +91,14 @@ describe('realtime output guardrails', () => {
     // The corrective reply waited for the cancelled response to end, and was not tripped.
     expect(log.of('response_started')).toHaveLength(2);
     expect(session.history.at(-1)).toMatchObject({ role: 'assistant', text: 'Sorry, I cannot share that.' });
-    expect(session.history.find((i) => i.type === 'message' && i.responseId === responseId)).toMatchObject({
-      interrupted: true,
-    });
+    // No time passed on the clock: the listener heard none of it, so the model forgets all of it.
+    const stopped = log.of('audio')[0]!.itemId;
+    expect(session.history.some((i) => i.itemId === stopped)).toBe(false);
+    expect(model.commands.filter((c) => c.type === 'truncateItem' || c.type === 'deleteItem')).toEqual([
+      { type: 'truncateItem', itemId: stopped, contentIndex: 0, audioEndMs: 0 },
+      { type: 'deleteItem', itemId: stopped },
+    ]);
+    expect(model.connection.conversation.some((i) => i.itemId === stopped)).toBe(false);
     expect(log.of('error')).toEqual([]);
     await session.close();
   });

@@ -254,24 +254,29 @@ describe('messages and audio', () => {
 });
 
 describe('interrupt()', () => {
-  test('cancels the active response by id, emits audio_interrupted once, marks history interrupted', async () => {
-    const { model, session, log } = await connected();
+  test('cancels the active response by id, emits audio_interrupted once, truncates at the heard position', async () => {
+    const clock = new ManualClock();
+    const { model, session, log } = await connected(new MockRealtimeModel(), { clock });
     model.respondWith({
       output: [{ type: 'message', text: 'A long story', audio: { ms: 500 }, pauseAfterChunks: 2 }],
     });
     const responseId = await session.generateReply();
     await settle();
+    await clock.advance(150);
     session.interrupt();
     session.interrupt();
     await settle();
+    const itemId = log.of('audio')[0]?.itemId;
     expect(model.commands.filter((c) => c.type === 'cancelResponse')).toEqual([
       { type: 'cancelResponse', responseId },
     ]);
-    expect(log.of('audio_interrupted')).toEqual([
-      { type: 'audio_interrupted', responseId, itemId: log.of('audio')[0]?.itemId },
-    ]);
+    expect(log.of('audio_interrupted')).toEqual([{ type: 'audio_interrupted', responseId, itemId }]);
     expect(log.of('response_done').at(-1)).toMatchObject({ responseId, status: 'cancelled' });
+    expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
+      { type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 150 },
+    ]);
     expect(session.history.at(-1)).toMatchObject({
+      itemId,
       role: 'assistant',
       interrupted: true,
       status: 'incomplete',
@@ -280,31 +285,55 @@ describe('interrupt()', () => {
     await session.close();
   });
 
-  test('after the response finished generating: no cancel is sent, the app is still told to stop playback', async () => {
-    const { model, session, log } = await connected();
-    model.respondWith('Done talking.');
+  test('after the response finished generating: no cancel is sent, playback stops and the message is cut', async () => {
+    const clock = new ManualClock();
+    const { model, session, log } = await connected(new MockRealtimeModel(), { clock });
+    model.respondWith({ output: [{ type: 'message', text: 'Done talking.', audio: { ms: 600 } }] });
     const responseId = await session.generateReply();
     await settle();
+    await clock.advance(250);
     session.interrupt();
     await settle();
     expect(model.commands.some((c) => c.type === 'cancelResponse')).toBe(false);
     expect(log.of('audio_interrupted')).toEqual([expect.objectContaining({ responseId })]);
+    expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
+      expect.objectContaining({ audioEndMs: 250 }),
+    ]);
     expect(log.of('error')).toHaveLength(0);
     await session.close();
   });
 
+  test('nothing is playing any more: interrupt() does nothing', async () => {
+    const clock = new ManualClock();
+    const { model, session, log } = await connected(new MockRealtimeModel(), { clock });
+    model.respondWith({ output: [{ type: 'message', text: 'Short.', audio: { ms: 300 } }] });
+    await session.generateReply().done;
+    await clock.advance(300);
+    session.interrupt();
+    await settle();
+    expect(log.of('audio_interrupted')).toEqual([]);
+    expect(model.commands.map((c) => c.type)).toEqual(['createResponse']);
+    expect(session.history.at(-1)).toMatchObject({ interrupted: false });
+    await session.close();
+  });
+
   test('barge-in: the provider cancels on speech; the session tells the app once and sends no cancel', async () => {
-    const { model, session, log } = await connected();
+    const clock = new ManualClock();
+    const { model, session, log } = await connected(new MockRealtimeModel(), { clock });
     model.respondWith({
       output: [{ type: 'message', text: 'Let me tell you', audio: { ms: 400 }, pauseAfterChunks: 1 }],
     });
     const responseId = await session.generateReply();
     await settle();
+    await clock.advance(40);
     model.connection.userStartsSpeaking();
     await settle();
     expect(log.of('audio_interrupted')).toEqual([expect.objectContaining({ responseId })]);
     expect(model.commands.some((c) => c.type === 'cancelResponse')).toBe(false);
     expect(log.of('response_done').at(-1)).toMatchObject({ status: 'cancelled', reason: 'turn_detected' });
+    expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
+      expect.objectContaining({ audioEndMs: 40 }),
+    ]);
     await session.close();
   });
 });

@@ -95,3 +95,30 @@ export class UnknownToolError extends ParleyError {
     this.agentName = agentName;
   }
 }
+
+/**
+ * `generateReply({ addToHistory: false })` was called while another ephemeral reply was still in flight.
+ * One ephemeral reply runs at a time per session: wait for the first one's `done`, or `interrupt()` it.
+ * Ordinary replies are not affected.
+ */
+export class EphemeralReplyInFlightError extends ParleyError {
+  /** The `clientRequestId` of the ephemeral reply in flight. */
+  readonly inFlightRequestId: string;
+  /** Its response id, once the provider started it. */
+  readonly inFlightResponseId: string | undefined;
+  /** How long ago (ms, on the session's clock) it was requested. */
+  readonly ageMs: number;
+
+  constructor(inFlightRequestId: string, inFlightResponseId: string | undefined, ageMs: number) {
+    super(
+      'ephemeral_reply_in_flight',
+      `Another ephemeral reply is in flight (request ${inFlightRequestId}, response ${
+        inFlightResponseId ?? 'not started yet'
+      }, requested ${Math.round(ageMs)} ms ago). A session runs one ephemeral reply at a time: await the ` +
+        "first reply's done, or call interrupt() to cancel it, before requesting another.",
+    );
+    this.inFlightRequestId = inFlightRequestId;
+    this.inFlightResponseId = inFlightResponseId;
+    this.ageMs = ageMs;
+  }
+}

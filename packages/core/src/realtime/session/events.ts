@@ -129,7 +129,13 @@ export type RealtimeSessionEvent<TContext = unknown> =
       fatal?: boolean;
     }
   /** The session chose a fallback (e.g. a capability the provider does not declare). */
-  | { type: 'warning'; code: string; message: string };
+  | {
+      type: 'warning';
+      code: string;
+      message: string;
+      /** The conversation item the warning is about (e.g. a message that stays in the provider's context). */
+      itemId?: string;
+    };
 
 /** The `type` names of {@link RealtimeSessionEvent}. */
 export type RealtimeSessionEventType = RealtimeSessionEvent['type'];

@@ -21,16 +21,23 @@ const USER_AUDIO = {
 export class HistoryMirror<TContext> {
   readonly #history: RealtimeHistory;
   readonly #responses: ResponseTracker<TContext>;
+  readonly #stopped: (responseId: string) => boolean;
 
-  constructor(history: RealtimeHistory, responses: ResponseTracker<TContext>) {
+  /** `stopped` says whether a response was interrupted: its later messages never enter the history. */
+  constructor(
+    history: RealtimeHistory,
+    responses: ResponseTracker<TContext>,
+    stopped: (responseId: string) => boolean = () => false,
+  ) {
     this.#history = history;
     this.#responses = responses;
+    this.#stopped = stopped;
   }
 
   messageStarted(event: EventOf<'message_started'>): void {
     const response = this.#responses.track(event.responseId);
     response.itemIds.add(event.itemId);
-    if (response.conversation === 'none') return;
+    if (response.conversation === 'none' || this.#stopped(event.responseId)) return;
     this.#history.upsertMessage(event.itemId, {
       role: 'assistant',
       text: '',
@@ -52,6 +59,8 @@ export class HistoryMirror<TContext> {
   }
 
   transcriptDone(event: EventOf<'transcript_done'>): void {
+    // After an interruption the history keeps what arrived before it, not the provider's full transcript.
+    if (this.#stopped(event.responseId)) return;
     this.#history.updateMessage(event.itemId, { text: event.transcript, hasAudio: true });
   }
 
@@ -60,9 +69,11 @@ export class HistoryMirror<TContext> {
     if (response.conversation === 'none' || event.item.type !== 'message') return;
     const current = this.#history.get(event.itemId);
     const currentMessage = current?.type === 'message' ? current : undefined;
+    const stopped = this.#stopped(event.responseId);
+    if (stopped && !currentMessage) return;
     this.#history.upsertMessage(event.itemId, {
       role: event.item.role,
-      text: itemText(event.item) || (currentMessage?.text ?? ''),
+      text: stopped ? (currentMessage?.text ?? '') : itemText(event.item) || (currentMessage?.text ?? ''),
       hasAudio:
         event.item.content.some((part) => part.type === 'audio') || (currentMessage?.hasAudio ?? false),
       status: event.item.status ?? 'completed',
@@ -135,6 +146,18 @@ export class HistoryMirror<TContext> {
 
   itemTruncated(event: EventOf<'item_truncated'>): void {
     this.#history.updateMessage(event.itemId, { interrupted: true });
+  }
+
+  /** How an interrupted message ended for the listener: `skipped` ones leave the history. */
+  messageOutcome(itemId: string, outcome: 'full' | 'partial' | 'skipped'): void {
+    if (outcome === 'skipped') this.#history.remove(itemId);
+    else this.#history.updateMessage(itemId, { interrupted: outcome === 'partial' });
+  }
+
+  /** Whether the history holds text for message `itemId`. */
+  hasText(itemId: string): boolean {
+    const item = this.#history.get(itemId);
+    return item?.type === 'message' && item.text.length > 0;
   }
 
   /** Marks every message of a default-conversation response as interrupted. */

@@ -1,8 +1,10 @@
+export * from '../playback/index.js';
 export type { PendingApproval } from './approvals.js';
 export * from './errors.js';
 export type * from './events.js';
 export type * from './history-item.js';
 export type { RealtimeSessionOptions, RealtimeSessionSettings } from './options.js';
+export { SessionPlayback } from './playback-control.js';
 export type { ReplyHandle, ReplyResult } from './reply-handle.js';
 export {
   type PendingResponseRequest,

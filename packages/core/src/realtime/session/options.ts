@@ -2,6 +2,7 @@ import { Agent } from '../../agent.js';
 import { type Clock, systemClock } from '../../clock.js';
 import { UserError } from '../../errors.js';
 import type { OutputGuardrail } from '../../guardrails.js';
+import { type PlaybackTracker, RealtimePlaybackTracker } from '../playback/playback-tracker.js';
 import { REALTIME_SPECIFICATION_VERSION, type RealtimeModel, type RealtimeSessionConfig } from '../seam.js';
 
 /** Session settings that do not come from the agent (the agent supplies instructions and tools). */
@@ -26,8 +27,14 @@ export interface RealtimeSessionOptions<TContext = unknown> {
   toolTimeoutMs?: number;
   /** How long `generateReply()` waits for the provider to start the response once requested. Default 15 000. */
   replyTimeoutMs?: number;
-  /** The clock for timeouts; tests inject a manual one. Default: the system clock. */
+  /** The clock for timeouts and playback positions; tests inject a manual one. Default: the system clock. */
   clock?: Clock;
+  /**
+   * What the listener heard of each message, asked when the user interrupts. Default: a
+   * `RealtimePlaybackTracker` on `clock` (audio plays in real time as it arrives). Apps that play audio
+   * themselves pass a `ReportedPlaybackTracker` and report through `session.playback`, or their own.
+   */
+  playbackTracker?: PlaybackTracker;
   /** Voice, turn detection, transcription and output modalities. */
   config?: RealtimeSessionSettings;
 }
@@ -42,6 +49,7 @@ export interface ResolvedSessionOptions<TContext> {
   toolTimeoutMs: number | undefined;
   replyTimeoutMs: number;
   clock: Clock;
+  playbackTracker: PlaybackTracker;
   config: RealtimeSessionSettings;
 }
 
@@ -103,6 +111,16 @@ export function resolveSessionOptions<TContext>(
   ) {
     throw invalid('clock must implement now(), setTimeout() and clearTimeout().');
   }
+  const tracker = options.playbackTracker;
+  const trackerMethods = ['audioReceived', 'played', 'finished', 'playedMs', 'stopped', 'reset'] as const;
+  if (
+    tracker !== undefined &&
+    (typeof tracker !== 'object' ||
+      tracker === null ||
+      trackerMethods.some((name) => typeof tracker[name] !== 'function'))
+  ) {
+    throw invalid(`playbackTracker must implement PlaybackTracker (${trackerMethods.join(', ')}).`);
+  }
   const config = options.config ?? {};
   if (typeof config !== 'object') throw invalid('config must be an object.');
   if (config.outputModalities !== undefined) {
@@ -121,6 +139,7 @@ export function resolveSessionOptions<TContext>(
     toolTimeoutMs: options.toolTimeoutMs,
     replyTimeoutMs: options.replyTimeoutMs ?? 15_000,
     clock,
+    playbackTracker: tracker ?? new RealtimePlaybackTracker(clock),
     config: { ...config },
   };
 }

@@ -15,6 +15,8 @@ import {
   initialSessionConfig,
 } from './agent-config.js';
 import { ApprovalBook, type PendingApproval } from './approvals.js';
+import { type ContentDeliveryHost, deliverContent } from './content-delivery.js';
+import { EphemeralReplies } from './ephemeral-replies.js';
 import {
   ConnectionLostError,
   RealtimeConnectError,
@@ -34,12 +36,15 @@ import type {
 import { RealtimeHistory } from './history.js';
 import type { RealtimeHistoryItem } from './history-item.js';
 import { HistoryMirror } from './history-mirror.js';
+import { Interruptions, type InterruptSource } from './interruption.js';
+import { type MessageContentEvent, MessagePlayout } from './message-playout.js';
 import {
   type RealtimeSessionOptions,
   type ResolvedSessionOptions,
   resolveSessionOptions,
 } from './options.js';
 import { type GuardrailTrip, OutputGuardrailMonitor } from './output-guardrail-monitor.js';
+import { SessionPlayback } from './playback-control.js';
 import { type ReplyHandle, ReplyWaiter } from './reply-handle.js';
 import { type PendingResponseRequest, ResponseCoordinator } from './response-coordinator.js';
 import { ResponseTracker } from './response-tracker.js';
@@ -52,6 +57,12 @@ export interface GenerateReplyOptions {
   instructions?: string;
   /** Tool choice for this response only. */
   toolChoice?: ToolChoice;
+  /**
+   * `false`: an ephemeral reply, spoken without entering the conversation (neither the local history nor
+   * the provider's context), with tools off. One at a time per session. Where the provider does not
+   * declare `ephemeralResponse` it is an ordinary reply, with a `warning` event. Default `true`.
+   */
+  addToHistory?: boolean;
 }
 
 const GUARDRAIL_CORRECTION = (name: string) =>
@@ -83,6 +94,11 @@ export class RealtimeSession<TContext = unknown>
   readonly #coordinator: ResponseCoordinator;
   readonly #responses: ResponseTracker<TContext>;
   readonly #mirror: HistoryMirror<TContext>;
+  readonly #playout = new MessagePlayout();
+  readonly #interruptions: Interruptions<TContext>;
+  readonly #ephemeral: EphemeralReplies;
+  readonly #playback: SessionPlayback;
+  readonly #delivery: ContentDeliveryHost<TContext>;
   readonly #replies = new Map<string, ReplyWaiter>();
   readonly #requestTimers = new Map<string, TimerHandle>();
   readonly #requestPrefix = `req_${Math.random().toString(36).slice(2, 8)}_`;
@@ -116,7 +132,27 @@ export class RealtimeSession<TContext = unknown>
     });
     this.#history = new RealtimeHistory((event) => this.#emit(event));
     this.#responses = new ResponseTracker(() => this.#agent);
-    this.#mirror = new HistoryMirror(this.#history, this.#responses);
+    this.#interruptions = new Interruptions<TContext>({
+      capabilities: this.capabilities,
+      provider: this.#options.model.provider,
+      responses: this.#responses,
+      playout: this.#playout,
+      tracker: this.#options.playbackTracker,
+      activeResponseId: () => this.#coordinator.activeResponseId,
+      providerCancelsOnSpeech: () =>
+        this.#turnDetectionActive() && this.#options.config.turnDetection?.interruptResponse !== false,
+      send: (command) => this.#send(command),
+      emit: (event) => this.#emit(event),
+      applyOutcome: (itemId, outcome) => this.#mirror.messageOutcome(itemId, outcome),
+      hasText: (itemId) => this.#mirror.hasText(itemId),
+    });
+    this.#mirror = new HistoryMirror(this.#history, this.#responses, (id) =>
+      this.#interruptions.isStopped(id),
+    );
+    this.#ephemeral = new EphemeralReplies(this.#options.clock);
+    this.#playback = new SessionPlayback(this.#options.playbackTracker, () => {
+      if (this.#isConnected() && !this.#closing) this.#interrupt('playback');
+    });
     this.#coordinator = new ResponseCoordinator({
       autoToolReplyGeneration: this.capabilities.autoToolReplyGeneration,
       createRequestId: () => `${this.#requestPrefix}${++this.#requestSeq}`,
@@ -145,6 +181,15 @@ export class RealtimeSession<TContext = unknown>
       tripped: (trip) => this.#onGuardrailTripped(trip),
       failed: (error) => this.#reportError('guardrail', error, 'guardrail_failed'),
     });
+    this.#delivery = {
+      playout: this.#playout,
+      tracker: this.#options.playbackTracker,
+      mirror: this.#mirror,
+      guardrails: this.#guardrails,
+      responses: this.#responses,
+      isStopped: (id) => this.#interruptions.isStopped(id),
+      emit: (event) => this.#emit(event),
+    };
   }
 
   // ── state ──────────────────────────────────────────────────────────────────────────────────
@@ -177,6 +222,14 @@ export class RealtimeSession<TContext = unknown>
   /** Token usage reported by the provider, summed over the session's responses. */
   get usage(): Readonly<Usage> {
     return { ...this.#runContext.usage };
+  }
+
+  /**
+   * What the listener heard: apps that play the audio themselves report progress here
+   * (`played(itemId, ms)`, `finished(itemId)`, `interrupted()`); see {@link SessionPlayback}.
+   */
+  get playback(): SessionPlayback {
+    return this.#playback;
   }
 
   /** The context object tools and guardrails receive. */
@@ -320,6 +373,10 @@ export class RealtimeSession<TContext = unknown>
     unsubscribe?.();
     for (const id of [...this.#requestTimers.keys()]) this.#clearRequestTimer(id);
     this.#coordinator.reset();
+    this.#ephemeral.reset();
+    this.#interruptions.reset();
+    this.#playout.reset();
+    this.#options.playbackTracker.reset();
     for (const waiter of this.#replies.values()) waiter.fail(reason);
     this.#replies.clear();
     this.#approvals.clear();
@@ -385,9 +442,10 @@ export class RealtimeSession<TContext = unknown>
   }
 
   /**
-   * Stops the response the user is hearing: cancels it by id while it is still being generated, and
-   * emits `audio_interrupted` once (the app's signal to stop local playback). A second call for the
-   * same response does nothing.
+   * Stops what the user is hearing: every response still being generated or still playing (an in-flight
+   * ephemeral reply included) is cancelled by its id, `audio_interrupted` is emitted once for it (the
+   * app's signal to stop local playback), and its messages are cut where the listener stopped hearing
+   * them (see docs/realtime.md, "Interruptions"). A second call for the same response does nothing.
    */
   interrupt(): void {
     this.#live('interrupt');
@@ -402,7 +460,18 @@ export class RealtimeSession<TContext = unknown>
     if (options.instructions !== undefined && typeof options.instructions !== 'string') {
       throw new UserError('generateReply({ instructions }) must be a string.');
     }
+    if (options.addToHistory !== undefined && typeof options.addToHistory !== 'boolean') {
+      throw new UserError('generateReply({ addToHistory }) must be true or false.');
+    }
     this.#live('generate a reply');
+    if (options.addToHistory === false) {
+      if (this.capabilities.ephemeralResponse) return this.#generateEphemeralReply(options);
+      this.#emit({
+        type: 'warning',
+        code: 'ephemeral_response_unsupported',
+        message: `Provider "${this.#options.model.provider}" does not declare ephemeralResponse: this reply is an ordinary one and enters the conversation (history and the model's context).`,
+      });
+    }
     const request = this.#coordinator.request(
       {
         ...(options.instructions !== undefined && { instructions: options.instructions }),
@@ -410,8 +479,41 @@ export class RealtimeSession<TContext = unknown>
       },
       'reply',
     );
-    const waiter = new ReplyWaiter(request.clientRequestId);
-    this.#replies.set(request.clientRequestId, waiter);
+    return this.#waitForReply(request.clientRequestId);
+  }
+
+  #generateEphemeralReply(options: GenerateReplyOptions): ReplyHandle {
+    const conflict = this.#ephemeral.conflict();
+    if (conflict) {
+      const waiter = new ReplyWaiter(`${this.#requestPrefix}${++this.#requestSeq}`);
+      waiter.fail(conflict);
+      this.#reportError('session', conflict);
+      return waiter.handle;
+    }
+    if (options.toolChoice !== undefined && options.toolChoice !== 'none') {
+      this.#emit({
+        type: 'warning',
+        code: 'ephemeral_tools_off',
+        message:
+          'An ephemeral reply runs with tools off (tool choice "none"); the toolChoice passed was ignored.',
+      });
+    }
+    const request = this.#coordinator.request(
+      {
+        conversation: 'none',
+        tools: [],
+        toolChoice: 'none',
+        ...(options.instructions !== undefined && { instructions: options.instructions }),
+      },
+      'reply',
+    );
+    this.#ephemeral.begin(request.clientRequestId);
+    return this.#waitForReply(request.clientRequestId);
+  }
+
+  #waitForReply(clientRequestId: string): ReplyHandle {
+    const waiter = new ReplyWaiter(clientRequestId);
+    this.#replies.set(clientRequestId, waiter);
     return waiter.handle;
   }
 
@@ -467,32 +569,16 @@ export class RealtimeSession<TContext = unknown>
         this.#onResponseDone(event);
         return;
       case 'message_started':
+        this.#playout.messageStarted(event.responseId, event.itemId);
         this.#mirror.messageStarted(event);
         return;
       case 'text_delta':
       case 'transcript_delta':
-        this.#mirror.delta(event.itemId, event.delta);
-        this.#guardrails.delta(event.responseId, event.delta);
-        this.#emit({
-          type: event.type,
-          responseId: event.responseId,
-          itemId: event.itemId,
-          delta: event.delta,
-        });
-        return;
       case 'audio_delta':
-        this.#responses.audio(event.responseId, event.itemId);
-        this.#mirror.audio(event.itemId);
-        this.#emit({ type: 'audio', responseId: event.responseId, itemId: event.itemId, data: event.audio });
-        return;
       case 'audio_done':
-        this.#emit({ type: 'audio_done', responseId: event.responseId, itemId: event.itemId });
-        return;
       case 'transcript_done':
-        this.#mirror.transcriptDone(event);
-        return;
       case 'message_done':
-        this.#mirror.messageDone(event);
+        this.#playout.admit(event, this.#deliver);
         return;
       case 'function_call':
         this.#onFunctionCall(event);
@@ -524,19 +610,18 @@ export class RealtimeSession<TContext = unknown>
   }
 
   #onResponseStarted(event: RealtimeEvent & { type: 'response_started' }): void {
-    const { request, abandoned } = this.#coordinator.responseStarted(event);
+    const { abandoned } = this.#coordinator.responseStarted(event);
     const info = this.#responses.track(event.responseId, event.conversation);
-    if (request) {
-      this.#clearRequestTimer(request.clientRequestId);
-      const waiter = this.#replies.get(request.clientRequestId);
-      waiter?.started(event.responseId);
+    const id = event.clientRequestId;
+    if (id !== undefined) {
+      this.#clearRequestTimer(id);
+      this.#replies.get(id)?.started(event.responseId);
+      this.#ephemeral.started(id, event.responseId);
     }
-    if (abandoned) {
-      // The session stopped waiting for it (timeout): it must not speak now.
-      info.interrupted = true;
-      this.#send({ type: 'cancelResponse', responseId: event.responseId });
-    }
-    this.#guardrails.begin(event.responseId, info.agent);
+    // The session gave up on it (a timeout, an interrupted ephemeral reply): it must not speak now.
+    if (abandoned) this.#interruptions.abandoned(event.responseId);
+    // Ephemeral replies carry the app's own words and never enter history: no guardrails, no trace.
+    if (event.conversation === 'default') this.#guardrails.begin(event.responseId, info.agent);
     this.#emit({
       type: 'response_started',
       responseId: event.responseId,
@@ -547,14 +632,18 @@ export class RealtimeSession<TContext = unknown>
   }
 
   #onResponseDone(event: RealtimeEvent & { type: 'response_done' }): void {
+    this.#playout.responseDone(event.responseId, this.#deliver);
     const info = this.#responses.track(event.responseId, event.conversation);
     info.done = true;
     if (event.status !== 'completed') info.interrupted = true;
     if (event.usage) addUsage(this.#runContext.usage, { requests: 1, ...event.usage });
     if (event.clientRequestId !== undefined) this.#clearRequestTimer(event.clientRequestId);
+    this.#ephemeral.ended(event.clientRequestId, event.responseId);
+    // Truncations go out before the coordinator may request the next response.
+    if (this.#interruptions.isStopped(event.responseId)) this.#interruptions.responseDone(event.responseId);
+    else if (info.interrupted) this.#mirror.responseInterrupted(event.responseId);
     this.#coordinator.responseDone(event);
     this.#guardrails.end(event.responseId);
-    if (info.interrupted) this.#mirror.responseInterrupted(event.responseId);
     for (const [id, waiter] of this.#replies) {
       if (waiter.responseId !== event.responseId) continue;
       waiter.finished({ responseId: event.responseId, status: event.status });
@@ -590,6 +679,7 @@ export class RealtimeSession<TContext = unknown>
       const id = event.clientRequestId;
       this.#clearRequestTimer(id);
       const request = this.#coordinator.requestRefused(id);
+      this.#ephemeral.ended(id);
       if (request) {
         refusal = new ResponseRefusedError(event.code, event.message, id);
         this.#replies.get(id)?.fail(refusal);
@@ -638,26 +728,21 @@ export class RealtimeSession<TContext = unknown>
     return this.capabilities.turnDetection && this.#options.config.turnDetection !== null;
   }
 
-  /** The one interruption path (app, user speech, guardrail): cancel by id once, tell the app once. */
-  #interrupt(source: 'app' | 'speech' | 'guardrail', responseId?: string): void {
-    // Without playback tracking only the app knows a finished response may still be playing.
-    const target =
-      responseId ??
-      this.#coordinator.activeResponseId ??
-      (source === 'app' ? this.#responses.lastAudioResponseId : undefined);
-    if (target === undefined) return;
-    const info = this.#responses.get(target);
-    if (!info || info.interrupted) return;
-    info.interrupted = true;
-    const providerStopsIt =
-      source === 'speech' &&
-      this.#turnDetectionActive() &&
-      this.#options.config.turnDetection?.interruptResponse !== false;
-    if (!info.done && !providerStopsIt) this.#send({ type: 'cancelResponse', responseId: target });
-    if (!info.done) this.#mirror.responseInterrupted(target);
-    if (info.audioItemId !== undefined) {
-      this.#emit({ type: 'audio_interrupted', responseId: target, itemId: info.audioItemId });
+  readonly #deliver = (event: MessageContentEvent): void => deliverContent(this.#delivery, event);
+
+  /**
+   * The one interruption path (app, user speech, the app's playback, a guardrail), see
+   * {@link Interruptions}. Without `responseId` it also stops an in-flight ephemeral reply: by its id,
+   * or, when the provider has not started it yet, by cancelling it on arrival.
+   */
+  #interrupt(source: InterruptSource, responseId?: string): void {
+    const also: string[] = [];
+    if (responseId === undefined) {
+      const ephemeral = this.#ephemeral.release();
+      if (ephemeral?.responseId !== undefined) also.push(ephemeral.responseId);
+      else if (ephemeral) this.#coordinator.abandon(ephemeral.clientRequestId);
     }
+    this.#interruptions.interrupt(source, { ...(responseId !== undefined && { responseId }), also });
   }
 
   #sendResponseRequest(command: CreateResponseCommand): void {
@@ -667,6 +752,7 @@ export class RealtimeSession<TContext = unknown>
     const timer = this.#options.clock.setTimeout(() => {
       this.#requestTimers.delete(id);
       this.#coordinator.abandon(id);
+      this.#ephemeral.ended(id);
       const error = new ReplyTimeoutError(id, timeoutMs);
       this.#replies.get(id)?.fail(error);
       this.#replies.delete(id);

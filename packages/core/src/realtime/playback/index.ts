@@ -1,0 +1,5 @@
+export {
+  type PlaybackTracker,
+  RealtimePlaybackTracker,
+  ReportedPlaybackTracker,
+} from './playback-tracker.js';

@@ -1,0 +1,214 @@
+import { PCM16_BYTES_PER_MS } from '../audio.js';
+import type { RealtimeCapabilities } from '../capabilities.js';
+import type { PlaybackTracker } from '../playback/playback-tracker.js';
+import type { RealtimeCommand } from '../seam.js';
+import type { RealtimeSessionEvent } from './events.js';
+import type { MessagePlayout, PlayoutMessage } from './message-playout.js';
+import type { ResponseTracker } from './response-tracker.js';
+
+/** How one message of an interrupted response ended for the listener. */
+export type MessageOutcome = 'full' | 'partial' | 'skipped';
+
+/** Who stopped the response. */
+export type InterruptSource = 'app' | 'speech' | 'playback' | 'guardrail';
+
+/** What {@link Interruptions} needs from its session. */
+export interface InterruptionHost<TContext> {
+  readonly capabilities: RealtimeCapabilities;
+  readonly provider: string;
+  readonly responses: ResponseTracker<TContext>;
+  readonly playout: MessagePlayout;
+  readonly tracker: PlaybackTracker;
+  /** The conversation response the provider is generating, if any. */
+  activeResponseId(): string | undefined;
+  /** `true` when the provider cancels its active response by itself on user speech (turn detection). */
+  providerCancelsOnSpeech(): boolean;
+  send(command: RealtimeCommand): void;
+  emit(event: RealtimeSessionEvent<TContext>): void;
+  /** Applies an outcome to the local history (`skipped` removes the message). */
+  applyOutcome(itemId: string, outcome: MessageOutcome): void;
+  /** Whether the local history has text for the message (only asked for messages without audio). */
+  hasText(itemId: string): boolean;
+}
+
+interface Snapshot {
+  /** Heard position of each message at the interruption, whole ms, clamped to the audio the app got. */
+  readonly played: Map<string, number>;
+  /** Messages whose audio (or, without audio, whose content) was complete at the interruption. */
+  readonly complete: Set<string>;
+  settled: boolean;
+}
+
+const MAX_REMEMBERED = 64;
+
+const wholeMs = (bytes: number) => Math.floor(bytes / PCM16_BYTES_PER_MS);
+
+/**
+ * The one interruption path (DESIGN §4), shared by `session.interrupt()`, the provider's speech-started
+ * event, `session.playback.interrupted()` and output guardrails: each response the listener is hearing
+ * (or is about to) is cancelled by its response id once, `audio_interrupted` is emitted once for it,
+ * and playback positions are frozen. Once the response is over, each of its messages ends `full`,
+ * `partial` (truncated at its own heard position) or `skipped` (removed locally; truncated at 0 and/or
+ * deleted on the provider), as far as the provider's capabilities allow; the rest is a `warning`.
+ */
+export class Interruptions<TContext> {
+  readonly #host: InterruptionHost<TContext>;
+  readonly #stopped = new Map<string, Snapshot>();
+
+  constructor(host: InterruptionHost<TContext>) {
+    this.#host = host;
+  }
+
+  /** Whether `responseId` was stopped: its further audio and text are dropped. */
+  isStopped(responseId: string): boolean {
+    return this.#stopped.has(responseId);
+  }
+
+  /**
+   * Stops what the listener hears: `responseId` only (a guardrail), or every response that is being
+   * generated or still playing. `also` names more responses to stop (an in-flight ephemeral reply).
+   * Returns the responses stopped now (none for a duplicate).
+   */
+  interrupt(source: InterruptSource, options: { responseId?: string; also?: string[] } = {}): string[] {
+    const targets = new Set<string>();
+    if (options.responseId !== undefined) targets.add(options.responseId);
+    else {
+      const active = this.#host.activeResponseId();
+      if (active !== undefined) targets.add(active);
+      for (const id of options.also ?? []) targets.add(id);
+      for (const id of this.#host.playout.responsesWithAudio()) if (this.#audible(id)) targets.add(id);
+    }
+    const fresh = [...targets].filter((id) => !this.#stopped.has(id));
+    if (fresh.length === 0) return [];
+    const snapshots = fresh.map((id) => [id, this.#snapshot(id)] as const);
+    this.#host.tracker.stopped();
+    for (const [responseId, snapshot] of snapshots) this.#stop(source, responseId, snapshot);
+    return fresh;
+  }
+
+  /**
+   * A response answering a request the session gave up on (a timeout, an abandoned ephemeral reply)
+   * started: cancel it by id; its events are ignored. Playback of anything else goes on.
+   */
+  abandoned(responseId: string): void {
+    if (this.#stopped.has(responseId)) return;
+    this.#stop('abandoned', responseId, this.#snapshot(responseId));
+  }
+
+  /** The response ended: an interrupted one gets its message outcomes now. */
+  responseDone(responseId: string): void {
+    const snapshot = this.#stopped.get(responseId);
+    if (snapshot && !snapshot.settled) this.#settle(responseId, snapshot);
+  }
+
+  /** Forgets everything (the connection is gone). */
+  reset(): void {
+    this.#stopped.clear();
+  }
+
+  #audible(responseId: string): boolean {
+    const info = this.#host.responses.get(responseId);
+    if (info && !info.done) return true;
+    return this.#host.playout
+      .messagesOf(responseId)
+      .some((message) => this.#heardMs(message) < wholeMs(message.passedBytes));
+  }
+
+  #heardMs(message: PlayoutMessage): number {
+    const played = this.#host.tracker.playedMs(message.itemId);
+    const bounded = Number.isFinite(played) ? Math.floor(played) : 0;
+    return Math.min(Math.max(0, bounded), wholeMs(message.passedBytes));
+  }
+
+  #snapshot(responseId: string): Snapshot {
+    const played = new Map<string, number>();
+    const complete = new Set<string>();
+    for (const message of this.#host.playout.messagesOf(responseId)) {
+      played.set(message.itemId, this.#heardMs(message));
+      const hasAudio = message.receivedBytes > 0;
+      if (hasAudio ? message.audioDone : message.messageDone) complete.add(message.itemId);
+    }
+    return { played, complete, settled: false };
+  }
+
+  #stop(source: InterruptSource | 'abandoned', responseId: string, snapshot: Snapshot): void {
+    const info = this.#host.responses.track(responseId);
+    this.#stopped.set(responseId, snapshot);
+    if (this.#stopped.size > MAX_REMEMBERED) this.#forgetOldest();
+    info.interrupted = true;
+    const providerCancels =
+      source === 'speech' && info.conversation === 'default' && this.#host.providerCancelsOnSpeech();
+    if (!info.done && !providerCancels) this.#host.send({ type: 'cancelResponse', responseId });
+    const messages = this.#host.playout.messagesOf(responseId);
+    const withAudio = messages.filter((m) => m.passedBytes > 0);
+    if (source !== 'abandoned' && withAudio.length > 0) {
+      const heard =
+        withAudio.find((m) => (snapshot.played.get(m.itemId) ?? 0) < wholeMs(m.passedBytes)) ??
+        withAudio.at(-1);
+      this.#host.emit({ type: 'audio_interrupted', responseId, ...(heard && { itemId: heard.itemId }) });
+    }
+    if (info.done) this.#settle(responseId, snapshot);
+  }
+
+  #settle(responseId: string, snapshot: Snapshot): void {
+    snapshot.settled = true;
+    const info = this.#host.responses.get(responseId);
+    if (info?.conversation === 'none') return;
+    for (const message of this.#host.playout.messagesOf(responseId)) {
+      this.#settleMessage(message, snapshot);
+    }
+  }
+
+  #settleMessage(message: PlayoutMessage, snapshot: Snapshot): void {
+    const { itemId } = message;
+    const played = snapshot.played.get(itemId) ?? 0;
+    const hasAudio = message.receivedBytes > 0;
+    const complete = snapshot.complete.has(itemId);
+    let outcome: MessageOutcome;
+    if (hasAudio) {
+      const passedMs = wholeMs(message.passedBytes);
+      outcome = complete && passedMs > 0 && played >= passedMs ? 'full' : played > 0 ? 'partial' : 'skipped';
+    } else {
+      outcome = complete ? 'full' : this.#host.hasText(itemId) ? 'partial' : 'skipped';
+    }
+    this.#host.applyOutcome(itemId, outcome);
+    const { messageTruncation, mutableChatContext } = this.#host.capabilities;
+    if (outcome === 'partial' && hasAudio) {
+      if (messageTruncation) this.#truncate(itemId, played);
+      else
+        this.#warn(
+          'message_not_truncated',
+          itemId,
+          `stays in the provider's context in full: "${this.#host.provider}" does not declare messageTruncation, so the model may believe the user heard all of it (the user heard ${played} ms).`,
+        );
+    }
+    if (outcome === 'skipped') {
+      const truncated = messageTruncation && hasAudio;
+      if (truncated) this.#truncate(itemId, 0);
+      if (mutableChatContext) this.#host.send({ type: 'deleteItem', itemId });
+      else if (!truncated)
+        this.#warn(
+          'message_not_removed',
+          itemId,
+          `stays in the provider's context although the user never heard it: "${this.#host.provider}" declares neither messageTruncation nor mutableChatContext.`,
+        );
+    }
+  }
+
+  #truncate(itemId: string, audioEndMs: number): void {
+    this.#host.send({ type: 'truncateItem', itemId, contentIndex: 0, audioEndMs });
+  }
+
+  #warn(code: string, itemId: string, detail: string): void {
+    this.#host.emit({ type: 'warning', code, itemId, message: `Interrupted message ${itemId} ${detail}` });
+  }
+
+  #forgetOldest(): void {
+    for (const [id, snapshot] of this.#stopped) {
+      if (snapshot.settled) {
+        this.#stopped.delete(id);
+        return;
+      }
+    }
+  }
+}

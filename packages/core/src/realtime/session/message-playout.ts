@@ -1,0 +1,169 @@
+import type { RealtimeEvent } from '../seam.js';
+
+/** The provider events that carry one message's content. */
+export type MessageContentEvent = Extract<
+  RealtimeEvent,
+  {
+    type:
+      | 'text_delta'
+      | 'transcript_delta'
+      | 'audio_delta'
+      | 'audio_done'
+      | 'transcript_done'
+      | 'message_done';
+  }
+>;
+
+/** What the session knows about one assistant message's audio. */
+export interface PlayoutMessage {
+  readonly itemId: string;
+  readonly responseId: string;
+  /** Audio bytes the provider sent for it (including audio dropped after an interruption). */
+  receivedBytes: number;
+  /** Audio bytes handed to the app (and to the playback tracker). */
+  passedBytes: number;
+  /** `audio_done` arrived. */
+  audioDone: boolean;
+  /** `message_done` arrived. */
+  messageDone: boolean;
+}
+
+interface ResponseMessages {
+  /** Message item ids in the order the provider started them. */
+  readonly order: string[];
+  /** Index in `order` of the message being delivered; those before it are done. */
+  head: number;
+  /** Content of later messages, held until the messages before them are done. */
+  readonly held: Map<string, MessageContentEvent[]>;
+}
+
+/** Responses remembered; an interruption may still need a finished response's messages. */
+const MAX_RESPONSES = 32;
+
+/**
+ * The messages of each response, delivered one at a time and in order: content (audio, transcript,
+ * text) of a message is held until every message the provider started before it is done, so each
+ * message's audio, transcript and playback stay its own even if a provider interleaves them. Also keeps
+ * per message how much audio arrived and how much reached the app.
+ */
+export class MessagePlayout {
+  readonly #responses = new Map<string, ResponseMessages>();
+  readonly #messages = new Map<string, PlayoutMessage>();
+
+  /** The provider started message `itemId` of `responseId` (also implied by its first audio). */
+  messageStarted(responseId: string, itemId: string): PlayoutMessage {
+    const response = this.#response(responseId);
+    if (!response.order.includes(itemId)) response.order.push(itemId);
+    let message = this.#messages.get(itemId);
+    if (!message) {
+      message = {
+        itemId,
+        responseId,
+        receivedBytes: 0,
+        passedBytes: 0,
+        audioDone: false,
+        messageDone: false,
+      };
+      this.#messages.set(itemId, message);
+    }
+    return message;
+  }
+
+  /** Processes `event` now when its message is being delivered; otherwise holds it until it is. */
+  admit(event: MessageContentEvent, process: (event: MessageContentEvent) => void): void {
+    const response = this.#responses.get(event.responseId);
+    const index = response ? response.order.indexOf(event.itemId) : -1;
+    if (!response || index < 0 || index < response.head) {
+      process(event);
+      return;
+    }
+    if (index > response.head) {
+      const held = response.held.get(event.itemId) ?? [];
+      held.push(event);
+      response.held.set(event.itemId, held);
+      return;
+    }
+    process(event);
+    if (event.type === 'message_done') this.#advance(response, process);
+  }
+
+  /** The response ended: whatever is still held is processed, in message order. */
+  responseDone(responseId: string, process: (event: MessageContentEvent) => void): void {
+    const response = this.#responses.get(responseId);
+    if (!response) return;
+    for (const itemId of response.order) {
+      const held = response.held.get(itemId);
+      response.held.delete(itemId);
+      for (const event of held ?? []) process(event);
+    }
+    response.head = response.order.length;
+  }
+
+  /** Audio of a message arrived; `passed` when it was handed to the app. */
+  audio(responseId: string, itemId: string, bytes: number, passed: boolean): void {
+    const message = this.messageStarted(responseId, itemId);
+    message.receivedBytes += bytes;
+    if (passed) message.passedBytes += bytes;
+  }
+
+  audioDone(itemId: string): void {
+    const message = this.#messages.get(itemId);
+    if (message) message.audioDone = true;
+  }
+
+  messageDone(itemId: string): void {
+    const message = this.#messages.get(itemId);
+    if (message) message.messageDone = true;
+  }
+
+  /** The messages of a response, in order. */
+  messagesOf(responseId: string): readonly PlayoutMessage[] {
+    const order = this.#responses.get(responseId)?.order ?? [];
+    return order.map((itemId) => this.#messages.get(itemId)).filter((m) => m !== undefined);
+  }
+
+  /** Responses that handed audio to the app, oldest first. */
+  responsesWithAudio(): string[] {
+    return [...this.#responses.keys()].filter((id) =>
+      this.messagesOf(id).some((message) => message.passedBytes > 0),
+    );
+  }
+
+  /** Forgets everything (the connection is gone). */
+  reset(): void {
+    this.#responses.clear();
+    this.#messages.clear();
+  }
+
+  #advance(response: ResponseMessages, process: (event: MessageContentEvent) => void): void {
+    response.head++;
+    while (response.head < response.order.length) {
+      const itemId = response.order[response.head]!;
+      const held = response.held.get(itemId) ?? [];
+      response.held.delete(itemId);
+      let done = false;
+      for (const event of held) {
+        process(event);
+        if (event.type === 'message_done') done = true;
+      }
+      if (!done) return;
+      response.head++;
+    }
+  }
+
+  #response(responseId: string): ResponseMessages {
+    let response = this.#responses.get(responseId);
+    if (!response) {
+      response = { order: [], head: 0, held: new Map() };
+      this.#responses.set(responseId, response);
+      if (this.#responses.size > MAX_RESPONSES) this.#forgetOldest();
+    }
+    return response;
+  }
+
+  #forgetOldest(): void {
+    const [oldest, response] = this.#responses.entries().next().value as [string, ResponseMessages];
+    this.#responses.delete(oldest);
+    for (const itemId of response.order) this.#messages.delete(itemId);
+  }
+}
