@@ -8,18 +8,25 @@ export const disconnectScenario: ConformanceScenario = {
   name: 'a dropped connection is reported and connect() reconnects',
   requires: [],
   async run(harness) {
-    await withSession(harness, new Agent({ name: 'Resilient' }), async (session, events) => {
-      await session.connect();
-      await harness.disconnect();
-      await events.waitFor('connection_status', (e) => e.status === 'disconnected');
-      expect(session.status).toBe('disconnected');
-      expect(() => session.sendMessage('anyone?')).toThrow(SessionNotConnectedError);
-      await session.connect();
-      expect(session.status).toBe('connected');
-      await harness.respondWith({ output: [{ type: 'message', text: 'Reconnected.' }] });
-      session.sendMessage('anyone?');
-      await events.waitFor('response_done');
-      expect(session.history.at(-1)).toMatchObject({ text: 'Reconnected.' });
-    });
+    // The manual path: automatic reconnection is off here (core's own tests cover it).
+    const options = { reconnect: false };
+    await withSession(
+      harness,
+      new Agent({ name: 'Resilient' }),
+      async (session, events) => {
+        await session.connect();
+        await harness.disconnect();
+        await events.waitFor('connection_status', (e) => e.status === 'disconnected');
+        expect(session.status).toBe('disconnected');
+        expect(() => session.sendMessage('anyone?')).toThrow(SessionNotConnectedError);
+        await session.connect();
+        expect(session.status).toBe('connected');
+        await harness.respondWith({ output: [{ type: 'message', text: 'Reconnected.' }] });
+        session.sendMessage('anyone?');
+        await events.waitFor('response_done');
+        expect(session.history.at(-1)).toMatchObject({ text: 'Reconnected.' });
+      },
+      options,
+    );
   },
 };

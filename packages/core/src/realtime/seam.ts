@@ -170,6 +170,11 @@ export interface RealtimeConnectOptions {
  */
 export interface RealtimeConnection {
   readonly status: 'open' | 'closed';
+  /**
+   * When the provider will end this connection's session (wall-clock epoch milliseconds), if it says so. The
+   * session reads it once `connect` resolved and recycles the connection between turns shortly before.
+   */
+  readonly expiresAt?: number;
   send(command: RealtimeCommand): void;
   /** Subscribes to events; returns the function that unsubscribes. */
   onEvent(listener: (event: RealtimeEvent) => void): () => void;

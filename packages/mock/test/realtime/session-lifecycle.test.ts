@@ -243,7 +243,7 @@ describe('close()', () => {
 describe('a lost connection', () => {
   test('reports disconnected, fails what waited on it, refuses commands, and reconnects with connect()', async () => {
     const model = new MockRealtimeModel();
-    const session = new RealtimeSession(agent, { model });
+    const session = new RealtimeSession(agent, { model, reconnect: false });
     const log = recordEvents(session);
     await session.connect();
     model.connection.dropNextResponseRequest();
@@ -275,7 +275,7 @@ describe('a lost connection', () => {
 
   test('a fatal provider error ends the connection like a disconnect', async () => {
     const model = new MockRealtimeModel();
-    const session = new RealtimeSession(agent, { model });
+    const session = new RealtimeSession(agent, { model, reconnect: false });
     const log = recordEvents(session);
     await session.connect();
     model.connection.emitError({

@@ -122,3 +122,50 @@ export class EphemeralReplyInFlightError extends ParleyError {
     this.ageMs = ageMs;
   }
 }
+
+/**
+ * A turn was under way when the connection went away, and the session reconnected without it: the responses
+ * that were streaming (their messages are marked interrupted in history), the tool calls that were running or
+ * waiting for approval (cancelled; the model is told their result is unknown), and the response requests that
+ * never started (their reply handles were rejected). Call `generateReply()` after `reconnected` to go on.
+ */
+export class TurnLostError extends ParleyError {
+  readonly responseIds: readonly string[];
+  readonly callIds: readonly string[];
+  readonly clientRequestIds: readonly string[];
+
+  constructor(
+    lost: { responseIds: string[]; callIds: string[]; clientRequestIds: string[] },
+    reason: string,
+  ) {
+    const parts = [
+      lost.responseIds.length > 0 && `response ${lost.responseIds.join(', ')}`,
+      lost.callIds.length > 0 && `tool call ${lost.callIds.join(', ')}`,
+      lost.clientRequestIds.length > 0 && `response request ${lost.clientRequestIds.join(', ')}`,
+    ].filter(Boolean);
+    super(
+      'turn_lost',
+      `The connection was lost (${reason}) while a turn was under way; lost: ${parts.join('; ')}. ` +
+        'The session reconnects without it: call generateReply() after the reconnected event to go on.',
+    );
+    this.responseIds = Object.freeze([...lost.responseIds]);
+    this.callIds = Object.freeze([...lost.callIds]);
+    this.clientRequestIds = Object.freeze([...lost.clientRequestIds]);
+  }
+}
+
+/** Automatic reconnection gave up after `attempts` attempts; the session is `disconnected`. */
+export class ReconnectFailedError extends ParleyError {
+  readonly attempts: number;
+
+  constructor(attempts: number, cause: unknown) {
+    const detail = cause instanceof Error ? `: ${cause.message}` : '';
+    super(
+      'reconnect_failed',
+      `Could not reconnect after ${attempts} attempt${attempts === 1 ? '' : 's'}${detail}. ` +
+        'The session is disconnected; call connect() to try again.',
+      { cause },
+    );
+    this.attempts = attempts;
+  }
+}

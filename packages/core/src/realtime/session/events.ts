@@ -4,7 +4,21 @@ import type { RealtimeResponseStatus } from '../seam.js';
 import type { RealtimeHistoryItem } from './history-item.js';
 
 /** The lifecycle state of a {@link RealtimeSession}. */
-export type RealtimeSessionStatus = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'closed';
+export type RealtimeSessionStatus =
+  | 'idle'
+  | 'connecting'
+  | 'connected'
+  /** Connecting again by itself after a lost connection, or swapping in a fresh one (see `reconnect`). */
+  | 'reconnecting'
+  | 'disconnected'
+  | 'closed';
+
+/**
+ * Why the session reconnects: the connection closed unexpectedly (`connection_lost`), the provider ended
+ * the session at its time limit (`session_expired`), or the session replaces the connection between turns
+ * before that limit (`recycle`, planned).
+ */
+export type RealtimeReconnectReason = 'connection_lost' | 'session_expired' | 'recycle';
 
 /** Where an `error` event comes from. */
 export type RealtimeErrorSource = 'provider' | 'session' | 'tool' | 'guardrail' | 'listener';
@@ -26,6 +40,26 @@ export type RealtimeSessionEvent<TContext = unknown> =
       status: 'connecting' | 'connected' | 'disconnected' | 'closed';
       reason?: string;
     }
+  /**
+   * The session is reconnecting by itself (status `reconnecting`): one event per attempt, before its
+   * `delayMs` wait. `error` is why the previous attempt failed.
+   */
+  | {
+      type: 'reconnecting';
+      reason: RealtimeReconnectReason;
+      /** 1-based; the attempts of one outage are bounded by `maxAttempts`. */
+      attempt: number;
+      maxAttempts: number;
+      delayMs: number;
+      /** The provider's reason for the close, when it gave one. */
+      detail?: string;
+      error?: unknown;
+    }
+  /**
+   * Connected again: the agent's configuration was applied and the history replayed into the new
+   * conversation (`replayedItems` items). The agent stays active throughout: no `agent_end`/`agent_start`.
+   */
+  | { type: 'reconnected'; reason: RealtimeReconnectReason; attempt: number; replayedItems: number }
   /** An agent became the active agent of a live connection (on connect, on a handoff or `updateAgent`). */
   | { type: 'agent_start'; agent: Agent<TContext> }
   /** An agent stopped being active (replaced, disconnected or closed). */

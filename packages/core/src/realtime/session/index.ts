@@ -5,6 +5,7 @@ export type * from './events.js';
 export type * from './history-item.js';
 export type { RealtimeSessionOptions, RealtimeSessionSettings } from './options.js';
 export { SessionPlayback } from './playback-control.js';
+export type { RealtimeReconnectOptions } from './reconnect-options.js';
 export type { ReplyHandle, ReplyResult } from './reply-handle.js';
 export {
   type PendingResponseRequest,

@@ -4,6 +4,11 @@ import { UserError } from '../../errors.js';
 import type { OutputGuardrail } from '../../guardrails.js';
 import { type PlaybackTracker, RealtimePlaybackTracker } from '../playback/playback-tracker.js';
 import { REALTIME_SPECIFICATION_VERSION, type RealtimeModel, type RealtimeSessionConfig } from '../seam.js';
+import {
+  type RealtimeReconnectOptions,
+  type ResolvedReconnectOptions,
+  resolveReconnectOptions,
+} from './reconnect-options.js';
 
 /** Session settings that do not come from the agent (the agent supplies instructions and tools). */
 export type RealtimeSessionSettings = Pick<
@@ -37,6 +42,12 @@ export interface RealtimeSessionOptions<TContext = unknown> {
   playbackTracker?: PlaybackTracker;
   /** Voice, turn detection, transcription and output modalities. */
   config?: RealtimeSessionSettings;
+  /**
+   * Reconnect by itself after an unexpected close or the provider's session limit, and recycle the
+   * connection between turns before that limit. Default `true`; `false` leaves reconnecting to the app
+   * (`connect()` after `disconnected`); an object tunes it (see docs/realtime.md).
+   */
+  reconnect?: boolean | RealtimeReconnectOptions;
 }
 
 /** {@link RealtimeSessionOptions} with defaults applied. */
@@ -51,6 +62,7 @@ export interface ResolvedSessionOptions<TContext> {
   clock: Clock;
   playbackTracker: PlaybackTracker;
   config: RealtimeSessionSettings;
+  reconnect: ResolvedReconnectOptions;
 }
 
 function invalid(message: string): UserError {
@@ -121,6 +133,7 @@ export function resolveSessionOptions<TContext>(
   ) {
     throw invalid(`playbackTracker must implement PlaybackTracker (${trackerMethods.join(', ')}).`);
   }
+  const reconnect = resolveReconnectOptions(options.reconnect, invalid);
   const config = options.config ?? {};
   if (typeof config !== 'object') throw invalid('config must be an object.');
   if (config.outputModalities !== undefined) {
@@ -141,5 +154,6 @@ export function resolveSessionOptions<TContext>(
     clock,
     playbackTracker: tracker ?? new RealtimePlaybackTracker(clock),
     config: { ...config },
+    reconnect,
   };
 }

@@ -28,6 +28,7 @@ import {
 import { EventHub } from './event-hub.js';
 import type {
   RealtimeErrorSource,
+  RealtimeReconnectReason,
   RealtimeSessionEvent,
   RealtimeSessionEventOf,
   RealtimeSessionEventType,
@@ -45,6 +46,7 @@ import {
 } from './options.js';
 import { type GuardrailTrip, OutputGuardrailMonitor } from './output-guardrail-monitor.js';
 import { SessionPlayback } from './playback-control.js';
+import { type OpenedConnection, Reconnector } from './reconnect.js';
 import { type ReplyHandle, ReplyWaiter } from './reply-handle.js';
 import { type PendingResponseRequest, ResponseCoordinator } from './response-coordinator.js';
 import { ResponseTracker } from './response-tracker.js';
@@ -99,6 +101,7 @@ export class RealtimeSession<TContext = unknown>
   readonly #ephemeral: EphemeralReplies;
   readonly #playback: SessionPlayback;
   readonly #delivery: ContentDeliveryHost<TContext>;
+  readonly #reconnect: Reconnector<TContext>;
   readonly #replies = new Map<string, ReplyWaiter>();
   readonly #requestTimers = new Map<string, TimerHandle>();
   readonly #requestPrefix = `req_${Math.random().toString(36).slice(2, 8)}_`;
@@ -190,11 +193,41 @@ export class RealtimeSession<TContext = unknown>
       isStopped: (id) => this.#interruptions.isStopped(id),
       emit: (event) => this.#emit(event),
     };
+    this.#reconnect = new Reconnector<TContext>({
+      clock: this.#options.clock,
+      options: this.#options.reconnect,
+      autoToolReplyGeneration: this.capabilities.autoToolReplyGeneration,
+      history: this.#history,
+      mirror: this.#mirror,
+      coordinator: this.#coordinator,
+      responses: this.#responses,
+      status: () => this.#status,
+      setStatus: (status) => {
+        this.#status = status;
+      },
+      closing: () => this.#closing !== undefined,
+      currentAgent: () => this.#agent,
+      liveConnection: () => this.#connection,
+      localWorkIdle: () =>
+        this.#tasks.size === 0 &&
+        this.#approvals.pending.length === 0 &&
+        this.#replies.size === 0 &&
+        this.#ephemeral.inFlight === undefined,
+      release: (reason) => this.#release(reason),
+      open: (signal) => this.#open(signal),
+      adopt: (opened) => this.#adopt(opened),
+      send: (command) => this.#send(command),
+      emit: (event) => this.#emit(event),
+      reportError: (error) => this.#reportError('session', error),
+    });
   }
 
   // ── state ──────────────────────────────────────────────────────────────────────────────────
 
-  /** `idle` → `connecting` → `connected` (→ `disconnected` → `connecting` …) → `closed`. */
+  /**
+   * `idle` → `connecting` → `connected` (→ `reconnecting` → `connected` …, or → `disconnected` →
+   * `connecting` …) → `closed`.
+   */
   get status(): RealtimeSessionStatus {
     return this.#status;
   }
@@ -260,11 +293,13 @@ export class RealtimeSession<TContext = unknown>
   /**
    * Connects to the provider with the agent's instructions and tools. If it fails, whatever it had
    * acquired is released, it rejects with `RealtimeConnectError`, and `connect()` may be called again.
-   * Also reconnects after a `disconnected` status. Concurrent calls share one attempt.
+   * Also reconnects after a `disconnected` status. Concurrent calls share one attempt. While the session
+   * is `reconnecting` by itself, it settles with that reconnection.
    */
   connect(): Promise<void> {
     if (this.#closing || this.#status === 'closed') return Promise.reject(new SessionClosedError());
     if (this.#status === 'connected') return Promise.resolve();
+    if (this.#status === 'reconnecting') return this.#reconnect.pending ?? Promise.resolve();
     if (!this.#connecting) {
       this.#connecting = this.#doConnect().finally(() => {
         this.#connecting = undefined;
@@ -297,47 +332,17 @@ export class RealtimeSession<TContext = unknown>
     const { model } = this.#options;
     this.#status = 'connecting';
     this.#emit({ type: 'connection_status', status: 'connecting' });
-    let connection: RealtimeConnection | undefined;
-    let unsubscribe: (() => void) | undefined;
+    let opened: OpenedConnection<TContext> | undefined;
     try {
-      const agentConfig = await abortable(
-        agentSessionConfig(this.#agent, this.#runContext),
-        controller.signal,
-      );
-      const { config, warnings } = initialSessionConfig(
-        agentConfig,
-        this.#options.config,
-        this.capabilities,
-        model.provider,
-      );
-      const pending = model.connect({ config, signal: controller.signal });
-      connection = await abortable(pending, controller.signal).catch((error) => {
-        if (controller.signal.aborted) {
-          // A provider that ignores the signal may still hand over a connection: release it then.
-          pending.then((late) => late.close()).catch(() => {});
-        }
-        throw error;
-      });
-      const live = connection;
-      unsubscribe = live.onEvent((event) => this.#onProviderEvent(live, event));
+      opened = await this.#open(controller.signal);
       if (controller.signal.aborted) throw controller.signal.reason;
-      if (live.status !== 'open') {
-        throw new RealtimeConnectError(
-          `The connection to "${model.provider}" closed while the session was starting. Call connect() again.`,
-        );
-      }
-      this.#connection = live;
-      this.#unsubscribe = unsubscribe;
-      this.#agentConfig = agentConfig;
-      this.#lifetime = new AbortController();
-      this.#status = 'connected';
+      this.#adopt(opened);
       this.#connectAbort = undefined;
-      for (const warning of warnings) this.#emit({ type: 'warning', ...warning });
+      for (const warning of opened.warnings) this.#emit({ type: 'warning', ...warning });
       this.#emit({ type: 'connection_status', status: 'connected' });
       this.#emit({ type: 'agent_start', agent: this.#agent });
     } catch (error) {
-      unsubscribe?.();
-      if (connection) await connection.close().catch(() => {});
+      if (opened && this.#connection !== opened.connection) await opened.connection.close().catch(() => {});
       this.#connectAbort = undefined;
       if (controller.signal.aborted || this.#closing) throw new SessionClosedError();
       this.#status = previousStatus === 'disconnected' ? 'disconnected' : 'idle';
@@ -348,10 +353,51 @@ export class RealtimeSession<TContext = unknown>
     }
   }
 
+  /** Opens a connection configured for the current agent; the live connection (if any) is left alone. */
+  async #open(signal: AbortSignal): Promise<OpenedConnection<TContext>> {
+    const { model } = this.#options;
+    const agent = this.#agent;
+    const agentConfig = await abortable(agentSessionConfig(agent, this.#runContext), signal);
+    const { config, warnings } = initialSessionConfig(
+      agentConfig,
+      this.#options.config,
+      this.capabilities,
+      model.provider,
+    );
+    const pending = model.connect({ config, signal });
+    const connection = await abortable(pending, signal).catch((error) => {
+      if (signal.aborted) {
+        // A provider that ignores the signal may still hand over a connection: release it then.
+        pending.then((late) => late.close()).catch(() => {});
+      }
+      throw error;
+    });
+    return { connection, agent, agentConfig, warnings };
+  }
+
+  /** Makes `opened` the live connection; throws `RealtimeConnectError` (unsubscribed again) if it already closed. */
+  #adopt(opened: OpenedConnection<TContext>): void {
+    const live = opened.connection;
+    const unsubscribe = live.onEvent((event) => this.#onProviderEvent(live, event));
+    if (live.status !== 'open') {
+      unsubscribe();
+      throw new RealtimeConnectError(
+        `The connection to "${this.#options.model.provider}" closed while the session was starting. Call connect() again.`,
+      );
+    }
+    this.#connection = live;
+    this.#unsubscribe = unsubscribe;
+    this.#agentConfig = opened.agentConfig;
+    this.#lifetime = new AbortController();
+    this.#status = 'connected';
+    this.#reconnect.connected(live);
+  }
+
   async #doClose(): Promise<void> {
+    await this.#reconnect.stop();
     this.#connectAbort?.abort(new SessionClosedError());
     await this.#connecting?.catch(() => {});
-    const agentWasActive = this.#status === 'connected';
+    const agentWasActive = this.#status === 'connected' || this.#status === 'reconnecting';
     this.#status = 'closed';
     await this.#release(new SessionClosedError());
     await this.#switchChain;
@@ -371,6 +417,7 @@ export class RealtimeSession<TContext = unknown>
     this.#unsubscribe = undefined;
     this.#lifetime.abort(reason);
     unsubscribe?.();
+    this.#reconnect.released();
     for (const id of [...this.#requestTimers.keys()]) this.#clearRequestTimer(id);
     this.#coordinator.reset();
     this.#ephemeral.reset();
@@ -396,8 +443,10 @@ export class RealtimeSession<TContext = unknown>
     return this.#releasing;
   }
 
-  #onDisconnected(reason: string): void {
+  /** The live connection ended; `reconnect` says why, when the session may reconnect by itself. */
+  #onDisconnected(reason: string, reconnect?: Exclude<RealtimeReconnectReason, 'recycle'>): void {
     if (this.#status !== 'connected') return;
+    if (reconnect && this.#reconnect.connectionLost(reconnect, reason)) return;
     this.#status = 'disconnected';
     void this.#release(new ConnectionLostError());
     this.#emit({ type: 'connection_status', status: 'disconnected', reason });
@@ -526,7 +575,7 @@ export class RealtimeSession<TContext = unknown>
   async updateAgent(agent: Agent<TContext>): Promise<void> {
     if (!(agent instanceof Agent)) throw new UserError('updateAgent(agent) needs an Agent.');
     if (this.#closing || this.#status === 'closed') throw new SessionClosedError();
-    if (this.#status !== 'connected') await this.#connecting?.catch(() => {});
+    if (this.#status !== 'connected') await (this.#connecting ?? this.#reconnect.pending)?.catch(() => {});
     if (this.#closing) throw new SessionClosedError();
     if (!this.#isConnected()) {
       this.#agent = agent;
@@ -558,9 +607,12 @@ export class RealtimeSession<TContext = unknown>
 
   #onProviderEvent(connection: RealtimeConnection, event: RealtimeEvent): void {
     if (connection !== this.#connection || this.#status !== 'connected' || this.#closing) return;
+    if (this.#reconnect.observe(event)) return;
     switch (event.type) {
       case 'connection_status':
-        if (event.status === 'disconnected') this.#onDisconnected(event.reason ?? 'provider_disconnected');
+        if (event.status === 'disconnected') {
+          this.#onDisconnected(event.reason ?? 'provider_disconnected', 'connection_lost');
+        }
         return;
       case 'response_started':
         this.#onResponseStarted(event);
@@ -695,7 +747,10 @@ export class RealtimeSession<TContext = unknown>
       ...(event.clientRequestId !== undefined && { clientRequestId: event.clientRequestId }),
       ...(event.fatal !== undefined && { fatal: event.fatal }),
     });
-    if (event.fatal) this.#onDisconnected(`fatal provider error: ${event.code}`);
+    if (event.fatal) {
+      const expired = event.code === 'session_expired' ? 'session_expired' : undefined;
+      this.#onDisconnected(`fatal provider error: ${event.code}`, expired);
+    }
   }
 
   // ── internals ──────────────────────────────────────────────────────────────────────────────

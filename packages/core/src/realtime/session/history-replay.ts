@@ -1,0 +1,88 @@
+import type { RealtimeCommand, RealtimeItem, RealtimeItemInput } from '../seam.js';
+import type { RealtimeHistoryItem } from './history-item.js';
+
+type CreateItemCommand = Extract<RealtimeCommand, { type: 'createItem' }>;
+
+/** How the session's history is re-created in a new provider conversation. */
+export interface HistoryReplayPlan {
+  /** `createItem` commands, in conversation order. */
+  readonly commands: readonly CreateItemCommand[];
+  /** Spoken messages without a transcript: there is no text to replay them with. */
+  readonly skipped: readonly string[];
+}
+
+/**
+ * Plans the replay of `history` into a fresh conversation: messages as text (spoken turns as their
+ * transcript, assistant audio included), each function call followed by its output. Items keep their ids, so
+ * the history stays aligned with the provider's conversation. A call without an output is replayed without
+ * one; messages with no text are left out (the spoken ones are listed in `skipped`).
+ */
+export function planHistoryReplay(history: readonly RealtimeHistoryItem[]): HistoryReplayPlan {
+  const commands: CreateItemCommand[] = [];
+  const skipped: string[] = [];
+  const create = (item: RealtimeItemInput) => commands.push({ type: 'createItem', item });
+  for (const item of history) {
+    if (item.type === 'function_call') {
+      create({
+        type: 'function_call',
+        itemId: item.itemId,
+        callId: item.callId,
+        name: item.name,
+        arguments: item.arguments,
+      });
+      if (item.output !== undefined) {
+        create({ type: 'function_call_output', callId: item.callId, output: item.output });
+      }
+      continue;
+    }
+    if (item.text.length === 0) {
+      if (item.hasAudio) skipped.push(item.itemId);
+      continue;
+    }
+    create({
+      type: 'message',
+      itemId: item.itemId,
+      role: item.role,
+      content: [{ type: 'text', text: item.text }],
+    });
+  }
+  return { commands, skipped };
+}
+
+const keyOf = (item: RealtimeItemInput | RealtimeItem): string | undefined =>
+  item.type === 'function_call_output'
+    ? `output:${item.callId}`
+    : item.itemId !== undefined
+      ? `item:${item.itemId}`
+      : undefined;
+
+/**
+ * The provider confirms each replayed item with an `item_added` event. Those echoes describe what the history
+ * already holds (and would, for example, turn a spoken turn into a typed one), so the session drops them: one
+ * echo per replayed item, on the connection it was replayed to.
+ */
+export class ReplayEchoes {
+  readonly #expected = new Map<string, number>();
+
+  /** Expects the echoes of `commands`. */
+  expect(commands: readonly CreateItemCommand[]): void {
+    for (const command of commands) {
+      const key = keyOf(command.item);
+      if (key !== undefined) this.#expected.set(key, (this.#expected.get(key) ?? 0) + 1);
+    }
+  }
+
+  /** `true` (and forgets it) when `item` is the echo of a replayed item. */
+  consume(item: RealtimeItem): boolean {
+    const key = keyOf(item);
+    const count = key === undefined ? undefined : this.#expected.get(key);
+    if (key === undefined || count === undefined) return false;
+    if (count <= 1) this.#expected.delete(key);
+    else this.#expected.set(key, count - 1);
+    return true;
+  }
+
+  clear(): void {
+    this.#expected.clear();
+  }
+}

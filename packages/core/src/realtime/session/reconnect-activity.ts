@@ -1,0 +1,71 @@
+import type { Clock } from '../../clock.js';
+import type { RealtimeEvent } from '../seam.js';
+
+/**
+ * How long after the user stopped speaking (or a tool output went out on a provider that answers tool
+ * outputs by itself) the provider is assumed to be about to start a response.
+ */
+export const EXPECTED_RESPONSE_GRACE_MS = 5_000;
+
+/**
+ * What the provider's events say about the current turn, for deciding when a connection may be recycled:
+ * responses that started and have not ended (either conversation), whether the user is speaking, and whether
+ * the provider is about to answer by itself. One instance per connection (`reset()` between them).
+ */
+export class TurnActivity {
+  readonly #clock: Clock;
+  readonly #autoToolReply: boolean;
+  readonly #active = new Set<string>();
+  #speaking = false;
+  #expectingSince: number | undefined;
+
+  constructor(clock: Clock, autoToolReplyGeneration: boolean) {
+    this.#clock = clock;
+    this.#autoToolReply = autoToolReplyGeneration;
+  }
+
+  /** Responses that started and have not ended, oldest first. */
+  get activeResponseIds(): string[] {
+    return [...this.#active];
+  }
+
+  /** `true` while nothing suggests a turn is under way. */
+  get quiet(): boolean {
+    const expecting =
+      this.#expectingSince !== undefined &&
+      this.#clock.now() - this.#expectingSince < EXPECTED_RESPONSE_GRACE_MS;
+    return this.#active.size === 0 && !this.#speaking && !expecting;
+  }
+
+  observe(event: RealtimeEvent): void {
+    switch (event.type) {
+      case 'response_started':
+        this.#active.add(event.responseId);
+        this.#expectingSince = undefined;
+        return;
+      case 'response_done':
+        this.#active.delete(event.responseId);
+        return;
+      case 'input_speech_started':
+        this.#speaking = true;
+        return;
+      case 'input_speech_stopped':
+        this.#speaking = false;
+        this.#expectingSince = this.#clock.now();
+        return;
+      case 'item_added':
+        if (this.#autoToolReply && event.item.type === 'function_call_output') {
+          this.#expectingSince = this.#clock.now();
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  reset(): void {
+    this.#active.clear();
+    this.#speaking = false;
+    this.#expectingSince = undefined;
+  }
+}
