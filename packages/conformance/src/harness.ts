@@ -1,4 +1,4 @@
-import type { RealtimeCommand, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
+import type { RealtimeCommand, RealtimeItem, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
 
 /** One output item of a scripted response. */
 export type HarnessOutput =
@@ -6,8 +6,22 @@ export type HarnessOutput =
    * An assistant message. In audio mode the model speaks it: `audioMs` milliseconds of PCM16 audio
    * (any number of chunks; the adapter's default length when omitted) with `text` as its transcript.
    * In text mode `text` arrives as text deltas.
+   *
+   * `transcriptDeltas: false` (audio mode): no transcript deltas arrive for it, as with output
+   * transcription off or a transcript lagging behind the audio; only its audio arrives (the final
+   * transcript may still come with the message's end).
    */
-  | { type: 'message'; text: string; audioMs?: number }
+  | {
+      type: 'message';
+      text: string;
+      audioMs?: number;
+      transcriptDeltas?: boolean;
+      /**
+       * Audio mode only: hold the response in the middle of this message, once at least this many
+       * milliseconds of its audio were sent, until {@link RealtimeHarness.finishResponse} (or a cancel).
+       */
+      holdAfterMs?: number;
+    }
   /** A function call. `callId` defaults to one the adapter's backend assigns. */
   | { type: 'function_call'; name: string; arguments?: Record<string, unknown>; callId?: string };
 
@@ -51,7 +65,7 @@ export interface RealtimeHarness {
 
   /** Queues what the model does for the next responses, in order. */
   respondWith(...responses: HarnessResponse[]): Promise<void>;
-  /** Ends the response held open by `hold: true` (its `response_done` follows). */
+  /** Continues the response held by `hold: true` or `holdAfterMs` (for `hold`, its `response_done` follows). */
   finishResponse(): Promise<void>;
   /**
    * The user starts speaking: the backend's turn detection reports speech started and, like the
@@ -86,6 +100,12 @@ export interface RealtimeHarness {
    * with every accepted update), in the seam's shape. Scenarios read `instructions` and tool names.
    */
   sessionConfig(): Promise<RealtimeSessionConfig>;
+  /**
+   * The backend's conversation on the latest connection, in order and in the seam's shape: what the model
+   * remembers. Out-of-band responses never enter it; truncated and deleted items show as the backend
+   * keeps them.
+   */
+  conversation(): Promise<readonly RealtimeItem[]>;
   /** Resolves once the adapter closed its latest connection from the client side. */
   waitForClientClose(options?: { timeoutMs?: number }): Promise<void>;
 

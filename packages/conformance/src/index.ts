@@ -9,6 +9,8 @@ export { type ConformanceScenario, missingCapabilities } from './scenario.js';
 export * from './scenarios/index.js';
 export { type ConformanceSuiteOptions, defineConformanceSuite } from './suite.js';
 export {
+  audioItemIds,
+  audioMsOf,
   commandsOf,
   EventRecorder,
   gate,

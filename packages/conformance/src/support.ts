@@ -1,6 +1,7 @@
 import {
   type Agent,
   ParleyError,
+  PCM16_BYTES_PER_MS,
   type RealtimeCommand,
   RealtimeSession,
   type RealtimeSessionEvent,
@@ -120,4 +121,22 @@ export function gate<T>(): { promise: Promise<T>; resolve(value: T): void } {
     resolve = r;
   });
   return { promise, resolve };
+}
+
+/** The ids of the messages whose audio a response delivered, in order. */
+export function audioItemIds(events: EventRecorder, responseId: string): string[] {
+  const ids = events
+    .of('audio')
+    .filter((e) => e.responseId === responseId)
+    .map((e) => e.itemId);
+  return [...new Set(ids)];
+}
+
+/** Milliseconds of audio a message delivered to the app. */
+export function audioMsOf(events: EventRecorder, itemId: string): number {
+  const bytes = events
+    .of('audio')
+    .filter((e) => e.itemId === itemId)
+    .reduce((sum, e) => sum + e.data.byteLength, 0);
+  return Math.floor(bytes / PCM16_BYTES_PER_MS);
 }

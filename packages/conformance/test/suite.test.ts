@@ -42,6 +42,7 @@ function inertHarness(capabilities: Partial<RealtimeCapabilities>, log: string[]
     commands: async () => [],
     waitForCommand: fail,
     sessionConfig: fail,
+    conversation: fail,
     waitForClientClose: fail,
     dispose: async () => {
       log.push('dispose');

@@ -2,7 +2,20 @@ import type { ConformanceScenario } from '../scenario.js';
 import { approvalScenario } from './approval.js';
 import { audioReplyScenario } from './audio-reply.js';
 import { disconnectScenario } from './disconnect.js';
+import {
+  concurrentEphemeralScenario,
+  ephemeralCancelScenario,
+  ephemeralIsolationScenario,
+} from './ephemeral.js';
+import { capabilityFallbacksScenario } from './fallbacks.js';
 import { handoffScenario } from './handoff.js';
+import {
+  bargeInScenario,
+  interruptBeforeAudioScenario,
+  interruptMidMessageScenario,
+  multiMessageScenario,
+  truncationWithoutTranscriptScenario,
+} from './interruption.js';
 import { lifecycleScenario } from './lifecycle.js';
 import { parallelToolsAfterEndScenario, parallelToolsBeforeEndScenario } from './parallel-tools.js';
 import { providerErrorScenario } from './provider-error.js';
@@ -24,19 +37,37 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   providerErrorScenario,
   disconnectScenario,
   userSpeechScenario,
+  interruptMidMessageScenario,
+  interruptBeforeAudioScenario,
+  bargeInScenario,
+  multiMessageScenario,
+  truncationWithoutTranscriptScenario,
+  ephemeralIsolationScenario,
+  concurrentEphemeralScenario,
+  ephemeralCancelScenario,
+  capabilityFallbacksScenario,
 ];
 
 export {
   approvalScenario,
   audioReplyScenario,
+  bargeInScenario,
+  capabilityFallbacksScenario,
+  concurrentEphemeralScenario,
   disconnectScenario,
+  ephemeralCancelScenario,
+  ephemeralIsolationScenario,
   generateReplyScenario,
   handoffScenario,
+  interruptBeforeAudioScenario,
+  interruptMidMessageScenario,
   lifecycleScenario,
+  multiMessageScenario,
   parallelToolsAfterEndScenario,
   parallelToolsBeforeEndScenario,
   providerErrorScenario,
   textReplyScenario,
   toolCallScenario,
+  truncationWithoutTranscriptScenario,
   userSpeechScenario,
 };

@@ -215,7 +215,8 @@ export class MockResponsePlayer {
         const delta = deltas[i];
         if (delta !== undefined) {
           said += delta;
-          this.#host.emit({ type: 'transcript_delta', responseId: response.id, itemId, delta });
+          if (step.transcriptDeltas !== false)
+            this.#host.emit({ type: 'transcript_delta', responseId: response.id, itemId, delta });
         }
         const chunk = chunks[i];
         if (chunk !== undefined) {

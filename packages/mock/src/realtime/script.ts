@@ -16,6 +16,11 @@ export type MockResponseStep =
       audio?: MockAudio;
       /** Pause after this many audio chunks (until `resume()`), e.g. to interrupt mid-message. */
       pauseAfterChunks?: number;
+      /**
+       * `false`: no transcript deltas (output transcription off, or a transcript lagging behind the
+       * audio); the transcript arrives only with `transcript_done`. Default `true`.
+       */
+      transcriptDeltas?: boolean;
     }
   /** A function call; `arguments` as JSON text or an object. */
   | {

@@ -11,6 +11,11 @@ function toScript(response: HarnessResponse): MockResponseScript {
               type: 'message' as const,
               text: o.text,
               ...(o.audioMs !== undefined && { audio: { ms: o.audioMs } }),
+              ...(o.transcriptDeltas !== undefined && { transcriptDeltas: o.transcriptDeltas }),
+              // The mock's audio comes in 100 ms chunks.
+              ...(o.holdAfterMs !== undefined && {
+                pauseAfterChunks: Math.max(1, Math.ceil(o.holdAfterMs / 100)),
+              }),
             }
           : { ...o },
       ),
@@ -61,6 +66,7 @@ export function createMockHarness(capabilities: Partial<RealtimeCapabilities> = 
       );
     },
     sessionConfig: async () => model.connection.config,
+    conversation: async () => model.connection.conversation,
     waitForClientClose: (options = {}) =>
       withTimeout(
         model.connection.whenClosedByClient(),

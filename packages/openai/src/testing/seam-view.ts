@@ -1,6 +1,7 @@
 import type {
   RealtimeCommand,
   RealtimeContentPart,
+  RealtimeItem,
   RealtimeItemInput,
   RealtimeSessionConfig,
   RealtimeToolDefinition,
@@ -8,6 +9,7 @@ import type {
   TurnDetectionConfig,
 } from '@parley/core';
 import { CLIENT_REQUEST_ID_KEY } from '../realtime/client-events.js';
+import { toRealtimeItem } from '../realtime/server-events.js';
 import { decodeBase64 } from '../shared/base64.js';
 import { isPlainObject, type JsonObject } from '../shared/deep-merge.js';
 import type { WireSession } from '../shared/realtime-wire.js';
@@ -190,4 +192,9 @@ export function seamCommandsOf(clientEvents: readonly unknown[]): RealtimeComman
     if (command) commands.push(command);
   }
   return commands;
+}
+
+/** Conversation items as the simulator stores them (GA wire items), in the seam's shape; unknown types are left out. */
+export function conversationToSeamItems(items: readonly unknown[]): RealtimeItem[] {
+  return items.map(toRealtimeItem).filter((item): item is RealtimeItem => item !== undefined);
 }

@@ -1,6 +1,7 @@
-import type { RealtimeCommand, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
-import { type BrainOutput, type BrainReply, createHold, type Hold } from './brain.js';
-import { seamCommandsOf, sessionToSeamConfig } from './seam-view.js';
+import type { RealtimeCommand, RealtimeItem, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
+import type { JsonObject } from '../shared/deep-merge.js';
+import { type BrainOutput, type BrainReply, type BrainTurn, createHold, type Hold } from './brain.js';
+import { conversationToSeamItems, seamCommandsOf, sessionToSeamConfig } from './seam-view.js';
 import type { SimulatedConnection } from './sim-connection.js';
 import {
   type RealtimeSimulator,
@@ -11,7 +12,15 @@ import {
 
 /** One output of a {@link ScriptedResponse}. */
 export type ScriptedOutput =
-  | { type: 'message'; text: string; audioMs?: number }
+  | {
+      type: 'message';
+      text: string;
+      audioMs?: number;
+      /** `false`: no transcript deltas are sent for it (its audio and final transcript are). */
+      transcriptDeltas?: boolean;
+      /** Hold the response mid-message once at least this much of its audio was sent, until `finishResponse()`. */
+      holdAfterMs?: number;
+    }
   | { type: 'function_call'; name: string; arguments?: Record<string, unknown>; callId?: string };
 
 /** What the simulated model does in one response; `hold` keeps it active until `finishResponse()`. */
@@ -41,21 +50,28 @@ export class SimulatorHarness {
   readonly simulator: RealtimeSimulator;
   readonly #queue: ScriptedResponse[] = [];
   readonly #holds: Hold[] = [];
+  readonly #msPerChar: number;
+  /** `response_id:output_index` of messages whose transcript deltas are not sent. */
+  readonly #silentTranscripts = new Set<string>();
+  readonly #filtered = new WeakSet<SimulatedConnection>();
 
-  constructor(simulator: RealtimeSimulator, model: RealtimeModel) {
+  /** `msPerChar` must match the simulator's (it places `holdAfterMs` holds in messages without `audioMs`). */
+  constructor(simulator: RealtimeSimulator, model: RealtimeModel, msPerChar = 50) {
     this.simulator = simulator;
     this.model = model;
-    simulator.brain = () => this.#nextReply();
+    this.#msPerChar = msPerChar;
+    simulator.brain = (turn) => this.#nextReply(turn);
   }
 
-  #nextReply(): BrainReply {
+  #nextReply(turn: BrainTurn): BrainReply {
     const response = this.#queue.shift();
     if (!response) return 'OK.';
-    const outputs: BrainOutput[] = response.output.map((output): BrainOutput => {
+    const outputs: BrainOutput[] = response.output.map((output, index): BrainOutput => {
       if (output.type === 'message') {
+        if (output.transcriptDeltas === false) this.#silenceTranscript(turn, index);
         return {
           type: 'message',
-          text: output.text,
+          text: this.#messageText(output),
           ...(output.audioMs !== undefined && { audioMs: output.audioMs }),
         };
       }
@@ -74,6 +90,34 @@ export class SimulatorHarness {
     return outputs;
   }
 
+  /** The message's text, with a hold where its audio passes `holdAfterMs` (audio is spread evenly over the text). */
+  #messageText(output: Extract<ScriptedOutput, { type: 'message' }>): string | (string | Hold)[] {
+    if (output.holdAfterMs === undefined) return output.text;
+    const total = output.audioMs ?? output.text.length * this.#msPerChar;
+    const at = Math.min(output.text.length, Math.ceil((output.holdAfterMs / total) * output.text.length));
+    const hold = createHold('holdAfterMs');
+    this.#holds.push(hold);
+    return [output.text.slice(0, at), hold, output.text.slice(at)];
+  }
+
+  /**
+   * Keeps the transcript deltas of one message off the wire, like a service whose output transcription is off or
+   * lags behind the audio: the connection's outgoing events are filtered (the simulator itself knows nothing of it).
+   */
+  #silenceTranscript(turn: BrainTurn, outputIndex: number): void {
+    this.#silentTranscripts.add(`${turn.responseId}:${outputIndex}`);
+    const connection = this.simulator.connections.find((c) => c.id === turn.connectionId);
+    if (!connection || this.#filtered.has(connection)) return;
+    this.#filtered.add(connection);
+    const send = connection.send.bind(connection);
+    connection.send = (event: JsonObject) => {
+      const silent =
+        event.type === 'response.output_audio_transcript.delta' &&
+        this.#silentTranscripts.has(`${String(event.response_id)}:${String(event.output_index)}`);
+      if (!silent) send(event);
+    };
+  }
+
   #latest(): SimulatedConnection {
     const connection = this.simulator.connections.at(-1);
     if (!connection) throw new Error('The adapter has not connected to the simulator yet.');
@@ -85,7 +129,7 @@ export class SimulatorHarness {
     this.#queue.push(...responses);
   }
 
-  /** Ends the response held open by `hold: true`. */
+  /** Continues the response held by `hold: true` or a message's `holdAfterMs`, in the order they were scripted. */
   async finishResponse(): Promise<void> {
     const hold = this.#holds.shift();
     if (!hold) throw new Error('No response is held open: script one with { hold: true } first.');
@@ -174,6 +218,11 @@ export class SimulatorHarness {
     return sessionToSeamConfig(this.#latest().session);
   }
 
+  /** The latest connection's conversation (what the model remembers), as seam items. */
+  async conversation(): Promise<readonly RealtimeItem[]> {
+    return conversationToSeamItems(this.#latest().conversation.items);
+  }
+
   /** Resolves once the latest connection is closed. */
   waitForClientClose(options: { timeoutMs?: number } = {}): Promise<void> {
     const connection = this.#latest();
@@ -202,5 +251,5 @@ export async function createSimulatorHarness(options: SimulatorHarnessOptions): 
     session: { audio: { input: { transcription: { model: 'whisper-1' } } } },
     ...options.simulator,
   });
-  return new SimulatorHarness(simulator, options.createModel(simulator));
+  return new SimulatorHarness(simulator, options.createModel(simulator), options.simulator?.msPerChar);
 }

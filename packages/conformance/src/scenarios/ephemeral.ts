@@ -1,0 +1,159 @@
+import { Agent, EphemeralReplyInFlightError, type RealtimeSessionEvent, tool } from '@parley/core';
+import { expect } from 'vitest';
+import { z } from 'zod';
+import type { ConformanceScenario } from '../scenario.js';
+import { commandsOf, type EventRecorder, withSession } from '../support.js';
+
+const CODE_INSTRUCTIONS = 'Read the confirmation code 4 7 1 1 to the user.';
+const CODE_SPEECH = 'Your confirmation code is 4 7 1 1.';
+
+/** An agent with a tool, so "tools off" is visible on the wire. */
+function agentWithTool(): Agent {
+  const lookup = tool({
+    name: 'lookup_order',
+    description: 'Looks an order up',
+    parameters: z.object({ id: z.string() }),
+    execute: ({ id }) => `order ${id}`,
+  });
+  return new Agent({ name: 'Concierge', instructions: 'Help with orders.', tools: [lookup] });
+}
+
+/** Events other than the playback of `responseId` that mention `text`. */
+function leaks(events: EventRecorder, responseId: string, text: string): RealtimeSessionEvent[] {
+  const playback = new Set(['audio', 'transcript_delta', 'text_delta']);
+  return events.events.filter((event) => {
+    if (playback.has(event.type) && 'responseId' in event && event.responseId === responseId) return false;
+    const json = JSON.stringify(event, (key, value) =>
+      key === 'agent' || key === 'error' || value instanceof Uint8Array ? undefined : value,
+    );
+    return json.includes(text);
+  });
+}
+
+/** An ephemeral reply is heard but remembered by nobody: not the history, not the provider. */
+export const ephemeralIsolationScenario: ConformanceScenario = {
+  name: 'ephemeral reply: spoken out of band with tools off; history and the provider conversation are unchanged',
+  requires: ['ephemeralResponse'],
+  async run(harness) {
+    await withSession(harness, agentWithTool(), async (session, events) => {
+      await session.connect();
+      await harness.respondWith({ output: [{ type: 'message', text: 'Hello! How can I help?' }] });
+      session.sendMessage('Hi there.');
+      await events.waitFor('response_done');
+      const historyBefore = session.history;
+      const conversationBefore = await harness.conversation();
+      const eventsBefore = events.events.length;
+
+      await harness.respondWith({ output: [{ type: 'message', text: CODE_SPEECH }] });
+      const reply = session.generateReply({ instructions: CODE_INSTRUCTIONS, addToHistory: false });
+      const responseId = await reply;
+      expect(await reply.done).toEqual({ responseId, status: 'completed' });
+      await events.waitFor('response_done', (e) => e.responseId === responseId);
+
+      const [create] = commandsOf(await harness.commands(), 'createResponse').filter(
+        (c) => c.clientRequestId === reply.clientRequestId,
+      );
+      expect(create).toMatchObject({
+        conversation: 'none',
+        instructions: CODE_INSTRUCTIONS,
+        tools: [],
+        toolChoice: 'none',
+      });
+      expect(events.of('response_started').at(-1)).toMatchObject({ responseId, conversation: 'none' });
+      expect(events.spokenText(responseId)).toBe(CODE_SPEECH);
+      expect(session.history).toEqual(historyBefore);
+      expect(await harness.conversation()).toEqual(conversationBefore);
+      const later = events.events.slice(eventsBefore);
+      expect(later.filter((e) => e.type.startsWith('history_'))).toEqual([]);
+      expect(leaks(events, responseId, 'confirmation code')).toEqual([]);
+      expect(events.of('warning')).toEqual([]);
+      expect(events.of('error')).toEqual([]);
+    });
+  },
+};
+
+/** One ephemeral reply at a time; ordinary replies are not held up by it. */
+export const concurrentEphemeralScenario: ConformanceScenario = {
+  name: 'ephemeral reply: a second one while the first is in flight is refused with a typed error; ordinary replies go on',
+  requires: ['ephemeralResponse'],
+  async run(harness) {
+    await withSession(harness, agentWithTool(), async (session, events) => {
+      await session.connect();
+      await harness.respondWith(
+        { output: [{ type: 'message', text: CODE_SPEECH }], hold: true },
+        { output: [{ type: 'message', text: 'An ordinary answer.' }] },
+        { output: [{ type: 'message', text: 'A later ephemeral reply.' }] },
+      );
+      const first = session.generateReply({ instructions: CODE_INSTRUCTIONS, addToHistory: false });
+      const firstId = await first;
+      const second = session.generateReply({ instructions: 'Say something else.', addToHistory: false });
+      const error = await second.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(EphemeralReplyInFlightError);
+      expect(error).toMatchObject({
+        code: 'ephemeral_reply_in_flight',
+        inFlightRequestId: first.clientRequestId,
+        inFlightResponseId: firstId,
+      });
+      expect((error as EphemeralReplyInFlightError).ageMs).toBeGreaterThanOrEqual(0);
+      expect((error as Error).message).toContain(first.clientRequestId);
+      expect((error as Error).message).toContain(firstId);
+      await expect(second.done).rejects.toBe(error);
+      await events.waitFor('error');
+      expect(events.of('error')).toEqual([
+        expect.objectContaining({ source: 'session', code: 'ephemeral_reply_in_flight' }),
+      ]);
+
+      const ordinary = session.generateReply();
+      expect((await ordinary.done).status).toBe('completed');
+      expect(session.history.at(-1)).toMatchObject({ role: 'assistant', text: 'An ordinary answer.' });
+
+      await harness.finishResponse();
+      expect((await first.done).status).toBe('completed');
+      const third = session.generateReply({ instructions: 'Say it later.', addToHistory: false });
+      expect((await third.done).status).toBe('completed');
+      const creates = commandsOf(await harness.commands(), 'createResponse');
+      expect(creates.map((c) => c.conversation)).toEqual(['none', 'default', 'none']);
+    });
+  },
+};
+
+/** `interrupt()` stops an ephemeral reply by its response id. */
+export const ephemeralCancelScenario: ConformanceScenario = {
+  name: 'ephemeral reply: interrupt() cancels it by its response id and frees the slot',
+  requires: ['ephemeralResponse'],
+  async run(harness) {
+    await withSession(harness, agentWithTool(), async (session, events) => {
+      await session.connect();
+      await harness.respondWith(
+        { output: [{ type: 'message', text: CODE_SPEECH }], hold: true },
+        { output: [{ type: 'message', text: 'Once more.' }] },
+      );
+      const reply = session.generateReply({ instructions: CODE_INSTRUCTIONS, addToHistory: false });
+      const responseId = await reply;
+      if (harness.model.capabilities.audioOutput) {
+        await events.waitFor('audio_done', (e) => e.responseId === responseId);
+      } else {
+        await events.waitFor('text_delta', (e) => e.responseId === responseId);
+      }
+      const historyBefore = session.history;
+      session.interrupt();
+      expect(await reply.done).toEqual({ responseId, status: 'cancelled' });
+      await events.waitFor('response_done', (e) => e.responseId === responseId);
+      const commands = await harness.commands();
+      expect(commandsOf(commands, 'cancelResponse')).toEqual([{ type: 'cancelResponse', responseId }]);
+      expect(commands.filter((c) => c.type === 'truncateItem' || c.type === 'deleteItem')).toEqual([]);
+      expect(events.of('response_done').at(-1)).toMatchObject({
+        responseId,
+        status: 'cancelled',
+        conversation: 'none',
+      });
+      if (harness.model.capabilities.audioOutput) {
+        expect(events.of('audio_interrupted')).toEqual([expect.objectContaining({ responseId })]);
+      }
+      expect(session.history).toEqual(historyBefore);
+      const again = session.generateReply({ instructions: 'Say once more.', addToHistory: false });
+      expect((await again.done).status).toBe('completed');
+      expect(events.of('error')).toEqual([]);
+    });
+  },
+};

@@ -1,0 +1,99 @@
+import { Agent, ReportedPlaybackTracker } from '@parley/core';
+import { expect } from 'vitest';
+import type { ConformanceScenario } from '../scenario.js';
+import { commandsOf, withSession } from '../support.js';
+
+/**
+ * Every provider, whatever it declares: what the session cannot do for lack of a capability is a
+ * `warning` naming what stays behind, and the conversation goes on.
+ */
+export const capabilityFallbacksScenario: ConformanceScenario = {
+  name: 'capability fallbacks: each missing capability is a warning naming what stays, and the session goes on',
+  requires: [],
+  async run(harness) {
+    const { ephemeralResponse, audioOutput, messageTruncation, mutableChatContext } =
+      harness.model.capabilities;
+    await withSession(
+      harness,
+      new Agent({ name: 'Fallback' }),
+      async (session, events) => {
+        await session.connect();
+
+        // An ephemeral reply: out of band where declared, otherwise an ordinary reply, with a warning.
+        await harness.respondWith({ output: [{ type: 'message', text: 'Ephemeral or not.' }] });
+        const reply = session.generateReply({ instructions: 'Say it once.', addToHistory: false });
+        const replyId = await reply;
+        await reply.done;
+        await events.waitFor('response_done', (e) => e.responseId === replyId);
+        // The app played it to the end (with reported playback, unreported audio counts as unheard).
+        for (const done of events.of('audio_done')) session.playback.finished(done.itemId);
+        const [create] = commandsOf(await harness.commands(), 'createResponse');
+        expect(create?.conversation).toBe(ephemeralResponse ? 'none' : 'default');
+        const ephemeralWarnings = events
+          .of('warning')
+          .filter((w) => w.code === 'ephemeral_response_unsupported');
+        expect(ephemeralWarnings).toHaveLength(ephemeralResponse ? 0 : 1);
+        expect(session.history.some((i) => i.type === 'message' && i.responseId === replyId)).toBe(
+          !ephemeralResponse,
+        );
+
+        if (audioOutput) {
+          // One message partly heard, one never heard.
+          await harness.respondWith({
+            output: [
+              { type: 'message', text: 'Partly heard.', audioMs: 400 },
+              { type: 'message', text: 'Never heard.', audioMs: 400 },
+            ],
+            hold: true,
+          });
+          const responseId = await session.generateReply();
+          await events.waitFor('audio_done', (e) => e.responseId === responseId, 2);
+          const [heard, unheard] = events
+            .of('audio_done')
+            .filter((e) => e.responseId === responseId)
+            .map((e) => e.itemId) as [string, string];
+          session.playback.played(heard, 100);
+          session.interrupt();
+          await events.waitFor('response_done', (e) => e.responseId === responseId);
+          if (messageTruncation) await harness.waitForCommand('truncateItem', { count: 2 });
+          if (mutableChatContext) await harness.waitForCommand('deleteItem');
+          const commands = await harness.commands();
+          expect(commandsOf(commands, 'truncateItem').map((t) => [t.itemId, t.audioEndMs])).toEqual(
+            messageTruncation
+              ? [
+                  [heard, 100],
+                  [unheard, 0],
+                ]
+              : [],
+          );
+          expect(commandsOf(commands, 'deleteItem').map((d) => d.itemId)).toEqual(
+            mutableChatContext ? [unheard] : [],
+          );
+          const interruptionWarnings = events
+            .of('warning')
+            .filter((w) => w.code !== 'ephemeral_response_unsupported')
+            .map((w) => [w.code, w.itemId]);
+          expect(interruptionWarnings).toEqual([
+            ...(messageTruncation ? [] : [['message_not_truncated', heard]]),
+            ...(messageTruncation || mutableChatContext ? [] : [['message_not_removed', unheard]]),
+          ]);
+          for (const [, itemId] of interruptionWarnings) {
+            expect(events.of('warning').find((w) => w.itemId === itemId)?.message).toContain(
+              itemId as string,
+            );
+          }
+        }
+
+        // The conversation goes on.
+        await harness.respondWith({ output: [{ type: 'message', text: 'Still here.' }] });
+        session.sendMessage('Are you there?');
+        await events.waitFor(
+          'history_updated',
+          (e) => e.item.type === 'message' && e.item.text === 'Still here.',
+        );
+        expect(events.of('error')).toEqual([]);
+      },
+      { playbackTracker: new ReportedPlaybackTracker() },
+    );
+  },
+};
