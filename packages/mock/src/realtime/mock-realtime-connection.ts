@@ -1,4 +1,5 @@
 import {
+  type Clock,
   type CreateResponseCommand,
   pcm16DurationMs,
   type RealtimeCapability,
@@ -7,6 +8,7 @@ import {
   type RealtimeEvent,
   type RealtimeItem,
   type RealtimeSessionConfig,
+  type TimerHandle,
   UserError,
 } from '@parley/core';
 import { checkConfig } from './check-config.js';
@@ -19,6 +21,12 @@ const DROP = '\u0000drop';
 
 /** 100 ms of PCM16: the least a commit accepts, like the real service. */
 const MIN_COMMIT_BYTES = 100 * 48;
+
+/** A session limit: the connection expires `ms` after it opened, timed on `clock`. */
+export interface MockSessionLifetime {
+  ms: number;
+  clock: Clock;
+}
 
 /**
  * One live connection of a {@link MockRealtimeModel}: keeps the conversation, enforces one active
@@ -46,13 +54,25 @@ export class MockRealtimeConnection implements RealtimeConnection {
   #nextCommitTranscript: string | undefined;
   readonly #refusals: string[] = [];
   readonly #commandWaiters = new Set<() => void>();
+  readonly #lifetime: MockSessionLifetime | undefined;
+  #expiryTimer: TimerHandle | undefined;
+  /** When the provider ends this session (epoch ms), if the model was given `sessionLifetimeMs`. */
+  readonly expiresAt: number | undefined;
 
   readonly #closedByClient: Promise<void>;
   #resolveClosed!: () => void;
 
-  constructor(link: MockModelLink, config: RealtimeSessionConfig) {
+  constructor(link: MockModelLink, config: RealtimeSessionConfig, lifetime?: MockSessionLifetime) {
     this.#link = link;
     this.#config = { ...config };
+    this.#lifetime = lifetime;
+    if (lifetime) {
+      this.expiresAt = Date.now() + lifetime.ms;
+      this.#expiryTimer = lifetime.clock.setTimeout(() => {
+        this.#expiryTimer = undefined;
+        this.expire();
+      }, lifetime.ms);
+    }
     this.#closedByClient = new Promise<void>((resolve) => {
       this.#resolveClosed = resolve;
     });
@@ -93,6 +113,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
 
   async close(): Promise<void> {
     this.#closeCalls++;
+    this.#clearExpiry();
     this.#resolveClosed();
     this.#clientClosed = true;
     this.#status = 'closed';
@@ -247,9 +268,21 @@ export class MockRealtimeConnection implements RealtimeConnection {
     });
   }
 
+  /**
+   * Ends the session as a provider does at its time limit: a fatal `session_expired` error, then a
+   * disconnect with code 1001. Happens by itself after `sessionLifetimeMs` (see {@link MockRealtimeModel}).
+   */
+  expire(): void {
+    if (this.#status === 'closed') return;
+    const message = 'Your session hit the maximum duration.';
+    this.#emit({ type: 'error', code: 'session_expired', message, fatal: true });
+    this.disconnect(message, 1001);
+  }
+
   /** The provider drops the connection: `connection_status: disconnected`, then closed. */
   disconnect(reason = 'mock_disconnect', code?: number): void {
     if (this.#status === 'closed') return;
+    this.#clearExpiry();
     this.#emit({
       type: 'connection_status',
       status: 'disconnected',
@@ -481,6 +514,12 @@ export class MockRealtimeConnection implements RealtimeConnection {
       commandType: command.type,
       ...(command.type === 'createResponse' && { clientRequestId: command.clientRequestId }),
     });
+  }
+
+  #clearExpiry(): void {
+    if (this.#expiryTimer === undefined || !this.#lifetime) return;
+    this.#lifetime.clock.clearTimeout(this.#expiryTimer);
+    this.#expiryTimer = undefined;
   }
 
   #requireOpen(): void {

@@ -10,7 +10,11 @@ import {
   UserError,
 } from '@parley/core';
 import { checkConfig } from './check-config.js';
-import { type MockModelLink, MockRealtimeConnection } from './mock-realtime-connection.js';
+import {
+  type MockModelLink,
+  MockRealtimeConnection,
+  type MockSessionLifetime,
+} from './mock-realtime-connection.js';
 import { type MockResponseInput, type MockResponseScript, toScript } from './script.js';
 
 /** Options of {@link MockRealtimeModel}. */
@@ -21,6 +25,12 @@ export interface MockRealtimeModelOptions {
   clock?: Clock;
   /** The provider name. Default `mock`. */
   provider?: string;
+  /**
+   * A provider session limit: each connection says when it expires (`expiresAt`) and, that long after it
+   * opened (timed on `clock`, which it needs), ends like a real service does: a fatal `session_expired`
+   * error, then a disconnect with code 1001.
+   */
+  sessionLifetimeMs?: number;
 }
 
 /** Every capability on: the mock's default. */
@@ -75,12 +85,27 @@ export class MockRealtimeModel implements RealtimeModel {
   readonly #commands: RealtimeCommand[] = [];
   readonly #commandListeners = new Set<() => void>();
   readonly #link: MockModelLink;
+  readonly #lifetime: MockSessionLifetime | undefined;
   #gate: ConnectGate | undefined;
   #nextId = 0;
 
   constructor(options: MockRealtimeModelOptions = {}) {
     this.provider = options.provider ?? 'mock';
     this.capabilities = Object.freeze({ ...ALL_REALTIME_CAPABILITIES, ...options.capabilities });
+    const lifetimeMs = options.sessionLifetimeMs;
+    if (lifetimeMs !== undefined) {
+      if (typeof lifetimeMs !== 'number' || !Number.isFinite(lifetimeMs) || lifetimeMs <= 0) {
+        throw new UserError(
+          `sessionLifetimeMs must be a positive number of milliseconds, got ${String(lifetimeMs)}.`,
+        );
+      }
+      if (!options.clock) {
+        throw new UserError(
+          'sessionLifetimeMs needs a clock: new MockRealtimeModel({ clock, sessionLifetimeMs }).',
+        );
+      }
+      this.#lifetime = { ms: lifetimeMs, clock: options.clock };
+    }
     this.#link = {
       capabilities: this.capabilities,
       clock: options.clock,
@@ -199,7 +224,7 @@ export class MockRealtimeModel implements RealtimeModel {
     if (plan?.kind === 'reject') throw plan.error;
     const problem = checkConfig(options.config, this.capabilities, false);
     if (problem) throw new MockConnectError(problem, 'capability_not_supported');
-    const connection = new MockRealtimeConnection(this.#link, options.config);
+    const connection = new MockRealtimeConnection(this.#link, options.config, this.#lifetime);
     this.connections.push(connection);
     if (plan?.kind === 'closed_on_arrival') connection.disconnect('closed_on_arrival');
     return connection;

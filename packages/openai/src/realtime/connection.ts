@@ -129,6 +129,17 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   }
 
   /**
+   * When the service ends this session (epoch ms), from the session's `expires_at` (Unix seconds); absent when
+   * the service gave none (or `0`).
+   */
+  get expiresAt(): number | undefined {
+    const seconds = this.#session?.expires_at;
+    return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0
+      ? seconds * 1000
+      : undefined;
+  }
+
+  /**
    * The effective seam configuration: what the service confirmed, with the updates still in flight merged over it.
    * An update the service refused is dropped from it.
    */
