@@ -342,6 +342,41 @@ describe('an unexpected close', () => {
     expectNothingLeft(clock, model);
   });
 
+  test('the documented resume: after turn_lost, generateReply() on reconnected answers the cut-off turn', async () => {
+    const { clock, model, session, log } = setup();
+    let turnLost = false;
+    session.on('error', (e) => {
+      if (e.code === 'turn_lost') turnLost = true;
+    });
+    session.on('reconnected', () => {
+      if (turnLost) session.generateReply();
+      turnLost = false;
+    });
+    await session.connect();
+    model.respondWith(
+      { output: [{ type: 'message', text: 'The answer is', pauseAfterChunks: 1 }] },
+      'The answer is 42.',
+    );
+    session.sendMessage('What is the answer?');
+    await settle();
+    model.connection.disconnect();
+    await settle();
+    expect(log.of('reconnected')).toHaveLength(1);
+    expect(model.connection.commands.map((c) => c.type)).toEqual([
+      'createItem',
+      'createItem',
+      'createResponse',
+    ]);
+    expect(session.history.at(-1)).toMatchObject({
+      role: 'assistant',
+      text: 'The answer is 42.',
+      interrupted: false,
+    });
+    expect(session.history.at(-2)).toMatchObject({ role: 'assistant', interrupted: true });
+    await session.close();
+    expectNothingLeft(clock, model);
+  });
+
   test('spoken turns without a transcript cannot be replayed: a warning names them', async () => {
     const { model, session, log } = setup();
     await session.connect();
