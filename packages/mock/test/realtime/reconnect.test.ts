@@ -377,6 +377,40 @@ describe('an unexpected close', () => {
     expectNothingLeft(clock, model);
   });
 
+  test('an ephemeral reply in flight is reported lost and its slot is free again after the reconnect', async () => {
+    const { clock, model, session, log } = setup();
+    await session.connect();
+    model.respondWith(
+      { output: [{ type: 'message', text: 'Your code is', pauseAfterChunks: 1 }] },
+      'Again: 4711.',
+    );
+    const ephemeral = session.generateReply({ addToHistory: false, instructions: 'Read the code.' });
+    const responseId = await ephemeral;
+    model.connection.disconnect();
+    await settle();
+    await expect(ephemeral.done).rejects.toBeInstanceOf(ConnectionLostError);
+    expect(log.of('response_done')).toEqual([
+      {
+        type: 'response_done',
+        responseId,
+        status: 'failed',
+        conversation: 'none',
+        reason: 'connection_lost',
+      },
+    ]);
+    expect(log.of('error').map((e) => e.error)).toEqual([
+      expect.objectContaining({ responseIds: [responseId] }),
+    ]);
+    expect(log.of('reconnected')).toEqual([expect.objectContaining({ replayedItems: 0 })]);
+    expect(session.history).toEqual([]);
+    const again = session.generateReply({ addToHistory: false });
+    await expect(again.done).resolves.toMatchObject({ status: 'completed' });
+    expect(log.of('error').map((e) => e.code)).toEqual(['turn_lost']);
+    expect(session.history).toEqual([]);
+    await session.close();
+    expectNothingLeft(clock, model);
+  });
+
   test('spoken turns without a transcript cannot be replayed: a warning names them', async () => {
     const { model, session, log } = setup();
     await session.connect();

@@ -6,6 +6,7 @@ import type { AgentSessionConfig, ConfigWarning } from './agent-config.js';
 import { ConnectionLostError, ReconnectFailedError, SessionClosedError, TurnLostError } from './errors.js';
 import type { RealtimeReconnectReason, RealtimeSessionEvent, RealtimeSessionStatus } from './events.js';
 import type { RealtimeHistory } from './history.js';
+import type { RealtimeFunctionCallHistoryItem } from './history-item.js';
 import type { HistoryMirror } from './history-mirror.js';
 import { planHistoryReplay, ReplayEchoes } from './history-replay.js';
 import { TurnActivity } from './reconnect-activity.js';
@@ -158,8 +159,9 @@ export class Reconnector<TContext> {
     ];
     const clientRequestIds = host.coordinator.pendingRequests.map((r) => r.clientRequestId);
     const calls = host.history.items.filter(
-      (item) => item.type === 'function_call' && item.output === undefined,
-    ) as { callId: string; name: string }[];
+      (item): item is RealtimeFunctionCallHistoryItem =>
+        item.type === 'function_call' && item.output === undefined,
+    );
     host.setStatus('reconnecting');
     // Before the release, while the responses are still known.
     const conversations = responseIds.map((id) => host.responses.get(id)?.conversation ?? 'default');
