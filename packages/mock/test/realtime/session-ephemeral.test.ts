@@ -263,6 +263,19 @@ describe('ephemeral replies', () => {
     await session.close();
   });
 
+  test('a tool call from an ephemeral reply (tools are off) is neither run nor remembered', async () => {
+    const { model, session, log } = await connected();
+    model.respondWith({ output: [{ type: 'function_call', name: 'lookup', arguments: { q: 'x' } }] });
+    const reply = session.generateReply(ephemeral);
+    await reply.done;
+    await settle();
+    expect(log.of('tool_start')).toEqual([]);
+    expect(model.commands.some((c) => c.type === 'sendToolOutput')).toBe(false);
+    expect(session.history).toEqual([]);
+    expect(log.of('warning')).toEqual([expect.objectContaining({ code: 'out_of_band_tool_call_ignored' })]);
+    await session.close();
+  });
+
   test('addToHistory must be a boolean', async () => {
     const { session } = await connected();
     expect(() => session.generateReply({ addToHistory: 'no' as unknown as boolean })).toThrow(UserError);

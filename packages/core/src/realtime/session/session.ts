@@ -712,6 +712,15 @@ export class RealtimeSession<TContext = unknown>
 
   #onFunctionCall(event: RealtimeEvent & { type: 'function_call' }): void {
     const response = event.responseId !== undefined ? this.#responses.get(event.responseId) : undefined;
+    if (response?.conversation === 'none') {
+      // Ephemeral replies run with tools off; a call from one is neither run nor remembered.
+      this.#emit({
+        type: 'warning',
+        code: 'out_of_band_tool_call_ignored',
+        message: `The provider called tool "${event.name}" from out-of-band response ${event.responseId}, which runs with tools off; the call was ignored.`,
+      });
+      return;
+    }
     const agent = response?.agent ?? this.#agent;
     this.#mirror.functionCall(event, agent);
     this.#coordinator.toolCallStarted(event.callId, event.responseId);
