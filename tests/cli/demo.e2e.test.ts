@@ -5,7 +5,7 @@ import { expect, test } from 'vitest';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
-const bin = require.resolve('@parley/cli/package.json').replace(/package\.json$/, 'dist/bin.js');
+const bin = require.resolve('@parley/cli/package.json').replace(/package\.json$/, 'bin/parley.js');
 
 test('the built `parley demo` binary prints the support transcript and exits 0', async () => {
   const { stdout, stderr } = await run(process.execPath, [bin, 'demo'], {
