@@ -1,5 +1,4 @@
 import { Agent } from '../../agent.js';
-import type { TimerHandle } from '../../clock.js';
 import { createRunContext, type RunContext } from '../../context.js';
 import { ParleyError, UserError } from '../../errors.js';
 import type { Handoff } from '../../handoff.js';
@@ -20,7 +19,6 @@ import { EphemeralReplies } from './ephemeral-replies.js';
 import {
   ConnectionLostError,
   RealtimeConnectError,
-  ReplyTimeoutError,
   ResponseRefusedError,
   SessionClosedError,
   SessionNotConnectedError,
@@ -47,7 +45,8 @@ import {
 import { type GuardrailTrip, OutputGuardrailMonitor } from './output-guardrail-monitor.js';
 import { SessionPlayback } from './playback-control.js';
 import { type OpenedConnection, Reconnector } from './reconnect.js';
-import { type ReplyHandle, ReplyWaiter } from './reply-handle.js';
+import type { ReplyHandle } from './reply-handle.js';
+import { ReplyRequests } from './reply-requests.js';
 import { type PendingResponseRequest, ResponseCoordinator } from './response-coordinator.js';
 import { ResponseTracker } from './response-tracker.js';
 import { TaskSet } from './task-set.js';
@@ -102,10 +101,7 @@ export class RealtimeSession<TContext = unknown>
   readonly #playback: SessionPlayback;
   readonly #delivery: ContentDeliveryHost<TContext>;
   readonly #reconnect: Reconnector<TContext>;
-  readonly #replies = new Map<string, ReplyWaiter>();
-  readonly #requestTimers = new Map<string, TimerHandle>();
-  readonly #requestPrefix = `req_${Math.random().toString(36).slice(2, 8)}_`;
-  #requestSeq = 0;
+  readonly #requests: ReplyRequests;
 
   #agent: Agent<TContext>;
   /** What the provider was last configured with for the active agent. */
@@ -129,6 +125,7 @@ export class RealtimeSession<TContext = unknown>
     this.#options = resolveSessionOptions(agent, options);
     this.#agent = agent;
     this.#runContext = createRunContext(this.#options.context);
+    this.#requests = new ReplyRequests(this.#options.clock, this.#options.replyTimeoutMs);
     this.#hub = new EventHub((error, event) => {
       if (event.type === 'error') return;
       this.#reportError('listener', error, 'listener_failed');
@@ -158,7 +155,7 @@ export class RealtimeSession<TContext = unknown>
     });
     this.#coordinator = new ResponseCoordinator({
       autoToolReplyGeneration: this.capabilities.autoToolReplyGeneration,
-      createRequestId: () => `${this.#requestPrefix}${++this.#requestSeq}`,
+      createRequestId: () => this.#requests.nextId(),
       send: (command) => this.#sendResponseRequest(command),
       failed: (request, error) => this.#requestFailed(request, error),
     });
@@ -211,7 +208,7 @@ export class RealtimeSession<TContext = unknown>
       localWorkIdle: () =>
         this.#tasks.size === 0 &&
         this.#approvals.pending.length === 0 &&
-        this.#replies.size === 0 &&
+        this.#requests.waiting === 0 &&
         this.#ephemeral.inFlight === undefined,
       release: (reason) => this.#release(reason),
       open: (signal) => this.#open(signal),
@@ -418,14 +415,13 @@ export class RealtimeSession<TContext = unknown>
     this.#lifetime.abort(reason);
     unsubscribe?.();
     this.#reconnect.released();
-    for (const id of [...this.#requestTimers.keys()]) this.#clearRequestTimer(id);
+    this.#requests.stopTimeouts();
     this.#coordinator.reset();
     this.#ephemeral.reset();
     this.#interruptions.reset();
     this.#playout.reset();
     this.#options.playbackTracker.reset();
-    for (const waiter of this.#replies.values()) waiter.fail(reason);
-    this.#replies.clear();
+    this.#requests.failAll(reason);
     this.#approvals.clear();
     const previous = this.#releasing;
     this.#releasing = (async () => {
@@ -528,16 +524,15 @@ export class RealtimeSession<TContext = unknown>
       },
       'reply',
     );
-    return this.#waitForReply(request.clientRequestId);
+    return this.#requests.wait(request.clientRequestId);
   }
 
   #generateEphemeralReply(options: GenerateReplyOptions): ReplyHandle {
     const conflict = this.#ephemeral.conflict();
     if (conflict) {
-      const waiter = new ReplyWaiter(`${this.#requestPrefix}${++this.#requestSeq}`);
-      waiter.fail(conflict);
+      const handle = this.#requests.rejected(conflict);
       this.#reportError('session', conflict);
-      return waiter.handle;
+      return handle;
     }
     if (options.toolChoice !== undefined && options.toolChoice !== 'none') {
       this.#emit({
@@ -557,13 +552,7 @@ export class RealtimeSession<TContext = unknown>
       'reply',
     );
     this.#ephemeral.begin(request.clientRequestId);
-    return this.#waitForReply(request.clientRequestId);
-  }
-
-  #waitForReply(clientRequestId: string): ReplyHandle {
-    const waiter = new ReplyWaiter(clientRequestId);
-    this.#replies.set(clientRequestId, waiter);
-    return waiter.handle;
+    return this.#requests.wait(request.clientRequestId);
   }
 
   /**
@@ -666,8 +655,7 @@ export class RealtimeSession<TContext = unknown>
     const info = this.#responses.track(event.responseId, event.conversation);
     const id = event.clientRequestId;
     if (id !== undefined) {
-      this.#clearRequestTimer(id);
-      this.#replies.get(id)?.started(event.responseId);
+      this.#requests.started(id, event.responseId);
       this.#ephemeral.started(id, event.responseId);
     }
     // The session gave up on it (a timeout, an interrupted ephemeral reply): it must not speak now.
@@ -689,18 +677,14 @@ export class RealtimeSession<TContext = unknown>
     info.done = true;
     if (event.status !== 'completed') info.interrupted = true;
     if (event.usage) addUsage(this.#runContext.usage, { requests: 1, ...event.usage });
-    if (event.clientRequestId !== undefined) this.#clearRequestTimer(event.clientRequestId);
+    if (event.clientRequestId !== undefined) this.#requests.stopTimeout(event.clientRequestId);
     this.#ephemeral.ended(event.clientRequestId, event.responseId);
     // Truncations go out before the coordinator may request the next response.
     if (this.#interruptions.isStopped(event.responseId)) this.#interruptions.responseDone(event.responseId);
     else if (info.interrupted) this.#mirror.responseInterrupted(event.responseId);
     this.#coordinator.responseDone(event);
     this.#guardrails.end(event.responseId);
-    for (const [id, waiter] of this.#replies) {
-      if (waiter.responseId !== event.responseId) continue;
-      waiter.finished({ responseId: event.responseId, status: event.status });
-      this.#replies.delete(id);
-    }
+    this.#requests.responseDone(event.responseId, event.status);
     this.#emit({
       type: 'response_done',
       responseId: event.responseId,
@@ -738,13 +722,12 @@ export class RealtimeSession<TContext = unknown>
     let refusal: ResponseRefusedError | undefined;
     if (event.clientRequestId !== undefined) {
       const id = event.clientRequestId;
-      this.#clearRequestTimer(id);
+      this.#requests.stopTimeout(id);
       const request = this.#coordinator.requestRefused(id);
       this.#ephemeral.ended(id);
       if (request) {
         refusal = new ResponseRefusedError(event.code, event.message, id);
-        this.#replies.get(id)?.fail(refusal);
-        this.#replies.delete(id);
+        this.#requests.fail(id, refusal);
       }
     }
     this.#emit({
@@ -812,29 +795,16 @@ export class RealtimeSession<TContext = unknown>
   #sendResponseRequest(command: CreateResponseCommand): void {
     this.#live('request a response').send(command);
     const id = command.clientRequestId;
-    const timeoutMs = this.#options.replyTimeoutMs;
-    const timer = this.#options.clock.setTimeout(() => {
-      this.#requestTimers.delete(id);
+    this.#requests.startTimeout(id, (error) => {
       this.#coordinator.abandon(id);
       this.#ephemeral.ended(id);
-      const error = new ReplyTimeoutError(id, timeoutMs);
-      this.#replies.get(id)?.fail(error);
-      this.#replies.delete(id);
+      this.#requests.fail(id, error);
       this.#reportError('session', error);
-    }, timeoutMs);
-    this.#requestTimers.set(id, timer);
-  }
-
-  #clearRequestTimer(clientRequestId: string): void {
-    const timer = this.#requestTimers.get(clientRequestId);
-    if (timer === undefined) return;
-    this.#options.clock.clearTimeout(timer);
-    this.#requestTimers.delete(clientRequestId);
+    });
   }
 
   #requestFailed(request: PendingResponseRequest, error: unknown): void {
-    this.#replies.get(request.clientRequestId)?.fail(error);
-    this.#replies.delete(request.clientRequestId);
+    this.#requests.fail(request.clientRequestId, error);
     this.#reportError('session', error);
   }
 
