@@ -221,15 +221,11 @@ export class ResponseRun {
     };
   }
 
-  #startMessage(fixed: OpenMessage['fixed']): void {
-    const item: StoredItem & { type: 'message' } = {
-      id: this.#host.ids.next('item'),
-      object: 'realtime.item',
-      type: 'message',
-      role: 'assistant',
-      status: 'in_progress',
-      content: [],
-    };
+  /**
+   * Appends `item` to the response's output and announces it; in a default-conversation response it
+   * also enters the conversation (`previousItemId` is where).
+   */
+  #addOutputItem(item: StoredItem): { outputIndex: number; previousItemId: string | null } {
     const outputIndex = this.#output.length;
     this.#output.push(item);
     this.#host.send({
@@ -247,6 +243,19 @@ export class ResponseRun {
         item: clone(item),
       });
     }
+    return { outputIndex, previousItemId };
+  }
+
+  #startMessage(fixed: OpenMessage['fixed']): void {
+    const item: StoredItem & { type: 'message' } = {
+      id: this.#host.ids.next('item'),
+      object: 'realtime.item',
+      type: 'message',
+      role: 'assistant',
+      status: 'in_progress',
+      content: [],
+    };
+    const { outputIndex, previousItemId } = this.#addOutputItem(item);
     const audio = this.params.outputModalities.includes('audio');
     const message: OpenMessage = {
       item,
@@ -385,24 +394,8 @@ export class ResponseRun {
       call_id: callId,
       arguments: '',
     };
-    const outputIndex = this.#output.length;
-    this.#output.push(item);
     this.#outputChars += args.length;
-    this.#host.send({
-      type: 'response.output_item.added',
-      response_id: this.id,
-      output_index: outputIndex,
-      item: clone(item),
-    });
-    let previousItemId: string | null = null;
-    if (this.params.conversation === 'default') {
-      previousItemId = this.#host.conversation.insert(item);
-      this.#host.send({
-        type: 'conversation.item.added',
-        previous_item_id: previousItemId,
-        item: clone(item),
-      });
-    }
+    const { outputIndex, previousItemId } = this.#addOutputItem(item);
     const ids = { response_id: this.id, item_id: item.id, output_index: outputIndex, call_id: callId };
     const half = Math.ceil(args.length / 2);
     for (const delta of [args.slice(0, half), args.slice(half)]) {
