@@ -1,8 +1,6 @@
 #!/usr/bin/env node
 import { main } from './main.js';
-import { stdoutOutput } from './output.js';
-
-const stderrOutput = { line: (text = '') => process.stderr.write(`${text}\n`) };
+import { stderrOutput, stdoutOutput } from './output.js';
 
 main(process.argv.slice(2), stdoutOutput, stderrOutput).then(
   (code) => {

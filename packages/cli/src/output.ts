@@ -9,3 +9,10 @@ export const stdoutOutput: Output = {
     process.stdout.write(`${text}\n`);
   },
 };
+
+/** Writes to the process's standard error. */
+export const stderrOutput: Output = {
+  line: (text = '') => {
+    process.stderr.write(`${text}\n`);
+  },
+};

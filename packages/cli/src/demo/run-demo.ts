@@ -6,11 +6,17 @@ import { TranscriptPrinter } from './transcript.js';
 
 /** A summary of what the demo did, for callers and tests. */
 export interface DemoSummary {
+  /** The run's final output, as text. */
   finalOutput: string;
+  /** The name of the agent that gave the final output. */
   lastAgent: string;
+  /** How many handoffs took place. */
   handoffs: number;
+  /** How many tool calls ran (handoffs not counted). */
   toolCalls: number;
+  /** How many tool calls were approved. */
   approvals: number;
+  /** The run's turns (model calls), over every resume. */
   turns: number;
 }
 
