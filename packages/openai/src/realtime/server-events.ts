@@ -1,8 +1,8 @@
 import type { RealtimeContentPart, RealtimeEvent, RealtimeItem, RealtimeResponseStatus } from '@parley/core';
 import { decodeBase64 } from '../shared/base64.js';
 import { isPlainObject, type JsonObject } from '../shared/deep-merge.js';
-import { readAudioDeltaFrame } from './audio-frame.js';
 import { CLIENT_REQUEST_ID_KEY, commandTypeOfEventId } from './client-events.js';
+import { readDeltaFrame } from './delta-frame.js';
 
 /** Server error codes after which the service closes the socket. */
 const FATAL_CODES = new Set(['session_expired', 'beta_api_shape_disabled']);
@@ -122,14 +122,19 @@ export class ServerEventNormalizer {
 
   /** Handles one text frame. */
   handleFrame(frame: string): void {
-    const audio = readAudioDeltaFrame(frame);
-    if (audio !== undefined) {
-      this.#hooks.emit({
-        type: 'audio_delta',
-        responseId: audio.responseId,
-        itemId: audio.itemId,
-        audio: decodeBase64(audio.delta),
-      });
+    const fast = readDeltaFrame(frame);
+    if (fast !== undefined) {
+      const { responseId, itemId, delta } = fast;
+      if (fast.kind === 'audio') {
+        this.#hooks.emit({ type: 'audio_delta', responseId, itemId, audio: decodeBase64(delta) });
+      } else {
+        this.#hooks.emit({
+          type: fast.kind === 'text' ? 'text_delta' : 'transcript_delta',
+          responseId,
+          itemId,
+          delta,
+        });
+      }
       return;
     }
     let event: unknown;

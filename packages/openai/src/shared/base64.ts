@@ -3,12 +3,44 @@
  * table decoder and `btoa` in chunks. Decoding returns a fresh view the caller may keep.
  */
 
+interface NodeBufferInstance extends Uint8Array {
+  write(text: string, offset: number, encoding: 'base64'): number;
+}
+
 interface NodeBufferLike {
+  alloc(size: number): NodeBufferInstance;
   from(value: string, encoding: 'base64'): Uint8Array;
   from(value: ArrayBufferLike, byteOffset: number, length: number): { toString(encoding: 'base64'): string };
 }
 
 const NodeBuffer = (globalThis as { Buffer?: NodeBufferLike }).Buffer;
+
+/**
+ * Small decodes (audio deltas: 4,800 bytes per 100 ms) are written into a shared slab, like Node's own `Buffer`
+ * pool: allocating an `ArrayBuffer` per chunk costs more than decoding it. A slab region is written once and never
+ * reused, so each view stays valid for as long as its holder keeps it (and keeps the slab alive with it). Views start
+ * at 8-byte aligned offsets, so `new Int16Array(view.buffer, view.byteOffset, …)` works.
+ */
+const SLAB_SIZE = 64 * 1024;
+const SLAB_MAX_CHUNK = SLAB_SIZE / 4;
+let slab: NodeBufferInstance | undefined;
+let slabOffset = 0;
+
+function decodeIntoSlab(text: string, Buffer: NodeBufferLike): Uint8Array {
+  const maxBytes = Math.ceil(text.length / 4) * 3;
+  if (maxBytes > SLAB_MAX_CHUNK) {
+    const buffer = Buffer.from(text, 'base64');
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  }
+  if (slab === undefined || slabOffset + maxBytes > slab.length) {
+    slab = Buffer.alloc(SLAB_SIZE);
+    slabOffset = 0;
+  }
+  const written = slab.write(text, slabOffset, 'base64');
+  const view = new Uint8Array(slab.buffer, slab.byteOffset + slabOffset, written);
+  slabOffset += (written + 7) & ~7;
+  return view;
+}
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const DECODE_TABLE = new Uint8Array(128).fill(255);
@@ -19,13 +51,10 @@ DECODE_TABLE['_'.charCodeAt(0)] = 63;
 
 /**
  * Decodes standard base64 into bytes. Characters outside the alphabet are skipped, as Node does. On Node the result
- * is a plain `Uint8Array` view of the decoded `Buffer`'s memory (no copy).
+ * is a plain `Uint8Array` view of memory the decoder wrote once and never touches again (see the slab above).
  */
 export function decodeBase64(text: string): Uint8Array {
-  if (NodeBuffer) {
-    const buffer = NodeBuffer.from(text, 'base64');
-    return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-  }
+  if (NodeBuffer) return decodeIntoSlab(text, NodeBuffer);
   return decodeBase64Portable(text);
 }
 
