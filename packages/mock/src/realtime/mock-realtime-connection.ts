@@ -1,6 +1,7 @@
 import {
   type Clock,
   type CreateResponseCommand,
+  PCM16_BYTES_PER_MS,
   pcm16DurationMs,
   type RealtimeCapability,
   type RealtimeCommand,
@@ -12,15 +13,17 @@ import {
   UserError,
 } from '@parley/core';
 import { checkConfig } from './check-config.js';
+import { CommandLog } from './command-log.js';
 import { type MockModelLink, MockResponsePlayer } from './mock-response-player.js';
 import { type MockResponseInput, textDeltas, toScript } from './script.js';
 
 export type { MockModelLink } from './mock-response-player.js';
 
-const DROP = '\u0000drop';
-
 /** 100 ms of PCM16: the least a commit accepts, like the real service. */
-const MIN_COMMIT_BYTES = 100 * 48;
+const MIN_COMMIT_BYTES = 100 * PCM16_BYTES_PER_MS;
+
+/** What happens to a scripted `createResponse`: dropped silently, or refused with an error. */
+type ResponseRefusal = { kind: 'drop' } | { kind: 'refuse'; code: string; message: string };
 
 /** A session limit: the connection expires `ms` after it opened, timed on `clock`. */
 export interface MockSessionLifetime {
@@ -34,8 +37,9 @@ export interface MockSessionLifetime {
  * delivered asynchronously (in microtasks), in order, like a real provider's.
  */
 export class MockRealtimeConnection implements RealtimeConnection {
+  readonly #commands = new CommandLog();
   /** Every command received, in order (including refused ones). */
-  readonly commands: RealtimeCommand[] = [];
+  readonly commands: RealtimeCommand[] = this.#commands.commands;
   /** Errors thrown by event listeners (they do not stop delivery). */
   readonly listenerErrors: unknown[] = [];
   readonly #link: MockModelLink;
@@ -52,8 +56,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
   #inputAudioBytes = 0;
   #speechItemId: string | undefined;
   #nextCommitTranscript: string | undefined;
-  readonly #refusals: string[] = [];
-  readonly #commandWaiters = new Set<() => void>();
+  readonly #refusals: ResponseRefusal[] = [];
   readonly #lifetime: MockSessionLifetime | undefined;
   #expiryTimer: TimerHandle | undefined;
   /** When the provider ends this session (epoch ms), if the model was given `sessionLifetimeMs`. */
@@ -97,9 +100,8 @@ export class MockRealtimeConnection implements RealtimeConnection {
     if (this.#status === 'closed') {
       throw new UserError('The mock realtime connection is closed.', { code: 'connection_closed' });
     }
-    this.commands.push(command);
     this.#link.recorded(command);
-    for (const notify of [...this.#commandWaiters]) notify();
+    this.#commands.record(command);
     this.#handle(command);
   }
 
@@ -160,19 +162,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
 
   /** Resolves once `count` recorded commands match `predicate` (counting earlier ones). */
   waitForCommands(predicate: (command: RealtimeCommand) => boolean, count = 1): Promise<RealtimeCommand[]> {
-    return new Promise((resolve) => {
-      const check = () => {
-        const matching = this.commands.filter(predicate);
-        if (matching.length < count) return false;
-        this.#commandWaiters.delete(notify);
-        resolve(matching);
-        return true;
-      };
-      const notify = () => {
-        check();
-      };
-      if (!check()) this.#commandWaiters.add(notify);
-    });
+    return this.#commands.waitFor(predicate, count);
   }
 
   // ── test drivers ───────────────────────────────────────────────────────────────────────────
@@ -249,12 +239,12 @@ export class MockRealtimeConnection implements RealtimeConnection {
 
   /** The next `createResponse` is recorded and then ignored: no start, no error (a lost request). */
   dropNextResponseRequest(): void {
-    this.#refusals.push(DROP);
+    this.#refusals.push({ kind: 'drop' });
   }
 
   /** The next `createResponse` is refused with `code` (echoing its `clientRequestId`). */
   refuseNextResponse(code = 'server_error', message = 'The mock refused this response.'): void {
-    this.#refusals.push(`${code}\u0000${message}`);
+    this.#refusals.push({ kind: 'refuse', code, message });
   }
 
   /** Emits a provider error that answers no request. */
@@ -448,10 +438,9 @@ export class MockRealtimeConnection implements RealtimeConnection {
     if (command.conversation === 'none' && !this.#capable(command, 'ephemeralResponse')) return;
     if (command.outputModalities?.includes('audio') && !this.#capable(command, 'audioOutput')) return;
     const refusal = this.#refusals.shift();
-    if (refusal === DROP) return;
-    if (refusal !== undefined) {
-      const [code, message] = refusal.split('\u0000') as [string, string];
-      this.#error(command, code, message);
+    if (refusal?.kind === 'drop') return;
+    if (refusal) {
+      this.#error(command, refusal.code, refusal.message);
       return;
     }
     const active = this.#player.activeResponseId;

@@ -10,6 +10,7 @@ import {
   UserError,
 } from '@parley/core';
 import { checkConfig } from './check-config.js';
+import { CommandLog } from './command-log.js';
 import {
   type MockModelLink,
   MockRealtimeConnection,
@@ -82,8 +83,7 @@ export class MockRealtimeModel implements RealtimeModel {
   readonly #scripts: MockResponseScript[] = [];
   readonly #takers: { promise: Promise<Taken>; resolve: (taken: Taken) => void }[] = [];
   readonly #plans: ConnectPlan[] = [];
-  readonly #commands: RealtimeCommand[] = [];
-  readonly #commandListeners = new Set<() => void>();
+  readonly #commands = new CommandLog();
   readonly #link: MockModelLink;
   readonly #lifetime: MockSessionLifetime | undefined;
   #gate: ConnectGate | undefined;
@@ -124,10 +124,7 @@ export class MockRealtimeModel implements RealtimeModel {
         const index = this.#takers.findIndex((t) => t.promise === promise);
         if (index >= 0) this.#takers.splice(index, 1);
       },
-      recorded: (command) => {
-        this.#commands.push(command);
-        for (const check of [...this.#commandListeners]) check();
-      },
+      recorded: (command) => this.#commands.record(command),
     };
   }
 
@@ -143,7 +140,7 @@ export class MockRealtimeModel implements RealtimeModel {
 
   /** Every command received on every connection, in order. */
   get commands(): readonly RealtimeCommand[] {
-    return [...this.#commands];
+    return [...this.#commands.commands];
   }
 
   /** Scripts queued and not yet played. */
@@ -164,16 +161,7 @@ export class MockRealtimeModel implements RealtimeModel {
 
   /** Resolves once `count` commands (on any connection) match `predicate`, counting earlier ones. */
   waitForCommands(predicate: (command: RealtimeCommand) => boolean, count = 1): Promise<RealtimeCommand[]> {
-    return new Promise((resolve) => {
-      const check = () => {
-        const matching = this.#commands.filter(predicate);
-        if (matching.length < count) return false;
-        this.#commandListeners.delete(check);
-        resolve(matching);
-        return true;
-      };
-      if (!check()) this.#commandListeners.add(check);
-    });
+    return this.#commands.waitFor(predicate, count);
   }
 
   /** The next `connect()` rejects with `error` (default a {@link MockConnectError}). */
