@@ -1,10 +1,11 @@
+import { PCM16_BYTES_PER_MS } from '@parley/core';
+
 /**
  * Synthesized PCM16 24 kHz mono for the simulator: a 400 Hz tone (60 samples per period). "Speech" made with
  * {@link speechAudio} also carries its text in the low byte of each sample, so the simulator can "hear" and
  * transcribe what a test says while the energy stays speech-like.
  */
 
-export const BYTES_PER_MS = 48;
 const PERIOD = 60;
 const MAGIC = [0x50, 0x52, 0x4c, 0x59]; // "PRLY"
 
@@ -56,7 +57,7 @@ export function speechAudio(text: string, options: SpeechAudioOptions = {}): Uin
 
 /** `ms` milliseconds of digital silence. */
 export function silenceAudio(ms: number): Uint8Array {
-  return new Uint8Array(Math.round(ms * BYTES_PER_MS));
+  return new Uint8Array(Math.round(ms * PCM16_BYTES_PER_MS));
 }
 
 /** The texts embedded by {@link speechAudio} in a PCM16 buffer, in order. */

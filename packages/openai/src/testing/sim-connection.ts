@@ -1,11 +1,11 @@
-import type { Clock, TimerHandle } from '@parley/core';
+import { type Clock, PCM16_BYTES_PER_MS, type TimerHandle } from '@parley/core';
 import type { WebSocket } from 'ws';
 import { decodeBase64, encodeBase64, isBase64 } from '../shared/base64.js';
 import { deepMerge, isPlainObject, type JsonObject } from '../shared/deep-merge.js';
 import type { WireFunctionTool, WireSession, WireToolChoice } from '../shared/realtime-wire.js';
 import type { RealtimeBrain } from './brain.js';
 import type { IdGenerator } from './ids.js';
-import { BYTES_PER_MS, decodeSpeechTexts } from './sim-audio.js';
+import { decodeSpeechTexts } from './sim-audio.js';
 import { SimConversation, type StoredItem } from './sim-conversation.js';
 import {
   invalidType,
@@ -326,7 +326,7 @@ export class SimulatedConnection {
         this.#append(event);
         return;
       case 'input_audio_buffer.commit': {
-        const ms = this.#inputBytes / BYTES_PER_MS;
+        const ms = this.#inputBytes / PCM16_BYTES_PER_MS;
         if (ms < 100) {
           throw new SimulatedServiceError(
             'input_audio_buffer_commit_empty',
@@ -419,7 +419,7 @@ export class SimulatedConnection {
 
   /** Milliseconds of audio appended since the session started. */
   get #appendedMs(): number {
-    return Math.floor(this.#totalAppendedBytes / BYTES_PER_MS);
+    return Math.floor(this.#totalAppendedBytes / PCM16_BYTES_PER_MS);
   }
 
   /**
@@ -504,7 +504,7 @@ export class SimulatedConnection {
         item_id: itemId,
         content_index: 0,
         transcript,
-        usage: { type: 'duration', seconds: Math.ceil(audio.length / BYTES_PER_MS / 1000) },
+        usage: { type: 'duration', seconds: Math.ceil(audio.length / PCM16_BYTES_PER_MS / 1000) },
       });
       const part = item.type === 'message' ? item.content[0] : undefined;
       if (part && part.type === 'input_audio') part.transcript = transcript;

@@ -1,6 +1,6 @@
+import { PCM16_BYTES_PER_MS } from '@parley/core';
 import type { WireItem } from '../shared/realtime-wire.js';
 import type { BrainMessage } from './brain.js';
-import { BYTES_PER_MS } from './sim-audio.js';
 
 /** A conversation item with its id, as the simulated service stores it. */
 export type StoredItem = WireItem & { id: string };
@@ -72,7 +72,7 @@ export class SimConversation {
 
   /** Whole milliseconds of audio the item holds. */
   audioMs(id: string): number {
-    return Math.floor((this.#audio.get(id)?.bytes ?? 0) / BYTES_PER_MS);
+    return Math.floor((this.#audio.get(id)?.bytes ?? 0) / PCM16_BYTES_PER_MS);
   }
 
   /** `true` when the item has audio bookkeeping (user audio, or assistant audio that was sent). */
@@ -94,7 +94,7 @@ export class SimConversation {
 
   /** Cuts an item's audio to `ms`. */
   truncateAudio(id: string, ms: number): void {
-    const bytes = this.audioBytes(id).subarray(0, ms * BYTES_PER_MS);
+    const bytes = this.audioBytes(id).subarray(0, ms * PCM16_BYTES_PER_MS);
     this.#audio.set(id, { chunks: [bytes], bytes: bytes.length });
   }
 

@@ -1,3 +1,4 @@
+import { PCM16_BYTES_PER_MS } from '@parley/core';
 import { encodeBase64 } from '../shared/base64.js';
 import type { JsonObject } from '../shared/deep-merge.js';
 import type { WireFunctionTool, WireToolChoice } from '../shared/realtime-wire.js';
@@ -11,7 +12,7 @@ import {
   type RealtimeBrain,
 } from './brain.js';
 import type { IdGenerator } from './ids.js';
-import { assistantAudio, BYTES_PER_MS } from './sim-audio.js';
+import { assistantAudio } from './sim-audio.js';
 import type { SimConversation, StoredItem } from './sim-conversation.js';
 
 /** The resolved parameters of one response. */
@@ -311,7 +312,7 @@ export class ResponseRun {
   #flushAudio(all: boolean): void {
     const message = this.#open;
     if (!message || message.pendingBytes === 0) return;
-    const chunkBytes = this.#host.chunkMs * BYTES_PER_MS;
+    const chunkBytes = this.#host.chunkMs * PCM16_BYTES_PER_MS;
     if (!all && message.pendingBytes < chunkBytes) return;
     const buffered = new Uint8Array(message.pendingBytes);
     let offset = 0;

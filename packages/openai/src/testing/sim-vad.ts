@@ -1,8 +1,8 @@
+import { PCM16_BYTES_PER_MS } from '@parley/core';
 import type { WireTurnDetection } from '../shared/realtime-wire.js';
-import { BYTES_PER_MS } from './sim-audio.js';
 
 const FRAME_MS = 10;
-const FRAME_BYTES = FRAME_MS * BYTES_PER_MS;
+const FRAME_BYTES = FRAME_MS * PCM16_BYTES_PER_MS;
 
 /** What the VAD saw in the audio it was given. Positions are ms since the first appended byte of the session. */
 export type VadTransition = { type: 'start'; audioStartMs: number } | { type: 'stop'; audioEndMs: number };
