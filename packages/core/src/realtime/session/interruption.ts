@@ -1,4 +1,4 @@
-import { PCM16_BYTES_PER_MS } from '../audio.js';
+import { pcm16DurationMs } from '../audio.js';
 import type { RealtimeCapabilities } from '../capabilities.js';
 import type { PlaybackTracker } from '../playback/playback-tracker.js';
 import type { RealtimeCommand } from '../seam.js';
@@ -41,8 +41,6 @@ interface Snapshot {
 
 const MAX_REMEMBERED = 64;
 
-const wholeMs = (bytes: number) => Math.floor(bytes / PCM16_BYTES_PER_MS);
-
 /**
  * The one interruption path (DESIGN §4), shared by `session.interrupt()`, the provider's speech-started
  * event, `session.playback.interrupted()` and output guardrails: each response the listener is hearing
@@ -67,9 +65,9 @@ export class Interruptions<TContext> {
   /**
    * Stops what the listener hears: `responseId` only (a guardrail), or every response that is being
    * generated or still playing. `also` names more responses to stop (an in-flight ephemeral reply).
-   * Returns the responses stopped now (none for a duplicate).
+   * A response already stopped is left alone.
    */
-  interrupt(source: InterruptSource, options: { responseId?: string; also?: string[] } = {}): string[] {
+  interrupt(source: InterruptSource, options: { responseId?: string; also?: string[] } = {}): void {
     const targets = new Set<string>();
     if (options.responseId !== undefined) targets.add(options.responseId);
     else {
@@ -79,11 +77,10 @@ export class Interruptions<TContext> {
       for (const id of this.#host.playout.responsesWithAudio()) if (this.#audible(id)) targets.add(id);
     }
     const fresh = [...targets].filter((id) => !this.#stopped.has(id));
-    if (fresh.length === 0) return [];
+    if (fresh.length === 0) return;
     const snapshots = fresh.map((id) => [id, this.#snapshot(id)] as const);
     this.#host.tracker.stopped();
     for (const [responseId, snapshot] of snapshots) this.#stop(source, responseId, snapshot);
-    return fresh;
   }
 
   /**
@@ -111,13 +108,13 @@ export class Interruptions<TContext> {
     if (info && !info.done) return true;
     return this.#host.playout
       .messagesOf(responseId)
-      .some((message) => this.#heardMs(message) < wholeMs(message.passedBytes));
+      .some((message) => this.#heardMs(message) < pcm16DurationMs(message.passedBytes));
   }
 
   #heardMs(message: PlayoutMessage): number {
     const played = this.#host.tracker.playedMs(message.itemId);
     const bounded = Number.isFinite(played) ? Math.floor(played) : 0;
-    return Math.min(Math.max(0, bounded), wholeMs(message.passedBytes));
+    return Math.min(Math.max(0, bounded), pcm16DurationMs(message.passedBytes));
   }
 
   #snapshot(responseId: string): Snapshot {
@@ -143,7 +140,7 @@ export class Interruptions<TContext> {
     const withAudio = messages.filter((m) => m.passedBytes > 0);
     if (source !== 'abandoned' && withAudio.length > 0) {
       const heard =
-        withAudio.find((m) => (snapshot.played.get(m.itemId) ?? 0) < wholeMs(m.passedBytes)) ??
+        withAudio.find((m) => (snapshot.played.get(m.itemId) ?? 0) < pcm16DurationMs(m.passedBytes)) ??
         withAudio.at(-1);
       this.#host.emit({ type: 'audio_interrupted', responseId, ...(heard && { itemId: heard.itemId }) });
     }
@@ -166,7 +163,7 @@ export class Interruptions<TContext> {
     const complete = snapshot.complete.has(itemId);
     let outcome: MessageOutcome;
     if (hasAudio) {
-      const passedMs = wholeMs(message.passedBytes);
+      const passedMs = pcm16DurationMs(message.passedBytes);
       outcome = complete && passedMs > 0 && played >= passedMs ? 'full' : played > 0 ? 'partial' : 'skipped';
     } else {
       outcome = complete ? 'full' : this.#host.hasText(itemId) ? 'partial' : 'skipped';
