@@ -1,7 +1,7 @@
 import {
   type Agent,
   ParleyError,
-  PCM16_BYTES_PER_MS,
+  pcm16DurationMs,
   type RealtimeCommand,
   RealtimeSession,
   type RealtimeSessionEvent,
@@ -138,5 +138,5 @@ export function audioMsOf(events: EventRecorder, itemId: string): number {
     .of('audio')
     .filter((e) => e.itemId === itemId)
     .reduce((sum, e) => sum + e.data.byteLength, 0);
-  return Math.floor(bytes / PCM16_BYTES_PER_MS);
+  return pcm16DurationMs(bytes);
 }
