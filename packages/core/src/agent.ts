@@ -22,33 +22,49 @@ export type AgentOutput<TOutput extends z.ZodType | undefined> = TOutput extends
 
 /** Options of {@link Agent}. */
 export interface AgentOptions<TContext = unknown, TOutput extends z.ZodType | undefined = undefined> {
+  /** The agent's name: non-empty; handoffs to it are offered as `transfer_to_<name>`. */
   name: string;
+  /** The system prompt: fixed text, or a function of the run context. */
   instructions?: AgentInstructions<TContext>;
   /** Shown to other agents' models when this agent is offered as a handoff. */
   handoffDescription?: string;
+  /** Function tools the model may call (made with `tool()`); names must be unique, handoffs included. */
   tools?: AnyFunctionTool<TContext>[];
   /** Agents this one may transfer to, offered to the model as `transfer_to_<name>` tools. */
   handoffs?: (Agent<TContext, z.ZodType | undefined> | Handoff<TContext>)[];
+  /** Guardrails on the run's initial input; they apply when this agent starts the run. */
   inputGuardrails?: InputGuardrail<TContext>[];
+  /** Guardrails on this agent's final output (and, in a realtime session, on its responses' text). */
   outputGuardrails?: OutputGuardrail<TContext>[];
   /** A zod schema the final output must match; without it the final output is text. */
   outputType?: TOutput;
   /** A model name for the run's provider, or a model instance; overrides the run's default. */
   model?: string | Model;
+  /** Model settings (temperature, tool choice, …) for this agent's model calls. */
   modelSettings?: ModelSettings;
 }
 
 /** An agent: instructions, tools, handoffs and guardrails around a model. */
 export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z.ZodType | undefined> {
+  /** See {@link AgentOptions.name}. */
   readonly name: string;
+  /** See {@link AgentOptions.instructions}; {@link getInstructions} resolves it. */
   readonly instructions: AgentInstructions<TContext> | undefined;
+  /** See {@link AgentOptions.handoffDescription}; `''` when none was given. */
   readonly handoffDescription: string;
+  /** See {@link AgentOptions.tools}. */
   readonly tools: readonly AnyFunctionTool<TContext>[];
+  /** See {@link AgentOptions.handoffs}; {@link getHandoffs} normalizes them. */
   readonly handoffs: readonly (Agent<TContext, z.ZodType | undefined> | Handoff<TContext>)[];
+  /** See {@link AgentOptions.inputGuardrails}. */
   readonly inputGuardrails: readonly InputGuardrail<TContext>[];
+  /** See {@link AgentOptions.outputGuardrails}. */
   readonly outputGuardrails: readonly OutputGuardrail<TContext>[];
+  /** See {@link AgentOptions.outputType}. */
   readonly outputType: TOutput | undefined;
+  /** See {@link AgentOptions.model}. */
   readonly model: string | Model | undefined;
+  /** See {@link AgentOptions.modelSettings}; `{}` when none were given. */
   readonly modelSettings: ModelSettings;
 
   constructor(options: AgentOptions<TContext, TOutput>) {
@@ -107,7 +123,7 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
     return this.handoffs.map((entry) => (entry instanceof Agent ? handoff(entry) : entry));
   }
 
-  /** The function tools with the given name, if any. */
+  /** The function tool with the given name, if any. */
   findTool(name: string): AnyFunctionTool<TContext> | undefined {
     return this.tools.find((t) => t.name === name);
   }

@@ -26,7 +26,9 @@ export class ModelBehaviorError extends ParleyError {
 
 /** A tool's `execute` did not finish within its `timeoutMs`. */
 export class ToolTimeoutError extends ParleyError {
+  /** The tool that timed out. */
   readonly toolName: string;
+  /** The timeout it exceeded, in milliseconds. */
   readonly timeoutMs: number;
 
   constructor(toolName: string, timeoutMs: number) {
@@ -41,8 +43,11 @@ export class ToolTimeoutError extends ParleyError {
 
 /** A tool guardrail asked to stop the run instead of returning a replacement output. */
 export class ToolGuardrailTripwireTriggered extends ParleyError {
+  /** The guardrail that tripped. */
   readonly guardrailName: string;
+  /** The tool it guarded. */
   readonly toolName: string;
+  /** What the guardrail reported with its tripwire. */
   readonly outputInfo: unknown;
 
   constructor(guardrailName: string, toolName: string, outputInfo: unknown) {

@@ -51,7 +51,9 @@ export class ResponseRefusedError extends ParleyError {
 
 /** The provider did not start a requested response within `replyTimeoutMs`. */
 export class ReplyTimeoutError extends ParleyError {
+  /** The `clientRequestId` of the request that timed out. */
   readonly clientRequestId: string;
+  /** The `replyTimeoutMs` it exceeded. */
   readonly timeoutMs: number;
 
   constructor(clientRequestId: string, timeoutMs: number) {
@@ -67,7 +69,9 @@ export class ReplyTimeoutError extends ParleyError {
 
 /** The operation needs a capability the provider does not declare. */
 export class CapabilityNotSupportedError extends ParleyError {
+  /** The capability the operation needs. */
   readonly capability: RealtimeCapability;
+  /** The provider that does not declare it. */
   readonly provider: string;
 
   constructor(capability: RealtimeCapability, provider: string, action: string) {
@@ -82,7 +86,9 @@ export class CapabilityNotSupportedError extends ParleyError {
 
 /** The model called a tool the agent of its response does not have. The model gets an error output. */
 export class UnknownToolError extends ParleyError {
+  /** The tool name the model called. */
   readonly toolName: string;
+  /** The agent that has no such tool. */
   readonly agentName: string;
 
   constructor(toolName: string, agentName: string) {
@@ -130,8 +136,11 @@ export class EphemeralReplyInFlightError extends ParleyError {
  * never started (their reply handles were rejected). Call `generateReply()` after `reconnected` to go on.
  */
 export class TurnLostError extends ParleyError {
+  /** The responses that were streaming. */
   readonly responseIds: readonly string[];
+  /** The tool calls that were running or waiting for approval. */
   readonly callIds: readonly string[];
+  /** The response requests that never started. */
   readonly clientRequestIds: readonly string[];
 
   constructor(
@@ -156,6 +165,7 @@ export class TurnLostError extends ParleyError {
 
 /** Automatic reconnection gave up after `attempts` attempts; the session is `disconnected`. */
 export class ReconnectFailedError extends ParleyError {
+  /** How many attempts failed; `cause` holds the last failure. */
   readonly attempts: number;
 
   constructor(attempts: number, cause: unknown) {
