@@ -23,7 +23,9 @@ export class ScenarioTimeoutError extends ParleyError {
 
 /** Everything a session emitted, with a way to wait for more. */
 export class EventRecorder {
+  /** Every event so far, in order. */
   readonly events: RealtimeSessionEvent[] = [];
+  /** Resolves when the session's event stream ended (after `close()`). */
   readonly ended: Promise<void>;
   readonly #waiters = new Set<() => void>();
 
@@ -40,6 +42,7 @@ export class EventRecorder {
     })();
   }
 
+  /** The events of `type` so far, in order. */
   of<T extends RealtimeSessionEventType>(type: T): RealtimeSessionEventOf<T>[] {
     return this.events.filter((e): e is RealtimeSessionEventOf<T> => e.type === type);
   }
