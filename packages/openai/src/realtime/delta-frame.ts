@@ -17,16 +17,27 @@ export interface DeltaFrame {
   delta: string;
 }
 
-const KINDS: ReadonlyMap<string, DeltaKind> = new Map([
-  ['response.output_audio.delta', 'audio'],
-  ['response.audio.delta', 'audio'],
-  ['response.output_audio_transcript.delta', 'transcript'],
-  ['response.audio_transcript.delta', 'transcript'],
-  ['response.output_text.delta', 'text'],
-  ['response.text.delta', 'text'],
-]);
-/** The longest type above plus its quotes: a longer `type` value cannot be a delta. */
-const MAX_TYPE_LENGTH = 40;
+/** The delta event types (GA and beta names), by length: no two have the same. */
+const KINDS_BY_LENGTH: readonly (readonly [string, DeltaKind] | undefined)[] = (() => {
+  const table: (readonly [string, DeltaKind] | undefined)[] = [];
+  for (const [type, kind] of [
+    ['response.output_audio.delta', 'audio'],
+    ['response.audio.delta', 'audio'],
+    ['response.output_audio_transcript.delta', 'transcript'],
+    ['response.audio_transcript.delta', 'transcript'],
+    ['response.output_text.delta', 'text'],
+    ['response.text.delta', 'text'],
+  ] as const) {
+    table[type.length] = [type, kind];
+  }
+  return table;
+})();
+
+/** The kind of delta the `type` value at `frame[from, to)` names, without slicing it out. */
+function kindAt(frame: string, from: number, to: number): DeltaKind | undefined {
+  const entry = KINDS_BY_LENGTH[to - from];
+  return entry !== undefined && frame.startsWith(entry[0], from) ? entry[1] : undefined;
+}
 
 const QUOTE = 34;
 const COMMA = 44;
@@ -76,8 +87,7 @@ export function readDeltaFrame(frame: string): DeltaFrame | undefined {
       switch (keyEnd - at - 1) {
         case 4:
           if (frame.startsWith('type', at + 1)) {
-            if (valueEnd - valueAt > MAX_TYPE_LENGTH) return undefined;
-            kind = KINDS.get(frame.slice(valueAt + 1, valueEnd));
+            kind = kindAt(frame, valueAt + 1, valueEnd);
             if (kind === undefined) return undefined;
           }
           break;
