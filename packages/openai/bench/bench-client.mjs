@@ -1,0 +1,129 @@
+// One client run of the realtime audio benchmark, in a fresh process forked by realtime-audio-bench.mjs:
+//   node bench-client.mjs <client> <url> <audioDeltas> <bytesPerDelta>
+// It connects, asks for the long response, and measures this process's CPU time (user + system, all threads) from
+// the first audio callback to the last. It reports { microsPerEvent, ... } over IPC and exits.
+import { WebSocket } from 'ws';
+
+const [kind, url, audioDeltasArg, bytesPerDeltaArg] = process.argv.slice(2);
+const AUDIO_DELTAS = Number(audioDeltasArg);
+const BYTES_PER_DELTA = Number(bytesPerDeltaArg);
+const API_KEY = 'sk-bench-not-a-real-key';
+
+let events = 0;
+let bytes = 0;
+let startCpu;
+let windowCpu;
+let startWall = 0;
+let windowWallMs = 0;
+let markLast;
+const lastAudio = new Promise((resolve) => {
+  markLast = resolve;
+});
+
+/** The app's audio callback: the same for every client. */
+function onAudio(data) {
+  events++;
+  bytes += data.byteLength;
+  if (events === 1) {
+    startCpu = process.cpuUsage();
+    startWall = performance.now();
+  } else if (events === AUDIO_DELTAS) {
+    windowCpu = process.cpuUsage(startCpu);
+    windowWallMs = performance.now() - startWall;
+    markLast();
+  }
+}
+
+/** (a) The floor: a bare `ws` client that parses every frame and decodes the audio, nothing else. */
+async function floor() {
+  const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${API_KEY}` } });
+  let done;
+  const finished = new Promise((resolve) => {
+    done = resolve;
+  });
+  ws.on('message', (data) => {
+    const event = JSON.parse(data.toString());
+    if (event.type === 'response.output_audio.delta') onAudio(Buffer.from(event.delta, 'base64'));
+    else if (event.type === 'session.created') ws.send(JSON.stringify({ type: 'response.create' }));
+    else if (event.type === 'response.done') done();
+  });
+  await finished;
+  ws.close();
+}
+
+/** (b) Parley: a RealtimeSession on OpenAIRealtimeModel, with an `audio` listener. */
+async function parleySession() {
+  const { Agent, RealtimeSession } = await import('@parley/core');
+  const { OpenAIRealtimeModel } = await import('@parley/openai');
+  const model = new OpenAIRealtimeModel({ apiKey: API_KEY, url, WebSocket });
+  const session = new RealtimeSession(new Agent({ name: 'Narrator', instructions: 'Tell long stories.' }), {
+    model,
+  });
+  session.on('audio', (event) => onAudio(event.data));
+  const finished = new Promise((resolve) => session.on('response_done', resolve));
+  await session.connect();
+  session.sendMessage('Tell me a long story.');
+  await finished;
+  await session.close();
+}
+
+/** (b') Parley's adapter alone: OpenAIRealtimeConnection with an `audio_delta` listener (no session). */
+async function parleyConnection() {
+  const { OpenAIRealtimeModel } = await import('@parley/openai');
+  const model = new OpenAIRealtimeModel({ apiKey: API_KEY, url, WebSocket });
+  const connection = await model.connect({ config: {} });
+  let done;
+  const finished = new Promise((resolve) => {
+    done = resolve;
+  });
+  connection.onEvent((event) => {
+    if (event.type === 'audio_delta') onAudio(event.audio);
+    else if (event.type === 'response_done') done();
+  });
+  connection.send({ type: 'createResponse', clientRequestId: 'bench', conversation: 'default' });
+  await finished;
+  await connection.close();
+}
+
+/** (c) @openai/agents-realtime: its RealtimeSession on the OpenAIRealtimeWebSocket transport. */
+async function agentsSession() {
+  const { OpenAIRealtimeWebSocket, RealtimeAgent, RealtimeSession } = await import('@openai/agents-realtime');
+  const agent = new RealtimeAgent({ name: 'Narrator', instructions: 'Tell long stories.' });
+  const session = new RealtimeSession(agent, {
+    transport: new OpenAIRealtimeWebSocket({ url }),
+    model: 'gpt-realtime',
+  });
+  session.on('audio', (event) => onAudio(event.data));
+  const finished = new Promise((resolve) => session.on('agent_end', resolve));
+  await session.connect({ apiKey: API_KEY, url });
+  session.sendMessage('Tell me a long story.');
+  await finished;
+  session.close();
+}
+
+const clients = {
+  floor,
+  'parley-session': parleySession,
+  'parley-connection': parleyConnection,
+  agents: agentsSession,
+};
+const run = clients[kind];
+if (!run) throw new Error(`Unknown client "${kind}"; one of ${Object.keys(clients).join(', ')}.`);
+
+globalThis.gc?.();
+await Promise.all([run(), lastAudio]);
+if (events !== AUDIO_DELTAS || bytes !== AUDIO_DELTAS * BYTES_PER_DELTA) {
+  throw new Error(
+    `${kind}: got ${events} audio events / ${bytes} bytes, expected ${AUDIO_DELTAS} / ${AUDIO_DELTAS * BYTES_PER_DELTA}.`,
+  );
+}
+const windowMicros = windowCpu.user + windowCpu.system;
+process.send({
+  kind,
+  events,
+  microsPerEvent: windowMicros / (AUDIO_DELTAS - 1),
+  userMicros: windowCpu.user,
+  systemMicros: windowCpu.system,
+  wallMs: windowWallMs,
+});
+process.disconnect();

@@ -1,0 +1,257 @@
+// The replay server of the realtime audio benchmark. Runs in its own process (forked by realtime-audio-bench.mjs)
+// so that none of its CPU time is counted for the clients.
+//
+// It speaks just enough of the GA Realtime protocol for each client to get ready (session.created, session.updated
+// for every session.update, conversation.item.added/done for created items) and answers every response.create with
+// one long audio response: response.created, output_item.added, conversation.item.added, content_part.added, then
+// AUDIO_DELTAS pairs of response.output_audio.delta (100 ms of PCM16 at 24 kHz: 4,800 bytes, 6,400 base64 chars)
+// and response.output_audio_transcript.delta, then the done events. The delta frames are built once, before any
+// client connects, and written as fast as the socket drains.
+import { WebSocket, WebSocketServer } from 'ws';
+
+const AUDIO_DELTAS = Number(process.env.BENCH_AUDIO_DELTAS ?? 20_000);
+const BYTES_PER_DELTA = 4_800; // 100 ms
+const DISTINCT_CHUNKS = 32;
+/** Frames handed to the socket and not yet written; above it the server waits for the socket to drain. */
+const HIGH_WATER_FRAMES = 256;
+const RESPONSE_ID = 'resp_CBenchReplay0000000001';
+const ITEM_ID = 'item_CBenchReplay0000000002';
+const WORDS = [
+  'Once',
+  ' upon',
+  ' a',
+  ' time,',
+  ' there',
+  ' was',
+  ' a',
+  ' very',
+  ' long',
+  ' story',
+  ' told',
+  ' aloud.',
+];
+
+let eventCounter = 0;
+const eventId = () => `event_${(eventCounter++).toString(36).padStart(21, '0')}`;
+
+function pcmChunk(seed) {
+  const bytes = Buffer.alloc(BYTES_PER_DELTA);
+  const frequency = 180 + seed * 17;
+  for (let i = 0; i < BYTES_PER_DELTA / 2; i++) {
+    const sample = Math.round(
+      8_000 * Math.sin((2 * Math.PI * frequency * i) / 24_000) + ((i * seed) % 97) - 48,
+    );
+    bytes.writeInt16LE(sample, i * 2);
+  }
+  return bytes.toString('base64');
+}
+
+function buildDeltaFrames() {
+  const chunks = Array.from({ length: DISTINCT_CHUNKS }, (_, seed) => pcmChunk(seed));
+  const frames = [];
+  let transcript = '';
+  for (let i = 0; i < AUDIO_DELTAS; i++) {
+    const ids = { response_id: RESPONSE_ID, item_id: ITEM_ID, output_index: 0, content_index: 0 };
+    const word = WORDS[i % WORDS.length];
+    transcript += word;
+    frames.push(
+      Buffer.from(
+        JSON.stringify({
+          type: 'response.output_audio_transcript.delta',
+          event_id: eventId(),
+          ...ids,
+          delta: word,
+          obfuscation: 'q2Xh7Zk',
+        }),
+      ),
+      Buffer.from(
+        JSON.stringify({
+          type: 'response.output_audio.delta',
+          event_id: eventId(),
+          ...ids,
+          delta: chunks[i % DISTINCT_CHUNKS],
+        }),
+      ),
+    );
+  }
+  return { frames, transcript };
+}
+
+const { frames: deltaFrames, transcript } = buildDeltaFrames();
+
+const defaultSession = {
+  type: 'realtime',
+  object: 'realtime.session',
+  id: 'sess_CBenchReplay0000000000',
+  model: 'gpt-realtime',
+  output_modalities: ['audio'],
+  instructions: 'You are a helpful assistant.',
+  tools: [],
+  tool_choice: 'auto',
+  max_output_tokens: 'inf',
+  tracing: null,
+  truncation: 'auto',
+  prompt: null,
+  expires_at: Math.floor(Date.now() / 1000) + 3600,
+  audio: {
+    input: {
+      format: { type: 'audio/pcm', rate: 24_000 },
+      transcription: null,
+      noise_reduction: null,
+      turn_detection: {
+        type: 'server_vad',
+        threshold: 0.5,
+        prefix_padding_ms: 300,
+        silence_duration_ms: 200,
+        idle_timeout_ms: null,
+        create_response: true,
+        interrupt_response: true,
+      },
+    },
+    output: { format: { type: 'audio/pcm', rate: 24_000 }, voice: 'alloy', speed: 1 },
+  },
+  include: null,
+};
+
+function merge(base, patch) {
+  const out = { ...base };
+  for (const [key, value] of Object.entries(patch ?? {})) {
+    const current = out[key];
+    out[key] =
+      value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object'
+        ? merge(current, value)
+        : value;
+  }
+  return out;
+}
+
+function send(ws, event) {
+  if (ws.readyState === WebSocket.OPEN)
+    ws.send(JSON.stringify({ type: event.type, event_id: eventId(), ...event }));
+}
+
+/** Writes the precomputed frames, never more than HIGH_WATER_FRAMES ahead of the socket. */
+function streamDeltas(ws) {
+  return new Promise((resolve) => {
+    let next = 0;
+    let pending = 0;
+    let waiting = false;
+    const written = () => {
+      pending--;
+      if (waiting && pending <= HIGH_WATER_FRAMES / 2) {
+        waiting = false;
+        pump();
+      }
+    };
+    const pump = () => {
+      while (next < deltaFrames.length) {
+        if (ws.readyState !== WebSocket.OPEN) return resolve();
+        pending++;
+        ws.send(deltaFrames[next++], { binary: false }, written);
+        if (pending >= HIGH_WATER_FRAMES) {
+          waiting = true;
+          return;
+        }
+      }
+      resolve();
+    };
+    pump();
+  });
+}
+
+async function respond(ws, request, previousItemId) {
+  const metadata = request.response?.metadata ?? null;
+  const response = {
+    object: 'realtime.response',
+    id: RESPONSE_ID,
+    status: 'in_progress',
+    status_details: null,
+    output: [],
+    conversation_id: 'conv_CBenchReplay0000000000',
+    output_modalities: ['audio'],
+    max_output_tokens: 'inf',
+    audio: { output: { format: { type: 'audio/pcm', rate: 24_000 }, voice: 'alloy' } },
+    usage: null,
+    metadata,
+  };
+  const ids = { response_id: RESPONSE_ID, item_id: ITEM_ID, output_index: 0, content_index: 0 };
+  const emptyItem = {
+    id: ITEM_ID,
+    object: 'realtime.item',
+    type: 'message',
+    status: 'in_progress',
+    role: 'assistant',
+    content: [],
+  };
+  send(ws, { type: 'response.created', response });
+  send(ws, {
+    type: 'response.output_item.added',
+    response_id: RESPONSE_ID,
+    output_index: 0,
+    item: emptyItem,
+  });
+  send(ws, { type: 'conversation.item.added', previous_item_id: previousItemId, item: emptyItem });
+  send(ws, { type: 'response.content_part.added', ...ids, part: { type: 'audio', transcript: '' } });
+  await streamDeltas(ws);
+  const item = { ...emptyItem, status: 'completed', content: [{ type: 'output_audio', transcript }] };
+  send(ws, { type: 'response.output_audio.done', ...ids });
+  send(ws, { type: 'response.output_audio_transcript.done', ...ids, transcript });
+  send(ws, { type: 'response.content_part.done', ...ids, part: { type: 'audio', transcript } });
+  send(ws, { type: 'response.output_item.done', response_id: RESPONSE_ID, output_index: 0, item });
+  send(ws, { type: 'conversation.item.done', previous_item_id: previousItemId, item });
+  const usage = { total_tokens: 3_000, input_tokens: 100, output_tokens: 2_900 };
+  send(ws, { type: 'response.done', response: { ...response, status: 'completed', output: [item], usage } });
+}
+
+const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+wss.on('connection', (ws) => {
+  let session = defaultSession;
+  let lastItemId = null;
+  let itemCounter = 0;
+  let streaming = false;
+  send(ws, { type: 'session.created', session });
+  ws.on('message', (data) => {
+    let event;
+    try {
+      event = JSON.parse(data.toString());
+    } catch {
+      return;
+    }
+    switch (event.type) {
+      case 'session.update':
+        session = merge(session, event.session);
+        send(ws, { type: 'session.updated', session });
+        return;
+      case 'conversation.item.create': {
+        const item = {
+          ...event.item,
+          id: event.item?.id ?? `item_user${++itemCounter}`,
+          status: 'completed',
+        };
+        send(ws, { type: 'conversation.item.added', previous_item_id: lastItemId, item });
+        send(ws, { type: 'conversation.item.done', previous_item_id: lastItemId, item });
+        lastItemId = item.id;
+        return;
+      }
+      case 'response.create':
+        if (streaming) return;
+        streaming = true;
+        void respond(ws, event, lastItemId);
+        return;
+      default:
+        return;
+    }
+  });
+});
+wss.on('listening', () => {
+  process.send?.({
+    type: 'listening',
+    port: wss.address().port,
+    audioDeltas: AUDIO_DELTAS,
+    bytesPerDelta: BYTES_PER_DELTA,
+  });
+});
+process.on('message', (message) => {
+  if (message?.type === 'stop') wss.close(() => process.exit(0));
+});
+process.on('disconnect', () => process.exit(0));
