@@ -75,17 +75,7 @@ export type RunItem<TContext = unknown> =
   | HandoffOutputItem<TContext>
   | ToolApprovalItem<TContext>;
 
-/** The conversation item a run item stands for; approval items have none. */
-export function runItemToConversationItem<TContext>(item: RunItem<TContext>): ConversationItem | undefined {
-  return item.type === 'tool_approval_item' ? undefined : item.rawItem;
-}
-
-/** The conversation items of a list of run items, in order. */
+/** The conversation items of a list of run items, in order (approval items stand for none). */
 export function runItemsToConversation<TContext>(items: readonly RunItem<TContext>[]): ConversationItem[] {
-  const out: ConversationItem[] = [];
-  for (const item of items) {
-    const conversationItem = runItemToConversationItem(item);
-    if (conversationItem) out.push(conversationItem);
-  }
-  return out;
+  return items.flatMap((item) => (item.type === 'tool_approval_item' ? [] : [item.rawItem]));
 }

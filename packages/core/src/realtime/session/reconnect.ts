@@ -51,9 +51,9 @@ export interface ReconnectHost<TContext> {
 }
 
 /** A connection that drops this soon after a reconnect continues the outage's attempt count. */
-export const STABLE_CONNECTION_MS = 30_000;
+const STABLE_CONNECTION_MS = 30_000;
 /** How often a due recycle checks again whether the conversation is between turns. */
-export const RECYCLE_RECHECK_MS = 1_000;
+const RECYCLE_RECHECK_MS = 1_000;
 
 const CUT_OFF_OUTPUT = (name: string) =>
   `Error: the call to "${name}" was cut off by a lost connection before it finished; its result is unknown.`;
