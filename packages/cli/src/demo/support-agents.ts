@@ -22,7 +22,7 @@ const issueRefund = tool({
 });
 
 /** Billing: looks orders up and issues refunds (which need approval). */
-export const billingAgent = new Agent({
+const billingAgent = new Agent({
   name: 'Billing',
   handoffDescription: 'Charges, refunds and invoices.',
   instructions:
