@@ -5,7 +5,7 @@
 // frames) with a transcript delta each, precomputed and written as fast as the socket drains. Each client run is a
 // fresh process that measures its own CPU time (process.cpuUsage: user + system, all threads) from the first audio
 // callback to the last, divided by the audio events in between. Clients alternate (a b c b' a b c b' …) for
-// BENCH_ROUNDS rounds (default 5); the table shows medians:
+// BENCH_ROUNDS rounds (default 7); the table shows medians:
 //   (a)  floor: a bare `ws` client that only does JSON.parse and base64 decode of each frame;
 //   (b)  Parley: RealtimeSession on OpenAIRealtimeModel, with an `audio` listener;
 //   (c)  @openai/agents-realtime: RealtimeSession on OpenAIRealtimeWebSocket, with an `audio` listener;
