@@ -10,6 +10,10 @@ import { type FunctionTool, toolDefinition } from './tool.js';
 // biome-ignore lint/suspicious/noExplicitAny: tools of every parameter shape must fit one list
 export type AnyFunctionTool<TContext = unknown> = FunctionTool<TContext, any>;
 
+/** An agent of any output type, as handoffs, run items and results hold it. */
+// biome-ignore lint/suspicious/noExplicitAny: handoffs, items and results hold agents of every output type
+export type AnyAgent<TContext = unknown> = Agent<TContext, any>;
+
 /** Instructions: fixed text, or computed from the context each time the agent runs. */
 export type AgentInstructions<TContext> =
   | string

@@ -1,4 +1,4 @@
-import type { Agent } from './agent.js';
+import type { AnyAgent } from './agent.js';
 import type { RunContext } from './context.js';
 import type { ConversationItem } from './items.js';
 import type { ToolDefinition } from './model.js';
@@ -27,8 +27,8 @@ export interface HandoffOptions<TContext> {
 /** A transfer of control to another agent, offered to the model as a tool. */
 export interface Handoff<TContext = unknown> {
   readonly type: 'handoff';
-  // biome-ignore lint/suspicious/noExplicitAny: a handoff may target an agent of any output type
-  readonly agent: Agent<TContext, any>;
+  /** The agent that takes over (of any output type). */
+  readonly agent: AnyAgent<TContext>;
   readonly toolName: string;
   readonly toolDescription: string;
   readonly onHandoff?: (context: RunContext<TContext>) => void | Promise<void>;
@@ -47,8 +47,7 @@ export function defaultHandoffToolName(agentName: string): string {
 
 /** Describes a handoff to `agent`. Plain agents in `handoffs` get the defaults. */
 export function handoff<TContext>(
-  // biome-ignore lint/suspicious/noExplicitAny: a handoff may target an agent of any output type
-  agent: Agent<TContext, any>,
+  agent: AnyAgent<TContext>,
   options: HandoffOptions<TContext> = {},
 ): Handoff<TContext> {
   const toolName = options.toolName ?? defaultHandoffToolName(agent.name);

@@ -1,5 +1,5 @@
+import type { AnyAgent } from '../agent.js';
 import { UserError } from '../errors.js';
-import type { AnyAgent } from './run-items.js';
 
 /** Marks a name that two different agents of the graph share. */
 const AMBIGUOUS = Symbol('ambiguous');

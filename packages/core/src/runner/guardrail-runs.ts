@@ -1,3 +1,4 @@
+import type { AnyAgent } from '../agent.js';
 import type { RunContext } from '../context.js';
 import type {
   InputGuardrail,
@@ -7,7 +8,6 @@ import type {
 } from '../guardrails.js';
 import type { ConversationItem } from '../items.js';
 import { runAllOrAbort, type SignalTask } from './concurrency.js';
-import type { AnyAgent } from './run-items.js';
 
 /** Thrown inside a guardrail task to stop its siblings; carries the result that tripped. */
 export class TrippedInputGuardrail {

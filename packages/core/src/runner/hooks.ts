@@ -1,7 +1,6 @@
-import type { AnyFunctionTool } from '../agent.js';
+import type { AnyAgent, AnyFunctionTool } from '../agent.js';
 import type { RunContext } from '../context.js';
 import type { ToolCallInfo, ToolInvocationResult } from '../tool.js';
-import type { AnyAgent } from './run-items.js';
 
 /** What each run hook event carries. */
 export interface RunHookEvents<TContext = unknown> {

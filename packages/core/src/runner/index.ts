@@ -6,7 +6,6 @@ export {
 export type { RunHookEventName, RunHookEvents, RunHookListener } from './hooks.js';
 export { RunHooks } from './hooks.js';
 export type {
-  AnyAgent,
   HandoffCallItem,
   HandoffOutputItem,
   MessageOutputItem,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AnyAgent } from '../agent.js';
 import { ModelBehaviorError, UserError } from '../errors.js';
 import type { InputGuardrailResult } from '../guardrails.js';
 import type { JsonSchema, Model, ModelRequest, ModelResponse } from '../model.js';
@@ -6,7 +7,6 @@ import { runAllOrAbort } from './concurrency.js';
 import { InputGuardrailTripwireTriggered } from './errors.js';
 import { inputGuardrailTasks, TrippedInputGuardrail } from './guardrail-runs.js';
 import { type LoopEnv, modelInput } from './loop-env.js';
-import type { AnyAgent } from './run-items.js';
 
 const outputSchemas = new WeakMap<z.ZodType, JsonSchema>();
 

@@ -1,6 +1,6 @@
+import type { AnyAgent } from '../agent.js';
 import { UserError } from '../errors.js';
 import type { Model, ModelProvider } from '../model.js';
-import type { AnyAgent } from './run-items.js';
 
 /** Where a run's models come from: the run options, then the Runner's config. */
 export interface ModelSources {

@@ -1,9 +1,5 @@
-import type { Agent } from '../agent.js';
+import type { AnyAgent } from '../agent.js';
 import type { ConversationItem, FunctionCallItem, FunctionCallOutputItem, MessageItem } from '../items.js';
-
-/** An agent of any output type, as run items and results hold it. */
-// biome-ignore lint/suspicious/noExplicitAny: items and results hold agents of every output type
-export type AnyAgent<TContext = unknown> = Agent<TContext, any>;
 
 /** An assistant message the model produced. */
 export interface MessageOutputItem<TContext = unknown> {

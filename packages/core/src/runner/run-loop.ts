@@ -1,3 +1,4 @@
+import type { AnyAgent } from '../agent.js';
 import type { OutputGuardrailResult } from '../guardrails.js';
 import { addUsage } from '../usage.js';
 import { throwIfAborted } from './concurrency.js';
@@ -7,7 +8,6 @@ import { emitHook, type LoopEnv } from './loop-env.js';
 import { buildRequest, callModel, callModelWithInputGuardrails } from './model-call.js';
 import { resolveModel } from './model-resolution.js';
 import type { NextStep } from './next-step.js';
-import type { AnyAgent } from './run-items.js';
 import { processModelResponse, resumePendingTurn } from './turn-resolution.js';
 
 /**

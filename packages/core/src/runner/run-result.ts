@@ -1,10 +1,11 @@
 import type { z } from 'zod';
+import type { AnyAgent } from '../agent.js';
 import type { InputGuardrailResult, OutputGuardrailResult } from '../guardrails.js';
 import type { ConversationItem } from '../items.js';
 import type { ModelResponse } from '../model.js';
 import type { Usage } from '../usage.js';
 import { inputToItems } from './loop-env.js';
-import { type AnyAgent, type RunItem, runItemsToConversation, type ToolApprovalItem } from './run-items.js';
+import { type RunItem, runItemsToConversation, type ToolApprovalItem } from './run-items.js';
 import { type RunState, runStateData } from './run-state.js';
 
 /**

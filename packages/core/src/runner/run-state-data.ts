@@ -1,8 +1,9 @@
+import type { AnyAgent } from '../agent.js';
 import type { RunContext } from '../context.js';
 import type { InputGuardrailResult, OutputGuardrailResult } from '../guardrails.js';
 import type { ConversationItem, FunctionCallItem } from '../items.js';
 import type { ModelResponse } from '../model.js';
-import type { AnyAgent, RunItem } from './run-items.js';
+import type { RunItem } from './run-items.js';
 
 /**
  * Where a run stands. `in_progress` (at a turn boundary) and `interrupted` (waiting for approvals) can be

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import type { AnyAgent } from '../agent.js';
 import { createRunContext } from '../context.js';
 import { UserError } from '../errors.js';
 import type { ConversationItem } from '../items.js';
 import { agentsByName, findAgent } from './agent-graph.js';
-import type { AnyAgent, RunItem } from './run-items.js';
+import type { RunItem } from './run-items.js';
 import type { RunStateData } from './run-state-data.js';
 
 /** The `$schemaVersion` this release writes. It reads every version in {@link READABLE_VERSIONS}. */

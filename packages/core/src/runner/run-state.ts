@@ -1,8 +1,9 @@
+import type { AnyAgent } from '../agent.js';
 import type { RunContext } from '../context.js';
 import { UserError } from '../errors.js';
 import type { InputGuardrailResult, OutputGuardrailResult } from '../guardrails.js';
 import type { Usage } from '../usage.js';
-import type { AnyAgent, RunItem, ToolApprovalItem } from './run-items.js';
+import type { RunItem, ToolApprovalItem } from './run-items.js';
 import type { RunStateData, RunStatus } from './run-state-data.js';
 import { type RunStateJson, runStateDataFromString, runStateToJson } from './run-state-json.js';
 

@@ -1,5 +1,6 @@
+import type { AnyAgent } from '../agent.js';
 import type { ModelStreamEvent } from '../model.js';
-import type { AnyAgent, RunItem } from './run-items.js';
+import type { RunItem } from './run-items.js';
 
 /** An event of the model call, passed through as the model streamed it (`text_delta`, `response_done`, …). */
 export interface RawModelStreamEvent {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AnyFunctionTool } from '../agent.js';
+import type { AnyAgent, AnyFunctionTool } from '../agent.js';
 import { ModelBehaviorError } from '../errors.js';
 import type { Handoff } from '../handoff.js';
 import type { FunctionCallItem, FunctionCallOutputItem, MessageItem } from '../items.js';
@@ -8,7 +8,7 @@ import { invokeFunctionTool, parseToolArguments, type ToolCallInfo } from '../to
 import { runAllOrAbort } from './concurrency.js';
 import { addItem, emitHook, inputToItems, type LoopEnv } from './loop-env.js';
 import type { NextStep } from './next-step.js';
-import { type AnyAgent, runItemsToConversation } from './run-items.js';
+import { runItemsToConversation } from './run-items.js';
 import type { PendingTurn } from './run-state-data.js';
 
 function callInfo(call: FunctionCallItem): ToolCallInfo {
