@@ -21,18 +21,25 @@ export interface HandoffOptions<TContext> {
   inputFilter?: (data: HandoffInputData) => HandoffInputData;
   /** Default `transfer_to_<agent_name>`. */
   toolName?: string;
+  /** What the model is told the tool does. Default: hand off to the agent, plus its `handoffDescription`. */
   toolDescription?: string;
 }
 
 /** A transfer of control to another agent, offered to the model as a tool. */
 export interface Handoff<TContext = unknown> {
+  /** Discriminates a handoff from an agent in `handoffs`. */
   readonly type: 'handoff';
   /** The agent that takes over (of any output type). */
   readonly agent: AnyAgent<TContext>;
+  /** The tool name the model calls to take the handoff. */
   readonly toolName: string;
+  /** The tool description the model sees. */
   readonly toolDescription: string;
+  /** See {@link HandoffOptions.onHandoff}. */
   readonly onHandoff?: (context: RunContext<TContext>) => void | Promise<void>;
+  /** See {@link HandoffOptions.inputFilter}. */
   readonly inputFilter?: (data: HandoffInputData) => HandoffInputData;
+  /** The tool the model is offered for this handoff (no parameters, `isHandoff: true`). */
   toolDefinition(): ToolDefinition;
 }
 
