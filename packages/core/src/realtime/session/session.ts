@@ -710,7 +710,6 @@ export class RealtimeSession<TContext = unknown>
     this.#coordinator.toolCallStarted(event.callId, event.responseId);
     this.#executor.dispatch({
       callId: event.callId,
-      itemId: event.itemId,
       name: event.name,
       arguments: event.arguments,
       agent,

@@ -12,7 +12,6 @@ import type { TaskSet } from './task-set.js';
 /** A function call to run, bound to the agent whose response produced it. */
 export interface ToolCall<TContext> {
   callId: string;
-  itemId: string;
   name: string;
   arguments: string;
   responseId?: string;
