@@ -1,6 +1,7 @@
 import type { Agent } from '../../agent.js';
 import type { RealtimeEvent } from '../seam.js';
 import { itemText, type RealtimeHistory } from './history.js';
+import type { MessageOutcome } from './interruption.js';
 import type { ResponseTracker } from './response-tracker.js';
 
 type EventOf<T extends RealtimeEvent['type']> = Extract<RealtimeEvent, { type: T }>;
@@ -27,7 +28,7 @@ export class HistoryMirror<TContext> {
   constructor(
     history: RealtimeHistory,
     responses: ResponseTracker<TContext>,
-    stopped: (responseId: string) => boolean = () => false,
+    stopped: (responseId: string) => boolean,
   ) {
     this.#history = history;
     this.#responses = responses;
@@ -149,7 +150,7 @@ export class HistoryMirror<TContext> {
   }
 
   /** How an interrupted message ended for the listener: `skipped` ones leave the history. */
-  messageOutcome(itemId: string, outcome: 'full' | 'partial' | 'skipped'): void {
+  messageOutcome(itemId: string, outcome: MessageOutcome): void {
     if (outcome === 'skipped') this.#history.remove(itemId);
     else this.#history.updateMessage(itemId, { interrupted: outcome === 'partial' });
   }
