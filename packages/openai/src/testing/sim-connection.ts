@@ -2,7 +2,7 @@ import { type Clock, PCM16_BYTES_PER_MS, type TimerHandle } from '@parley/core';
 import type { WebSocket } from 'ws';
 import { decodeBase64, encodeBase64, isBase64 } from '../shared/base64.js';
 import { deepMerge, isPlainObject, type JsonObject } from '../shared/deep-merge.js';
-import type { WireFunctionTool, WireSession, WireToolChoice } from '../shared/realtime-wire.js';
+import type { WireSession } from '../shared/realtime-wire.js';
 import type { RealtimeBrain } from './brain.js';
 import type { IdGenerator } from './ids.js';
 import { decodeSpeechTexts } from './sim-audio.js';
@@ -16,14 +16,8 @@ import {
 } from './sim-errors.js';
 import { checkItem } from './sim-items.js';
 import { type ResponseHost, type ResponseParams, ResponseRun } from './sim-response.js';
-import {
-  applySessionUpdate,
-  checkMaxOutputTokens,
-  checkOutputModalities,
-  checkToolChoice,
-  checkTools,
-  defaultSession,
-} from './sim-session.js';
+import { parseResponseRequest } from './sim-response-request.js';
+import { applySessionUpdate, defaultSession } from './sim-session.js';
 import { EnergyVad } from './sim-vad.js';
 import type { SimulatedRefusal } from './simulator.js';
 
@@ -38,18 +32,6 @@ const CLIENT_EVENT_TYPES = [
   'conversation.item.delete',
   'response.create',
   'response.cancel',
-];
-const RESPONSE_KEYS = [
-  'conversation',
-  'input',
-  'instructions',
-  'tools',
-  'tool_choice',
-  'output_modalities',
-  'metadata',
-  'max_output_tokens',
-  'audio',
-  'prompt',
 ];
 
 /** Matches a recorded event: by `type`, or by a predicate. */
@@ -644,40 +626,10 @@ export class SimulatedConnection {
 
   #responseCreate(event: JsonObject): void {
     this.#checkEventKeys(event, ['response']);
-    const raw = event.response ?? {};
-    if (!isPlainObject(raw)) throw invalidType('response', 'an object');
-    for (const key of Object.keys(raw))
-      if (!RESPONSE_KEYS.includes(key)) throw unknownParameter(`response.${key}`);
-    const conversation = raw.conversation ?? 'auto';
-    if (conversation !== 'auto' && conversation !== 'none') {
-      throw invalidValue(
-        'response.conversation',
-        `Invalid value: '${String(conversation)}'. Supported values are: 'auto' and 'none'.`,
-      );
-    }
-    const params = this.#sessionParams('client');
-    params.conversation = conversation === 'none' ? 'none' : 'default';
-    if (raw.instructions !== undefined) {
-      if (typeof raw.instructions !== 'string') throw invalidType('response.instructions', 'a string');
-      params.instructions = raw.instructions;
-    }
-    if (raw.tools !== undefined) {
-      checkTools(raw.tools, 'response.tools');
-      params.tools = structuredClone(raw.tools) as WireFunctionTool[];
-    }
-    if (raw.tool_choice !== undefined) {
-      checkToolChoice(raw.tool_choice, 'response.tool_choice');
-      params.toolChoice = structuredClone(raw.tool_choice) as WireToolChoice;
-    }
-    if (raw.output_modalities !== undefined) {
-      checkOutputModalities(raw.output_modalities, 'response.output_modalities');
-      params.outputModalities = [...(raw.output_modalities as ('text' | 'audio')[])];
-    }
-    if (raw.max_output_tokens !== undefined)
-      checkMaxOutputTokens(raw.max_output_tokens, 'response.max_output_tokens');
-    if (raw.metadata !== undefined && raw.metadata !== null)
-      params.metadata = this.#checkMetadata(raw.metadata);
-    if (raw.input !== undefined) params.input = this.#resolveInput(raw.input);
+    const params = parseResponseRequest(event.response ?? {}, this.#sessionParams('client'), {
+      conversation: this.conversation,
+      ids: this.#ids,
+    });
     const refusal = this.#init.takeRefusal();
     if (refusal) {
       throw new SimulatedServiceError(refusal.code, refusal.message, refusal.param ?? null, refusal.type);
@@ -686,41 +638,6 @@ export class SimulatedConnection {
       throw this.#activeResponseError(this.#activeDefault);
     }
     this.#startResponse(params);
-  }
-
-  #checkMetadata(value: unknown): Record<string, string> {
-    if (!isPlainObject(value)) throw invalidType('response.metadata', 'an object');
-    const entries = Object.entries(value);
-    if (entries.length > 16) {
-      throw invalidValue('response.metadata', 'Invalid value: metadata can have at most 16 keys.');
-    }
-    for (const [key, v] of entries) {
-      if (key.length > 64)
-        throw invalidValue('response.metadata', `Invalid value: metadata key '${key}' is too long.`);
-      if (typeof v !== 'string' || v.length > 512) {
-        throw invalidValue(
-          `response.metadata.${key}`,
-          'Invalid value: metadata values are strings of at most 512 characters.',
-        );
-      }
-    }
-    return { ...(value as Record<string, string>) };
-  }
-
-  #resolveInput(value: unknown): StoredItem[] {
-    if (!Array.isArray(value)) throw invalidType('response.input', 'an array');
-    return value.map((raw, i): StoredItem => {
-      const path = `response.input[${i}]`;
-      if (isPlainObject(raw) && raw.type === 'item_reference') {
-        const id = raw.id;
-        const item = typeof id === 'string' ? this.conversation.get(id) : undefined;
-        if (!item)
-          throw invalidValue(`${path}.id`, `Invalid value: the item with id '${String(id)}' does not exist.`);
-        return structuredClone(item);
-      }
-      const item = checkItem(raw, path);
-      return { ...item, id: item.id ?? this.#ids.next('item') } as StoredItem;
-    });
   }
 
   #startResponse(params: ResponseParams): void {

@@ -1,0 +1,103 @@
+import { isPlainObject } from '../shared/deep-merge.js';
+import type { WireFunctionTool, WireToolChoice } from '../shared/realtime-wire.js';
+import type { IdGenerator } from './ids.js';
+import type { SimConversation, StoredItem } from './sim-conversation.js';
+import { invalidType, invalidValue, unknownParameter } from './sim-errors.js';
+import { checkItem } from './sim-items.js';
+import type { ResponseParams } from './sim-response.js';
+import { checkMaxOutputTokens, checkOutputModalities, checkToolChoice, checkTools } from './sim-session.js';
+
+const RESPONSE_KEYS = [
+  'conversation',
+  'input',
+  'instructions',
+  'tools',
+  'tool_choice',
+  'output_modalities',
+  'metadata',
+  'max_output_tokens',
+  'audio',
+  'prompt',
+];
+
+/**
+ * Validates the `response` object of a `response.create` event the way the service does, and returns
+ * the response's parameters: `base` (the session's) overridden by what the request sets. Throws a
+ * `SimulatedServiceError` for the first problem.
+ */
+export function parseResponseRequest(
+  raw: unknown,
+  base: ResponseParams,
+  context: { conversation: SimConversation; ids: IdGenerator },
+): ResponseParams {
+  if (!isPlainObject(raw)) throw invalidType('response', 'an object');
+  for (const key of Object.keys(raw))
+    if (!RESPONSE_KEYS.includes(key)) throw unknownParameter(`response.${key}`);
+  const conversation = raw.conversation ?? 'auto';
+  if (conversation !== 'auto' && conversation !== 'none') {
+    throw invalidValue(
+      'response.conversation',
+      `Invalid value: '${String(conversation)}'. Supported values are: 'auto' and 'none'.`,
+    );
+  }
+  const params: ResponseParams = { ...base, conversation: conversation === 'none' ? 'none' : 'default' };
+  if (raw.instructions !== undefined) {
+    if (typeof raw.instructions !== 'string') throw invalidType('response.instructions', 'a string');
+    params.instructions = raw.instructions;
+  }
+  if (raw.tools !== undefined) {
+    checkTools(raw.tools, 'response.tools');
+    params.tools = structuredClone(raw.tools) as WireFunctionTool[];
+  }
+  if (raw.tool_choice !== undefined) {
+    checkToolChoice(raw.tool_choice, 'response.tool_choice');
+    params.toolChoice = structuredClone(raw.tool_choice) as WireToolChoice;
+  }
+  if (raw.output_modalities !== undefined) {
+    checkOutputModalities(raw.output_modalities, 'response.output_modalities');
+    params.outputModalities = [...(raw.output_modalities as ('text' | 'audio')[])];
+  }
+  if (raw.max_output_tokens !== undefined)
+    checkMaxOutputTokens(raw.max_output_tokens, 'response.max_output_tokens');
+  if (raw.metadata !== undefined && raw.metadata !== null) params.metadata = checkMetadata(raw.metadata);
+  if (raw.input !== undefined) params.input = resolveInput(raw.input, context);
+  return params;
+}
+
+function checkMetadata(value: unknown): Record<string, string> {
+  if (!isPlainObject(value)) throw invalidType('response.metadata', 'an object');
+  const entries = Object.entries(value);
+  if (entries.length > 16) {
+    throw invalidValue('response.metadata', 'Invalid value: metadata can have at most 16 keys.');
+  }
+  for (const [key, v] of entries) {
+    if (key.length > 64)
+      throw invalidValue('response.metadata', `Invalid value: metadata key '${key}' is too long.`);
+    if (typeof v !== 'string' || v.length > 512) {
+      throw invalidValue(
+        `response.metadata.${key}`,
+        'Invalid value: metadata values are strings of at most 512 characters.',
+      );
+    }
+  }
+  return { ...(value as Record<string, string>) };
+}
+
+function resolveInput(
+  value: unknown,
+  context: { conversation: SimConversation; ids: IdGenerator },
+): StoredItem[] {
+  if (!Array.isArray(value)) throw invalidType('response.input', 'an array');
+  return value.map((raw, i): StoredItem => {
+    const path = `response.input[${i}]`;
+    if (isPlainObject(raw) && raw.type === 'item_reference') {
+      const id = raw.id;
+      const item = typeof id === 'string' ? context.conversation.get(id) : undefined;
+      if (!item)
+        throw invalidValue(`${path}.id`, `Invalid value: the item with id '${String(id)}' does not exist.`);
+      return structuredClone(item);
+    }
+    const item = checkItem(raw, path);
+    return { ...item, id: item.id ?? context.ids.next('item') } as StoredItem;
+  });
+}
