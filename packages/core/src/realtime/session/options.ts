@@ -40,7 +40,7 @@ export interface RealtimeSessionOptions<TContext = unknown> {
    * themselves pass a `ReportedPlaybackTracker` and report through `session.playback`, or their own.
    */
   playbackTracker?: PlaybackTracker;
-  /** Voice, turn detection, transcription and output modalities. */
+  /** Voice, turn detection, input transcription, output modalities and provider-specific `providerData`. */
   config?: RealtimeSessionSettings;
   /**
    * Reconnect by itself after an unexpected close or the provider's session limit, and recycle the
