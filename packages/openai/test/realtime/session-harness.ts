@@ -6,7 +6,6 @@ import {
   type RealtimeSessionEvent,
   type RealtimeSessionEventOf,
   type RealtimeSessionEventType,
-  type RealtimeSessionOptions,
 } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAIRealtimeModel } from '@parley/openai';
@@ -97,11 +96,9 @@ export class SessionUnderTest {
         };
       },
     };
-    const options: RealtimeSessionOptions = { model, clock: this.clock };
     // These tests are about what the failure of one connection looks like from the app; automatic reconnection
-    // (being added to core's session) is tested on its own. Older sessions ignore the option.
-    Object.assign(options, { reconnect: false });
-    this.session = new RealtimeSession(agent, options);
+    // is tested on its own (reconnect.test.ts).
+    this.session = new RealtimeSession(agent, { model, clock: this.clock, reconnect: false });
     for (const type of RECORDED) this.session.on(type, (event) => this.#record(event));
     const iterator = this.session[Symbol.asyncIterator]();
     this.iterated = (async () => {
