@@ -1,18 +1,13 @@
 import { Agent } from '../../agent.js';
 import { createRunContext, type RunContext } from '../../context.js';
 import { ParleyError, UserError } from '../../errors.js';
-import type { Handoff } from '../../handoff.js';
 import type { ToolChoice } from '../../model.js';
 import { addUsage, type Usage } from '../../usage.js';
 import type { RealtimeCapabilities } from '../capabilities.js';
 import type { CreateResponseCommand, RealtimeCommand, RealtimeConnection, RealtimeEvent } from '../seam.js';
 import { abortable } from './abortable.js';
-import {
-  type AgentSessionConfig,
-  agentSessionConfig,
-  agentSwitchConfig,
-  initialSessionConfig,
-} from './agent-config.js';
+import { type AgentSessionConfig, agentSessionConfig, initialSessionConfig } from './agent-config.js';
+import { AgentSwitcher } from './agent-switch.js';
 import { ApprovalBook, type PendingApproval } from './approvals.js';
 import { type ContentDeliveryHost, deliverContent } from './content-delivery.js';
 import { EphemeralReplies } from './ephemeral-replies.js';
@@ -101,6 +96,7 @@ export class RealtimeSession<TContext = unknown>
   readonly #playback: SessionPlayback;
   readonly #delivery: ContentDeliveryHost<TContext>;
   readonly #reconnect: Reconnector<TContext>;
+  readonly #switcher: AgentSwitcher<TContext>;
   readonly #requests: ReplyRequests;
 
   #agent: Agent<TContext>;
@@ -115,7 +111,6 @@ export class RealtimeSession<TContext = unknown>
   #connecting: Promise<void> | undefined;
   #releasing: Promise<void> = Promise.resolve();
   #closing: Promise<void> | undefined;
-  #switchChain: Promise<void> = Promise.resolve();
 
   /**
    * Creates a session for `agent`. Options are validated here: a bad option throws a `UserError` with
@@ -168,7 +163,13 @@ export class RealtimeSession<TContext = unknown>
         approvals: this.#approvals,
         emit: (event) => this.#emit(event),
         deliver: (call, output, signal) => this.#deliverToolOutput(call, output, signal),
-        handoff: (handoff, call) => this.#handoff(handoff, call),
+        handoff: (handoff, call) =>
+          this.#switcher.switch(
+            handoff.agent as Agent<TContext>,
+            'tool_call',
+            call.callId,
+            handoff.onHandoff,
+          ),
         reportError: (source, error) => this.#reportError(source, error),
       },
       { sequential: !this.#options.asyncToolCalls },
@@ -190,6 +191,22 @@ export class RealtimeSession<TContext = unknown>
       isStopped: (id) => this.#interruptions.isStopped(id),
       emit: (event) => this.#emit(event),
     };
+    this.#switcher = new AgentSwitcher<TContext>({
+      runContext: this.#runContext,
+      capabilities: this.capabilities,
+      provider: this.#options.model.provider,
+      requireLive: (action) => this.#live(action),
+      lifetime: () => this.#lifetime.signal,
+      agent: () => this.#agent,
+      agentConfig: () => this.#agentConfig,
+      commit: (agent, config) => {
+        this.#agent = agent;
+        this.#agentConfig = config;
+      },
+      send: (command) => this.#send(command),
+      emit: (event) => this.#emit(event),
+      reportError: (error) => this.#reportError('session', error, 'agent_switch_failed'),
+    });
     this.#reconnect = new Reconnector<TContext>({
       clock: this.#options.clock,
       options: this.#options.reconnect,
@@ -397,7 +414,7 @@ export class RealtimeSession<TContext = unknown>
     const agentWasActive = this.#status === 'connected' || this.#status === 'reconnecting';
     this.#status = 'closed';
     await this.#release(new SessionClosedError());
-    await this.#switchChain;
+    await this.#switcher.idle;
     if (agentWasActive) this.#emit({ type: 'agent_end', agent: this.#agent, reason: 'close' });
     this.#emit({ type: 'connection_status', status: 'closed' });
     this.#hub.end();
@@ -570,7 +587,7 @@ export class RealtimeSession<TContext = unknown>
       this.#agent = agent;
       return;
     }
-    await this.#switchAgent(agent, 'update_agent');
+    await this.#switcher.switch(agent, 'update_agent');
   }
 
   /** Approves a call announced by `tool_approval_requested`; `always` approves this tool from now on. */
@@ -813,63 +830,6 @@ export class RealtimeSession<TContext = unknown>
     this.#mirror.toolOutput(call.callId, output);
     this.#coordinator.toolCallFinished(call.callId);
     return true;
-  }
-
-  #handoff(handoff: Handoff<TContext>, call: ToolCall<TContext>): Promise<void> {
-    return this.#switchAgent(handoff.agent as Agent<TContext>, 'tool_call', call.callId, handoff.onHandoff);
-  }
-
-  /** The one agent-switch path, shared by handoffs and `updateAgent()`; switches run one at a time. */
-  #switchAgent(
-    next: Agent<TContext>,
-    via: 'tool_call' | 'update_agent',
-    callId?: string,
-    onHandoff?: (context: RunContext<TContext>) => void | Promise<void>,
-  ): Promise<void> {
-    const run = this.#switchChain.then(() => this.#applyAgent(next, via, callId, onHandoff));
-    this.#switchChain = run.catch(() => {});
-    return run;
-  }
-
-  async #applyAgent(
-    next: Agent<TContext>,
-    via: 'tool_call' | 'update_agent',
-    callId: string | undefined,
-    onHandoff: ((context: RunContext<TContext>) => void | Promise<void>) | undefined,
-  ): Promise<void> {
-    const previous = this.#agent;
-    try {
-      this.#live('switch agents');
-      const signal = this.#lifetime.signal;
-      const nextConfig = await abortable(agentSessionConfig(next, this.#runContext), signal);
-      const update = agentSwitchConfig(
-        this.#agentConfig ?? nextConfig,
-        nextConfig,
-        this.capabilities,
-        this.#options.model.provider,
-      );
-      if (onHandoff)
-        await abortable(
-          Promise.resolve().then(() => onHandoff(this.#runContext)),
-          signal,
-        );
-      // Send and commit together: nothing can fail between the provider's update and the local one.
-      this.#send({ type: 'updateSession', config: update });
-      this.#agent = next;
-      this.#agentConfig = nextConfig;
-    } catch (error) {
-      if (!this.#lifetime.signal.aborted) this.#reportError('session', error, 'agent_switch_failed');
-      throw error;
-    }
-    this.#emit({ type: 'agent_end', agent: previous, reason: 'switch' });
-    this.#emit({ type: 'agent_start', agent: next });
-    this.#emit({
-      type: 'handoff',
-      from: previous,
-      to: next,
-      via,
-      ...(callId !== undefined && { callId }),
-    });
   }
 
   #onGuardrailTripped(trip: GuardrailTrip<TContext>): void {

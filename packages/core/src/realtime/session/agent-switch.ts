@@ -1,0 +1,103 @@
+import type { Agent } from '../../agent.js';
+import type { RunContext } from '../../context.js';
+import type { RealtimeCapabilities } from '../capabilities.js';
+import type { RealtimeCommand } from '../seam.js';
+import { abortable } from './abortable.js';
+import { type AgentSessionConfig, agentSessionConfig, agentSwitchConfig } from './agent-config.js';
+import type { RealtimeSessionEvent } from './events.js';
+
+/** How an agent switch was asked for. */
+export type AgentSwitchVia = 'tool_call' | 'update_agent';
+
+/** What {@link AgentSwitcher} needs from its session. */
+export interface AgentSwitchHost<TContext> {
+  readonly runContext: RunContext<TContext>;
+  readonly capabilities: RealtimeCapabilities;
+  readonly provider: string;
+  /** Throws the session's error unless it is connected. */
+  requireLive(action: string): void;
+  /** Aborted when the current connection is released. */
+  lifetime(): AbortSignal;
+  /** The active agent. */
+  agent(): Agent<TContext>;
+  /** What the provider was last configured with for the active agent. */
+  agentConfig(): AgentSessionConfig | undefined;
+  /** Makes `agent` (configured as `config`) the active agent. */
+  commit(agent: Agent<TContext>, config: AgentSessionConfig): void;
+  send(command: RealtimeCommand): void;
+  emit(event: RealtimeSessionEvent<TContext>): void;
+  reportError(error: unknown): void;
+}
+
+/**
+ * The one agent-switch path, shared by handoffs and `updateAgent()`: switches run one at a time; the new
+ * agent's configuration is resolved, the handoff's `onHandoff` runs, then one `updateSession` goes out and
+ * the switch is committed, followed by `agent_end`, `agent_start` and `handoff`. If any step fails nothing
+ * is sent, the previous agent stays active and the error is reported (unless the connection went away).
+ */
+export class AgentSwitcher<TContext> {
+  readonly #host: AgentSwitchHost<TContext>;
+  #chain: Promise<void> = Promise.resolve();
+
+  constructor(host: AgentSwitchHost<TContext>) {
+    this.#host = host;
+  }
+
+  /** Settles once every switch asked for so far has settled. */
+  get idle(): Promise<void> {
+    return this.#chain;
+  }
+
+  /** Switches to `next` after the switches before it; rejects when this one fails. */
+  switch(
+    next: Agent<TContext>,
+    via: AgentSwitchVia,
+    callId?: string,
+    onHandoff?: (context: RunContext<TContext>) => void | Promise<void>,
+  ): Promise<void> {
+    const run = this.#chain.then(() => this.#apply(next, via, callId, onHandoff));
+    this.#chain = run.catch(() => {});
+    return run;
+  }
+
+  async #apply(
+    next: Agent<TContext>,
+    via: AgentSwitchVia,
+    callId: string | undefined,
+    onHandoff: ((context: RunContext<TContext>) => void | Promise<void>) | undefined,
+  ): Promise<void> {
+    const host = this.#host;
+    const previous = host.agent();
+    try {
+      host.requireLive('switch agents');
+      const signal = host.lifetime();
+      const nextConfig = await abortable(agentSessionConfig(next, host.runContext), signal);
+      const update = agentSwitchConfig(
+        host.agentConfig() ?? nextConfig,
+        nextConfig,
+        host.capabilities,
+        host.provider,
+      );
+      if (onHandoff)
+        await abortable(
+          Promise.resolve().then(() => onHandoff(host.runContext)),
+          signal,
+        );
+      // Send and commit together: nothing can fail between the provider's update and the local one.
+      host.send({ type: 'updateSession', config: update });
+      host.commit(next, nextConfig);
+    } catch (error) {
+      if (!host.lifetime().aborted) host.reportError(error);
+      throw error;
+    }
+    host.emit({ type: 'agent_end', agent: previous, reason: 'switch' });
+    host.emit({ type: 'agent_start', agent: next });
+    host.emit({
+      type: 'handoff',
+      from: previous,
+      to: next,
+      via,
+      ...(callId !== undefined && { callId }),
+    });
+  }
+}
