@@ -16,12 +16,14 @@ export interface GuardrailFunctionOutput {
  * handoff, never on resume).
  */
 export interface InputGuardrail<TContext = unknown> {
+  /** Names it in results, errors and events. */
   name: string;
   /**
    * `true` (default): runs alongside the first model call; a tripwire aborts that call.
    * `false`: blocking, finishes before the model is called.
    */
   runInParallel?: boolean;
+  /** Judges the input; `signal` aborts when the run is cancelled. */
   execute(args: {
     agent: Agent<TContext>;
     input: string | ConversationItem[];
@@ -32,7 +34,9 @@ export interface InputGuardrail<TContext = unknown> {
 
 /** Checks a final output (text), or an assistant transcript as it accumulates (realtime). */
 export interface OutputGuardrail<TContext = unknown> {
+  /** Names it in results, errors and events. */
   name: string;
+  /** Judges `agentOutput` (the final output, or the transcript so far); `signal` aborts when it is no longer needed. */
   execute(args: {
     agent: Agent<TContext>;
     agentOutput: unknown;
@@ -43,15 +47,21 @@ export interface OutputGuardrail<TContext = unknown> {
 
 /** The recorded outcome of one input guardrail. */
 export interface InputGuardrailResult {
+  /** The guardrail that ran. */
   guardrail: { name: string };
+  /** What it returned. */
   output: GuardrailFunctionOutput;
 }
 
 /** The recorded outcome of one output guardrail. */
 export interface OutputGuardrailResult {
+  /** The guardrail that ran. */
   guardrail: { name: string };
+  /** The agent whose output it judged. */
   agentName: string;
+  /** The output it judged. */
   agentOutput: unknown;
+  /** What it returned. */
   output: GuardrailFunctionOutput;
 }
 
@@ -66,7 +76,9 @@ export type ToolGuardrailDecision =
 
 /** Runs before a tool's side effect, with validated arguments. */
 export interface ToolInputGuardrail<TContext = unknown> {
+  /** Names it in results and errors. */
   name: string;
+  /** Decides on the call, given its validated `input`. */
   execute(args: {
     agent: Agent<TContext>;
     call: ToolCallInfo;
@@ -77,7 +89,9 @@ export interface ToolInputGuardrail<TContext = unknown> {
 
 /** Runs after a tool returned, before its output is accepted. */
 export interface ToolOutputGuardrail<TContext = unknown> {
+  /** Names it in results and errors. */
   name: string;
+  /** Decides on the tool's `output`, given the call's validated `input`. */
   execute(args: {
     agent: Agent<TContext>;
     call: ToolCallInfo;
