@@ -8,7 +8,9 @@ import type { JsonSchema, ToolDefinition } from './model.js';
 
 /** The call a tool is answering. */
 export interface ToolCallInfo {
+  /** The id the model gave the call; its output answers it. */
   callId: string;
+  /** The tool's name. */
   name: string;
   /** The raw JSON arguments the model sent. */
   arguments: string;
@@ -20,6 +22,7 @@ export interface ToolExecuteContext<TContext = unknown> {
   runContext: RunContext<TContext>;
   /** The agent whose model produced this call. */
   agent: Agent<TContext>;
+  /** The call being answered. */
   call: ToolCallInfo;
   /** Aborted when the run is cancelled, the session closes, or the tool times out. */
   signal: AbortSignal;
@@ -36,15 +39,23 @@ export type ToolTimeoutBehavior = 'error_as_result' | 'raise_exception';
 
 /** A function tool: zod parameters, an `execute` function, and optional approval and guardrails. */
 export interface FunctionTool<TContext = unknown, TParameters extends z.ZodObject = z.ZodObject> {
+  /** Discriminates function tools. */
   readonly type: 'function';
+  /** See {@link ToolOptions.name}. */
   readonly name: string;
+  /** See {@link ToolOptions.description}. */
   readonly description: string;
+  /** See {@link ToolOptions.parameters}. */
   readonly parameters: TParameters;
   /** The JSON Schema of `parameters`, as offered to the model. */
   readonly jsonSchema: JsonSchema;
+  /** See {@link ToolOptions.timeoutMs}. */
   readonly timeoutMs?: number;
+  /** See {@link ToolOptions.timeoutBehavior}; default `error_as_result`. */
   readonly timeoutBehavior: ToolTimeoutBehavior;
+  /** See {@link ToolOptions.inputGuardrails}. */
   readonly inputGuardrails: readonly ToolInputGuardrail<TContext>[];
+  /** See {@link ToolOptions.outputGuardrails}. */
   readonly outputGuardrails: readonly ToolOutputGuardrail<TContext>[];
   /** Whether this call must be approved before it runs. */
   needsApproval(
@@ -52,15 +63,21 @@ export interface FunctionTool<TContext = unknown, TParameters extends z.ZodObjec
     input: z.infer<TParameters>,
     call: ToolCallInfo,
   ): Promise<boolean>;
+  /** See {@link ToolOptions.execute}. */
   execute(input: z.infer<TParameters>, context: ToolExecuteContext<TContext>): unknown;
+  /** See {@link ToolOptions.errorFunction}; default {@link defaultToolErrorFunction}. */
   errorFunction: ToolErrorFunction<TContext>;
 }
 
 /** Options of {@link tool}. */
 export interface ToolOptions<TContext, TParameters extends z.ZodObject> {
+  /** The name the model calls: 1-64 letters, digits, `_` or `-`. */
   name: string;
+  /** What the tool does, for the model. */
   description: string;
+  /** A zod object: offered to the model as JSON Schema, and validates the model's arguments. */
   parameters: TParameters;
+  /** Does the work with the validated input; its result (text, or anything JSON-serializable) is the output. */
   execute(input: z.infer<TParameters>, context: ToolExecuteContext<TContext>): unknown;
   /** `true`, or a function deciding per call, to pause for approval before running. Default `false`. */
   needsApproval?:
@@ -72,10 +89,13 @@ export interface ToolOptions<TContext, TParameters extends z.ZodObject> {
       ) => boolean | Promise<boolean>);
   /** Abort `execute` after this many milliseconds. */
   timeoutMs?: number;
+  /** What a timeout does. Default `error_as_result`. */
   timeoutBehavior?: ToolTimeoutBehavior;
   /** Turns a thrown error (or a timeout) into the output the model sees. */
   errorFunction?: ToolErrorFunction<TContext>;
+  /** Run before `execute`, with the validated input. */
   inputGuardrails?: ToolInputGuardrail<TContext>[];
+  /** Run after `execute`, on its output. */
   outputGuardrails?: ToolOutputGuardrail<TContext>[];
 }
 
@@ -170,13 +190,17 @@ export type ToolInvocationResult =
 
 /** Options of {@link invokeFunctionTool}. */
 export interface InvokeToolOptions<TContext> {
+  /** The agent whose model made the call. */
   agent: Agent<TContext>;
+  /** The run or session context `execute` and the guardrails receive. */
   runContext: RunContext<TContext>;
+  /** The call to answer. */
   call: ToolCallInfo;
   /** Aborting it aborts the tool's `execute` signal; the invocation then rejects with the reason. */
   signal?: AbortSignal;
-  /** Overrides the tool's own `timeoutMs` when the tool has none. */
+  /** The timeout for a tool that has no `timeoutMs` of its own. */
   defaultTimeoutMs?: number;
+  /** The clock the timeout runs on. Default `systemClock`. */
   clock?: Clock;
 }
 
