@@ -1,29 +1,33 @@
 import type { RealtimeCapabilities, RealtimeCapability, RealtimeSessionConfig } from '@parley/core';
 
+/** The message of a `capability_not_supported` refusal: the mock was created without `capability`. */
+export function capabilityOff(capability: RealtimeCapability, what: string): string {
+  return `This mock provider was created with ${capability}: false, so it does not accept ${what}.`;
+}
+
 /** Why `config` needs a capability the provider lacks, or `undefined`. */
 export function checkConfig(
   config: RealtimeSessionConfig,
   capabilities: RealtimeCapabilities,
   isUpdate: boolean,
 ): string | undefined {
-  const off = (capability: RealtimeCapability, field: string) =>
-    `This mock provider was created with ${capability}: false, so it does not accept ${field}.`;
   if (isUpdate && config.instructions !== undefined && !capabilities.mutableInstructions) {
-    return off('mutableInstructions', 'instructions in updateSession');
+    return capabilityOff('mutableInstructions', 'instructions in updateSession');
   }
   if (
     isUpdate &&
     (config.tools !== undefined || config.toolChoice !== undefined) &&
     !capabilities.mutableTools
   ) {
-    return off('mutableTools', 'tools in updateSession');
+    return capabilityOff('mutableTools', 'tools in updateSession');
   }
-  if (config.turnDetection && !capabilities.turnDetection) return off('turnDetection', 'turnDetection');
+  if (config.turnDetection && !capabilities.turnDetection)
+    return capabilityOff('turnDetection', 'turnDetection');
   if (config.inputTranscription && !capabilities.userTranscription) {
-    return off('userTranscription', 'inputTranscription');
+    return capabilityOff('userTranscription', 'inputTranscription');
   }
   if (config.outputModalities?.includes('audio') && !capabilities.audioOutput) {
-    return off('audioOutput', "outputModalities ['audio']");
+    return capabilityOff('audioOutput', "outputModalities ['audio']");
   }
   return undefined;
 }

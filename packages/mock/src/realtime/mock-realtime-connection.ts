@@ -12,7 +12,7 @@ import {
   type TimerHandle,
   UserError,
 } from '@parley/core';
-import { checkConfig } from './check-config.js';
+import { capabilityOff, checkConfig } from './check-config.js';
 import { CommandLog } from './command-log.js';
 import { type MockModelLink, MockResponsePlayer } from './mock-response-player.js';
 import { type MockResponseInput, textDeltas, toScript } from './script.js';
@@ -490,7 +490,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
     this.#error(
       command,
       'capability_not_supported',
-      `This mock provider was created with ${capability}: false, so it does not accept this ${command.type} command.`,
+      capabilityOff(capability, `this ${command.type} command`),
     );
     return false;
   }
