@@ -54,7 +54,10 @@ export class ManualClock implements Clock {
   }
 }
 
-/** Lets every already-queued promise continuation run. */
+/**
+ * Waits `rounds` turns of the event loop (`setImmediate`), so queued promise continuations, and the
+ * ones they queue in turn, have run.
+ */
 export async function flushMicrotasks(rounds = 20): Promise<void> {
   for (let i = 0; i < rounds; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
