@@ -28,27 +28,27 @@ export function deliverContent<TContext>(
   host: ContentDeliveryHost<TContext>,
   event: MessageContentEvent,
 ): void {
-  const stopped = host.isStopped(event.responseId);
-  const ids = { responseId: event.responseId, itemId: event.itemId };
+  const { responseId, itemId } = event;
+  const stopped = host.isStopped(responseId);
   switch (event.type) {
     case 'text_delta':
     case 'transcript_delta':
       if (stopped) return;
-      host.mirror.delta(event.itemId, event.delta);
-      host.guardrails.delta(event.responseId, event.delta);
-      host.emit({ type: event.type, ...ids, delta: event.delta });
+      host.mirror.delta(itemId, event.delta);
+      host.guardrails.delta(responseId, event.delta);
+      host.emit({ type: event.type, responseId, itemId, delta: event.delta });
       return;
     case 'audio_delta':
-      host.playout.audio(event.responseId, event.itemId, event.audio.byteLength, !stopped);
+      host.playout.audio(responseId, itemId, event.audio.byteLength, !stopped);
       if (stopped) return;
-      host.responses.audio(event.responseId, event.itemId);
-      host.mirror.audio(event.itemId);
-      host.tracker.audioReceived(event.itemId, event.audio.byteLength / PCM16_BYTES_PER_MS);
-      host.emit({ type: 'audio', ...ids, data: event.audio });
+      host.responses.audio(responseId, itemId);
+      host.mirror.audio(itemId);
+      host.tracker.audioReceived(itemId, event.audio.byteLength / PCM16_BYTES_PER_MS);
+      host.emit({ type: 'audio', responseId, itemId, data: event.audio });
       return;
     case 'audio_done':
-      host.playout.audioDone(event.itemId);
-      if (!stopped) host.emit({ type: 'audio_done', ...ids });
+      host.playout.audioDone(itemId);
+      if (!stopped) host.emit({ type: 'audio_done', responseId, itemId });
       return;
     case 'transcript_done':
       host.mirror.transcriptDone(event);

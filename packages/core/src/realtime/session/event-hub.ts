@@ -37,7 +37,8 @@ class Subscription<E> {
  * waiting iterator and ends it once its buffer is drained; later emits are dropped.
  */
 export class EventHub<E extends { type: string }> {
-  readonly #listeners = new Map<string, Set<(event: E) => void>>();
+  /** Replaced (never mutated) on subscribe and unsubscribe, so `emit` iterates a stable list without copying it. */
+  readonly #listeners = new Map<string, readonly ((event: E) => void)[]>();
   readonly #subscriptions = new Set<Subscription<E>>();
   readonly #onListenerError: (error: unknown, event: E) => void;
   #ended = false;
@@ -51,25 +52,25 @@ export class EventHub<E extends { type: string }> {
   }
 
   on(type: string, listener: (event: E) => void): () => void {
-    let set = this.#listeners.get(type);
-    if (!set) {
-      set = new Set();
-      this.#listeners.set(type, set);
-    }
     // Wrapped so the same function can be subscribed twice and unsubscribed independently.
     const entry = (event: E) => listener(event);
-    set.add(entry);
+    this.#listeners.set(type, [...(this.#listeners.get(type) ?? []), entry]);
     return () => {
-      set.delete(entry);
+      const listeners = this.#listeners.get(type);
+      if (!listeners?.includes(entry)) return;
+      const rest = listeners.filter((l) => l !== entry);
+      if (rest.length > 0) this.#listeners.set(type, rest);
+      else this.#listeners.delete(type);
     };
   }
 
   emit(event: E): void {
     if (this.#ended) return;
-    for (const subscription of this.#subscriptions) subscription.push(event);
+    if (this.#subscriptions.size > 0)
+      for (const subscription of this.#subscriptions) subscription.push(event);
     const listeners = this.#listeners.get(event.type);
     if (!listeners) return;
-    for (const listener of [...listeners]) {
+    for (const listener of listeners) {
       try {
         listener(event);
       } catch (error) {

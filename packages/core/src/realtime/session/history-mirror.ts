@@ -55,8 +55,9 @@ export class HistoryMirror<TContext> {
     this.#history.appendText(itemId, delta);
   }
 
+  /** Audio of a message arrived: it is spoken (without an event; the item's next update publishes it). */
   audio(itemId: string): void {
-    this.#history.updateMessage(itemId, { hasAudio: true }, { silent: true });
+    this.#history.markAudio(itemId);
   }
 
   transcriptDone(event: EventOf<'transcript_done'>): void {

@@ -18,13 +18,31 @@ export function itemText(item: RealtimeItem & { type: 'message' }): string {
   return item.content.map((part) => (part.type === 'text' ? part.text : (part.transcript ?? ''))).join('');
 }
 
+/** A message's text and audio flag changed silently since its snapshot was built. */
+interface Draft {
+  text: string;
+  hasAudio: boolean;
+}
+
+/** One history item: its last frozen snapshot, and what changed silently since (messages only). */
+interface Entry {
+  item: RealtimeHistoryItem;
+  draft: Draft | undefined;
+}
+
 /**
  * The session's local view of the conversation, mirrored from provider events. Items are frozen
- * snapshots: a change replaces the item and emits `history_updated`.
+ * snapshots: a change replaces the item and emits `history_updated`. Silent changes (text deltas,
+ * audio arriving) are kept as a mutable draft and frozen into a snapshot only when one is observed
+ * (`get`, `items`) or published: the per-delta path allocates no snapshot.
  */
 export class RealtimeHistory {
-  #items: RealtimeHistoryItem[] = [];
-  /** Items changed silently (text deltas) since their last `history_updated`. */
+  /** In conversation order. */
+  readonly #entries: Entry[] = [];
+  readonly #byId = new Map<string, Entry>();
+  /** `items` as last read; `undefined` after any change. */
+  #snapshot: readonly RealtimeHistoryItem[] | undefined;
+  /** Items changed silently (text deltas, audio) since their last `history_updated`. */
   readonly #unpublished = new Set<string>();
   readonly #emit: (event: HistoryEvent) => void;
 
@@ -34,29 +52,31 @@ export class RealtimeHistory {
 
   /** A frozen copy of the current items, in conversation order. */
   get items(): readonly RealtimeHistoryItem[] {
-    return Object.freeze([...this.#items]);
+    if (!this.#snapshot) this.#snapshot = Object.freeze(this.#entries.map((entry) => this.#current(entry)));
+    return this.#snapshot;
   }
 
   get(itemId: string): RealtimeHistoryItem | undefined {
-    return this.#items.find((item) => item.itemId === itemId);
+    const entry = this.#byId.get(itemId);
+    return entry && this.#current(entry);
   }
 
   findCall(callId: string): RealtimeFunctionCallHistoryItem | undefined {
-    return this.#items.find(
-      (item): item is RealtimeFunctionCallHistoryItem =>
-        item.type === 'function_call' && item.callId === callId,
-    );
+    for (const { item } of this.#entries) {
+      if (item.type === 'function_call' && item.callId === callId) return item;
+    }
+    return undefined;
   }
 
   /** Adds a message, or merges `patch` into it when it is already known. */
   upsertMessage(
     itemId: string,
     fields: Omit<RealtimeMessageHistoryItem, 'type' | 'itemId'>,
-    options: { previousItemId?: string | null; silent?: boolean } = {},
+    options: { previousItemId?: string | null } = {},
   ): void {
-    const existing = this.get(itemId);
-    if (existing?.type === 'message') {
-      this.updateMessage(itemId, fields, options);
+    const existing = this.#byId.get(itemId);
+    if (existing?.item.type === 'message') {
+      this.#replace(existing, fields);
       return;
     }
     if (existing) return;
@@ -69,11 +89,11 @@ export class RealtimeHistory {
     fields: Omit<RealtimeFunctionCallHistoryItem, 'type' | 'itemId'>,
     options: { previousItemId?: string | null } = {},
   ): void {
-    const existing = this.get(itemId) ?? this.findCall(fields.callId);
-    if (existing?.type === 'function_call') {
+    const existing = this.#byId.get(itemId) ?? this.#callEntry(fields.callId);
+    if (existing?.item.type === 'function_call') {
       this.#replace(existing, {
-        responseId: existing.responseId ?? fields.responseId,
-        agentName: existing.agentName ?? fields.agentName,
+        responseId: existing.item.responseId ?? fields.responseId,
+        agentName: existing.item.agentName ?? fields.agentName,
       });
       return;
     }
@@ -81,60 +101,106 @@ export class RealtimeHistory {
     this.#insert(Object.freeze({ type: 'function_call', itemId, ...fields }), options.previousItemId);
   }
 
-  updateMessage(itemId: string, patch: MessagePatch, options: { silent?: boolean } = {}): void {
-    const existing = this.get(itemId);
-    if (existing?.type !== 'message') return;
-    this.#replace(existing, patch, options.silent);
+  updateMessage(itemId: string, patch: MessagePatch): void {
+    const existing = this.#byId.get(itemId);
+    if (existing?.item.type === 'message') this.#replace(existing, patch);
   }
 
   /** Appends to a message's text without an event (deltas); the next update publishes it. */
   appendText(itemId: string, delta: string): void {
-    const existing = this.get(itemId);
-    if (existing?.type !== 'message') return;
-    this.#replace(existing, { text: existing.text + delta }, true);
+    if (delta === '') return;
+    const draft = this.#draft(itemId);
+    if (!draft) return;
+    draft.text += delta;
+    this.#changedSilently(itemId);
+  }
+
+  /** Marks a message as spoken without an event (its audio arrived); the next update publishes it. */
+  markAudio(itemId: string): void {
+    const entry = this.#byId.get(itemId);
+    if (!entry || entry.item.type !== 'message') return;
+    if (entry.draft ? entry.draft.hasAudio : entry.item.hasAudio) return;
+    const draft = this.#draft(itemId);
+    if (!draft) return;
+    draft.hasAudio = true;
+    this.#changedSilently(itemId);
   }
 
   updateCall(callId: string, patch: CallPatch): void {
-    const existing = this.findCall(callId);
+    const existing = this.#callEntry(callId);
     if (existing) this.#replace(existing, patch);
   }
 
   remove(itemId: string): void {
-    const index = this.#items.findIndex((item) => item.itemId === itemId);
-    if (index < 0) return;
-    this.#items.splice(index, 1);
+    const entry = this.#byId.get(itemId);
+    if (!entry) return;
+    this.#entries.splice(this.#entries.indexOf(entry), 1);
+    this.#byId.delete(itemId);
+    this.#snapshot = undefined;
     this.#unpublished.delete(itemId);
     this.#emit({ type: 'history_removed', itemId });
   }
 
+  /** The entry's snapshot, rebuilt first when it has a draft. */
+  #current(entry: Entry): RealtimeHistoryItem {
+    const { draft } = entry;
+    if (draft && entry.item.type === 'message') {
+      entry.item = Object.freeze({ ...entry.item, text: draft.text, hasAudio: draft.hasAudio });
+      entry.draft = undefined;
+    }
+    return entry.item;
+  }
+
+  /** The draft of message `itemId`, started from its snapshot. */
+  #draft(itemId: string): Draft | undefined {
+    const entry = this.#byId.get(itemId);
+    if (!entry || entry.item.type !== 'message') return undefined;
+    if (!entry.draft) entry.draft = { text: entry.item.text, hasAudio: entry.item.hasAudio };
+    return entry.draft;
+  }
+
+  #changedSilently(itemId: string): void {
+    this.#unpublished.add(itemId);
+    this.#snapshot = undefined;
+  }
+
+  #callEntry(callId: string): Entry | undefined {
+    return this.#entries.find(({ item }) => item.type === 'function_call' && item.callId === callId);
+  }
+
   #insert(item: RealtimeHistoryItem, previousItemId: string | null | undefined): void {
-    let index = this.#items.length;
+    let index = this.#entries.length;
     if (previousItemId === null) index = 0;
     else if (previousItemId !== undefined) {
-      const previous = this.#items.findIndex((i) => i.itemId === previousItemId);
-      if (previous >= 0) index = previous + 1;
+      const previous = this.#byId.get(previousItemId);
+      if (previous) index = this.#entries.indexOf(previous) + 1;
     }
-    this.#items.splice(index, 0, item);
+    const entry: Entry = { item, draft: undefined };
+    this.#entries.splice(index, 0, entry);
+    this.#byId.set(item.itemId, entry);
+    this.#snapshot = undefined;
     this.#emit({ type: 'history_added', item });
   }
 
-  #replace(existing: RealtimeHistoryItem, patch: object, silent = false): void {
-    const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+  #replace(entry: Entry, patch: object): void {
+    const existing = this.#current(entry);
     const record = existing as unknown as Record<string, unknown>;
-    if (Object.entries(defined).every(([key, value]) => record[key] === value)) {
-      // Nothing new, but silent deltas may still be unpublished (e.g. a final transcript equal to its deltas).
-      if (!silent && this.#unpublished.delete(existing.itemId))
-        this.#emit({ type: 'history_updated', item: existing });
+    const defined: Record<string, unknown> = {};
+    let changed = false;
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined) continue;
+      defined[key] = value;
+      if (record[key] !== value) changed = true;
+    }
+    if (!changed) {
+      // Nothing new, but silent changes may still be unpublished (e.g. a final transcript equal to its deltas).
+      if (this.#unpublished.delete(existing.itemId)) this.#emit({ type: 'history_updated', item: existing });
       return;
     }
     const next = Object.freeze({ ...existing, ...defined }) as RealtimeHistoryItem;
-    const index = this.#items.indexOf(existing);
-    this.#items[index] = next;
-    if (silent) {
-      this.#unpublished.add(next.itemId);
-    } else {
-      this.#unpublished.delete(next.itemId);
-      this.#emit({ type: 'history_updated', item: next });
-    }
+    entry.item = next;
+    this.#snapshot = undefined;
+    this.#unpublished.delete(next.itemId);
+    this.#emit({ type: 'history_updated', item: next });
   }
 }

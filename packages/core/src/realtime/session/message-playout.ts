@@ -101,7 +101,9 @@ export class MessagePlayout {
 
   /** Audio of a message arrived; `passed` when it was handed to the app. */
   audio(responseId: string, itemId: string, bytes: number, passed: boolean): void {
-    const message = this.messageStarted(responseId, itemId);
+    // A known message of this response is already in its order (forgetting a response forgets its messages).
+    const known = this.#messages.get(itemId);
+    const message = known?.responseId === responseId ? known : this.messageStarted(responseId, itemId);
     message.receivedBytes += bytes;
     if (passed) message.passedBytes += bytes;
   }
