@@ -108,21 +108,18 @@ export class RealtimeHistory {
 
   /** Appends to a message's text without an event (deltas); the next update publishes it. */
   appendText(itemId: string, delta: string): void {
-    if (delta === '') return;
-    const draft = this.#draft(itemId);
-    if (!draft) return;
-    draft.text += delta;
+    const entry = this.#byId.get(itemId);
+    if (delta === '' || entry?.item.type !== 'message') return;
+    this.#draft(entry, entry.item).text += delta;
     this.#changedSilently(itemId);
   }
 
   /** Marks a message as spoken without an event (its audio arrived); the next update publishes it. */
   markAudio(itemId: string): void {
     const entry = this.#byId.get(itemId);
-    if (!entry || entry.item.type !== 'message') return;
+    if (entry?.item.type !== 'message') return;
     if (entry.draft ? entry.draft.hasAudio : entry.item.hasAudio) return;
-    const draft = this.#draft(itemId);
-    if (!draft) return;
-    draft.hasAudio = true;
+    this.#draft(entry, entry.item).hasAudio = true;
     this.#changedSilently(itemId);
   }
 
@@ -151,11 +148,9 @@ export class RealtimeHistory {
     return entry.item;
   }
 
-  /** The draft of message `itemId`, started from its snapshot. */
-  #draft(itemId: string): Draft | undefined {
-    const entry = this.#byId.get(itemId);
-    if (!entry || entry.item.type !== 'message') return undefined;
-    if (!entry.draft) entry.draft = { text: entry.item.text, hasAudio: entry.item.hasAudio };
+  /** The draft of a message's entry (`item` is its snapshot), started from the snapshot. */
+  #draft(entry: Entry, item: RealtimeMessageHistoryItem): Draft {
+    if (!entry.draft) entry.draft = { text: item.text, hasAudio: item.hasAudio };
     return entry.draft;
   }
 
