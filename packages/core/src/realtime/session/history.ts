@@ -4,6 +4,7 @@ import type {
   RealtimeHistoryItem,
   RealtimeMessageHistoryItem,
 } from './history-item.js';
+import { TextBuilder } from './text-builder.js';
 
 type HistoryEvent =
   | { type: 'history_added'; item: RealtimeHistoryItem }
@@ -20,7 +21,7 @@ export function itemText(item: RealtimeItem & { type: 'message' }): string {
 
 /** A message's text and audio flag changed silently since its snapshot was built. */
 interface Draft {
-  text: string;
+  readonly text: TextBuilder;
   hasAudio: boolean;
 }
 
@@ -28,6 +29,8 @@ interface Draft {
 interface Entry {
   item: RealtimeHistoryItem;
   draft: Draft | undefined;
+  /** Changed silently (text deltas, audio) since its last `history_updated`. */
+  unpublished: boolean;
 }
 
 /**
@@ -42,8 +45,6 @@ export class RealtimeHistory {
   readonly #byId = new Map<string, Entry>();
   /** `items` as last read; `undefined` after any change. */
   #snapshot: readonly RealtimeHistoryItem[] | undefined;
-  /** Items changed silently (text deltas, audio) since their last `history_updated`. */
-  readonly #unpublished = new Set<string>();
   readonly #emit: (event: HistoryEvent) => void;
 
   constructor(emit: (event: HistoryEvent) => void) {
@@ -110,8 +111,8 @@ export class RealtimeHistory {
   appendText(itemId: string, delta: string): void {
     const entry = this.#byId.get(itemId);
     if (delta === '' || entry?.item.type !== 'message') return;
-    this.#draft(entry, entry.item).text += delta;
-    this.#changedSilently(itemId);
+    this.#draft(entry, entry.item).text.append(delta);
+    this.#changedSilently(entry);
   }
 
   /** Marks a message as spoken without an event (its audio arrived); the next update publishes it. */
@@ -120,7 +121,7 @@ export class RealtimeHistory {
     if (entry?.item.type !== 'message') return;
     if (entry.draft ? entry.draft.hasAudio : entry.item.hasAudio) return;
     this.#draft(entry, entry.item).hasAudio = true;
-    this.#changedSilently(itemId);
+    this.#changedSilently(entry);
   }
 
   updateCall(callId: string, patch: CallPatch): void {
@@ -134,7 +135,6 @@ export class RealtimeHistory {
     this.#entries.splice(this.#entries.indexOf(entry), 1);
     this.#byId.delete(itemId);
     this.#snapshot = undefined;
-    this.#unpublished.delete(itemId);
     this.#emit({ type: 'history_removed', itemId });
   }
 
@@ -142,7 +142,7 @@ export class RealtimeHistory {
   #current(entry: Entry): RealtimeHistoryItem {
     const { draft } = entry;
     if (draft && entry.item.type === 'message') {
-      entry.item = Object.freeze({ ...entry.item, text: draft.text, hasAudio: draft.hasAudio });
+      entry.item = Object.freeze({ ...entry.item, text: draft.text.toString(), hasAudio: draft.hasAudio });
       entry.draft = undefined;
     }
     return entry.item;
@@ -150,12 +150,12 @@ export class RealtimeHistory {
 
   /** The draft of a message's entry (`item` is its snapshot), started from the snapshot. */
   #draft(entry: Entry, item: RealtimeMessageHistoryItem): Draft {
-    if (!entry.draft) entry.draft = { text: item.text, hasAudio: item.hasAudio };
+    if (!entry.draft) entry.draft = { text: new TextBuilder(item.text), hasAudio: item.hasAudio };
     return entry.draft;
   }
 
-  #changedSilently(itemId: string): void {
-    this.#unpublished.add(itemId);
+  #changedSilently(entry: Entry): void {
+    entry.unpublished = true;
     this.#snapshot = undefined;
   }
 
@@ -170,7 +170,7 @@ export class RealtimeHistory {
       const previous = this.#byId.get(previousItemId);
       if (previous) index = this.#entries.indexOf(previous) + 1;
     }
-    const entry: Entry = { item, draft: undefined };
+    const entry: Entry = { item, draft: undefined, unpublished: false };
     this.#entries.splice(index, 0, entry);
     this.#byId.set(item.itemId, entry);
     this.#snapshot = undefined;
@@ -189,13 +189,16 @@ export class RealtimeHistory {
     }
     if (!changed) {
       // Nothing new, but silent changes may still be unpublished (e.g. a final transcript equal to its deltas).
-      if (this.#unpublished.delete(existing.itemId)) this.#emit({ type: 'history_updated', item: existing });
+      if (entry.unpublished) {
+        entry.unpublished = false;
+        this.#emit({ type: 'history_updated', item: existing });
+      }
       return;
     }
     const next = Object.freeze({ ...existing, ...defined }) as RealtimeHistoryItem;
     entry.item = next;
+    entry.unpublished = false;
     this.#snapshot = undefined;
-    this.#unpublished.delete(next.itemId);
     this.#emit({ type: 'history_updated', item: next });
   }
 }

@@ -2,6 +2,7 @@ import type { Agent } from '../../agent.js';
 import type { RunContext } from '../../context.js';
 import type { OutputGuardrail } from '../../guardrails.js';
 import type { TaskSet } from './task-set.js';
+import { TextBuilder } from './text-builder.js';
 
 /** A guardrail that tripped on a response. */
 export interface GuardrailTrip<TContext> {
@@ -25,7 +26,7 @@ export interface GuardrailMonitorHost<TContext> {
 
 interface ResponseText<TContext> {
   agent: Agent<TContext>;
-  text: string;
+  readonly text: TextBuilder;
   nextCheckAt: number;
   checkedLength: number;
   tripped: boolean;
@@ -51,7 +52,7 @@ export class OutputGuardrailMonitor<TContext> {
     if (this.#responses.has(responseId)) return;
     this.#responses.set(responseId, {
       agent,
-      text: '',
+      text: new TextBuilder(),
       nextCheckAt: this.#host.debounceChars,
       checkedLength: 0,
       tripped: false,
@@ -63,7 +64,7 @@ export class OutputGuardrailMonitor<TContext> {
   delta(responseId: string, delta: string): void {
     const state = this.#responses.get(responseId);
     if (!state || state.tripped) return;
-    state.text += delta;
+    state.text.append(delta);
     if (state.text.length < state.nextCheckAt) return;
     const step = this.#host.debounceChars;
     state.nextCheckAt = (Math.floor(state.text.length / step) + 1) * step;
@@ -86,7 +87,7 @@ export class OutputGuardrailMonitor<TContext> {
   #check(responseId: string, state: ResponseText<TContext>): void {
     const guardrails = this.#host.guardrailsFor(state.agent);
     if (guardrails.length === 0) return;
-    const text = state.text;
+    const text = state.text.toString();
     state.checkedLength = text.length;
     const previous = state.chain;
     let finished!: () => void;

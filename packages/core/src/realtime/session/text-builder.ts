@@ -1,0 +1,42 @@
+/** Appends kept apart before they are joined into the text. */
+const CHUNK = 256;
+
+/**
+ * A string built from many small appends (transcript and text deltas). `text += delta` keeps one rope
+ * cell per delta alive for as long as the text lives, which the garbage collector copies and promotes
+ * again and again on a long response; here appends are joined every {@link CHUNK} pieces, so the pieces
+ * die young and the text grows by a few large steps.
+ */
+export class TextBuilder {
+  #text: string;
+  #parts: string[] = [];
+  #length: number;
+
+  constructor(text = '') {
+    this.#text = text;
+    this.#length = text.length;
+  }
+
+  /** The length of the text, appends included. */
+  get length(): number {
+    return this.#length;
+  }
+
+  append(delta: string): void {
+    this.#parts.push(delta);
+    this.#length += delta.length;
+    if (this.#parts.length >= CHUNK) this.#join();
+  }
+
+  /** The text so far. */
+  toString(): string {
+    this.#join();
+    return this.#text;
+  }
+
+  #join(): void {
+    if (this.#parts.length === 0) return;
+    this.#text += this.#parts.join('');
+    this.#parts = [];
+  }
+}
