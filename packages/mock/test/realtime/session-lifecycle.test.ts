@@ -5,6 +5,7 @@ import {
   RealtimeSession,
   SessionClosedError,
   SessionNotConnectedError,
+  TurnLostError,
   tool,
 } from '@parley/core';
 import { ManualClock, MockConnectError, MockRealtimeModel } from '@parley/mock';
@@ -271,6 +272,57 @@ describe('a lost connection', () => {
     expect(session.history.at(-1)).toMatchObject({ role: 'assistant', text: 'Back again.' });
     await session.close();
     expect(first.closeCalls).toBe(1);
+  });
+
+  test('without reconnect, a turn in progress is reported like a reconnect reports it', async () => {
+    const model = new MockRealtimeModel();
+    const session = new RealtimeSession(agent, { model, reconnect: false });
+    const log = recordEvents(session);
+    await session.connect();
+    model.respondWith({
+      output: [
+        { type: 'message', text: 'Let me tell you a long story', audio: { ms: 600 }, pauseAfterChunks: 2 },
+      ],
+    });
+    const streaming = session.generateReply();
+    await settle();
+    const responseId = await streaming;
+    const partial = session.history.at(-1);
+    expect(partial).toMatchObject({ role: 'assistant', status: 'in_progress', interrupted: false });
+
+    model.connection.disconnect('network down');
+    await settle();
+
+    expect(session.status).toBe('disconnected');
+    await expect(streaming.done).rejects.toBeInstanceOf(ConnectionLostError);
+    expect(log.of('response_done')).toEqual([
+      {
+        type: 'response_done',
+        responseId,
+        status: 'failed',
+        conversation: 'default',
+        reason: 'connection_lost',
+      },
+    ]);
+    const [lost] = log.of('error');
+    expect(lost).toMatchObject({ source: 'session', code: 'turn_lost' });
+    expect(lost?.error).toBeInstanceOf(TurnLostError);
+    expect(lost?.error).toMatchObject({ responseIds: [responseId], callIds: [], clientRequestIds: [] });
+    expect(lost?.message).toContain('call connect()');
+    expect(
+      log.types().filter((t) => ['response_done', 'error', 'connection_status', 'agent_end'].includes(t)),
+    ).toEqual([
+      'connection_status',
+      'connection_status',
+      'response_done',
+      'error',
+      'connection_status',
+      'agent_end',
+    ]);
+    const message = session.history.find((item) => item.itemId === partial?.itemId);
+    expect(message).toMatchObject({ role: 'assistant', interrupted: true });
+    expect(log.of('history_updated').at(-1)?.item).toBe(message);
+    await session.close();
   });
 
   test('a fatal provider error ends the connection like a disconnect', async () => {

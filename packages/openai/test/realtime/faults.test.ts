@@ -92,8 +92,16 @@ describe('the server goes away mid-response', () => {
     expect(harness.ofType('agent_end')).toEqual([
       { type: 'agent_end', agent: session.currentAgent, reason: 'disconnect' },
     ]);
-    // The interrupted response never reports done, and nothing more arrives.
-    expect(harness.ofType('response_done')).toEqual([]);
+    // The cut response is reported as failed (its message marked interrupted), and nothing more arrives.
+    expect(harness.ofType('response_done')).toEqual([
+      {
+        type: 'response_done',
+        responseId: firstId,
+        status: 'failed',
+        conversation: 'default',
+        reason: 'connection_lost',
+      },
+    ]);
     expect(harness.ofType('audio')).toHaveLength(audioBefore);
     expect(() => session.sendMessage('still there?')).toThrow(SessionNotConnectedError);
     // The adapter released its socket as soon as the server's side went away.
@@ -361,6 +369,7 @@ describe('an error event for every code of the reference', () => {
         message: 'Your session hit the maximum duration of 60 minutes.',
         fatal: true,
       },
+      expect.objectContaining({ type: 'error', source: 'session', code: 'turn_lost' }),
     ]);
     expect(harness.events.indexOf(errors[0] as never)).toBeLessThan(harness.events.indexOf(disconnected));
     expect(disconnected.reason).toContain('session_expired');
@@ -396,6 +405,7 @@ describe('an error event for every code of the reference', () => {
         message: 'The beta Realtime API shape is no longer supported.',
         fatal: true,
       },
+      expect.objectContaining({ type: 'error', source: 'session', code: 'turn_lost' }),
     ]);
     await expect(first.done).rejects.toBeInstanceOf(ConnectionLostError);
     // Before close(): the session has already let go of the unusable connection.

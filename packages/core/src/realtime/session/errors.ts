@@ -130,10 +130,12 @@ export class EphemeralReplyInFlightError extends ParleyError {
 }
 
 /**
- * A turn was under way when the connection went away, and the session reconnected without it: the responses
- * that were streaming (their messages are marked interrupted in history), the tool calls that were running or
- * waiting for approval (cancelled; the model is told their result is unknown), and the response requests that
- * never started (their reply handles were rejected). Call `generateReply()` after `reconnected` to go on.
+ * A turn was under way when the connection went away: the responses that were streaming (they ended with a
+ * `failed` `response_done`; their messages are marked interrupted in history), the tool calls that were
+ * running or waiting for approval (cancelled; their output says the result is unknown), and the response
+ * requests that never started (their reply handles were rejected). When the session reconnects by itself it
+ * goes on without them: call `generateReply()` after `reconnected`. Otherwise the session is `disconnected`:
+ * call `connect()`.
  */
 export class TurnLostError extends ParleyError {
   /** The responses that were streaming. */
@@ -143,9 +145,11 @@ export class TurnLostError extends ParleyError {
   /** The response requests that never started. */
   readonly clientRequestIds: readonly string[];
 
+  /** `reconnecting`: whether the session reconnects by itself (default) or is now disconnected. */
   constructor(
     lost: { responseIds: string[]; callIds: string[]; clientRequestIds: string[] },
     reason: string,
+    reconnecting = true,
   ) {
     const parts = [
       lost.responseIds.length > 0 && `response ${lost.responseIds.join(', ')}`,
@@ -155,7 +159,9 @@ export class TurnLostError extends ParleyError {
     super(
       'turn_lost',
       `The connection was lost (${reason}) while a turn was under way; lost: ${parts.join('; ')}. ` +
-        'The session reconnects without it: call generateReply() after the reconnected event to go on.',
+        (reconnecting
+          ? 'The session reconnects without it: call generateReply() after the reconnected event to go on.'
+          : 'The session is disconnected: call connect() to go on.'),
     );
     this.responseIds = Object.freeze([...lost.responseIds]);
     this.callIds = Object.freeze([...lost.callIds]);

@@ -151,51 +151,29 @@ export class Reconnector<TContext> {
     const host = this.#host;
     if (!host.options.enabled || this.#stopped || host.closing()) return false;
     this.#recycleAbort?.abort(new ConnectionLostError());
-    const responseIds = [
-      ...new Set([
-        ...this.#activity.activeResponseIds,
-        ...(host.coordinator.activeResponseId !== undefined ? [host.coordinator.activeResponseId] : []),
-      ]),
-    ];
-    const clientRequestIds = host.coordinator.pendingRequests.map((r) => r.clientRequestId);
-    const calls = host.history.items.filter(
-      (item): item is RealtimeFunctionCallHistoryItem =>
-        item.type === 'function_call' && item.output === undefined,
-    );
     host.setStatus('reconnecting');
-    // Before the release, while the responses are still known.
-    const conversations = responseIds.map((id) => host.responses.get(id)?.conversation ?? 'default');
-    for (const id of responseIds) host.mirror.responseInterrupted(id);
-    // The calls' tasks are cancelled with the connection; the model learns it in the replay.
-    for (const call of calls) {
-      host.history.updateCall(call.callId, { output: CUT_OFF_OUTPUT(call.name), status: 'completed' });
-    }
-    // Ephemeral-reply bookkeeping is drained by the release itself (the session's `#release`).
-    const released = host.release(
+    const released = this.#dropTurn(
       new ConnectionLostError(
         `The realtime connection was lost (${detail}); the session is reconnecting and this request was dropped. ` +
           'Ask again after the reconnected event.',
       ),
+      detail,
+      true,
     );
-    responseIds.forEach((responseId, i) => {
-      host.emit({
-        type: 'response_done',
-        responseId,
-        status: 'failed',
-        conversation: conversations[i] ?? 'default',
-        reason: 'connection_lost',
-      });
-    });
-    if (responseIds.length + calls.length + clientRequestIds.length > 0) {
-      host.reportError(
-        new TurnLostError({ responseIds, callIds: calls.map((c) => c.callId), clientRequestIds }, detail),
-      );
-    }
     const recent =
       this.#reconnectedAt !== undefined && host.clock.now() - this.#reconnectedAt < STABLE_CONNECTION_MS;
     if (!recent) this.#attempts = 0;
     this.#startOutage(reason, detail, released);
     return true;
+  }
+
+  /**
+   * The live connection went away and the session does not reconnect by itself (reconnecting is off, or the
+   * provider ended it with a fatal error): the turn in progress is reported as a reconnect reports it, and the
+   * connection is released. The caller has set the status.
+   */
+  disconnected(detail: string): Promise<void> {
+    return this.#dropTurn(new ConnectionLostError(), detail, false);
   }
 
   /** Aborts reconnecting and recycling and waits until nothing of theirs is left (timers, connections). */
@@ -208,6 +186,57 @@ export class Reconnector<TContext> {
     while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
     this.#outage?.reject(closed);
     this.#outage = undefined;
+  }
+
+  // ── a lost turn ────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Reports what the turn in progress lost with the connection, and releases it (`error` fails what waited on
+   * it): the streaming responses end with `response_done` (`failed`, `connection_lost`) and their messages are
+   * marked interrupted, running tool calls get an output saying their result is unknown, and a
+   * `TurnLostError` names it all. Returns the release.
+   */
+  #dropTurn(error: ConnectionLostError, detail: string, reconnecting: boolean): Promise<void> {
+    const host = this.#host;
+    const responseIds = [
+      ...new Set([
+        ...this.#activity.activeResponseIds,
+        ...(host.coordinator.activeResponseId !== undefined ? [host.coordinator.activeResponseId] : []),
+      ]),
+    ];
+    const clientRequestIds = host.coordinator.pendingRequests.map((r) => r.clientRequestId);
+    const calls = host.history.items.filter(
+      (item): item is RealtimeFunctionCallHistoryItem =>
+        item.type === 'function_call' && item.output === undefined,
+    );
+    // Before the release, while the responses are still known.
+    const conversations = responseIds.map((id) => host.responses.get(id)?.conversation ?? 'default');
+    for (const id of responseIds) host.mirror.responseInterrupted(id);
+    // The calls' tasks are cancelled with the connection; after a reconnect the model learns it in the replay.
+    for (const call of calls) {
+      host.history.updateCall(call.callId, { output: CUT_OFF_OUTPUT(call.name), status: 'completed' });
+    }
+    // Ephemeral-reply bookkeeping is drained by the release itself (the session's `#release`).
+    const released = host.release(error);
+    responseIds.forEach((responseId, i) => {
+      host.emit({
+        type: 'response_done',
+        responseId,
+        status: 'failed',
+        conversation: conversations[i] ?? 'default',
+        reason: 'connection_lost',
+      });
+    });
+    if (responseIds.length + calls.length + clientRequestIds.length > 0) {
+      host.reportError(
+        new TurnLostError(
+          { responseIds, callIds: calls.map((c) => c.callId), clientRequestIds },
+          detail,
+          reconnecting,
+        ),
+      );
+    }
+    return released;
   }
 
   // ── reconnecting ───────────────────────────────────────────────────────────────────────────

@@ -12,7 +12,6 @@ import { ApprovalBook, type PendingApproval } from './approvals.js';
 import { type ContentDeliveryHost, deliverContent } from './content-delivery.js';
 import { EphemeralReplies } from './ephemeral-replies.js';
 import {
-  ConnectionLostError,
   RealtimeConnectError,
   ResponseRefusedError,
   SessionClosedError,
@@ -461,7 +460,7 @@ export class RealtimeSession<TContext = unknown>
     if (this.#status !== 'connected') return;
     if (reconnect && this.#reconnect.connectionLost(reconnect, reason)) return;
     this.#status = 'disconnected';
-    void this.#release(new ConnectionLostError());
+    void this.#reconnect.disconnected(reason);
     this.#emit({ type: 'connection_status', status: 'disconnected', reason });
     this.#emit({ type: 'agent_end', agent: this.#agent, reason: 'disconnect' });
   }
