@@ -47,9 +47,9 @@ export class OutputGuardrailMonitor<TContext> {
     this.#host = host;
   }
 
-  /** Starts tracking a response of `agent`. */
+  /** Starts tracking a response of `agent` (not at all when no guardrail applies to it: nothing could run). */
   begin(responseId: string, agent: Agent<TContext>): void {
-    if (this.#responses.has(responseId)) return;
+    if (this.#responses.has(responseId) || this.#host.guardrailsFor(agent).length === 0) return;
     this.#responses.set(responseId, {
       agent,
       text: new TextBuilder(),
