@@ -45,13 +45,16 @@ const MAX_ENTRIES = 64;
 abstract class BaseTracker implements PlaybackTracker {
   /** In arrival order: the order the app plays them. */
   protected readonly entries = new Map<string, Entry>();
+  /** The entry that received audio last: the next chunk is almost always for it too. */
+  #recent: Entry | undefined;
 
   protected abstract now(): number;
   /** The position of a live (not stopped, not reported) entry. */
   protected abstract estimate(entry: Entry): number;
 
   audioReceived(itemId: string, ms: number): void {
-    let entry = this.entries.get(itemId);
+    const recent = this.#recent;
+    let entry = recent !== undefined && recent.itemId === itemId ? recent : this.entries.get(itemId);
     if (!entry) {
       entry = {
         itemId,
@@ -64,6 +67,7 @@ abstract class BaseTracker implements PlaybackTracker {
       this.entries.set(itemId, entry);
       if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
     }
+    this.#recent = entry;
     if (Number.isFinite(ms) && ms > 0) entry.receivedMs += ms;
   }
 
@@ -94,6 +98,7 @@ abstract class BaseTracker implements PlaybackTracker {
 
   reset(): void {
     this.entries.clear();
+    this.#recent = undefined;
   }
 
   #position(entry: Entry): number {

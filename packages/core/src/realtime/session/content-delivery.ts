@@ -2,7 +2,7 @@ import { PCM16_BYTES_PER_MS } from '../audio.js';
 import type { PlaybackTracker } from '../playback/playback-tracker.js';
 import type { RealtimeSessionEvent } from './events.js';
 import type { HistoryMirror } from './history-mirror.js';
-import type { MessageContentEvent, MessagePlayout } from './message-playout.js';
+import type { ContentProcessor, MessageContentEvent, MessagePlayout } from './message-playout.js';
 import type { OutputGuardrailMonitor } from './output-guardrail-monitor.js';
 import type { ResponseTracker } from './response-tracker.js';
 
@@ -22,13 +22,15 @@ export interface ContentDeliveryHost<TContext> {
  * Delivers one piece of a message's content (its turn comes from {@link MessagePlayout}): to the
  * history, the output guardrails, the playback tracker and the app. Content of a stopped response is
  * dropped: its audio is never played, its text never shown; only its audio is still counted (the
- * provider holds it, which bounds truncation).
+ * provider holds it, which bounds truncation). `responseId` and `itemId` are the event's (see
+ * {@link ContentProcessor}).
  */
 export function deliverContent<TContext>(
   host: ContentDeliveryHost<TContext>,
   event: MessageContentEvent,
+  responseId: string,
+  itemId: string,
 ): void {
-  const { responseId, itemId } = event;
   const stopped = host.isStopped(responseId);
   switch (event.type) {
     case 'text_delta':
@@ -54,7 +56,7 @@ export function deliverContent<TContext>(
       host.mirror.transcriptDone(event);
       return;
     case 'message_done':
-      host.playout.messageDone(event.itemId);
+      host.playout.messageDone(itemId);
       host.mirror.messageDone(event);
       return;
   }

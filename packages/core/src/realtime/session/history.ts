@@ -43,6 +43,8 @@ export class RealtimeHistory {
   /** In conversation order. */
   readonly #entries: Entry[] = [];
   readonly #byId = new Map<string, Entry>();
+  /** The message that received a delta or audio last: the next one is almost always for it too. */
+  #recent: Entry | undefined;
   /** `items` as last read; `undefined` after any change. */
   #snapshot: readonly RealtimeHistoryItem[] | undefined;
   readonly #emit: (event: HistoryEvent) => void;
@@ -109,7 +111,7 @@ export class RealtimeHistory {
 
   /** Appends to a message's text without an event (deltas); the next update publishes it. */
   appendText(itemId: string, delta: string): void {
-    const entry = this.#byId.get(itemId);
+    const entry = this.#entry(itemId);
     if (delta === '' || entry?.item.type !== 'message') return;
     this.#draft(entry, entry.item).text.append(delta);
     this.#changedSilently(entry);
@@ -117,7 +119,7 @@ export class RealtimeHistory {
 
   /** Marks a message as spoken without an event (its audio arrived); the next update publishes it. */
   markAudio(itemId: string): void {
-    const entry = this.#byId.get(itemId);
+    const entry = this.#entry(itemId);
     if (entry?.item.type !== 'message') return;
     if (entry.draft ? entry.draft.hasAudio : entry.item.hasAudio) return;
     this.#draft(entry, entry.item).hasAudio = true;
@@ -134,8 +136,18 @@ export class RealtimeHistory {
     if (!entry) return;
     this.#entries.splice(this.#entries.indexOf(entry), 1);
     this.#byId.delete(itemId);
+    if (this.#recent === entry) this.#recent = undefined;
     this.#snapshot = undefined;
     this.#emit({ type: 'history_removed', itemId });
+  }
+
+  /** The entry of `itemId`, remembered for the next delta. */
+  #entry(itemId: string): Entry | undefined {
+    const recent = this.#recent;
+    if (recent !== undefined && recent.item.itemId === itemId) return recent;
+    const entry = this.#byId.get(itemId);
+    if (entry) this.#recent = entry;
+    return entry;
   }
 
   /** The entry's snapshot, rebuilt first when it has a draft. */

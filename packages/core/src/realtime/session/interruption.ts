@@ -59,7 +59,7 @@ export class Interruptions<TContext> {
 
   /** Whether `responseId` was stopped: its further audio and text are dropped. */
   isStopped(responseId: string): boolean {
-    return this.#stopped.has(responseId);
+    return this.#stopped.size !== 0 && this.#stopped.has(responseId);
   }
 
   /**

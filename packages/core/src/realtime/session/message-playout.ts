@@ -29,6 +29,7 @@ export interface PlayoutMessage {
 }
 
 interface ResponseMessages {
+  readonly responseId: string;
   /** Message item ids in the order the provider started them. */
   readonly order: string[];
   /** Index in `order` of the message being delivered; those before it are done. */
@@ -36,6 +37,12 @@ interface ResponseMessages {
   /** Content of later messages, held until the messages before them are done. */
   readonly held: Map<string, MessageContentEvent[]>;
 }
+
+/**
+ * Processes one piece of content. `responseId` and `itemId` equal the event's; on the per-delta path
+ * they are the very strings the message was started with, so later lookups by them compare by identity.
+ */
+export type ContentProcessor = (event: MessageContentEvent, responseId: string, itemId: string) => void;
 
 /** Responses remembered; an interruption may still need a finished response's messages. */
 const MAX_RESPONSES = 32;
@@ -49,6 +56,10 @@ const MAX_RESPONSES = 32;
 export class MessagePlayout {
   readonly #responses = new Map<string, ResponseMessages>();
   readonly #messages = new Map<string, PlayoutMessage>();
+  /** The response whose head message received content last: the common case, checked before any lookup. */
+  #current: ResponseMessages | undefined;
+  /** The message whose audio arrived last. */
+  #lastAudio: PlayoutMessage | undefined;
 
   /** The provider started message `itemId` of `responseId` (also implied by its first audio). */
   messageStarted(responseId: string, itemId: string): PlayoutMessage {
@@ -70,11 +81,20 @@ export class MessagePlayout {
   }
 
   /** Processes `event` now when its message is being delivered; otherwise holds it until it is. */
-  admit(event: MessageContentEvent, process: (event: MessageContentEvent) => void): void {
+  admit(event: MessageContentEvent, process: ContentProcessor): void {
+    const current = this.#current;
+    if (current !== undefined && current.head < current.order.length) {
+      const itemId = current.order[current.head]!;
+      if (event.itemId === itemId && event.responseId === current.responseId) {
+        process(event, current.responseId, itemId);
+        if (event.type === 'message_done') this.#advance(current, process);
+        return;
+      }
+    }
     const response = this.#responses.get(event.responseId);
     const index = response ? response.order.indexOf(event.itemId) : -1;
     if (!response || index < 0 || index < response.head) {
-      process(event);
+      process(event, event.responseId, event.itemId);
       return;
     }
     if (index > response.head) {
@@ -83,18 +103,19 @@ export class MessagePlayout {
       response.held.set(event.itemId, held);
       return;
     }
-    process(event);
+    this.#current = response;
+    process(event, response.responseId, response.order[index]!);
     if (event.type === 'message_done') this.#advance(response, process);
   }
 
   /** The response ended: whatever is still held is processed, in message order. */
-  responseDone(responseId: string, process: (event: MessageContentEvent) => void): void {
+  responseDone(responseId: string, process: ContentProcessor): void {
     const response = this.#responses.get(responseId);
     if (!response) return;
     for (const itemId of response.order) {
       const held = response.held.get(itemId);
       response.held.delete(itemId);
-      for (const event of held ?? []) process(event);
+      for (const event of held ?? []) process(event, event.responseId, event.itemId);
     }
     response.head = response.order.length;
   }
@@ -102,8 +123,10 @@ export class MessagePlayout {
   /** Audio of a message arrived; `passed` when it was handed to the app. */
   audio(responseId: string, itemId: string, bytes: number, passed: boolean): void {
     // A known message of this response is already in its order (forgetting a response forgets its messages).
-    const known = this.#messages.get(itemId);
+    const last = this.#lastAudio;
+    const known = last !== undefined && last.itemId === itemId ? last : this.#messages.get(itemId);
     const message = known?.responseId === responseId ? known : this.messageStarted(responseId, itemId);
+    this.#lastAudio = message;
     message.receivedBytes += bytes;
     if (passed) message.passedBytes += bytes;
   }
@@ -135,9 +158,11 @@ export class MessagePlayout {
   reset(): void {
     this.#responses.clear();
     this.#messages.clear();
+    this.#current = undefined;
+    this.#lastAudio = undefined;
   }
 
-  #advance(response: ResponseMessages, process: (event: MessageContentEvent) => void): void {
+  #advance(response: ResponseMessages, process: ContentProcessor): void {
     response.head++;
     while (response.head < response.order.length) {
       const itemId = response.order[response.head]!;
@@ -145,7 +170,7 @@ export class MessagePlayout {
       response.held.delete(itemId);
       let done = false;
       for (const event of held) {
-        process(event);
+        process(event, event.responseId, event.itemId);
         if (event.type === 'message_done') done = true;
       }
       if (!done) return;
@@ -156,7 +181,7 @@ export class MessagePlayout {
   #response(responseId: string): ResponseMessages {
     let response = this.#responses.get(responseId);
     if (!response) {
-      response = { order: [], head: 0, held: new Map() };
+      response = { responseId, order: [], head: 0, held: new Map() };
       this.#responses.set(responseId, response);
       if (this.#responses.size > MAX_RESPONSES) this.#forgetOldest();
     }
@@ -167,5 +192,7 @@ export class MessagePlayout {
     const [oldest, response] = this.#responses.entries().next().value as [string, ResponseMessages];
     this.#responses.delete(oldest);
     for (const itemId of response.order) this.#messages.delete(itemId);
+    if (this.#current === response) this.#current = undefined;
+    this.#lastAudio = undefined;
   }
 }

@@ -62,6 +62,7 @@ export class OutputGuardrailMonitor<TContext> {
 
   /** Adds transcript or text of a response; runs the guardrails when the next threshold is crossed. */
   delta(responseId: string, delta: string): void {
+    if (this.#responses.size === 0) return;
     const state = this.#responses.get(responseId);
     if (!state || state.tripped) return;
     state.text.append(delta);

@@ -26,6 +26,8 @@ export class ResponseTracker<TContext> {
   readonly #responses = new Map<string, TrackedResponse<TContext>>();
   readonly #currentAgent: () => Agent<TContext>;
   #lastAudioResponseId: string | undefined;
+  /** The response whose audio arrived last (never forgotten while it is that one). */
+  #lastAudio: TrackedResponse<TContext> | undefined;
 
   constructor(currentAgent: () => Agent<TContext>) {
     this.#currentAgent = currentAgent;
@@ -59,7 +61,12 @@ export class ResponseTracker<TContext> {
 
   /** Audio of `itemId` arrived for `responseId`. */
   audio(responseId: string, itemId: string): void {
-    this.track(responseId).audioItemId = itemId;
+    if (responseId === this.#lastAudioResponseId && this.#lastAudio !== undefined) {
+      this.#lastAudio.audioItemId = itemId;
+      return;
+    }
+    this.#lastAudio = this.track(responseId);
+    this.#lastAudio.audioItemId = itemId;
     this.#lastAudioResponseId = responseId;
   }
 
@@ -75,6 +82,7 @@ export class ResponseTracker<TContext> {
   clear(): void {
     this.#responses.clear();
     this.#lastAudioResponseId = undefined;
+    this.#lastAudio = undefined;
   }
 
   #forgetOldest(): void {

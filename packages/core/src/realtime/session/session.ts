@@ -612,8 +612,14 @@ export class RealtimeSession<TContext = unknown>
 
   #onProviderEvent(connection: RealtimeConnection, event: RealtimeEvent): void {
     if (connection !== this.#connection || this.#status !== 'connected' || this.#closing) return;
+    // The per-delta path first: the reconnect observer has nothing to do with content deltas.
+    const type = event.type;
+    if (type === 'audio_delta' || type === 'transcript_delta' || type === 'text_delta') {
+      this.#playout.admit(event, this.#deliver);
+      return;
+    }
     if (this.#reconnect.observe(event)) return;
-    switch (event.type) {
+    switch (type) {
       case 'connection_status':
         if (event.status === 'disconnected') {
           this.#onDisconnected(event.reason ?? 'provider_disconnected', 'connection_lost');
@@ -629,9 +635,6 @@ export class RealtimeSession<TContext = unknown>
         this.#playout.messageStarted(event.responseId, event.itemId);
         this.#mirror.messageStarted(event);
         return;
-      case 'text_delta':
-      case 'transcript_delta':
-      case 'audio_delta':
       case 'audio_done':
       case 'transcript_done':
       case 'message_done':
@@ -790,7 +793,8 @@ export class RealtimeSession<TContext = unknown>
     return this.capabilities.turnDetection && this.#options.config.turnDetection !== null;
   }
 
-  readonly #deliver = (event: MessageContentEvent): void => deliverContent(this.#delivery, event);
+  readonly #deliver = (event: MessageContentEvent, responseId: string, itemId: string): void =>
+    deliverContent(this.#delivery, event, responseId, itemId);
 
   /**
    * The one interruption path (app, user speech, the app's playback, a guardrail), see
