@@ -15,6 +15,8 @@ export interface ContentDeliveryHost<TContext> {
   readonly responses: ResponseTracker<TContext>;
   /** Whether the response was interrupted (or abandoned): its further content is dropped. */
   isStopped(responseId: string): boolean;
+  /** Whether an event of `type` would reach anyone: per-delta events nobody observes are not built. */
+  observed(type: RealtimeSessionEvent<TContext>['type']): boolean;
   emit(event: RealtimeSessionEvent<TContext>): void;
 }
 
@@ -38,7 +40,7 @@ export function deliverContent<TContext>(
       if (stopped) return;
       host.mirror.delta(itemId, event.delta);
       host.guardrails.delta(responseId, event.delta);
-      host.emit({ type: event.type, responseId, itemId, delta: event.delta });
+      if (host.observed(event.type)) host.emit({ type: event.type, responseId, itemId, delta: event.delta });
       return;
     case 'audio_delta':
       host.playout.audio(responseId, itemId, event.audio.byteLength, !stopped);
@@ -46,7 +48,7 @@ export function deliverContent<TContext>(
       host.responses.audio(responseId, itemId);
       host.mirror.audio(itemId);
       host.tracker.audioReceived(itemId, event.audio.byteLength / PCM16_BYTES_PER_MS);
-      host.emit({ type: 'audio', responseId, itemId, data: event.audio });
+      if (host.observed('audio')) host.emit({ type: 'audio', responseId, itemId, data: event.audio });
       return;
     case 'audio_done':
       host.playout.audioDone(itemId);

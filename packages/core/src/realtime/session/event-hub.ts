@@ -64,6 +64,11 @@ export class EventHub<E extends { type: string }> {
     };
   }
 
+  /** Whether an event of `type` emitted now would reach anyone (a listener or an iterator). */
+  observed(type: string): boolean {
+    return !this.#ended && (this.#subscriptions.size > 0 || this.#listeners.has(type));
+  }
+
   emit(event: E): void {
     if (this.#ended) return;
     if (this.#subscriptions.size > 0)

@@ -188,6 +188,7 @@ export class RealtimeSession<TContext = unknown>
       guardrails: this.#guardrails,
       responses: this.#responses,
       isStopped: (id) => this.#interruptions.isStopped(id),
+      observed: (type) => this.#hub.observed(type),
       emit: (event) => this.#emit(event),
     };
     this.#switcher = new AgentSwitcher<TContext>({
