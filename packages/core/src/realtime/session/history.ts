@@ -45,6 +45,7 @@ export class RealtimeHistory {
   readonly #byId = new Map<string, Entry>();
   /** The message that received a delta or audio last: the next one is almost always for it too. */
   #recent: Entry | undefined;
+  #recentId: string | undefined;
   /** `items` as last read; `undefined` after any change. */
   #snapshot: readonly RealtimeHistoryItem[] | undefined;
   readonly #emit: (event: HistoryEvent) => void;
@@ -136,17 +137,23 @@ export class RealtimeHistory {
     if (!entry) return;
     this.#entries.splice(this.#entries.indexOf(entry), 1);
     this.#byId.delete(itemId);
-    if (this.#recent === entry) this.#recent = undefined;
+    if (this.#recent === entry) {
+      this.#recent = undefined;
+      this.#recentId = undefined;
+    }
     this.#snapshot = undefined;
     this.#emit({ type: 'history_removed', itemId });
   }
 
   /** The entry of `itemId`, remembered for the next delta. */
   #entry(itemId: string): Entry | undefined {
-    const recent = this.#recent;
-    if (recent !== undefined && recent.item.itemId === itemId) return recent;
+    // Compared with the id it was last asked for: the session passes the same string for a message's deltas.
+    if (this.#recent !== undefined && itemId === this.#recentId) return this.#recent;
     const entry = this.#byId.get(itemId);
-    if (entry) this.#recent = entry;
+    if (entry) {
+      this.#recent = entry;
+      this.#recentId = itemId;
+    }
     return entry;
   }
 
