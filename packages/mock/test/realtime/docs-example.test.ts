@@ -1,21 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
-
-const source = readFileSync(fileURLToPath(import.meta.url), 'utf8');
-const docs = readFileSync(fileURLToPath(new URL('../../../../docs/realtime.md', import.meta.url)), 'utf8');
-
-/** The code between the region markers below, as it appears in docs/realtime.md. */
-function exampleCode(): string {
-  const start = source.lastIndexOf('// #region example');
-  const end = source.lastIndexOf('// #endregion example');
-  return source
-    .slice(source.indexOf('\n', start) + 1, end)
-    .split('\n')
-    .map((line) => line.replace(/^ {2}/, ''))
-    .join('\n')
-    .trimEnd();
-}
+import { realtimeDoc, regionCode } from './docs-region.js';
 
 test('the runnable example in docs/realtime.md works', async () => {
   const printed: string[] = [];
@@ -64,5 +48,5 @@ test('the runnable example in docs/realtime.md works', async () => {
     'tool get_weather → Sunny and 21 °C in Lisbon',
     'assistant: It is sunny and 21 degrees in Lisbon. (800 ms of audio)',
   ]);
-  expect(docs).toContain(exampleCode());
+  expect(realtimeDoc).toContain(regionCode(import.meta.url, 'example'));
 });

@@ -1,21 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
-
-const source = readFileSync(fileURLToPath(import.meta.url), 'utf8');
-const docs = readFileSync(fileURLToPath(new URL('../../../../docs/realtime.md', import.meta.url)), 'utf8');
-
-/** The code between the region markers below, as it appears in docs/realtime.md. */
-function exampleCode(): string {
-  const start = source.lastIndexOf('// #region turn-taking');
-  const end = source.lastIndexOf('// #endregion turn-taking');
-  return source
-    .slice(source.indexOf('\n', start) + 1, end)
-    .split('\n')
-    .map((line) => line.replace(/^ {2}/, ''))
-    .join('\n')
-    .trimEnd();
-}
+import { realtimeDoc, regionCode } from './docs-region.js';
 
 test('the interruptions, playback and ephemeral replies example in docs/realtime.md works', async () => {
   const printed: string[] = [];
@@ -85,5 +69,5 @@ test('the interruptions, playback and ephemeral replies example in docs/realtime
     'said out of band: Your one-time code is 4 7 1 1.',
     "history: 2 items, the model's context: 2",
   ]);
-  expect(docs).toContain(exampleCode());
+  expect(realtimeDoc).toContain(regionCode(import.meta.url, 'turn-taking'));
 });
