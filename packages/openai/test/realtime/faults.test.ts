@@ -78,7 +78,7 @@ describe('the server goes away mid-response', () => {
     expect(await heardFirstPart(harness, hold)).toBe(firstId);
     // Queued behind the active response: it will never be sent.
     const second = session.generateReply();
-    const audioBefore = harness.ofType('audio').length;
+    const audioBefore = harness.of('audio').length;
     expect(audioBefore).toBeGreaterThan(0);
 
     fault(server);
@@ -89,11 +89,11 @@ describe('the server goes away mid-response', () => {
     await expect(first.done).rejects.toBeInstanceOf(ConnectionLostError);
     await expect(second).rejects.toBeInstanceOf(ConnectionLostError);
     await expect(second.done).rejects.toMatchObject({ code: 'connection_lost' });
-    expect(harness.ofType('agent_end')).toEqual([
+    expect(harness.of('agent_end')).toEqual([
       { type: 'agent_end', agent: session.currentAgent, reason: 'disconnect' },
     ]);
     // The cut response is reported as failed (its message marked interrupted), and nothing more arrives.
-    expect(harness.ofType('response_done')).toEqual([
+    expect(harness.of('response_done')).toEqual([
       {
         type: 'response_done',
         responseId: firstId,
@@ -102,7 +102,7 @@ describe('the server goes away mid-response', () => {
         reason: 'connection_lost',
       },
     ]);
-    expect(harness.ofType('audio')).toHaveLength(audioBefore);
+    expect(harness.of('audio')).toHaveLength(audioBefore);
     expect(() => session.sendMessage('still there?')).toThrow(SessionNotConnectedError);
     // The adapter released its socket as soon as the server's side went away.
     await harness.sim.waitForIdle();
@@ -174,7 +174,7 @@ describe('frames the client cannot use', () => {
     ];
     for (const frame of frames) server.sendRaw(frame);
     await harness.waitFor('error', () => true, frames.length);
-    expect(harness.ofType('error')).toEqual(
+    expect(harness.of('error')).toEqual(
       frames.map(() => ({
         type: 'error',
         source: 'provider',
@@ -188,7 +188,7 @@ describe('frames the client cannot use', () => {
     expect(harness.transcript(responseId)).toBe('Part one. Part two.');
     // Exactly the audio the server sent: the cut-off frame produced none.
     const wireAudio = server.serverEvents.filter((e) => e.type === 'response.output_audio.delta').length;
-    expect(harness.ofType('audio')).toHaveLength(wireAudio);
+    expect(harness.of('audio')).toHaveLength(wireAudio);
     expect(harness.session.status).toBe('connected');
     expect((await harness.exchange('again')).transcript).toBe('You said: again');
     await harness.closeAndExpectReleased();
@@ -220,7 +220,7 @@ describe('frames the client cannot use', () => {
     hold.release();
     await harness.waitFor('response_done');
     expect(harness.transcript(responseId)).toBe('Part one. (aside) Part two.');
-    expect(harness.ofType('error')).toEqual([]);
+    expect(harness.of('error')).toEqual([]);
     expect((await harness.exchange('again')).transcript).toBe('You said: again');
     await harness.closeAndExpectReleased();
   });
@@ -335,7 +335,7 @@ describe('an error event for every code of the reference', () => {
       clientRequestId: refused.clientRequestId,
     });
     await expect(refused.done).rejects.toBe(failure);
-    expect(harness.ofType('error').at(-1)).toEqual({
+    expect(harness.of('error').at(-1)).toEqual({
       type: 'error',
       source: 'provider',
       code: expectedCode,
@@ -345,7 +345,7 @@ describe('an error event for every code of the reference', () => {
     });
 
     expect((await harness.exchange('still there?')).transcript).toBe('You said: still there?');
-    expect(harness.ofType('connection_status').map((e) => e.status)).toEqual(['connecting', 'connected']);
+    expect(harness.of('connection_status').map((e) => e.status)).toEqual(['connecting', 'connected']);
     await harness.closeAndExpectReleased();
   });
 
@@ -360,7 +360,7 @@ describe('an error event for every code of the reference', () => {
     server.expire();
 
     const disconnected = await harness.waitFor('connection_status', (e) => e.status === 'disconnected');
-    const errors = harness.ofType('error');
+    const errors = harness.of('error');
     expect(errors).toEqual([
       {
         type: 'error',
@@ -397,7 +397,7 @@ describe('an error event for every code of the reference', () => {
     });
 
     await harness.waitFor('connection_status', (e) => e.status === 'disconnected');
-    expect(harness.ofType('error')).toEqual([
+    expect(harness.of('error')).toEqual([
       {
         type: 'error',
         source: 'provider',
@@ -458,7 +458,7 @@ describe('closing', () => {
     await expect(second).rejects.toMatchObject({ code: 'session_closed' });
     await closing;
     hold.release();
-    expect(harness.ofType('connection_status').map((e) => e.status)).toEqual([
+    expect(harness.of('connection_status').map((e) => e.status)).toEqual([
       'connecting',
       'connected',
       'closed',

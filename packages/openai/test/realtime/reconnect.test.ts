@@ -2,9 +2,6 @@ import {
   Agent,
   type RealtimeReconnectOptions,
   RealtimeSession,
-  type RealtimeSessionEvent,
-  type RealtimeSessionEventOf,
-  type RealtimeSessionEventType,
   ReconnectFailedError,
   TurnLostError,
   tool,
@@ -18,11 +15,10 @@ import {
   type SimulatedConnection,
 } from '@parley/openai/testing';
 import { describe, expect, test } from 'vitest';
-import { WebSocket as WsWebSocket } from 'ws';
+import type { WebSocket as WsWebSocket } from 'ws';
 import { z } from 'zod';
 import { API_KEY, simulator } from './helpers.js';
-
-const SOCKET_EVENTS = ['open', 'message', 'error', 'close'] as const;
+import { closeAndExpectNoSockets, SessionEventLog, trackedWebSocket } from './session-rig.js';
 
 const weather = tool({
   name: 'weather',
@@ -32,38 +28,33 @@ const weather = tool({
 });
 const agent = new Agent({ name: 'Forecaster', instructions: 'Tell the weather.', tools: [weather] });
 
-type Waiter = { match: (e: RealtimeSessionEvent) => boolean; count: number; resolve: () => void };
-
 /**
  * A session on an `OpenAIRealtimeModel` pointed at a simulator, one ManualClock for the simulator, the adapter
  * and the session, and the ws sockets the adapter opened, so a test can assert nothing is left.
  */
-class Rig {
+class Rig extends SessionEventLog {
   readonly clock: ManualClock;
   readonly sim: RealtimeSimulator;
   readonly session: RealtimeSession;
-  readonly events: RealtimeSessionEvent[] = [];
   readonly sockets: WsWebSocket[] = [];
-  readonly #waiters: Waiter[] = [];
 
   private constructor(clock: ManualClock, sim: RealtimeSimulator, reconnect: RealtimeReconnectOptions) {
+    super();
     this.clock = clock;
     this.sim = sim;
-    const sockets = this.sockets;
-    class TrackedSocket extends WsWebSocket {
-      constructor(...args: ConstructorParameters<typeof WsWebSocket>) {
-        super(...args);
-        sockets.push(this);
-      }
-    }
-    const model = new OpenAIRealtimeModel({ apiKey: API_KEY, url: sim.url, WebSocket: TrackedSocket, clock });
+    const model = new OpenAIRealtimeModel({
+      apiKey: API_KEY,
+      url: sim.url,
+      WebSocket: trackedWebSocket(this.sockets),
+      clock,
+    });
     this.session = new RealtimeSession(agent, { model, clock, reconnect: { jitter: 0, ...reconnect } });
     const iterator = this.session[Symbol.asyncIterator]();
     void (async () => {
       for (;;) {
         const next = await iterator.next();
         if (next.done) return;
-        this.#record(next.value);
+        this.record(next.value);
       }
     })();
   }
@@ -83,23 +74,6 @@ class Rig {
     return this.sim.waitForConnection(this.sim.connections.length - 1);
   }
 
-  of<T extends RealtimeSessionEventType>(type: T): RealtimeSessionEventOf<T>[] {
-    return this.events.filter((e) => e.type === type) as RealtimeSessionEventOf<T>[];
-  }
-
-  /** Resolves with the `count`-th event of `type` matching (already seen or future). */
-  async waitFor<T extends RealtimeSessionEventType>(
-    type: T,
-    match: (event: RealtimeSessionEventOf<T>) => boolean = () => true,
-    count = 1,
-  ): Promise<RealtimeSessionEventOf<T>> {
-    const fn = (e: RealtimeSessionEvent) => e.type === type && match(e as RealtimeSessionEventOf<T>);
-    if (this.events.filter(fn).length < count) {
-      await new Promise<void>((resolve) => this.#waiters.push({ match: fn, count, resolve }));
-    }
-    return this.events.filter(fn)[count - 1] as RealtimeSessionEventOf<T>;
-  }
-
   /** Sends a user message and waits for the `count`-th `response_done` since the start. */
   async exchange(text: string, responses = 1): Promise<void> {
     const before = this.of('response_done').length;
@@ -109,27 +83,8 @@ class Rig {
 
   /** Closes the session and asserts nothing is left on either side: sockets, timers, listeners. */
   async closeAndExpectReleased(): Promise<void> {
-    await this.session.close();
-    await this.sim.waitForIdle();
-    expect(this.session.status).toBe('closed');
-    expect(this.sim.openConnections).toBe(0);
-    expect(this.sim.openSockets).toBe(0);
-    expect(this.clock.pendingTimers).toBe(0);
-    expect(this.sockets.map((s) => s.readyState)).toEqual(this.sockets.map(() => WsWebSocket.CLOSED));
-    expect(this.sockets.map((s) => SOCKET_EVENTS.reduce((n, type) => n + s.listenerCount(type), 0))).toEqual(
-      this.sockets.map(() => 0),
-    );
+    await closeAndExpectNoSockets(this.session, this.sim, this.clock, this.sockets);
     await this.waitFor('connection_status', (e) => e.status === 'closed');
-  }
-
-  #record(event: RealtimeSessionEvent): void {
-    this.events.push(event);
-    for (const waiter of [...this.#waiters]) {
-      if (this.events.filter(waiter.match).length >= waiter.count) {
-        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
   }
 }
 

@@ -3,18 +3,15 @@ import {
   type RealtimeConnection,
   type RealtimeModel,
   RealtimeSession,
-  type RealtimeSessionEvent,
-  type RealtimeSessionEventOf,
   type RealtimeSessionEventType,
 } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAIRealtimeModel } from '@parley/openai';
 import type { RealtimeSimulator, SimulatedConnection } from '@parley/openai/testing';
 import { expect } from 'vitest';
-import { WebSocket as WsWebSocket } from 'ws';
+import type { WebSocket as WsWebSocket } from 'ws';
 import { API_KEY } from './helpers.js';
-
-const SOCKET_EVENTS = ['open', 'message', 'error', 'close'] as const;
+import { closeAndExpectNoSockets, SessionEventLog, trackedWebSocket } from './session-rig.js';
 
 const RECORDED: readonly RealtimeSessionEventType[] = [
   'connection_status',
@@ -31,18 +28,15 @@ const RECORDED: readonly RealtimeSessionEventType[] = [
   'warning',
 ];
 
-type Waiter = { match: (e: RealtimeSessionEvent) => boolean; count: number; resolve: () => void };
-
 /**
  * A `RealtimeSession` on an `OpenAIRealtimeModel` pointed at a simulator, with everything a leak check needs
  * observable from outside: the ws sockets the adapter opened (their listener counts), the connections the model
  * handed out (their status, and how many subscriptions the session holds on them), one injected ManualClock for
  * the adapter and the session, and an event iterator started before `connect()`.
  */
-export class SessionUnderTest {
+export class SessionUnderTest extends SessionEventLog {
   readonly clock = new ManualClock();
   readonly session: RealtimeSession;
-  readonly events: RealtimeSessionEvent[] = [];
   /** The ws sockets the adapter created. */
   readonly sockets: WsWebSocket[] = [];
   /** The connections the model handed to the session. */
@@ -51,23 +45,16 @@ export class SessionUnderTest {
   subscriptions = 0;
   /** Everything the session's async iterator produced, resolved when the iterator ends. */
   readonly iterated: Promise<string[]>;
-  #waiters: Waiter[] = [];
 
   constructor(
     readonly sim: RealtimeSimulator,
     agent: Agent = new Agent({ name: 'Faulty', instructions: 'Answer.' }),
   ) {
-    const sockets = this.sockets;
-    class TrackedSocket extends WsWebSocket {
-      constructor(...args: ConstructorParameters<typeof WsWebSocket>) {
-        super(...args);
-        sockets.push(this);
-      }
-    }
+    super();
     const inner = new OpenAIRealtimeModel({
       apiKey: API_KEY,
       url: sim.url,
-      WebSocket: TrackedSocket,
+      WebSocket: trackedWebSocket(this.sockets),
       clock: this.clock,
     });
     const model: RealtimeModel = {
@@ -99,7 +86,7 @@ export class SessionUnderTest {
     // These tests are about what the failure of one connection looks like from the app; automatic reconnection
     // is tested on its own (reconnect.test.ts).
     this.session = new RealtimeSession(agent, { model, clock: this.clock, reconnect: false });
-    for (const type of RECORDED) this.session.on(type, (event) => this.#record(event));
+    for (const type of RECORDED) this.session.on(type, (event) => this.record(event));
     const iterator = this.session[Symbol.asyncIterator]();
     this.iterated = (async () => {
       const types: string[] = [];
@@ -117,26 +104,9 @@ export class SessionUnderTest {
     return this.sim.waitForConnection(this.sim.connections.length - 1);
   }
 
-  ofType<T extends RealtimeSessionEventType>(type: T): RealtimeSessionEventOf<T>[] {
-    return this.events.filter((e) => e.type === type) as RealtimeSessionEventOf<T>[];
-  }
-
-  /** Resolves with the `count`-th event matching (already seen or future). */
-  async waitFor<T extends RealtimeSessionEventType>(
-    type: T,
-    match: (event: RealtimeSessionEventOf<T>) => boolean = () => true,
-    count = 1,
-  ): Promise<RealtimeSessionEventOf<T>> {
-    const fn = (e: RealtimeSessionEvent) => e.type === type && match(e as RealtimeSessionEventOf<T>);
-    if (this.events.filter(fn).length < count) {
-      await new Promise<void>((resolve) => this.#waiters.push({ match: fn, count, resolve }));
-    }
-    return this.events.filter(fn)[count - 1] as RealtimeSessionEventOf<T>;
-  }
-
   /** The transcript of `responseId`, from its deltas. */
   transcript(responseId: string): string {
-    return this.ofType('transcript_delta')
+    return this.of('transcript_delta')
       .filter((e) => e.responseId === responseId)
       .map((e) => e.delta)
       .join('');
@@ -144,7 +114,7 @@ export class SessionUnderTest {
 
   /** Sends a user message and resolves with the reply's response id and transcript once it is done. */
   async exchange(text: string): Promise<{ responseId: string; transcript: string }> {
-    const before = this.ofType('response_done').length;
+    const before = this.of('response_done').length;
     this.session.sendMessage(text);
     const done = await this.waitFor('response_done', () => true, before + 1);
     expect(done.status).toBe('completed');
@@ -156,18 +126,9 @@ export class SessionUnderTest {
    * a connection, no listener on a socket, closed connections, an ended iterator.
    */
   async closeAndExpectReleased(): Promise<void> {
-    await this.session.close();
-    await this.sim.waitForIdle();
-    expect(this.session.status).toBe('closed');
-    expect(this.sim.openConnections).toBe(0);
-    expect(this.sim.openSockets).toBe(0);
-    expect(this.clock.pendingTimers).toBe(0);
+    await closeAndExpectNoSockets(this.session, this.sim, this.clock, this.sockets);
     expect(this.subscriptions).toBe(0);
     expect(this.connections.map((c) => c.status)).toEqual(this.connections.map(() => 'closed'));
-    expect(this.sockets.map((s) => s.readyState)).toEqual(this.sockets.map(() => WsWebSocket.CLOSED));
-    expect(this.sockets.map((s) => SOCKET_EVENTS.reduce((n, type) => n + s.listenerCount(type), 0))).toEqual(
-      this.sockets.map(() => 0),
-    );
     const types = await this.iterated;
     expect(types.at(-1)).toBe('connection_status');
     expect(this.events.at(-1)).toEqual({ type: 'connection_status', status: 'closed' });
@@ -175,15 +136,5 @@ export class SessionUnderTest {
     expect(() => this.session.sendMessage('anyone?')).toThrow(
       expect.objectContaining({ code: 'session_closed' }),
     );
-  }
-
-  #record(event: RealtimeSessionEvent): void {
-    this.events.push(event);
-    for (const waiter of [...this.#waiters]) {
-      if (this.events.filter(waiter.match).length >= waiter.count) {
-        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
   }
 }
