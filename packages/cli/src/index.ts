@@ -1,3 +1,6 @@
 export { type DemoSummary, runSupportDemo } from './demo/run-demo.js';
 export { main } from './main.js';
 export type { Output } from './output.js';
+export { runVoiceDemo, type VoiceDemoOptions } from './voice-demo/run-voice-demo.js';
+export { VoiceDemoStalledError } from './voice-demo/step-guard.js';
+export type { VoiceDemoSummary } from './voice-demo/voice-call.js';

@@ -1,0 +1,66 @@
+import { type Clock, RealtimeSession, ReportedPlaybackTracker, systemClock } from '@parley/core';
+import { OpenAIRealtimeModel } from '@parley/openai';
+import { createHold, type RealtimeSimulator, startRealtimeSimulator } from '@parley/openai/testing';
+import type { Output } from '../output.js';
+import { runVoiceCall, type VoiceDemoSummary } from './voice-call.js';
+import { tellerAgent, tellerBrain } from './voice-script.js';
+import { VoiceTranscriptPrinter } from './voice-transcript.js';
+
+/** The simulator accepts any key; this one only shows where a real key would go. */
+const SIMULATOR_KEY = 'sk-simulator-demo';
+
+/** Options of {@link runVoiceDemo}. */
+export interface VoiceDemoOptions {
+  /** The clock of the demo's stall guard. Default: the system clock. */
+  clock?: Clock;
+  /** How long one step of the call may take before the demo gives up. Default 10 000 ms. */
+  stepTimeoutMs?: number;
+}
+
+/**
+ * Runs a scripted voice call on the embedded OpenAI Realtime simulator (127.0.0.1, any free port) through
+ * `OpenAIRealtimeModel` over a real WebSocket: spoken question, tool call, spoken answer, barge-in with
+ * truncation at the heard position, and an ephemeral reply that stays out of the history. Prints a readable
+ * transcript; the session and the simulator are closed on every path.
+ */
+export async function runVoiceDemo(
+  output: Output,
+  options: VoiceDemoOptions = {},
+): Promise<VoiceDemoSummary> {
+  const printer = new VoiceTranscriptPrinter(output);
+  const midAnswer = createHold('mid-answer');
+  const sim: RealtimeSimulator = await startRealtimeSimulator({ port: 0, brain: tellerBrain(midAnswer) });
+  try {
+    const session = new RealtimeSession(tellerAgent, {
+      model: new OpenAIRealtimeModel({ apiKey: SIMULATOR_KEY, url: sim.url }),
+      // The demo "plays" the audio itself and reports what the caller heard, so positions never depend on timing.
+      playbackTracker: new ReportedPlaybackTracker(),
+      config: { voice: 'marin', turnDetection: null, inputTranscription: {} },
+      reconnect: false,
+    });
+    try {
+      printer.title(
+        'Parley voice demo: a realtime call on the embedded OpenAI Realtime simulator (no API key, no network)',
+      );
+      const summary = await runVoiceCall({
+        session,
+        sim,
+        printer,
+        midAnswer,
+        clock: options.clock ?? systemClock,
+        stepTimeoutMs: options.stepTimeoutMs ?? 10_000,
+      });
+      printer.summary(
+        `${summary.toolCalls} tool call, ${summary.spokenReplies} spoken replies (${summary.audioMs} ms of audio), ` +
+          `1 barge-in (heard ${summary.heardMs} ms, truncated at ${summary.truncatedAtMs} ms), ` +
+          `1 ephemeral reply; history ${summary.historyBefore} → ${summary.historyAfter} items.`,
+      );
+      return summary;
+    } finally {
+      await session.close();
+    }
+  } finally {
+    midAnswer.release();
+    await sim.close();
+  }
+}
