@@ -2,7 +2,7 @@ import { RunHooks, Runner, RunState } from '@parley/core';
 import type { Output } from '../output.js';
 import { triageAgent } from './support-agents.js';
 import { CUSTOMER_MESSAGE, supportModel } from './support-script.js';
-import { TranscriptPrinter } from './transcript.js';
+import { SupportTranscriptPrinter } from './transcript.js';
 
 /** A summary of what the demo did, for callers and tests. */
 export interface DemoSummary {
@@ -27,7 +27,7 @@ export interface DemoSummary {
  */
 export async function runSupportDemo(output: Output): Promise<DemoSummary> {
   const model = supportModel();
-  const printer = new TranscriptPrinter(output);
+  const printer = new SupportTranscriptPrinter(output);
   const hooks = new RunHooks();
   let handoffs = 0;
   let toolCalls = 0;

@@ -1,60 +1,32 @@
 import type { RunItem } from '@parley/core';
-import type { Output } from '../output.js';
+import { TranscriptPrinter } from '../transcript-printer.js';
 
-const MAX_RESULT = 100;
-
-/** Prints a run as a readable transcript: who said what, which tools ran, what they returned. */
-export class TranscriptPrinter {
-  readonly #output: Output;
-
-  constructor(output: Output) {
-    this.#output = output;
-  }
-
-  title(text: string): void {
-    this.#output.line(text);
-    this.#output.line();
-  }
-
+/** The support demo's transcript: handoffs, tool calls, approvals and the agents' messages. */
+export class SupportTranscriptPrinter extends TranscriptPrinter {
   user(text: string): void {
-    this.#output.line(`  customer   ${text}`);
+    this.say('customer', text);
   }
 
   handoff(from: string, to: string): void {
-    this.#output.line(`  ${pad(from)} ⇢ hands the conversation to ${to}`);
+    this.say(from, `⇢ hands the conversation to ${to}`);
   }
 
   toolCall(agent: string, name: string, args: string): void {
-    this.#output.line(`  ${pad(agent)} ⚙ ${name}(${args})`);
-  }
-
-  toolResult(name: string, output: string): void {
-    const shown = output.length > MAX_RESULT ? `${output.slice(0, MAX_RESULT)}…` : output;
-    this.#output.line(`  ${pad('')} ↳ ${name} returned ${shown}`);
+    this.say(agent, `⚙ ${name}(${args})`);
   }
 
   approvalRequested(agent: string, name: string, args: string): void {
-    this.#output.line(`  ${pad(agent)} ⏸ ${name}(${args}) needs approval; run state saved`);
+    this.say(agent, `⏸ ${name}(${args}) needs approval; run state saved`);
   }
 
   approved(by: string, name: string): void {
-    this.#output.line(`  ${pad(by)} ✔ approves ${name}; run resumed from the saved state`);
+    this.say(by, `✔ approves ${name}; run resumed from the saved state`);
   }
 
   /** Prints the assistant messages among `items`. */
   messages(items: readonly RunItem[]): void {
     for (const item of items) {
-      if (item.type === 'message_output_item')
-        this.#output.line(`  ${pad(item.agent.name)} ${item.rawItem.content}`);
+      if (item.type === 'message_output_item') this.say(item.agent.name, item.rawItem.content);
     }
   }
-
-  summary(text: string): void {
-    this.#output.line();
-    this.#output.line(text);
-  }
-}
-
-function pad(name: string): string {
-  return name.padEnd(10);
 }

@@ -2,9 +2,9 @@ import { type Clock, RealtimeSession, ReportedPlaybackTracker, systemClock } fro
 import { OpenAIRealtimeModel } from '@parley/openai';
 import { createHold, type RealtimeSimulator, startRealtimeSimulator } from '@parley/openai/testing';
 import type { Output } from '../output.js';
+import { TranscriptPrinter } from '../transcript-printer.js';
 import { runVoiceCall, type VoiceDemoSummary } from './voice-call.js';
 import { tellerAgent, tellerBrain } from './voice-script.js';
-import { VoiceTranscriptPrinter } from './voice-transcript.js';
 
 /** The simulator accepts any key; this one only shows where a real key would go. */
 const SIMULATOR_KEY = 'sk-simulator-demo';
@@ -27,7 +27,7 @@ export async function runVoiceDemo(
   output: Output,
   options: VoiceDemoOptions = {},
 ): Promise<VoiceDemoSummary> {
-  const printer = new VoiceTranscriptPrinter(output);
+  const printer = new TranscriptPrinter(output);
   const midAnswer = createHold('mid-answer');
   const sim: RealtimeSimulator = await startRealtimeSimulator({ port: 0, brain: tellerBrain(midAnswer) });
   try {

@@ -7,6 +7,7 @@ import {
   type RealtimeSession,
 } from '@parley/core';
 import { type Hold, type RealtimeSimulator, speechAudio } from '@parley/openai/testing';
+import type { TranscriptPrinter } from '../transcript-printer.js';
 import { AudioMeter } from './audio-meter.js';
 import { nextEvent } from './next-event.js';
 import { guarded } from './step-guard.js';
@@ -17,7 +18,6 @@ import {
   SPOKEN_QUESTION,
   TYPED_QUESTION,
 } from './voice-script.js';
-import type { VoiceTranscriptPrinter } from './voice-transcript.js';
 
 /** A summary of what the voice demo did, for callers and tests. */
 export interface VoiceDemoSummary {
@@ -43,7 +43,7 @@ export interface VoiceDemoSummary {
 export interface VoiceCall {
   session: RealtimeSession;
   sim: RealtimeSimulator;
-  printer: VoiceTranscriptPrinter;
+  printer: TranscriptPrinter;
   /** The hold inside the payments answer, where the caller barges in. */
   midAnswer: Hold;
   clock: Clock;

@@ -1,9 +1,9 @@
-import type { Output } from '../output.js';
+import type { Output } from './output.js';
 
 const MAX_RESULT = 100;
 
-/** Prints the voice call as a readable transcript: who said what, which tools ran, what the session did. */
-export class VoiceTranscriptPrinter {
+/** Prints a demo as a readable transcript: a column of speakers, then what each said or did. */
+export class TranscriptPrinter {
   readonly #output: Output;
 
   constructor(output: Output) {
@@ -15,14 +15,14 @@ export class VoiceTranscriptPrinter {
     this.#output.line();
   }
 
-  /** A line by `who` (the caller, the agent, the session, …). */
+  /** A line by `who` (the customer, an agent, the session, …). */
   say(who: string, text: string): void {
     this.#output.line(`  ${who.padEnd(10)} ${text}`);
   }
 
   /** A line continuing the one before. */
   more(text: string): void {
-    this.#output.line(`  ${''.padEnd(10)} ${text}`);
+    this.say('', text);
   }
 
   toolResult(name: string, output: string): void {
