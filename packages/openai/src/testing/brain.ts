@@ -69,6 +69,11 @@ export type BrainOutput =
       text: string | readonly (string | Hold)[];
       /** Total length of the spoken audio; default the simulator's `msPerChar` per character. */
       audioMs?: number;
+      /**
+       * `false`: speak without transcript deltas (as a service whose output transcription lags behind the audio);
+       * the final `response.output_audio_transcript.done` still carries the text. Default `true`.
+       */
+      transcriptDeltas?: boolean;
     }
   /** A function call; `arguments` objects are serialized as JSON. */
   | { type: 'function_call'; name: string; arguments?: string | Record<string, unknown>; callId?: string }

@@ -56,6 +56,8 @@ interface OpenMessage {
   phase: number;
   /** With a fixed `audioMs`: the message's total characters, and those spoken so far. */
   fixed: { audioMs: number; totalChars: number; chars: number } | undefined;
+  /** Whether transcript deltas go out with the audio. */
+  transcriptDeltas: boolean;
 }
 
 type Status = 'completed' | 'cancelled' | 'failed' | 'incomplete';
@@ -172,6 +174,7 @@ export class ResponseRun {
           const totalChars = segments.reduce((n, segment) => n + (isHold(segment) ? 0 : segment.length), 0);
           this.#startMessage(
             output.audioMs === undefined ? undefined : { audioMs: output.audioMs, totalChars, chars: 0 },
+            output.transcriptDeltas ?? true,
           );
           for (const segment of segments) {
             if (isHold(segment)) {
@@ -247,7 +250,7 @@ export class ResponseRun {
     return { outputIndex, previousItemId };
   }
 
-  #startMessage(fixed: OpenMessage['fixed']): void {
+  #startMessage(fixed: OpenMessage['fixed'], transcriptDeltas: boolean): void {
     const item: StoredItem & { type: 'message' } = {
       id: this.#host.ids.next('item'),
       object: 'realtime.item',
@@ -268,6 +271,7 @@ export class ResponseRun {
       pendingBytes: 0,
       phase: 0,
       fixed,
+      transcriptDeltas,
     };
     this.#open = message;
     this.#host.send({
@@ -284,11 +288,13 @@ export class ResponseRun {
       message.text += token;
       this.#outputChars += token.length;
       if (message.audio) {
-        this.#host.send({
-          type: 'response.output_audio_transcript.delta',
-          ...this.#ids(message),
-          delta: token,
-        });
+        if (message.transcriptDeltas) {
+          this.#host.send({
+            type: 'response.output_audio_transcript.delta',
+            ...this.#ids(message),
+            delta: token,
+          });
+        }
         let ms = token.length * this.#host.msPerChar;
         const fixed = message.fixed;
         if (fixed) {

@@ -1,6 +1,5 @@
 import type { RealtimeCommand, RealtimeItem, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
-import type { JsonObject } from '../shared/deep-merge.js';
-import { type BrainOutput, type BrainReply, type BrainTurn, createHold, type Hold } from './brain.js';
+import { type BrainOutput, type BrainReply, createHold, type Hold } from './brain.js';
 import { conversationToSeamItems, seamCommandsOf, sessionToSeamConfig } from './seam-view.js';
 import type { SimulatedConnection } from './sim-connection.js';
 import {
@@ -52,27 +51,25 @@ export class SimulatorHarness {
   readonly #holds: Hold[] = [];
   readonly #msPerChar: number;
   /** `response_id:output_index` of messages whose transcript deltas are not sent. */
-  readonly #silentTranscripts = new Set<string>();
-  readonly #filtered = new WeakSet<SimulatedConnection>();
 
   /** `msPerChar` must match the simulator's (it places `holdAfterMs` holds in messages without `audioMs`). */
   constructor(simulator: RealtimeSimulator, model: RealtimeModel, msPerChar = 50) {
     this.simulator = simulator;
     this.model = model;
     this.#msPerChar = msPerChar;
-    simulator.brain = (turn) => this.#nextReply(turn);
+    simulator.brain = () => this.#nextReply();
   }
 
-  #nextReply(turn: BrainTurn): BrainReply {
+  #nextReply(): BrainReply {
     const response = this.#queue.shift();
     if (!response) return 'OK.';
-    const outputs: BrainOutput[] = response.output.map((output, index): BrainOutput => {
+    const outputs: BrainOutput[] = response.output.map((output): BrainOutput => {
       if (output.type === 'message') {
-        if (output.transcriptDeltas === false) this.#silenceTranscript(turn, index);
         return {
           type: 'message',
           text: this.#messageText(output),
           ...(output.audioMs !== undefined && { audioMs: output.audioMs }),
+          ...(output.transcriptDeltas !== undefined && { transcriptDeltas: output.transcriptDeltas }),
         };
       }
       return {
@@ -98,24 +95,6 @@ export class SimulatorHarness {
     const hold = createHold('holdAfterMs');
     this.#holds.push(hold);
     return [output.text.slice(0, at), hold, output.text.slice(at)];
-  }
-
-  /**
-   * Keeps the transcript deltas of one message off the wire, like a service whose output transcription is off or
-   * lags behind the audio: the connection's outgoing events are filtered (the simulator itself knows nothing of it).
-   */
-  #silenceTranscript(turn: BrainTurn, outputIndex: number): void {
-    this.#silentTranscripts.add(`${turn.responseId}:${outputIndex}`);
-    const connection = this.simulator.connections.find((c) => c.id === turn.connectionId);
-    if (!connection || this.#filtered.has(connection)) return;
-    this.#filtered.add(connection);
-    const send = connection.send.bind(connection);
-    connection.send = (event: JsonObject) => {
-      const silent =
-        event.type === 'response.output_audio_transcript.delta' &&
-        this.#silentTranscripts.has(`${String(event.response_id)}:${String(event.output_index)}`);
-      if (!silent) send(event);
-    };
   }
 
   #latest(): SimulatedConnection {

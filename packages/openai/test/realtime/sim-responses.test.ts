@@ -106,6 +106,22 @@ describe('simulator: canonical event orderings', () => {
     ]);
   });
 
+  test('a message spoken without transcript deltas: full audio, the transcript only in the done events', async () => {
+    const sim = await simulator({ msPerChar: 10, chunkMs: 50 });
+    const client = await RawClient.connect(sim);
+    sim.brain = () => ({ type: 'message', text: 'No captions here', audioMs: 400, transcriptDeltas: false });
+    client.send({ type: 'response.create' });
+    await client.waitFor('rate_limits.updated');
+    expect(client.ofType('response.output_audio_transcript.delta')).toEqual([]);
+    const bytes = client
+      .ofType('response.output_audio.delta')
+      .reduce((n, e) => n + Buffer.from(e.delta as string, 'base64').length, 0);
+    expect(bytes).toBe(400 * 48);
+    expect(client.ofType('response.output_audio_transcript.done')[0]).toMatchObject({
+      transcript: 'No captions here',
+    });
+  });
+
   test('a spoken preamble and a function call in one response; the follow-up is never automatic', async () => {
     const sim = await simulator();
     const client = await RawClient.connect(sim);
