@@ -846,10 +846,9 @@ export class RealtimeSession<TContext = unknown>
       outputInfo: trip.outputInfo,
       text: trip.text,
     });
-    const info = this.#responses.get(trip.responseId);
     try {
+      // Guardrails watch default-conversation responses only (see response_started), so a correction always fits.
       this.#interrupt('guardrail', trip.responseId);
-      if (info?.conversation === 'none') return;
       this.#send({
         type: 'createItem',
         item: {
