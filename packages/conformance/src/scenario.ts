@@ -7,6 +7,12 @@ export interface ConformanceScenario {
   readonly name: string;
   /** Capabilities the scenario needs; it is skipped, with the reason, where one is not declared. */
   readonly requires: readonly RealtimeCapability[];
+  /**
+   * Capabilities whose declaration the scenario checks either way: declared, it checks the capability's behaviour;
+   * not declared, it checks the session's fallback. A scenario proves (and probes) the capabilities it requires
+   * and those it exercises.
+   */
+  readonly exercises?: readonly RealtimeCapability[];
   /** Runs the scenario; throws (an assertion) when the adapter misbehaves. */
   run(harness: RealtimeHarness): Promise<void>;
 }
@@ -17,4 +23,9 @@ export function missingCapabilities(
   harness: RealtimeHarness,
 ): RealtimeCapability[] {
   return scenario.requires.filter((capability) => !harness.model.capabilities[capability]);
+}
+
+/** `true` when the scenario's outcome says something about `capability` (it requires or exercises it). */
+export function scenarioCovers(scenario: ConformanceScenario, capability: RealtimeCapability): boolean {
+  return scenario.requires.includes(capability) || (scenario.exercises?.includes(capability) ?? false);
 }

@@ -70,8 +70,8 @@ defineConformanceSuite('inert', () => inertHarness({ audioOutput: true }, log), 
   scenarios: [needsTruncation, needsNothing],
 });
 
-test('the suite skipped the scenario needing an undeclared capability, ran the other, and disposed both harnesses', () => {
-  expect(log).toEqual(['dispose', 'ran plain scenario', 'dispose']);
+test('the suite skipped the scenario needing an undeclared capability, ran the other, probed the undeclared capability, and disposed every harness', () => {
+  expect(log).toEqual(['dispose', 'ran plain scenario', 'dispose', 'ran truncation scenario', 'dispose']);
 });
 
 test('missingCapabilities names what a scenario needs and the model does not declare', () => {

@@ -10,6 +10,7 @@ import { commandsOf, withSession } from '../support.js';
 export const capabilityFallbacksScenario: ConformanceScenario = {
   name: 'capability fallbacks: each missing capability is a warning naming what stays, and the session goes on',
   requires: [],
+  exercises: ['ephemeralResponse', 'audioOutput', 'messageTruncation', 'mutableChatContext'],
   async run(harness) {
     const { ephemeralResponse, audioOutput, messageTruncation, mutableChatContext } =
       harness.model.capabilities;

@@ -36,6 +36,7 @@ async function firstAudioItem(events: EventRecorder, responseId: string): Promis
 export const interruptMidMessageScenario: ConformanceScenario = {
   name: 'interrupt mid-message: cancelled once by its response id, cut at the whole millisecond heard',
   requires: ['audioOutput'],
+  exercises: ['messageTruncation'],
   async run(harness) {
     await withSession(
       harness,
@@ -93,6 +94,7 @@ export const interruptMidMessageScenario: ConformanceScenario = {
 export const interruptBeforeAudioScenario: ConformanceScenario = {
   name: 'interrupt before any audio was heard: the message leaves history and the provider forgets it',
   requires: ['audioOutput'],
+  exercises: ['messageTruncation', 'mutableChatContext'],
   async run(harness) {
     await withSession(
       harness,
@@ -140,6 +142,7 @@ export const interruptBeforeAudioScenario: ConformanceScenario = {
 export const bargeInScenario: ConformanceScenario = {
   name: 'barge-in: user speech stops the reply through the same path; the provider cancels it, the session cuts it',
   requires: ['audioOutput', 'turnDetection'],
+  exercises: ['messageTruncation'],
   async run(harness) {
     await withSession(
       harness,
@@ -180,6 +183,7 @@ export const bargeInScenario: ConformanceScenario = {
 export const truncationWithoutTranscriptScenario: ConformanceScenario = {
   name: 'truncation with transcription off: a message with audio but no transcript yet is still cut',
   requires: ['audioOutput'],
+  exercises: ['messageTruncation'],
   async run(harness) {
     await withSession(
       harness,
@@ -227,6 +231,7 @@ export const truncationWithoutTranscriptScenario: ConformanceScenario = {
 export const multiMessageScenario: ConformanceScenario = {
   name: 'several messages in one response: each ends full, partial or skipped, cut at its own position',
   requires: ['audioOutput'],
+  exercises: ['messageTruncation', 'mutableChatContext'],
   async run(harness) {
     await withSession(
       harness,

@@ -31,6 +31,7 @@ async function creates(harness: RealtimeHarness): Promise<number> {
 export const parallelToolsAfterEndScenario: ConformanceScenario = {
   name: 'parallel tool calls finishing after the response: exactly one follow-up response',
   requires: [],
+  exercises: ['autoToolReplyGeneration'],
   async run(harness) {
     const { agent, gates } = gatedAgent();
     const auto = harness.model.capabilities.autoToolReplyGeneration;
@@ -62,6 +63,7 @@ export const parallelToolsAfterEndScenario: ConformanceScenario = {
 export const parallelToolsBeforeEndScenario: ConformanceScenario = {
   name: 'parallel tool calls finishing before the response ends: exactly one follow-up response',
   requires: [],
+  exercises: ['autoToolReplyGeneration'],
   async run(harness) {
     const { agent, gates } = gatedAgent();
     const auto = harness.model.capabilities.autoToolReplyGeneration;

@@ -8,6 +8,7 @@ import { commandsOf, withSession } from '../support.js';
 export const toolCallScenario: ConformanceScenario = {
   name: 'one tool call: the output goes back and exactly one follow-up response answers',
   requires: [],
+  exercises: ['autoToolReplyGeneration'],
   async run(harness) {
     const cities: string[] = [];
     const weather = tool({

@@ -7,6 +7,7 @@ import { commandsOf, withSession } from '../support.js';
 export const userSpeechScenario: ConformanceScenario = {
   name: 'user speech detected by the provider: a user turn in history and a provider-started reply',
   requires: ['turnDetection'],
+  exercises: ['userTranscription'],
   async run(harness) {
     await withSession(harness, new Agent({ name: 'Listener' }), async (session, events) => {
       await session.connect();
