@@ -1,4 +1,4 @@
-import type { RealtimeCapabilities, RealtimeCapability } from '@parley/core';
+import { optionKeys, type RealtimeCapabilities, type RealtimeCapability } from '@parley/core';
 import type { RealtimeHarnessFactory } from './harness.js';
 import type { CapabilityVerdict, ConformanceReport } from './report.js';
 import { runScenario, type ScenarioResult } from './run-scenario.js';
@@ -21,6 +21,14 @@ export interface ConformanceOptions {
   /** Called after each scenario (e.g. to print progress). */
   onResult?: (result: ScenarioResult) => void;
 }
+
+const CONFORMANCE_OPTIONS = optionKeys<ConformanceOptions>('ConformanceOptions', {
+  name: true,
+  scenarios: true,
+  timeoutMs: true,
+  probeUndeclared: true,
+  onResult: true,
+});
 
 /** Runs a scenario with `capability` declared on top of what the model declares. */
 export type CapabilityProbe = (
@@ -94,6 +102,7 @@ export async function runConformance(
   createHarness: RealtimeHarnessFactory,
   options: ConformanceOptions = {},
 ): Promise<ConformanceReport> {
+  CONFORMANCE_OPTIONS.check(options);
   const scenarios = options.scenarios ?? realtimeScenarios;
   const timeoutMs = options.timeoutMs;
   const first = await createHarness();

@@ -1,4 +1,4 @@
-import type { RealtimeCapabilities } from '@parley/core';
+import { optionKeys, type RealtimeCapabilities } from '@parley/core';
 import { describe, test } from 'vitest';
 import type { RealtimeHarnessFactory } from './harness.js';
 import type { ConformanceReport } from './report.js';
@@ -12,6 +12,13 @@ export interface ConformanceSuiteOptions extends Omit<ConformanceOptions, 'name'
   onReport?: (report: ConformanceReport) => void | Promise<void>;
 }
 
+const SUITE_OPTIONS = optionKeys<ConformanceSuiteOptions>('ConformanceSuiteOptions', {
+  scenarios: true,
+  timeoutMs: true,
+  probeUndeclared: true,
+  onReport: true,
+});
+
 /**
  * Registers the conformance suite with vitest, on top of {@link runScenario} and the same capability verdicts as
  * `runConformance`: one test per scenario (skipped, with the reason, when the model does not declare what it
@@ -24,6 +31,7 @@ export function defineConformanceSuite(
   createHarness: RealtimeHarnessFactory,
   options: ConformanceSuiteOptions = {},
 ): void {
+  SUITE_OPTIONS.check(options);
   const scenarios = options.scenarios ?? realtimeScenarios;
   const timeoutMs = options.timeoutMs ?? 15_000;
   describe(`realtime conformance: ${name}`, () => {

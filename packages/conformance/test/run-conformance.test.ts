@@ -4,7 +4,7 @@ import {
   type RealtimeHarness,
   runConformance,
 } from '@parley/conformance';
-import { REALTIME_SPECIFICATION_VERSION, type RealtimeCapabilities } from '@parley/core';
+import { REALTIME_SPECIFICATION_VERSION, type RealtimeCapabilities, UnknownOptionError } from '@parley/core';
 import { afterEach, expect, test, vi } from 'vitest';
 
 const none: RealtimeCapabilities = {
@@ -201,4 +201,14 @@ test('a harness that cannot be created, or cannot be disposed, fails the scenari
     ['fail', 'the harness could not be created: no backend'],
     ['fail', 'the harness could not be disposed: stuck socket'],
   ]);
+});
+
+test('an unknown option is an UnknownOptionError naming the nearest key, before any harness is created', async () => {
+  const log: string[] = [];
+  const run = runConformance(() => inertHarness({}, log), { probeUndeclard: false } as never);
+  await expect(run).rejects.toBeInstanceOf(UnknownOptionError);
+  await expect(run).rejects.toThrow(
+    "Unknown option 'probeUndeclard' in ConformanceOptions. Did you mean 'probeUndeclared'?",
+  );
+  expect(log).toEqual([]);
 });

@@ -5,7 +5,7 @@ import {
   type RealtimeHarness,
   realtimeScenarios,
 } from '@parley/conformance';
-import { REALTIME_SPECIFICATION_VERSION, type RealtimeCapabilities } from '@parley/core';
+import { REALTIME_SPECIFICATION_VERSION, type RealtimeCapabilities, UnknownOptionError } from '@parley/core';
 import { expect, test } from 'vitest';
 
 const none: RealtimeCapabilities = {
@@ -91,4 +91,11 @@ test('the built-in scenarios have unique names and declare only known capabiliti
     for (const capability of scenario.requires) expect(Object.keys(none)).toContain(capability);
   }
   expect(names.length).toBeGreaterThanOrEqual(8);
+});
+
+test('an unknown suite option is an UnknownOptionError naming the nearest key, before any test is registered', () => {
+  const register = () =>
+    defineConformanceSuite('typo', async () => inertHarness({}, []), { timeout: 5 } as never);
+  expect(register).toThrow(UnknownOptionError);
+  expect(register).toThrow("Unknown option 'timeout' in ConformanceSuiteOptions. Did you mean 'timeoutMs'?");
 });

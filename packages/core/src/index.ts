@@ -6,6 +6,7 @@ export * from './guardrails.js';
 export * from './handoff.js';
 export * from './items.js';
 export * from './model.js';
+export * from './option-keys.js';
 export * from './realtime/audio.js';
 export * from './realtime/capabilities.js';
 export * from './realtime/seam.js';

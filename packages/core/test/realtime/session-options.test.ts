@@ -6,6 +6,7 @@ import {
   RealtimeSession,
   SessionClosedError,
   SessionNotConnectedError,
+  UnknownOptionError,
   UserError,
 } from '@parley/core';
 import { describe, expect, test } from 'vitest';
@@ -113,6 +114,51 @@ describe('RealtimeSession options are validated before connecting', () => {
     expect(caught).toBeInstanceOf(UserError);
     expect((caught as UserError).code).toBe('invalid_session_options');
     expect((caught as UserError).message).toMatch(message);
+  });
+
+  test.each([
+    [
+      { toolTimeout: 5 },
+      "Unknown option 'toolTimeout' in RealtimeSessionOptions. Did you mean 'toolTimeoutMs'?",
+    ],
+    [{ config: { vocie: 'alloy' } }, "Did you mean 'config.voice'?"],
+    [
+      { config: { turnDetection: { type: 'server_vad', silenceMs: 300 } } },
+      "Unknown option 'config.turnDetection.silenceMs'",
+    ],
+    [
+      { config: { inputTranscription: { lang: 'en' } } },
+      "Did you mean 'config.inputTranscription.language'?",
+    ],
+    [{ reconnect: { maxAttempt: 3 } }, "Did you mean 'reconnect.maxAttempts'?"],
+  ])('an unknown option %j throws an UnknownOptionError naming the nearest key', (extra, message) => {
+    const model = unreachableModel();
+    const create = () => new RealtimeSession(agent, { model, ...(extra as object) });
+    expect(create).toThrow(UnknownOptionError);
+    expect(create).toThrow(expect.objectContaining({ code: 'unknown_option' }));
+    expect(create).toThrow(message);
+    expect(model.connectCalls).toBe(0);
+  });
+
+  test('a misspelt model is named as such, not reported as a missing model', () => {
+    expect(() => new RealtimeSession(agent, { modle: unreachableModel() } as never)).toThrow(
+      "Unknown option 'modle' in RealtimeSessionOptions. Did you mean 'model'?",
+    );
+  });
+
+  test('method options with an unknown key throw before anything is sent', async () => {
+    const session = new RealtimeSession(agent, { model: unreachableModel() });
+    expect(() => session.sendMessage('hi', { respnd: false } as never)).toThrow(
+      "Unknown option 'respnd' in sendMessage() options. Did you mean 'respond'?",
+    );
+    expect(() => session.sendAudio(new Uint8Array(2), { comit: true } as never)).toThrow(
+      "Did you mean 'commit'?",
+    );
+    expect(() => session.commitAudio({ response: true } as never)).toThrow("Did you mean 'respond'?");
+    expect(() => session.generateReply({ addToHistroy: false } as never)).toThrow(
+      "Unknown option 'addToHistroy' in generateReply() options. Did you mean 'addToHistory'?",
+    );
+    await session.close();
   });
 
   test('methods before connect() throw SessionNotConnectedError; after close() SessionClosedError', async () => {

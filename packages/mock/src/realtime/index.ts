@@ -1,4 +1,8 @@
-export { MockRealtimeConnection } from './mock-realtime-connection.js';
+export {
+  MockRealtimeConnection,
+  type UserStartsSpeakingOptions,
+  type UserStopsSpeakingOptions,
+} from './mock-realtime-connection.js';
 export {
   ALL_REALTIME_CAPABILITIES,
   MockConnectError,

@@ -1,6 +1,7 @@
 import {
   type Clock,
   type CreateResponseCommand,
+  optionKeys,
   PCM16_BYTES_PER_MS,
   pcm16DurationMs,
   type RealtimeCapability,
@@ -18,6 +19,31 @@ import { type MockModelLink, MockResponsePlayer } from './mock-response-player.j
 import { type MockResponseInput, textDeltas, toScript } from './script.js';
 
 export type { MockModelLink } from './mock-response-player.js';
+
+/** Options of {@link MockRealtimeConnection.userStartsSpeaking}. */
+export interface UserStartsSpeakingOptions {
+  /** The audio position where the speech started, passed on in `input_speech_started`. */
+  audioStartMs?: number;
+}
+
+/** Options of {@link MockRealtimeConnection.userStopsSpeaking}. */
+export interface UserStopsSpeakingOptions {
+  /** What the user said (transcribed where `userTranscription` is on). */
+  transcript?: string;
+  /** The audio position where the speech ended, passed on in `input_speech_stopped`. */
+  audioEndMs?: number;
+  /** `false`: the provider starts no response, whatever turn detection says. */
+  respond?: boolean;
+}
+
+const STARTS_SPEAKING_OPTIONS = optionKeys<UserStartsSpeakingOptions>('userStartsSpeaking() options', {
+  audioStartMs: true,
+});
+const STOPS_SPEAKING_OPTIONS = optionKeys<UserStopsSpeakingOptions>('userStopsSpeaking() options', {
+  transcript: true,
+  audioEndMs: true,
+  respond: true,
+});
 
 /** 100 ms of PCM16: the least a commit accepts, like the real service. */
 const MIN_COMMIT_BYTES = 100 * PCM16_BYTES_PER_MS;
@@ -199,7 +225,8 @@ export class MockRealtimeConnection implements RealtimeConnection {
    * The user starts speaking: `input_speech_started`, and (unless turn detection says
    * `interruptResponse: false`) the active response is cancelled with reason `turn_detected`.
    */
-  userStartsSpeaking(options: { audioStartMs?: number } = {}): void {
+  userStartsSpeaking(options: UserStartsSpeakingOptions = {}): void {
+    STARTS_SPEAKING_OPTIONS.check(options);
     this.#requireTurnDetection('userStartsSpeaking');
     this.#speechItemId = this.#link.nextId('item');
     this.#emit({
@@ -216,7 +243,8 @@ export class MockRealtimeConnection implements RealtimeConnection {
    * transcribed (where `userTranscription` is on), and, unless turn detection says
    * `createResponse: false` or `respond` is `false`, the provider starts a response.
    */
-  userStopsSpeaking(options: { transcript?: string; audioEndMs?: number; respond?: boolean } = {}): void {
+  userStopsSpeaking(options: UserStopsSpeakingOptions = {}): void {
+    STOPS_SPEAKING_OPTIONS.check(options);
     this.#requireTurnDetection('userStopsSpeaking');
     const itemId = this.#speechItemId ?? this.#link.nextId('item');
     this.#speechItemId = undefined;

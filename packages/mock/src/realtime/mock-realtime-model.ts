@@ -1,6 +1,7 @@
 import {
   AbortError,
   type Clock,
+  optionKeys,
   ParleyError,
   REALTIME_SPECIFICATION_VERSION,
   type RealtimeCapabilities,
@@ -36,6 +37,24 @@ export interface MockRealtimeModelOptions {
 
 /** Every capability on: the mock's default. */
 export const ALL_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.freeze({
+  ephemeralResponse: true,
+  messageTruncation: true,
+  mutableChatContext: true,
+  turnDetection: true,
+  userTranscription: true,
+  audioOutput: true,
+  mutableInstructions: true,
+  mutableTools: true,
+  autoToolReplyGeneration: true,
+});
+
+const MODEL_OPTIONS = optionKeys<MockRealtimeModelOptions>('MockRealtimeModelOptions', {
+  capabilities: true,
+  clock: true,
+  provider: true,
+  sessionLifetimeMs: true,
+});
+const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptions', {
   ephemeralResponse: true,
   messageTruncation: true,
   mutableChatContext: true,
@@ -90,6 +109,8 @@ export class MockRealtimeModel implements RealtimeModel {
   #nextId = 0;
 
   constructor(options: MockRealtimeModelOptions = {}) {
+    MODEL_OPTIONS.check(options);
+    if (options.capabilities) CAPABILITY_KEYS.check(options.capabilities, 'capabilities');
     this.provider = options.provider ?? 'mock';
     this.capabilities = Object.freeze({ ...ALL_REALTIME_CAPABILITIES, ...options.capabilities });
     const lifetimeMs = options.sessionLifetimeMs;

@@ -1,4 +1,4 @@
-import { defaultHandoffToolName } from '@parley/core';
+import { defaultHandoffToolName, optionKeys } from '@parley/core';
 import type { MockErrorResponse, MockOutputResponse, MockResponse } from './script.js';
 
 /** Options shared by the output builders. */
@@ -6,6 +6,8 @@ export interface MockOutputOptions {
   /** A fixed call id for a function call (otherwise the mock assigns one). */
   callId?: string;
 }
+
+const OUTPUT_OPTIONS = optionKeys<MockOutputOptions>('MockOutputOptions', { callId: true });
 
 /** A response with one assistant message. */
 export function mockText(text: string): MockOutputResponse {
@@ -26,6 +28,7 @@ export function mockToolCall(
   args: Record<string, unknown> | string = {},
   options: MockOutputOptions = {},
 ): MockOutputResponse {
+  OUTPUT_OPTIONS.check(options);
   return {
     type: 'output',
     output: [

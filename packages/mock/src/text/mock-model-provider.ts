@@ -1,4 +1,4 @@
-import { type Model, type ModelProvider, UserError } from '@parley/core';
+import { type Model, type ModelProvider, optionKeys, UserError } from '@parley/core';
 
 /** Options of {@link MockModelProvider}. */
 export interface MockModelProviderOptions {
@@ -8,12 +8,18 @@ export interface MockModelProviderOptions {
   defaultModel?: Model;
 }
 
+const PROVIDER_OPTIONS = optionKeys<MockModelProviderOptions>('MockModelProviderOptions', {
+  models: true,
+  defaultModel: true,
+});
+
 /** A {@link ModelProvider} that hands out fixed (usually mock) models by name. */
 export class MockModelProvider implements ModelProvider {
   readonly #models: Record<string, Model>;
   readonly #defaultModel: Model | undefined;
 
   constructor(options: MockModelProviderOptions = {}) {
+    PROVIDER_OPTIONS.check(options);
     this.#models = { ...options.models };
     this.#defaultModel = options.defaultModel;
   }

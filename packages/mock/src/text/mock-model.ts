@@ -8,6 +8,7 @@ import {
   type ModelRequest,
   type ModelResponse,
   type ModelStreamEvent,
+  optionKeys,
   systemClock,
 } from '@parley/core';
 import { mockDelay, mockError, mockHandoff, mockJson, mockText, mockToolCall, mockTurn } from './builders.js';
@@ -26,6 +27,19 @@ export interface MockModelOptions {
   /** Keep a copy of every request in {@link MockModel.calls}. Default `true`; benchmarks turn it off. */
   recordRequests?: boolean;
 }
+
+const MODEL_OPTIONS = optionKeys<MockModelOptions>('MockModelOptions', {
+  clock: true,
+  capabilities: true,
+  chunkSize: true,
+  recordRequests: true,
+});
+const CAPABILITY_KEYS = optionKeys<ModelCapabilities>('MockModelOptions', {
+  streaming: true,
+  tools: true,
+  structuredOutput: true,
+  parallelToolCalls: true,
+});
 
 /** How a recorded model call ended (so far). */
 export type MockCallStatus = 'pending' | 'answered' | 'failed' | 'aborted';
@@ -109,6 +123,8 @@ export class MockModel implements Model {
   #abortedCalls = 0;
 
   constructor(script: MockScriptEntry[] = [], options: MockModelOptions = {}) {
+    MODEL_OPTIONS.check(options);
+    if (options.capabilities) CAPABILITY_KEYS.check(options.capabilities, 'capabilities');
     this.#script = [...script];
     this.#clock = options.clock ?? systemClock;
     this.#chunkSize = Math.max(1, Math.floor(options.chunkSize ?? 4));

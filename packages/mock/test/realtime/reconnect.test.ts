@@ -96,7 +96,6 @@ describe('the reconnect option', () => {
       'reconnect.recycleBeforeExpiryMs must be a positive number of milliseconds, got 0.',
     ],
     [{ recycle: 'yes' }, 'reconnect.recycle must be true or false.'],
-    [{ maxAttempt: 3 }, 'reconnect has no option "maxAttempt"'],
     ['always', 'reconnect must be true, false or an object such as { maxAttempts: 5 }.'],
   ])('%j is refused before anything connects', (reconnect, message) => {
     const model = new MockRealtimeModel();

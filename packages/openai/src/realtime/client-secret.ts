@@ -1,4 +1,5 @@
-import { ParleyError, UserError } from '@parley/core';
+import { optionKeys, ParleyError, UserError } from '@parley/core';
+import { endpointURL } from '../shared/base-url.js';
 import type { WireSession } from '../shared/realtime-wire.js';
 import { redactSecrets } from '../shared/redact.js';
 import { assertApiKeyShape } from './options.js';
@@ -11,12 +12,22 @@ export interface CreateClientSecretOptions {
   session?: Partial<WireSession>;
   /** Lifetime of the key in seconds (10–7200). Default: the service's (600). */
   expiresAfterSeconds?: number;
-  /** Default `https://api.openai.com/v1`. */
-  baseUrl?: string;
+  /** The API root; `POST {baseURL}/realtime/client_secrets` is called. Default `https://api.openai.com/v1`. */
+  baseURL?: string;
   /** Default `globalThis.fetch`. */
   fetch?: typeof globalThis.fetch;
+  /** Aborts the request. */
   signal?: AbortSignal;
 }
+
+const SECRET_OPTIONS = optionKeys<CreateClientSecretOptions>('CreateClientSecretOptions', {
+  apiKey: true,
+  session: true,
+  expiresAfterSeconds: true,
+  baseURL: true,
+  fetch: true,
+  signal: true,
+});
 
 /** An ephemeral key for a browser client. */
 export interface ClientSecret {
@@ -47,6 +58,7 @@ export class ClientSecretError extends ParleyError {
  * must never see the real API key.
  */
 export async function createClientSecret(options: CreateClientSecretOptions): Promise<ClientSecret> {
+  if (typeof options === 'object' && options !== null) SECRET_OPTIONS.check(options);
   assertApiKeyShape(options?.apiKey, 'apiKey');
   const { apiKey, expiresAfterSeconds } = options;
   if (
@@ -61,14 +73,14 @@ export async function createClientSecret(options: CreateClientSecretOptions): Pr
   if (typeof fetchFn !== 'function') {
     throw new UserError('No fetch available: pass the fetch option.', { code: 'invalid_option' });
   }
-  const base = (options.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
+  const url = endpointURL(options.baseURL, '/realtime/client_secrets');
   const body = {
     ...(expiresAfterSeconds !== undefined && {
       expires_after: { anchor: 'created_at', seconds: expiresAfterSeconds },
     }),
     session: { type: 'realtime', model: 'gpt-realtime', ...options.session },
   };
-  const response = await fetchFn(`${base}/realtime/client_secrets`, {
+  const response = await fetchFn(url, {
     method: 'POST',
     headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),

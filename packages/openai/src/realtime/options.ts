@@ -1,4 +1,4 @@
-import { type Clock, systemClock, UserError } from '@parley/core';
+import { type Clock, optionKeys, systemClock, UserError } from '@parley/core';
 import type { WireSession } from '../shared/realtime-wire.js';
 import type { WebSocketConstructor, WebSocketStyle } from './socket-types.js';
 
@@ -48,6 +48,19 @@ export interface ResolvedRealtimeOptions {
   closeTimeoutMs: number;
 }
 
+const MODEL_OPTIONS = optionKeys<OpenAIRealtimeModelOptions>('OpenAIRealtimeModelOptions', {
+  apiKey: true,
+  apiKeyProvider: true,
+  model: true,
+  url: true,
+  headers: true,
+  WebSocket: true,
+  webSocketStyle: true,
+  sessionConfig: true,
+  clock: true,
+  connectTimeoutMs: true,
+  closeTimeoutMs: true,
+});
 const DEFAULT_URL = 'wss://api.openai.com/v1/realtime';
 const RESERVED_HEADERS = new Set([
   'authorization',
@@ -92,6 +105,7 @@ function positiveInteger(value: number | undefined, name: string, fallback: numb
 export function resolveRealtimeOptions(options: OpenAIRealtimeModelOptions = {}): ResolvedRealtimeOptions {
   if (options === null || typeof options !== 'object')
     throw invalid('OpenAIRealtimeModel options must be an object.');
+  MODEL_OPTIONS.check(options);
   const { apiKeyProvider } = options;
   let apiKey: ResolvedRealtimeOptions['apiKey'];
   if (options.apiKey !== undefined && apiKeyProvider !== undefined) {

@@ -1,4 +1,12 @@
-import { type Clock, systemClock, UserError } from '@parley/core';
+import {
+  type Clock,
+  type OptionKeyList,
+  type OptionKeys,
+  optionKeys,
+  systemClock,
+  UserError,
+} from '@parley/core';
+import { endpointURL } from '../shared/base-url.js';
 import type { StructuredOutputSettings } from './request-mapping.js';
 
 /** Returns the API key to use for the next request (e.g. from a secret store); called once per attempt. */
@@ -58,6 +66,24 @@ export interface ResolvedClientOptions {
   structuredOutput: StructuredOutputSettings;
 }
 
+/** The keys of {@link OpenAIClientOptions}, for the option checks of the model and the provider. */
+export const CLIENT_OPTION_KEYS: OptionKeyList<OpenAIClientOptions> = {
+  apiKey: true,
+  apiKeyProvider: true,
+  baseURL: true,
+  organization: true,
+  project: true,
+  headers: true,
+  fetch: true,
+  maxRetries: true,
+  clock: true,
+  timeoutMs: true,
+  structuredOutput: true,
+};
+const MODEL_OPTIONS = optionKeys<OpenAIResponsesModelOptions>('OpenAIResponsesModelOptions', {
+  ...CLIENT_OPTION_KEYS,
+  model: true,
+});
 const SCHEMA_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 function fail(message: string): never {
@@ -95,25 +121,6 @@ function resolveApiKey(options: OpenAIClientOptions): () => Promise<string> {
   return async () => key;
 }
 
-function resolveBaseURL(baseURL: string | undefined): string {
-  const value = baseURL ?? 'https://api.openai.com/v1';
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    fail(`baseURL "${value}" is not a URL; use e.g. https://api.openai.com/v1.`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    fail(`baseURL must use http or https, got "${url.protocol}".`);
-  }
-  if (url.username || url.password) {
-    fail('baseURL must not carry credentials; pass the key as apiKey (it is sent in a header).');
-  }
-  url.hash = '';
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/responses`;
-  return url.toString();
-}
-
 function resolveHeaders(options: OpenAIClientOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   if (options.headers !== undefined) {
@@ -138,9 +145,22 @@ function resolveHeaders(options: OpenAIClientOptions): Record<string, string> {
   return headers;
 }
 
-/** Validates connection options and applies defaults; throws a {@link UserError} naming the bad option. */
-export function resolveClientOptions(options: OpenAIClientOptions): ResolvedClientOptions {
+/**
+ * Validates connection options and applies defaults; throws a {@link UserError} naming the bad option.
+ * `keys` are the valid keys of the whole options object (the model's by default).
+ */
+export function resolveClientOptions(
+  options: OpenAIClientOptions,
+  keys: OptionKeys = MODEL_OPTIONS,
+): ResolvedClientOptions {
   if (typeof options !== 'object' || options === null) fail('Pass an options object to the OpenAI model.');
+  keys.check(options);
+  if (typeof options.structuredOutput === 'object' && options.structuredOutput !== null) {
+    optionKeys<NonNullable<OpenAIClientOptions['structuredOutput']>>(keys.owner, {
+      name: true,
+      strict: true,
+    }).check(options.structuredOutput, 'structuredOutput');
+  }
   const apiKey = resolveApiKey(options);
   const maxRetries = options.maxRetries ?? 2;
   if (!Number.isInteger(maxRetries) || maxRetries < 0) fail('maxRetries must be a whole number >= 0.');
@@ -156,7 +176,7 @@ export function resolveClientOptions(options: OpenAIClientOptions): ResolvedClie
   }
   return {
     apiKey,
-    responsesURL: resolveBaseURL(options.baseURL),
+    responsesURL: endpointURL(options.baseURL, '/responses'),
     headers: resolveHeaders(options),
     fetch: custom ?? ((input, init) => globalThis.fetch(input, init)),
     maxRetries,

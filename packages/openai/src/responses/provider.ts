@@ -1,12 +1,17 @@
-import { type ModelProvider, UserError } from '@parley/core';
+import { type ModelProvider, optionKeys, UserError } from '@parley/core';
 import { OpenAIResponsesModel } from './model.js';
-import { type OpenAIClientOptions, resolveClientOptions } from './options.js';
+import { CLIENT_OPTION_KEYS, type OpenAIClientOptions, resolveClientOptions } from './options.js';
 
 /** Options of {@link OpenAIProvider}: the connection options, plus the model used when none is named. */
 export interface OpenAIProviderOptions extends OpenAIClientOptions {
   /** The model for agents that name none, e.g. `gpt-4.1`. Without it every agent must name a model. */
   defaultModel?: string;
 }
+
+const PROVIDER_OPTIONS = optionKeys<OpenAIProviderOptions>('OpenAIProviderOptions', {
+  ...CLIENT_OPTION_KEYS,
+  defaultModel: true,
+});
 
 /**
  * A {@link ModelProvider} that resolves model names to {@link OpenAIResponsesModel}s sharing one set of
@@ -17,7 +22,7 @@ export class OpenAIProvider implements ModelProvider {
   readonly #models = new Map<string, OpenAIResponsesModel>();
 
   constructor(options: OpenAIProviderOptions) {
-    resolveClientOptions(options);
+    resolveClientOptions(options, PROVIDER_OPTIONS);
     if (
       options.defaultModel !== undefined &&
       (typeof options.defaultModel !== 'string' || !options.defaultModel.trim())

@@ -1,3 +1,4 @@
+import { UnknownOptionError } from '@parley/core';
 import { ClientSecretError, createClientSecret } from '@parley/openai';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
@@ -62,7 +63,7 @@ describe('createClientSecret', () => {
     const calls: string[] = [];
     const secret = await createClientSecret({
       apiKey: API_KEY,
-      baseUrl: 'https://proxy.example/v1/',
+      baseURL: 'https://proxy.example/v1/',
       fetch: (input, init) => {
         calls.push(String(input));
         return fetch(input, init);
@@ -104,5 +105,25 @@ describe('createClientSecret', () => {
       code: 'invalid_option',
     });
     expect(requests).toHaveLength(1);
+  });
+
+  test('an unknown option (baseUrl for baseURL) fails before any request instead of reaching the public host', async () => {
+    const error = await createClientSecret({
+      apiKey: API_KEY,
+      baseUrl: 'https://proxy.example/v1',
+    } as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnknownOptionError);
+    expect(error).toMatchObject({
+      code: 'unknown_option',
+      message: "Unknown option 'baseUrl' in CreateClientSecretOptions. Did you mean 'baseURL'?",
+    });
+    expect(requests).toHaveLength(0);
+  });
+
+  test('baseURL is checked like the other OpenAI endpoints', async () => {
+    await expect(createClientSecret({ apiKey: API_KEY, baseURL: 'ftp://proxy.example' })).rejects.toThrow(
+      'baseURL must use http or https',
+    );
+    expect(requests).toHaveLength(0);
   });
 });

@@ -1,4 +1,4 @@
-import { UserError } from '@parley/core';
+import { UnknownOptionError, UserError } from '@parley/core';
 import { OpenAIRealtimeModel, type OpenAIRealtimeModelOptions } from '@parley/openai';
 import { describe, expect, test } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
@@ -14,6 +14,23 @@ function constructError(options: OpenAIRealtimeModelOptions): UserError {
 }
 
 describe('OpenAIRealtimeModel options', () => {
+  test.each([
+    [{ apikey: API_KEY }, 'apikey', 'apiKey'],
+    [{ apiKey: API_KEY, connectTimeout: 5 }, 'connectTimeout', 'connectTimeoutMs'],
+    [{ apiKey: API_KEY, websocket: WsWebSocket }, 'websocket', 'WebSocket'],
+  ])(
+    'an unknown option %#: UnknownOptionError naming the nearest key, never the key value',
+    (options, typo, nearest) => {
+      const error = constructError(options as OpenAIRealtimeModelOptions);
+      expect(error).toBeInstanceOf(UnknownOptionError);
+      expect(error.code).toBe('unknown_option');
+      expect(error.message).toBe(
+        `Unknown option '${typo}' in OpenAIRealtimeModelOptions. Did you mean '${nearest}'?`,
+      );
+      expect(error.message).not.toContain(API_KEY);
+    },
+  );
+
   const cases: [string, OpenAIRealtimeModelOptions, RegExp][] = [
     [
       'both key options',

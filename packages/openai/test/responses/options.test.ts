@@ -1,4 +1,4 @@
-import { UserError } from '@parley/core';
+import { UnknownOptionError, UserError } from '@parley/core';
 import { OpenAIProvider, OpenAIResponsesModel, type OpenAIResponsesModelOptions } from '@parley/openai';
 import { HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -70,6 +70,27 @@ describe('OpenAIResponsesModel options', () => {
     expect(recorded).toHaveLength(0);
   });
 
+  it.each([
+    [
+      { apikey: API_KEY, model: 'gpt-test' },
+      "'apikey' in OpenAIResponsesModelOptions. Did you mean 'apiKey'?",
+    ],
+    [{ apiKey: API_KEY, model: 'gpt-test', baseUrl: BASE_URL }, "Did you mean 'baseURL'?"],
+    [{ apiKey: API_KEY, model: 'gpt-test', timeout: 5 }, "Did you mean 'timeoutMs'?"],
+    [{ apiKey: API_KEY, model: 'gpt-test', defaultModel: 'x' }, "Unknown option 'defaultModel'"],
+    [
+      { apiKey: API_KEY, model: 'gpt-test', structuredOutput: { strcit: false } },
+      "Unknown option 'structuredOutput.strcit' in OpenAIResponsesModelOptions. Did you mean 'structuredOutput.strict'?",
+    ],
+  ])('rejects unknown option %# with the nearest key, before any request', (options, message) => {
+    const recorded = script(server, []);
+    const create = () => new OpenAIResponsesModel(options as OpenAIResponsesModelOptions);
+    expect(create).toThrow(UnknownOptionError);
+    expect(create).toThrow(message);
+    expect(create).not.toThrow(API_KEY);
+    expect(recorded).toHaveLength(0);
+  });
+
   it('fails a request whose apiKeyProvider returns nothing, without retrying', async () => {
     const recorded = script(server, []);
     const model = new OpenAIResponsesModel({
@@ -102,5 +123,17 @@ describe('OpenAIProvider', () => {
     expect(() => new OpenAIProvider({ apiKey: API_KEY, defaultModel: '' })).toThrow(/defaultModel/);
     const provider = new OpenAIProvider({ apiKey: API_KEY });
     expect(() => provider.getModel()).toThrow(/defaultModel/);
+  });
+
+  it('rejects unknown options with the nearest key', () => {
+    expect(() => new OpenAIProvider({ apiKey: API_KEY, defaultModle: 'gpt-4.1' } as never)).toThrow(
+      "Unknown option 'defaultModle' in OpenAIProviderOptions. Did you mean 'defaultModel'?",
+    );
+    expect(() => new OpenAIProvider({ apiKey: API_KEY, structuredOutput: { nam: 'x' } } as never)).toThrow(
+      "Unknown option 'structuredOutput.nam' in OpenAIProviderOptions. Did you mean 'structuredOutput.name'?",
+    );
+    expect(() => new OpenAIProvider({ apiKey: API_KEY, model: 'gpt-4.1' } as never)).toThrow(
+      "Unknown option 'model' in OpenAIProviderOptions. Did you mean 'defaultModel'?",
+    );
   });
 });

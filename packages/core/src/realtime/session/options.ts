@@ -2,8 +2,14 @@ import { Agent } from '../../agent.js';
 import { type Clock, systemClock } from '../../clock.js';
 import { UserError } from '../../errors.js';
 import type { OutputGuardrail } from '../../guardrails.js';
+import { optionKeys } from '../../option-keys.js';
 import { type PlaybackTracker, RealtimePlaybackTracker } from '../playback/playback-tracker.js';
-import { REALTIME_SPECIFICATION_VERSION, type RealtimeModel, type RealtimeSessionConfig } from '../seam.js';
+import {
+  REALTIME_SPECIFICATION_VERSION,
+  type RealtimeModel,
+  type RealtimeSessionConfig,
+  type TurnDetectionConfig,
+} from '../seam.js';
 import {
   type RealtimeReconnectOptions,
   type ResolvedReconnectOptions,
@@ -65,6 +71,40 @@ export interface ResolvedSessionOptions<TContext> {
   reconnect: ResolvedReconnectOptions;
 }
 
+const OWNER = 'RealtimeSessionOptions';
+const SESSION_OPTIONS = optionKeys<RealtimeSessionOptions>(OWNER, {
+  model: true,
+  context: true,
+  asyncToolCalls: true,
+  outputGuardrails: true,
+  guardrailDebounceChars: true,
+  toolTimeoutMs: true,
+  replyTimeoutMs: true,
+  clock: true,
+  playbackTracker: true,
+  config: true,
+  reconnect: true,
+});
+const CONFIG_OPTIONS = optionKeys<RealtimeSessionSettings>(OWNER, {
+  voice: true,
+  turnDetection: true,
+  inputTranscription: true,
+  outputModalities: true,
+  providerData: true,
+});
+const TURN_DETECTION_OPTIONS = optionKeys<TurnDetectionConfig>(OWNER, {
+  type: true,
+  createResponse: true,
+  interruptResponse: true,
+  threshold: true,
+  prefixPaddingMs: true,
+  silenceDurationMs: true,
+});
+const INPUT_TRANSCRIPTION_OPTIONS = optionKeys<NonNullable<RealtimeSessionConfig['inputTranscription']>>(
+  OWNER,
+  { model: true, language: true },
+);
+
 function invalid(message: string): UserError {
   return new UserError(`Invalid RealtimeSession options: ${message}`, { code: 'invalid_session_options' });
 }
@@ -92,6 +132,7 @@ export function resolveSessionOptions<TContext>(
     );
   }
   if (!options || typeof options !== 'object') throw invalid('pass an options object with a `model`.');
+  SESSION_OPTIONS.check(options);
   const model = options.model as Partial<RealtimeModel> | undefined;
   if (!model || typeof model.connect !== 'function' || typeof model.capabilities !== 'object') {
     throw invalid('`model` must be a RealtimeModel (an object with `connect()` and `capabilities`).');
@@ -135,7 +176,15 @@ export function resolveSessionOptions<TContext>(
   }
   const reconnect = resolveReconnectOptions(options.reconnect, invalid);
   const config = options.config ?? {};
-  if (typeof config !== 'object') throw invalid('config must be an object.');
+  if (typeof config !== 'object' || config === null) throw invalid('config must be an object.');
+  CONFIG_OPTIONS.check(config, 'config');
+  const { turnDetection, inputTranscription } = config;
+  if (typeof turnDetection === 'object' && turnDetection !== null) {
+    TURN_DETECTION_OPTIONS.check(turnDetection, 'config.turnDetection');
+  }
+  if (typeof inputTranscription === 'object' && inputTranscription !== null) {
+    INPUT_TRANSCRIPTION_OPTIONS.check(inputTranscription, 'config.inputTranscription');
+  }
   if (config.outputModalities !== undefined) {
     const ok =
       Array.isArray(config.outputModalities) &&

@@ -1,4 +1,5 @@
 import type { UserError } from '../../errors.js';
+import { optionKeys } from '../../option-keys.js';
 
 /** How a {@link RealtimeSession} reconnects by itself; every field is optional. */
 export interface RealtimeReconnectOptions {
@@ -42,7 +43,14 @@ const DEFAULTS: Omit<ResolvedReconnectOptions, 'enabled'> = {
   recycleBeforeExpiryMs: 60_000,
 };
 
-const KEYS = Object.keys(DEFAULTS);
+const RECONNECT_OPTIONS = optionKeys<RealtimeReconnectOptions>('RealtimeSessionOptions', {
+  maxAttempts: true,
+  initialDelayMs: true,
+  maxDelayMs: true,
+  jitter: true,
+  recycle: true,
+  recycleBeforeExpiryMs: true,
+});
 
 /**
  * Validates the `reconnect` session option (`true`/absent: defaults, `false`: off, or an options object).
@@ -57,13 +65,8 @@ export function resolveReconnectOptions(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw invalid('reconnect must be true, false or an object such as { maxAttempts: 5 }.');
   }
+  RECONNECT_OPTIONS.check(value, 'reconnect');
   const options = value as Record<string, unknown>;
-  const unknown = Object.keys(options).filter((key) => !KEYS.includes(key));
-  if (unknown.length > 0) {
-    throw invalid(
-      `reconnect has no option ${unknown.map((k) => `"${k}"`).join(', ')}; use ${KEYS.join(', ')}.`,
-    );
-  }
   const number = (key: keyof typeof DEFAULTS, ok: (n: number) => boolean, expected: string): number => {
     const raw = options[key];
     if (raw === undefined) return DEFAULTS[key] as number;

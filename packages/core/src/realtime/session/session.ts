@@ -32,6 +32,12 @@ import { HistoryMirror } from './history-mirror.js';
 import { Interruptions, type InterruptSource } from './interruption.js';
 import { type MessageContentEvent, MessagePlayout } from './message-playout.js';
 import {
+  COMMIT_AUDIO_OPTIONS,
+  GENERATE_REPLY_OPTIONS,
+  SEND_AUDIO_OPTIONS,
+  SEND_MESSAGE_OPTIONS,
+} from './method-options.js';
+import {
   type RealtimeSessionOptions,
   type ResolvedSessionOptions,
   resolveSessionOptions,
@@ -473,6 +479,7 @@ export class RealtimeSession<TContext = unknown>
     if (typeof text !== 'string' || text.length === 0) {
       throw new UserError('sendMessage(text) needs a non-empty string.');
     }
+    SEND_MESSAGE_OPTIONS.check(options);
     const connection = this.#live('send a message');
     connection.send({
       type: 'createItem',
@@ -489,6 +496,7 @@ export class RealtimeSession<TContext = unknown>
     if (!(pcm instanceof Uint8Array) || pcm.byteLength % 2 !== 0) {
       throw new UserError('sendAudio(pcm) needs a Uint8Array of PCM16 samples (an even number of bytes).');
     }
+    SEND_AUDIO_OPTIONS.check(options);
     this.#live('send audio').send({ type: 'appendInputAudio', audio: pcm });
     if (options.commit) this.commitAudio();
   }
@@ -498,6 +506,7 @@ export class RealtimeSession<TContext = unknown>
    * turn detection on the provider decides. `respond` overrides that.
    */
   commitAudio(options: { respond?: boolean } = {}): void {
+    COMMIT_AUDIO_OPTIONS.check(options);
     this.#live('commit audio').send({ type: 'commitInputAudio' });
     const respond = options.respond ?? !this.#turnDetectionActive();
     if (respond) this.#coordinator.request({}, 'user_input');
@@ -519,6 +528,7 @@ export class RealtimeSession<TContext = unknown>
    * The returned handle resolves with the response id once the provider started it; see {@link ReplyHandle}.
    */
   generateReply(options: GenerateReplyOptions = {}): ReplyHandle {
+    GENERATE_REPLY_OPTIONS.check(options);
     if (options.instructions !== undefined && typeof options.instructions !== 'string') {
       throw new UserError('generateReply({ instructions }) must be a string.');
     }

@@ -1,0 +1,16 @@
+import { optionKeys } from '../../option-keys.js';
+import type { GenerateReplyOptions } from './session.js';
+
+/** The valid keys of the options each {@link RealtimeSession} method takes. */
+export const SEND_MESSAGE_OPTIONS = optionKeys<{ respond?: boolean }>('sendMessage() options', {
+  respond: true,
+});
+export const SEND_AUDIO_OPTIONS = optionKeys<{ commit?: boolean }>('sendAudio() options', { commit: true });
+export const COMMIT_AUDIO_OPTIONS = optionKeys<{ respond?: boolean }>('commitAudio() options', {
+  respond: true,
+});
+export const GENERATE_REPLY_OPTIONS = optionKeys<GenerateReplyOptions>('generateReply() options', {
+  instructions: true,
+  toolChoice: true,
+  addToHistory: true,
+});
