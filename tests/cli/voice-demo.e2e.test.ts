@@ -7,7 +7,10 @@ const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 const bin = require.resolve('@parley/cli/package.json').replace(/package\.json$/, 'bin/parley.js');
 
-test('the built `parley voice-demo` binary runs the call on the simulator and exits 0', async () => {
+// The binary runs the demo as users see it: the simulator paces its responses in real time (about 3 s).
+test('the built `parley voice-demo` binary runs the call on the simulator and exits 0', {
+  timeout: 30_000,
+}, async () => {
   const { stdout, stderr } = await run(process.execPath, [bin, 'voice-demo'], {
     env: { PATH: process.env.PATH ?? '' },
     timeout: 30_000,

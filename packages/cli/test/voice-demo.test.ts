@@ -1,5 +1,9 @@
 import { main, type Output, runVoiceDemo } from '@parley/cli';
+import { FastForwardClock } from '@parley/openai/testing';
 import { describe, expect, test } from 'vitest';
+
+/** The simulator paces its responses; in virtual time here, so the test does not wait for them. */
+const fastForward = () => ({ simulatorClock: new FastForwardClock() });
 
 function capture(): Output & { lines: string[] } {
   const lines: string[] = [];
@@ -14,7 +18,7 @@ function positions(text: string, fragments: string[]): number[] {
 describe('parley voice-demo', () => {
   test('runs the call on the simulator: spoken question, tool call, spoken answer, barge-in, ephemeral code', async () => {
     const out = capture();
-    const summary = await runVoiceDemo(out);
+    const summary = await runVoiceDemo(out, fastForward());
     expect(summary).toEqual({
       toolCalls: 1,
       spokenReplies: 3,
@@ -58,12 +62,13 @@ describe('parley voice-demo', () => {
   test('prints the same transcript every time', async () => {
     const first = capture();
     const second = capture();
-    await runVoiceDemo(first);
-    await runVoiceDemo(second);
+    await runVoiceDemo(first, fastForward());
+    await runVoiceDemo(second, fastForward());
     expect(second.lines).toEqual(first.lines);
   });
 
-  test('main dispatches voice-demo and lists it in the usage', async () => {
+  // `main` runs the demo as users see it: paced in real time (about 3 s).
+  test('main dispatches voice-demo and lists it in the usage', { timeout: 20_000 }, async () => {
     const out = capture();
     expect(await main(['voice-demo'], out)).toBe(0);
     expect(out.lines.at(-1)).toMatch(/^1 tool call, 3 spoken replies/);

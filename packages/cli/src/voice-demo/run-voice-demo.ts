@@ -15,6 +15,11 @@ export interface VoiceDemoOptions {
   clock?: Clock;
   /** How long one step of the call may take before the demo gives up. Default 10 000 ms. */
   stepTimeoutMs?: number;
+  /**
+   * The clock the simulator paces its responses on (they take time, as the service's do). Default: the system
+   * clock; tests pass a `FastForwardClock` so the call runs in virtual time.
+   */
+  simulatorClock?: Clock;
 }
 
 /**
@@ -29,7 +34,11 @@ export async function runVoiceDemo(
 ): Promise<VoiceDemoSummary> {
   const printer = new TranscriptPrinter(output);
   const midAnswer = createHold('mid-answer');
-  const sim: RealtimeSimulator = await startRealtimeSimulator({ port: 0, brain: tellerBrain(midAnswer) });
+  const sim: RealtimeSimulator = await startRealtimeSimulator({
+    port: 0,
+    brain: tellerBrain(midAnswer),
+    clock: options.simulatorClock ?? systemClock,
+  });
   try {
     const session = new RealtimeSession(tellerAgent, {
       model: new OpenAIRealtimeModel({ apiKey: SIMULATOR_KEY, url: sim.url }),

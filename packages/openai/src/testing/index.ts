@@ -10,6 +10,8 @@ export {
   type RealtimeBrain,
   scriptedBrain,
 } from './brain.js';
+export { FastForwardClock, type FastForwardClockOptions } from './fast-forward-clock.js';
+export { DEFAULT_PACE, type SimulatorPace, type SimulatorPacing } from './pace.js';
 export { clientEventToCommand, seamCommandsOf, sessionToSeamConfig } from './seam-view.js';
 export { decodeSpeechTexts, type SpeechAudioOptions, silenceAudio, speechAudio } from './sim-audio.js';
 export { type EventMatcher, SimulatedConnection, type Transcriber } from './sim-connection.js';

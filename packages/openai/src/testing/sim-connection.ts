@@ -5,6 +5,7 @@ import { deepMerge, isPlainObject, type JsonObject } from '../shared/deep-merge.
 import type { WireSession } from '../shared/realtime-wire.js';
 import type { RealtimeBrain } from './brain.js';
 import type { IdGenerator } from './ids.js';
+import type { Pace } from './pace.js';
 import { decodeSpeechTexts } from './sim-audio.js';
 import { SimConversation, type StoredItem } from './sim-conversation.js';
 import {
@@ -54,6 +55,8 @@ export interface SimulatedConnectionInit {
   brain: RealtimeBrain;
   msPerChar: number;
   chunkMs: number;
+  /** How fast responses stream; `undefined`: instantly. */
+  pace: Pace;
   transcribe: Transcriber;
   /** GA session fields merged into the default session reported by `session.created`. */
   initialSession: Partial<WireSession> | undefined;
@@ -138,6 +141,8 @@ export class SimulatedConnection {
       msPerChar: init.msPerChar,
       chunkMs: init.chunkMs,
       brain: init.brain,
+      pace: init.pace,
+      clock: init.clock,
       send: (event) => this.send(event),
       onAssistantAudio: () => {
         this.#assistantAudio = true;

@@ -1,4 +1,4 @@
-import { PCM16_BYTES_PER_MS } from '@parley/core';
+import { type Clock, PCM16_BYTES_PER_MS } from '@parley/core';
 import { encodeBase64 } from '../shared/base64.js';
 import type { JsonObject } from '../shared/deep-merge.js';
 import type { WireFunctionTool, WireToolChoice } from '../shared/realtime-wire.js';
@@ -12,6 +12,7 @@ import {
   type RealtimeBrain,
 } from './brain.js';
 import type { IdGenerator } from './ids.js';
+import type { Pace } from './pace.js';
 import { assistantAudio } from './sim-audio.js';
 import type { SimConversation, StoredItem } from './sim-conversation.js';
 
@@ -39,6 +40,9 @@ export interface ResponseHost {
   readonly msPerChar: number;
   readonly chunkMs: number;
   readonly brain: RealtimeBrain;
+  /** How fast responses stream (`undefined`: instantly), on `clock`. */
+  readonly pace: Pace;
+  readonly clock: Clock;
   send(event: JsonObject): void;
   onAssistantAudio(): void;
   onFinished(run: ResponseRun): void;
@@ -58,6 +62,16 @@ interface OpenMessage {
   fixed: { audioMs: number; totalChars: number; chars: number } | undefined;
   /** Whether transcript deltas go out with the audio. */
   transcriptDeltas: boolean;
+}
+
+interface OpenFunctionCall {
+  item: StoredItem & { type: 'function_call' };
+  args: string;
+  outputIndex: number;
+  previousItemId: string | null;
+  ids: JsonObject;
+  deltas: string[];
+  streamed: string;
 }
 
 type Status = 'completed' | 'cancelled' | 'failed' | 'incomplete';
@@ -82,6 +96,7 @@ export class ResponseRun {
   readonly #host: ResponseHost;
   readonly #output: StoredItem[] = [];
   #open: OpenMessage | undefined;
+  #openCall: OpenFunctionCall | undefined;
   #finished = false;
   #wake: (() => void) | undefined;
   #outputChars = 0;
@@ -163,6 +178,8 @@ export class ResponseRun {
   }
 
   async #stream(outputs: readonly BrainOutput[]): Promise<void> {
+    const firstOutput = outputs.length > 0 ? this.#elapse(this.#host.pace?.firstOutputMs ?? 0, 1) : undefined;
+    if (firstOutput && !(await firstOutput)) return;
     for (const output of outputs) {
       if (this.#finished) return;
       switch (output.type) {
@@ -180,16 +197,27 @@ export class ResponseRun {
             if (isHold(segment)) {
               this.#flushAudio(true);
               if (!(await this.#hold(segment))) return;
-            } else {
-              this.#streamText(segment);
+              continue;
+            }
+            for (const token of segment.match(/\S+\s*|\s+/g) ?? []) {
+              const generated = this.#elapse(this.#streamToken(token));
+              if (generated && !(await generated)) return;
             }
           }
           this.#closeMessage('completed');
           break;
         }
-        case 'function_call':
-          this.#functionCall(output);
+        case 'function_call': {
+          const call = this.#startFunctionCall(output);
+          for (const delta of call.deltas) {
+            this.#host.send({ type: 'response.function_call_arguments.delta', ...call.ids, delta });
+            call.streamed += delta;
+            const generated = this.#elapse(delta.length * this.#host.msPerChar);
+            if (generated && !(await generated)) return;
+          }
+          this.#finishFunctionCall(call);
           break;
+        }
         case 'fail':
           this.#finish('failed', {
             type: 'failed',
@@ -203,6 +231,27 @@ export class ResponseRun {
       }
     }
     this.#finish('completed', null);
+  }
+
+  /**
+   * Lets the time pass that generating `outputMs` of audio takes at the pace (`speed` × real time; `speed` 1 for
+   * a fixed wait). `undefined` when no time passes (instant mode), so instant responses stream synchronously;
+   * else resolves `false` when the response finished (was cancelled) meanwhile.
+   */
+  #elapse(outputMs: number, speed = this.#host.pace?.speed): Promise<boolean> | undefined {
+    const pace = this.#host.pace;
+    if (!pace || speed === undefined || outputMs <= 0 || this.#finished) return undefined;
+    const clock = this.#host.clock;
+    return new Promise<boolean>((resolve) => {
+      const timer = clock.setTimeout(() => {
+        this.#wake = undefined;
+        resolve(!this.#finished);
+      }, outputMs / speed);
+      this.#wake = () => {
+        clock.clearTimeout(timer);
+        resolve(false);
+      };
+    });
   }
 
   /** Waits at a hold; `false` when the response finished (was cancelled) meanwhile. */
@@ -281,37 +330,37 @@ export class ResponseRun {
     });
   }
 
-  #streamText(text: string): void {
+  /** Streams one token of the open message; returns how much output (ms of audio, or its text equivalent) it is. */
+  #streamToken(token: string): number {
     const message = this.#open;
-    if (!message) return;
-    for (const token of text.match(/\S+\s*|\s+/g) ?? []) {
-      message.text += token;
-      this.#outputChars += token.length;
-      if (message.audio) {
-        if (message.transcriptDeltas) {
-          this.#host.send({
-            type: 'response.output_audio_transcript.delta',
-            ...this.#ids(message),
-            delta: token,
-          });
-        }
-        let ms = token.length * this.#host.msPerChar;
-        const fixed = message.fixed;
-        if (fixed) {
-          // Spread exactly `audioMs` over the characters, whatever the rounding per token.
-          fixed.chars += token.length;
-          const samples = Math.round((fixed.chars / fixed.totalChars) * fixed.audioMs * 24) - message.phase;
-          ms = samples / 24;
-        }
-        const pcm = assistantAudio(ms, message.phase);
-        message.phase += pcm.length / 2;
-        message.pending.push(pcm);
-        message.pendingBytes += pcm.length;
-        this.#flushAudio(false);
-      } else {
-        this.#host.send({ type: 'response.output_text.delta', ...this.#ids(message), delta: token });
-      }
+    if (!message) return 0;
+    message.text += token;
+    this.#outputChars += token.length;
+    if (!message.audio) {
+      this.#host.send({ type: 'response.output_text.delta', ...this.#ids(message), delta: token });
+      return token.length * this.#host.msPerChar;
     }
+    if (message.transcriptDeltas) {
+      this.#host.send({
+        type: 'response.output_audio_transcript.delta',
+        ...this.#ids(message),
+        delta: token,
+      });
+    }
+    let ms = token.length * this.#host.msPerChar;
+    const fixed = message.fixed;
+    if (fixed) {
+      // Spread exactly `audioMs` over the characters, whatever the rounding per token.
+      fixed.chars += token.length;
+      const samples = Math.round((fixed.chars / fixed.totalChars) * fixed.audioMs * 24) - message.phase;
+      ms = samples / 24;
+    }
+    const pcm = assistantAudio(ms, message.phase);
+    message.phase += pcm.length / 2;
+    message.pending.push(pcm);
+    message.pendingBytes += pcm.length;
+    this.#flushAudio(false);
+    return ms;
   }
 
   /** Sends buffered audio in `chunkMs` deltas; with `all`, the remainder too. */
@@ -384,7 +433,7 @@ export class ResponseRun {
     }
   }
 
-  #functionCall(output: Extract<BrainOutput, { type: 'function_call' }>): void {
+  #startFunctionCall(output: Extract<BrainOutput, { type: 'function_call' }>): OpenFunctionCall {
     const args =
       output.arguments === undefined
         ? '{}'
@@ -403,29 +452,43 @@ export class ResponseRun {
     };
     this.#outputChars += args.length;
     const { outputIndex, previousItemId } = this.#addOutputItem(item);
-    const ids = { response_id: this.id, item_id: item.id, output_index: outputIndex, call_id: callId };
     const half = Math.ceil(args.length / 2);
-    for (const delta of [args.slice(0, half), args.slice(half)]) {
-      if (delta) this.#host.send({ type: 'response.function_call_arguments.delta', ...ids, delta });
+    this.#openCall = {
+      item,
+      args,
+      outputIndex,
+      previousItemId,
+      ids: { response_id: this.id, item_id: item.id, output_index: outputIndex, call_id: callId },
+      deltas: [args.slice(0, half), args.slice(half)].filter((delta) => delta.length > 0),
+      streamed: '',
+    };
+    return this.#openCall;
+  }
+
+  /** Completes the call; an interrupted one ends `incomplete` with the arguments streamed so far. */
+  #finishFunctionCall(call: OpenFunctionCall, status: 'completed' | 'incomplete' = 'completed'): void {
+    const { item } = call;
+    this.#openCall = undefined;
+    if (status === 'completed') {
+      this.#host.send({
+        type: 'response.function_call_arguments.done',
+        ...call.ids,
+        name: item.name,
+        arguments: call.args,
+      });
     }
-    this.#host.send({
-      type: 'response.function_call_arguments.done',
-      ...ids,
-      name: output.name,
-      arguments: args,
-    });
-    item.arguments = args;
-    item.status = 'completed';
+    item.arguments = status === 'completed' ? call.args : call.streamed;
+    item.status = status;
     this.#host.send({
       type: 'response.output_item.done',
       response_id: this.id,
-      output_index: outputIndex,
+      output_index: call.outputIndex,
       item: clone(item),
     });
     if (this.params.conversation === 'default') {
       this.#host.send({
         type: 'conversation.item.done',
-        previous_item_id: previousItemId,
+        previous_item_id: call.previousItemId,
         item: clone(item),
       });
     }
@@ -434,6 +497,7 @@ export class ResponseRun {
   #finish(status: Status, details: JsonObject | null): void {
     if (this.#finished) return;
     if (this.#open) this.#closeMessage('incomplete');
+    if (this.#openCall) this.#finishFunctionCall(this.#openCall, 'incomplete');
     this.#finished = true;
     this.#host.send({
       type: 'response.done',

@@ -1,5 +1,6 @@
 import type { RealtimeCommand, RealtimeItem, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
 import { type BrainOutput, type BrainReply, createHold, type Hold } from './brain.js';
+import { FastForwardClock } from './fast-forward-clock.js';
 import { conversationToSeamItems, seamCommandsOf, sessionToSeamConfig } from './seam-view.js';
 import type { SimulatedConnection } from './sim-connection.js';
 import {
@@ -32,7 +33,10 @@ export interface ScriptedResponse {
 export interface SimulatorHarnessOptions {
   /** Builds the adapter under test, pointed at the simulator. */
   createModel(simulator: RealtimeSimulator): RealtimeModel;
-  /** Simulator options (the brain is the harness's). Transcription is on by default. */
+  /**
+   * Simulator options (the brain is the harness's). Transcription is on by default; responses are paced (the
+   * simulator's default) on a `FastForwardClock`, so they take virtual time and no test sleeps.
+   */
   simulator?: Omit<RealtimeSimulatorOptions, 'brain'>;
 }
 
@@ -228,6 +232,7 @@ export class SimulatorHarness {
 export async function createSimulatorHarness(options: SimulatorHarnessOptions): Promise<SimulatorHarness> {
   const simulator = await startRealtimeSimulator({
     session: { audio: { input: { transcription: { model: 'whisper-1' } } } },
+    clock: new FastForwardClock(),
     ...options.simulator,
   });
   return new SimulatorHarness(simulator, options.createModel(simulator), options.simulator?.msPerChar);

@@ -5,6 +5,7 @@ import { WebSocketServer } from 'ws';
 import type { WireSession } from '../shared/realtime-wire.js';
 import { type BrainReply, echoBrain, type RealtimeBrain } from './brain.js';
 import { IdGenerator } from './ids.js';
+import { resolvePace, type SimulatorPacing } from './pace.js';
 import { SimulatedConnection, type Transcriber } from './sim-connection.js';
 
 /** Which credentials and URL forms the simulator accepts at the HTTP upgrade. */
@@ -33,8 +34,16 @@ export interface RealtimeSimulatorOptions {
   auth?: SimulatorAuth;
   /** Session limit; at the limit: `session_expired`, then close 1001. Default 60 minutes. */
   sessionLimitMs?: number;
-  /** Time source for the session limit. Default the system clock. */
+  /**
+   * Time source for response pacing and the session limit. Default the system clock. Tests pass a
+   * `FastForwardClock` (time jumps whenever the process is idle) or a `ManualClock` (time moves when told).
+   */
   clock?: Clock;
+  /**
+   * How fast responses stream. Default paced (`DEFAULT_PACE`: first output after 500 ms, generation 5× faster
+   * than real time), as the service does; `'instant'` streams each response to `response.done` at once.
+   */
+  pace?: SimulatorPacing;
   /** Length of synthesized assistant audio per character of text. Default 50 ms. */
   msPerChar?: number;
   /** Size of each `response.output_audio.delta`. Default 100 ms. */
@@ -181,6 +190,7 @@ export async function startRealtimeSimulator(
 ): Promise<RealtimeSimulator> {
   const auth = options.auth ?? { kind: 'openai' };
   const clock = options.clock ?? systemClock;
+  const pace = resolvePace(options.pace);
   const sessionLimitMs = options.sessionLimitMs ?? 60 * 60_000;
   const msPerChar = options.msPerChar ?? 50;
   const chunkMs = options.chunkMs ?? 100;
@@ -276,6 +286,7 @@ export async function startRealtimeSimulator(
         brain: respond,
         msPerChar,
         chunkMs,
+        pace,
         transcribe,
         initialSession: options.session,
         takeRefusal: () => refusals.shift(),

@@ -46,6 +46,8 @@ async function heardFirstPart(harness: SessionUnderTest, hold: { reached: Promis
     'transcript_delta',
     (e) => e.responseId === started.responseId && harness.transcript(started.responseId) === 'Part one. ',
   );
+  // Paced, the part's audio follows its transcript (it is flushed when the response reaches the hold).
+  await harness.waitFor('audio');
   return started.responseId;
 }
 

@@ -1,6 +1,7 @@
 import type { RealtimeConnection, RealtimeEvent } from '@parley/core';
 import { OpenAIRealtimeModel, type OpenAIRealtimeModelOptions } from '@parley/openai';
 import {
+  FastForwardClock,
   type RealtimeSimulator,
   type RealtimeSimulatorOptions,
   startRealtimeSimulator,
@@ -58,9 +59,9 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-/** Starts a simulator closed after the test. */
+/** Starts a simulator (paced, on a `FastForwardClock` unless the test gives a clock), closed after the test. */
 export async function simulator(options: RealtimeSimulatorOptions = {}): Promise<RealtimeSimulator> {
-  const sim = await startRealtimeSimulator(options);
+  const sim = await startRealtimeSimulator({ clock: new FastForwardClock(), ...options });
   cleanups.push(() => sim.close());
   return sim;
 }

@@ -78,7 +78,22 @@ class Rig extends SessionEventLog {
   async exchange(text: string, responses = 1): Promise<void> {
     const before = this.of('response_done').length;
     this.session.sendMessage(text);
-    await this.waitFor('response_done', () => true, before + responses);
+    await this.streamUntil(this.waitFor('response_done', () => true, before + responses));
+  }
+
+  /** Moves the clock on in 50 ms steps while paced responses stream, until `settled` resolves (30 s at most). */
+  async streamUntil<T>(settled: Promise<T>): Promise<T> {
+    let done = false;
+    void settled.then(
+      () => {
+        done = true;
+      },
+      () => {
+        done = true;
+      },
+    );
+    for (let elapsed = 0; !done && elapsed < 30_000; elapsed += 50) await this.clock.advance(50);
+    return settled;
   }
 
   /** Closes the session and asserts nothing is left on either side: sockets, timers, listeners. */
@@ -196,7 +211,7 @@ describe('automatic reconnect over the OpenAI simulator', () => {
     rig.sim.script({ type: 'message', text: ['Once upon a time ', hold, 'there was a socket.'] });
     const first = await rig.connect();
     rig.session.sendMessage('Tell me a story');
-    await hold.reached;
+    await rig.streamUntil(hold.reached);
     await rig.waitFor('transcript_delta', (e) => e.delta.includes('time'));
     const responseId = rig.of('response_started')[0]?.responseId;
 
@@ -291,12 +306,12 @@ describe('proactive recycle before the simulator session limit', () => {
     rig.sim.script({ type: 'message', text: ['A long ', hold, 'answer.'] });
     const first = await rig.connect();
     rig.session.sendMessage('Talk to me');
-    await hold.reached;
+    await rig.streamUntil(hold.reached);
     await rig.clock.advance(53_000);
     expect(rig.sim.connections).toHaveLength(1);
     expect(rig.of('reconnecting')).toEqual([]);
     hold.release();
-    await rig.waitFor('response_done');
+    await rig.streamUntil(rig.waitFor('response_done'));
     expect(rig.of('response_done')[0]?.status).toBe('completed');
     await rig.clock.advance(1_000);
     await rig.waitFor('reconnected');

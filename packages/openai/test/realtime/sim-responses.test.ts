@@ -234,7 +234,12 @@ describe('simulator: responses', () => {
     ]);
     for (const hold of holds) hold.release();
     await client.waitFor('response.done', 3);
-    const dones = client.ofType('response.done').map((e) => e.response as Record<string, unknown>);
+    // They finish in any order (each at its own pace); each echoes its own metadata.
+    const dones = created.map(
+      (c) =>
+        client.ofType('response.done').find((e) => (e.response as { id: string }).id === c.id)
+          ?.response as Record<string, unknown>,
+    );
     expect(dones.map((r) => r.metadata)).toEqual([null, { k: '1' }, { k: '2' }]);
     // Only the default response's item entered the conversation.
     expect(sim.connections[0]?.conversation.items.map((i) => i.type === 'message' && i.role)).toEqual([
