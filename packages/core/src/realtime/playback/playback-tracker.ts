@@ -1,4 +1,5 @@
 import type { Clock } from '../../clock.js';
+import { PLAYBACK_ENTRIES_LIMIT } from '../../constants.js';
 
 /**
  * What the listener has actually heard of each assistant message. A `RealtimeSession` tells its tracker
@@ -38,9 +39,6 @@ interface Entry {
   frozenMs: number | undefined;
 }
 
-/** Entries kept; older ones are long over (a message is heard within a few of its successors). */
-const MAX_ENTRIES = 64;
-
 /** What both built-in trackers share: per-message bookkeeping and the app's reports. */
 abstract class BaseTracker implements PlaybackTracker {
   /** In arrival order: the order the app plays them. */
@@ -65,7 +63,8 @@ abstract class BaseTracker implements PlaybackTracker {
         frozenMs: undefined,
       };
       this.entries.set(itemId, entry);
-      if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+      if (this.entries.size > PLAYBACK_ENTRIES_LIMIT)
+        this.entries.delete(this.entries.keys().next().value as string);
     }
     this.#recent = entry;
     if (Number.isFinite(ms) && ms > 0) entry.receivedMs += ms;

@@ -3,7 +3,8 @@ import type { RunContext } from '../../context.js';
 import type { RealtimeCapabilities } from '../capabilities.js';
 import type { RealtimeCommand } from '../seam.js';
 import { abortable } from './abortable.js';
-import { type AgentSessionConfig, agentSessionConfig, agentSwitchConfig } from './agent-config.js';
+import { type AgentSessionConfig, agentSessionConfig } from './agent-config.js';
+import { agentSwitchStrategy } from './capability-strategies.js';
 import type { RealtimeSessionEvent } from './events.js';
 
 /** How an agent switch was asked for. */
@@ -72,7 +73,7 @@ export class AgentSwitcher<TContext> {
       host.requireLive('switch agents');
       const signal = host.lifetime();
       const nextConfig = await abortable(agentSessionConfig(next, host.runContext), signal);
-      const update = agentSwitchConfig(
+      const update = agentSwitchStrategy(
         host.agentConfig() ?? nextConfig,
         nextConfig,
         host.capabilities,

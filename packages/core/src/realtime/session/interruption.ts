@@ -1,9 +1,13 @@
+import { INTERRUPTION_SNAPSHOTS_LIMIT } from '../../constants.js';
 import { pcm16DurationMs } from '../audio.js';
 import type { RealtimeCapabilities } from '../capabilities.js';
 import type { PlaybackTracker } from '../playback/playback-tracker.js';
 import type { RealtimeCommand } from '../seam.js';
+import { messageCorrectionStrategy } from './capability-strategies.js';
+import type { EphemeralReplies } from './ephemeral-replies.js';
 import type { RealtimeSessionEvent } from './events.js';
 import type { MessagePlayout, PlayoutMessage } from './message-playout.js';
+import type { ResponseCoordinator } from './response-coordinator.js';
 import type { ResponseTracker } from './response-tracker.js';
 
 /** How one message of an interrupted response ended for the listener. */
@@ -19,8 +23,10 @@ export interface InterruptionHost<TContext> {
   readonly responses: ResponseTracker<TContext>;
   readonly playout: MessagePlayout;
   readonly tracker: PlaybackTracker;
-  /** The conversation response the provider is generating, if any. */
-  activeResponseId(): string | undefined;
+  /** Knows the conversation response the provider is generating; abandons ephemeral requests not yet started. */
+  readonly coordinator: ResponseCoordinator;
+  /** The ephemeral reply in flight, stopped with every interruption that names no single response. */
+  readonly ephemeral: EphemeralReplies;
   /** `true` when the provider cancels its active response by itself on user speech (turn detection). */
   providerCancelsOnSpeech(): boolean;
   send(command: RealtimeCommand): void;
@@ -38,8 +44,6 @@ interface Snapshot {
   readonly complete: Set<string>;
   settled: boolean;
 }
-
-const MAX_REMEMBERED = 64;
 
 /**
  * The one interruption path (DESIGN §4), shared by `session.interrupt()`, the provider's speech-started
@@ -64,16 +68,20 @@ export class Interruptions<TContext> {
 
   /**
    * Stops what the listener hears: `responseId` only (a guardrail), or every response that is being
-   * generated or still playing. `also` names more responses to stop (an in-flight ephemeral reply).
-   * A response already stopped is left alone.
+   * generated or still playing, an in-flight ephemeral reply included (by its id, or, when the provider
+   * has not started it yet, by cancelling it on arrival). A response already stopped is left alone.
    */
-  interrupt(source: InterruptSource, options: { responseId?: string; also?: string[] } = {}): void {
+  interrupt(source: InterruptSource, responseId?: string): void {
     const targets = new Set<string>();
-    if (options.responseId !== undefined) targets.add(options.responseId);
+    if (responseId !== undefined) targets.add(responseId);
     else {
-      const active = this.#host.activeResponseId();
+      const ephemeral = this.#host.ephemeral.release();
+      if (ephemeral && ephemeral.responseId === undefined) {
+        this.#host.coordinator.abandon(ephemeral.clientRequestId);
+      }
+      const active = this.#host.coordinator.activeResponseId;
       if (active !== undefined) targets.add(active);
-      for (const id of options.also ?? []) targets.add(id);
+      if (ephemeral?.responseId !== undefined) targets.add(ephemeral.responseId);
       for (const id of this.#host.playout.responsesWithAudio()) if (this.#audible(id)) targets.add(id);
     }
     const fresh = [...targets].filter((id) => !this.#stopped.has(id));
@@ -131,7 +139,7 @@ export class Interruptions<TContext> {
   #stop(source: InterruptSource | 'abandoned', responseId: string, snapshot: Snapshot): void {
     const info = this.#host.responses.track(responseId);
     this.#stopped.set(responseId, snapshot);
-    if (this.#stopped.size > MAX_REMEMBERED) this.#forgetOldest();
+    if (this.#stopped.size > INTERRUPTION_SNAPSHOTS_LIMIT) this.#forgetOldest();
     info.interrupted = true;
     const providerCancels =
       source === 'speech' && info.conversation === 'default' && this.#host.providerCancelsOnSpeech();
@@ -169,26 +177,21 @@ export class Interruptions<TContext> {
       outcome = complete ? 'full' : this.#host.hasText(itemId) ? 'partial' : 'skipped';
     }
     this.#host.applyOutcome(itemId, outcome);
-    const { messageTruncation, mutableChatContext } = this.#host.capabilities;
-    if (outcome === 'partial' && hasAudio) {
-      if (messageTruncation) this.#truncate(itemId, played);
-      else
-        this.#warn(
-          'message_not_truncated',
-          itemId,
-          `stays in the provider's context in full: "${this.#host.provider}" does not declare messageTruncation, so the model may believe the user heard all of it (the user heard ${played} ms).`,
-        );
-    }
-    if (outcome === 'skipped') {
-      const truncated = messageTruncation && hasAudio;
-      if (truncated) this.#truncate(itemId, 0);
-      if (mutableChatContext) this.#host.send({ type: 'deleteItem', itemId });
-      else if (!truncated)
-        this.#warn(
-          'message_not_removed',
-          itemId,
-          `stays in the provider's context although the user never heard it: "${this.#host.provider}" declares neither messageTruncation nor mutableChatContext.`,
-        );
+    const correction = messageCorrectionStrategy(outcome, hasAudio, played, this.#host.capabilities);
+    if (correction.truncateAtMs !== undefined) this.#truncate(itemId, correction.truncateAtMs);
+    if (correction.delete) this.#host.send({ type: 'deleteItem', itemId });
+    if (correction.uncorrected === 'message_not_truncated') {
+      this.#warn(
+        'message_not_truncated',
+        itemId,
+        `stays in the provider's context in full: "${this.#host.provider}" does not declare messageTruncation, so the model may believe the user heard all of it (the user heard ${played} ms).`,
+      );
+    } else if (correction.uncorrected === 'message_not_removed') {
+      this.#warn(
+        'message_not_removed',
+        itemId,
+        `stays in the provider's context although the user never heard it: "${this.#host.provider}" declares neither messageTruncation nor mutableChatContext.`,
+      );
     }
   }
 

@@ -1,3 +1,4 @@
+import { PLAYOUT_RESPONSES_LIMIT } from '../../constants.js';
 import type { RealtimeEvent } from '../seam.js';
 
 /** The provider events that carry one message's content. */
@@ -43,9 +44,6 @@ interface ResponseMessages {
  * they are the very strings the message was started with, so later lookups by them compare by identity.
  */
 export type ContentProcessor = (event: MessageContentEvent, responseId: string, itemId: string) => void;
-
-/** Responses remembered; an interruption may still need a finished response's messages. */
-const MAX_RESPONSES = 32;
 
 /**
  * The messages of each response, delivered one at a time and in order: content (audio, transcript,
@@ -183,7 +181,7 @@ export class MessagePlayout {
     if (!response) {
       response = { responseId, order: [], head: 0, held: new Map() };
       this.#responses.set(responseId, response);
-      if (this.#responses.size > MAX_RESPONSES) this.#forgetOldest();
+      if (this.#responses.size > PLAYOUT_RESPONSES_LIMIT) this.#forgetOldest();
     }
     return response;
   }

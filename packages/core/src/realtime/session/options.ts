@@ -1,5 +1,6 @@
 import { Agent } from '../../agent.js';
 import { type Clock, systemClock } from '../../clock.js';
+import { DEFAULT_GUARDRAIL_DEBOUNCE_CHARS, DEFAULT_REPLY_TIMEOUT_MS } from '../../constants.js';
 import { UserError } from '../../errors.js';
 import type { OutputGuardrail } from '../../guardrails.js';
 import { optionKeys } from '../../option-keys.js';
@@ -197,9 +198,9 @@ export function resolveSessionOptions<TContext>(
     context: options.context as TContext,
     asyncToolCalls: options.asyncToolCalls ?? true,
     outputGuardrails: [...guardrails],
-    guardrailDebounceChars: options.guardrailDebounceChars ?? 100,
+    guardrailDebounceChars: options.guardrailDebounceChars ?? DEFAULT_GUARDRAIL_DEBOUNCE_CHARS,
     toolTimeoutMs: options.toolTimeoutMs,
-    replyTimeoutMs: options.replyTimeoutMs ?? 15_000,
+    replyTimeoutMs: options.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS,
     clock,
     playbackTracker: tracker ?? new RealtimePlaybackTracker(clock),
     config: { ...config },

@@ -1,3 +1,4 @@
+import { DEFAULT_RECONNECT } from '../../constants.js';
 import type { UserError } from '../../errors.js';
 import { optionKeys } from '../../option-keys.js';
 
@@ -34,14 +35,7 @@ export interface ResolvedReconnectOptions {
   recycleBeforeExpiryMs: number;
 }
 
-const DEFAULTS: Omit<ResolvedReconnectOptions, 'enabled'> = {
-  maxAttempts: 5,
-  initialDelayMs: 500,
-  maxDelayMs: 10_000,
-  jitter: 0.2,
-  recycle: true,
-  recycleBeforeExpiryMs: 60_000,
-};
+const DEFAULTS: Omit<ResolvedReconnectOptions, 'enabled'> = DEFAULT_RECONNECT;
 
 const RECONNECT_OPTIONS = optionKeys<RealtimeReconnectOptions>('RealtimeSessionOptions', {
   maxAttempts: true,

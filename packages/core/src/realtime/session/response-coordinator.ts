@@ -1,6 +1,7 @@
 import { ParleyError } from '../../errors.js';
 import type { ToolChoice } from '../../model.js';
 import type { CreateResponseCommand, RealtimeResponseStatus, RealtimeToolDefinition } from '../seam.js';
+import { ParallelToolCalls } from './parallel-tool-calls.js';
 
 /** What a response request asks of the provider. */
 export interface ResponseRequestParams {
@@ -51,12 +52,6 @@ export interface ResponseStartInfo {
   abandoned: boolean;
 }
 
-interface ToolGroup {
-  readonly pending: Set<string>;
-  ended: boolean;
-  status?: RealtimeResponseStatus;
-}
-
 interface MutableRequest {
   clientRequestId: string;
   reason: ResponseRequestReason;
@@ -64,17 +59,14 @@ interface MutableRequest {
   state: 'queued' | 'sent';
 }
 
-const RECENTLY_ENDED_LIMIT = 64;
-
 /**
  * The response-lifecycle rules of a realtime session (DESIGN §4), with no I/O of its own:
  *
  * - at most one default-conversation response is active or requested at a time; a request made while
  *   one is active (or requested) waits in a queue until that response is done;
- * - function calls are tracked per `responseId`: their outputs go out without starting a response while
- *   siblings still run, and exactly one follow-up response is requested, by the last call to finish or
- *   at the response's end if every call finished before it;
- * - calls without a `responseId` get a follow-up after each output (queued follow-ups coalesce);
+ * - parallel tool calls are coalesced per response ({@link ParallelToolCalls}): one follow-up response per
+ *   group, requested by the last call to finish or at the response's end; calls without a response get a
+ *   follow-up after each output (queued follow-ups coalesce);
  * - a refused, failed or abandoned request releases the queue;
  * - with `autoToolReplyGeneration`, no follow-up is ever requested.
  *
@@ -89,9 +81,7 @@ export class ResponseCoordinator {
   readonly #outOfBand = new Map<string, MutableRequest>();
   #activeResponseId: string | undefined;
   readonly #abandoned = new Set<string>();
-  readonly #groups = new Map<string, ToolGroup>();
-  readonly #callResponse = new Map<string, string | undefined>();
-  readonly #recentlyEnded: string[] = [];
+  readonly #toolCalls = new ParallelToolCalls();
 
   constructor(options: ResponseCoordinatorOptions) {
     this.#hooks = options;
@@ -174,13 +164,7 @@ export class ResponseCoordinator {
       this.#outOfBand.delete(id);
       this.#abandoned.delete(id);
     }
-    this.#rememberEnded(event.responseId);
-    const group = this.#groups.get(event.responseId);
-    if (group) {
-      group.ended = true;
-      group.status = event.status;
-      this.#completeGroupIfDone(event.responseId, group);
-    }
+    if (this.#toolCalls.responseDone(event.responseId, event.status)) this.#followUp();
     this.#pump();
   }
 
@@ -220,34 +204,12 @@ export class ResponseCoordinator {
 
   /** A function call of `responseId` (if the provider gave one) started running. */
   toolCallStarted(callId: string, responseId: string | undefined): void {
-    if (this.#callResponse.has(callId)) return;
-    if (responseId === undefined || this.#recentlyEnded.includes(responseId)) {
-      // No response to wait for: a follow-up after this call's output.
-      this.#callResponse.set(callId, undefined);
-      return;
-    }
-    this.#callResponse.set(callId, responseId);
-    let group = this.#groups.get(responseId);
-    if (!group) {
-      group = { pending: new Set(), ended: false };
-      this.#groups.set(responseId, group);
-    }
-    group.pending.add(callId);
+    this.#toolCalls.started(callId, responseId);
   }
 
   /** A call's output has been sent (or the call ended without one); may request the follow-up. */
   toolCallFinished(callId: string): void {
-    if (!this.#callResponse.has(callId)) return;
-    const responseId = this.#callResponse.get(callId);
-    this.#callResponse.delete(callId);
-    if (responseId === undefined) {
-      this.#followUp();
-      return;
-    }
-    const group = this.#groups.get(responseId);
-    if (!group) return;
-    group.pending.delete(callId);
-    this.#completeGroupIfDone(responseId, group);
+    if (this.#toolCalls.finished(callId)) this.#followUp();
   }
 
   /** Forgets everything (the connection is gone); returns the requests that will never start. */
@@ -258,27 +220,14 @@ export class ResponseCoordinator {
     this.#outOfBand.clear();
     this.#activeResponseId = undefined;
     this.#abandoned.clear();
-    this.#groups.clear();
-    this.#callResponse.clear();
-    this.#recentlyEnded.length = 0;
+    this.#toolCalls.reset();
     return dropped;
-  }
-
-  #completeGroupIfDone(responseId: string, group: ToolGroup): void {
-    if (!group.ended || group.pending.size > 0) return;
-    this.#groups.delete(responseId);
-    if (group.status === 'completed') this.#followUp();
   }
 
   #followUp(): void {
     if (this.#autoToolReply) return;
     if (this.#queue.some((r) => r.reason === 'tool_follow_up')) return;
     this.request({}, 'tool_follow_up');
-  }
-
-  #rememberEnded(responseId: string): void {
-    this.#recentlyEnded.push(responseId);
-    if (this.#recentlyEnded.length > RECENTLY_ENDED_LIMIT) this.#recentlyEnded.shift();
   }
 
   #pump(): void {

@@ -1,4 +1,5 @@
 import type { Agent } from '../../agent.js';
+import { TRACKED_RESPONSES_LIMIT } from '../../constants.js';
 
 /** What the session knows about one response of the provider. */
 export interface TrackedResponse<TContext> {
@@ -14,8 +15,6 @@ export interface TrackedResponse<TContext> {
   /** Its output messages, in order. */
   readonly itemIds: Set<string>;
 }
-
-const MAX_TRACKED = 32;
 
 /**
  * The responses the session has seen, by id: which agent and conversation each belongs to and how far
@@ -55,7 +54,7 @@ export class ResponseTracker<TContext> {
       itemIds: new Set(),
     };
     this.#responses.set(responseId, response);
-    if (this.#responses.size > MAX_TRACKED) this.#forgetOldest();
+    if (this.#responses.size > TRACKED_RESPONSES_LIMIT) this.#forgetOldest();
     return response;
   }
 

@@ -3,10 +3,14 @@ import type { Clock } from '../../clock.js';
 import type { RunContext } from '../../context.js';
 import type { Handoff } from '../../handoff.js';
 import { invokeFunctionTool, parseToolArguments } from '../../tool.js';
+import type { RealtimeCommand, RealtimeEvent } from '../seam.js';
 import { abortable } from './abortable.js';
 import type { ApprovalBook, ApprovalDecision } from './approvals.js';
 import { UnknownToolError } from './errors.js';
 import type { RealtimeErrorSource, RealtimeSessionEvent, RealtimeToolCallStatus } from './events.js';
+import type { HistoryMirror } from './history-mirror.js';
+import type { ResponseCoordinator } from './response-coordinator.js';
+import type { ResponseTracker } from './response-tracker.js';
 import type { TaskSet } from './task-set.js';
 
 /** A function call to run, bound to the agent whose response produced it. */
@@ -25,12 +29,15 @@ export interface ToolExecutorHost<TContext> {
   readonly toolTimeoutMs: number | undefined;
   readonly tasks: TaskSet;
   readonly approvals: ApprovalBook<TContext>;
+  readonly responses: ResponseTracker<TContext>;
+  readonly mirror: HistoryMirror<TContext>;
+  readonly coordinator: ResponseCoordinator;
+  /** The agent active now: calls of a response the session does not know run against it. */
+  currentAgent(): Agent<TContext>;
+  /** Whether the session may send now (connected, not closing). */
+  live(): boolean;
+  send(command: RealtimeCommand): void;
   emit(event: RealtimeSessionEvent<TContext>): void;
-  /**
-   * Sends the call's output and does the response bookkeeping; returns `false` (and sends nothing) when
-   * `signal` aborted or the session is closing.
-   */
-  deliver(call: ToolCall<TContext>, output: string, signal: AbortSignal): boolean;
   /** Switches to the handoff's agent through the session's one agent-switch path. */
   handoff(handoff: Handoff<TContext>, call: ToolCall<TContext>): Promise<void>;
   reportError(source: RealtimeErrorSource, error: unknown): void;
@@ -39,10 +46,13 @@ export interface ToolExecutorHost<TContext> {
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * Runs the model's function calls: concurrently (default) or one at a time in arrival order. Each call
- * validates its arguments (through {@link invokeFunctionTool}), asks for approval when the tool needs it,
- * runs tool guardrails and its timeout, and always ends in exactly one output to the model, unless the
- * session is closing (then it sends nothing).
+ * Owns the model's function calls from arrival to output. A call is mirrored into history and announced to
+ * the coordinator (which coalesces parallel calls into one follow-up), then run: concurrently (default) or
+ * one at a time in arrival order. Each call validates its arguments (through {@link invokeFunctionTool}),
+ * asks for approval when the tool needs it, runs tool guardrails and its timeout, and always ends in exactly
+ * one output, unless the session is closing (then it sends nothing). An output is sent, then mirrored, then
+ * reported to the coordinator, in that order: the follow-up it may trigger must find the output in place.
+ * Calls from out-of-band responses (which run with tools off) are neither run nor remembered.
  */
 export class ToolExecutor<TContext> {
   readonly #host: ToolExecutorHost<TContext>;
@@ -54,7 +64,31 @@ export class ToolExecutor<TContext> {
     this.#sequential = options.sequential;
   }
 
-  dispatch(call: ToolCall<TContext>): void {
+  /** The provider called a function. */
+  callReceived(event: Extract<RealtimeEvent, { type: 'function_call' }>): void {
+    const host = this.#host;
+    const response = event.responseId !== undefined ? host.responses.get(event.responseId) : undefined;
+    if (response?.conversation === 'none') {
+      host.emit({
+        type: 'warning',
+        code: 'out_of_band_tool_call_ignored',
+        message: `The provider called tool "${event.name}" from out-of-band response ${event.responseId}, which runs with tools off; the call was ignored.`,
+      });
+      return;
+    }
+    const agent = response?.agent ?? host.currentAgent();
+    host.mirror.functionCall(event, agent);
+    host.coordinator.toolCallStarted(event.callId, event.responseId);
+    this.#dispatch({
+      callId: event.callId,
+      name: event.name,
+      arguments: event.arguments,
+      agent,
+      ...(event.responseId !== undefined && { responseId: event.responseId }),
+    });
+  }
+
+  #dispatch(call: ToolCall<TContext>): void {
     const onError = (error: unknown) => this.#host.reportError('tool', error);
     if (!this.#sequential) {
       this.#host.tasks.spawn((signal) => this.#run(call, signal), onError);
@@ -91,7 +125,7 @@ export class ToolExecutor<TContext> {
     if (!tool) {
       const error = new UnknownToolError(call.name, agent.name);
       this.#host.reportError('tool', error);
-      this.#host.deliver(
+      this.#deliver(
         call,
         `Error: there is no tool named "${call.name}". Use only the tools you were given.`,
         signal,
@@ -176,11 +210,11 @@ export class ToolExecutor<TContext> {
       // The switch path already reported the error and kept the previous agent.
       output = `Error: the transfer to "${handoff.agent.name}" failed: ${errorText(error)}`;
     }
-    this.#host.deliver(call, output, signal);
+    this.#deliver(call, output, signal);
   }
 
   #end(call: ToolCall<TContext>, output: string, status: RealtimeToolCallStatus, signal: AbortSignal): void {
-    if (!this.#host.deliver(call, output, signal)) return;
+    if (!this.#deliver(call, output, signal)) return;
     this.#host.emit({
       type: 'tool_end',
       agent: call.agent,
@@ -190,5 +224,15 @@ export class ToolExecutor<TContext> {
       status,
       ...(call.responseId !== undefined && { responseId: call.responseId }),
     });
+  }
+
+  /** Sends the call's output, mirrors it, tells the coordinator; `false` (nothing sent) once aborted or closing. */
+  #deliver(call: ToolCall<TContext>, output: string, signal: AbortSignal): boolean {
+    const host = this.#host;
+    if (signal.aborted || !host.live()) return false;
+    host.send({ type: 'sendToolOutput', callId: call.callId, output });
+    host.mirror.toolOutput(call.callId, output);
+    host.coordinator.toolCallFinished(call.callId);
+    return true;
   }
 }

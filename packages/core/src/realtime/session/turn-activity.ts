@@ -1,11 +1,6 @@
 import type { Clock } from '../../clock.js';
+import { EXPECTED_RESPONSE_GRACE_MS } from '../../constants.js';
 import type { RealtimeEvent } from '../seam.js';
-
-/**
- * How long after the user stopped speaking (or a tool output went out on a provider that answers tool
- * outputs by itself) the provider is assumed to be about to start a response.
- */
-const EXPECTED_RESPONSE_GRACE_MS = 5_000;
 
 /**
  * What the provider's events say about the current turn, for deciding when a connection may be recycled:

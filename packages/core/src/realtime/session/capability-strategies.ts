@@ -1,0 +1,181 @@
+import type { ToolChoice } from '../../model.js';
+import type { RealtimeCapabilities } from '../capabilities.js';
+import type { RealtimeSessionConfig, RealtimeToolDefinition } from '../seam.js';
+import { CapabilityNotSupportedError } from './errors.js';
+import type { RealtimeSessionSettings } from './options.js';
+
+/**
+ * Where each capability flag becomes a strategy: every flag of {@link RealtimeCapabilities} is read here and
+ * nowhere else in the session (docs/capabilities.md names the function per flag). The units that act on a
+ * strategy (the connect configuration, the agent switch, interruptions, replies, the response coordinator,
+ * recycling) ask these functions.
+ */
+
+/** A fallback the session chose because of a capability. */
+export interface CapabilityWarning {
+  code: string;
+  message: string;
+}
+
+/** `audioOutput`: the output modalities asked for at connect (text where the provider has no audio). */
+export function outputModalitiesStrategy(
+  requested: RealtimeSessionSettings['outputModalities'],
+  capabilities: RealtimeCapabilities,
+  provider: string,
+): { outputModalities: ('text' | 'audio')[]; warning?: CapabilityWarning } {
+  const outputModalities = requested ?? (capabilities.audioOutput ? ['audio'] : ['text']);
+  if (!outputModalities.includes('audio') || capabilities.audioOutput) return { outputModalities };
+  return {
+    outputModalities: ['text'],
+    warning: {
+      code: 'capability_fallback',
+      message: `Provider "${provider}" does not declare audioOutput: the session asks for text output instead of audio.`,
+    },
+  };
+}
+
+/**
+ * `turnDetection`: whether the app's turn-detection setting is sent (a provider without turn detection gets
+ * none, and the app commits audio itself), and whether it is active for the session.
+ */
+export const turnDetectionStrategy = {
+  apply(
+    setting: RealtimeSessionSettings['turnDetection'],
+    capabilities: RealtimeCapabilities,
+    provider: string,
+  ): { send: boolean; warning?: CapabilityWarning } {
+    if (setting === undefined) return { send: false };
+    if (setting === null || capabilities.turnDetection) return { send: true };
+    return {
+      send: false,
+      warning: {
+        code: 'capability_fallback',
+        message: `Provider "${provider}" does not declare turnDetection: config.turnDetection is ignored; commit user audio with commitAudio().`,
+      },
+    };
+  },
+  /** The provider detects the user's turns: `commitAudio()` leaves the reply to it. */
+  active(setting: RealtimeSessionSettings['turnDetection'], capabilities: RealtimeCapabilities): boolean {
+    return capabilities.turnDetection && setting !== null;
+  },
+  /** The provider cancels its active response by itself when the user starts speaking. */
+  providerCancelsOnSpeech(
+    setting: RealtimeSessionSettings['turnDetection'],
+    capabilities: RealtimeCapabilities,
+  ): boolean {
+    return turnDetectionStrategy.active(setting, capabilities) && setting?.interruptResponse !== false;
+  },
+};
+
+/** `userTranscription`: whether the app's input-transcription setting is sent. */
+export function inputTranscriptionStrategy(
+  setting: RealtimeSessionSettings['inputTranscription'],
+  capabilities: RealtimeCapabilities,
+  provider: string,
+): { send: boolean; warning?: CapabilityWarning } {
+  if (setting === undefined) return { send: false };
+  if (setting === null || capabilities.userTranscription) return { send: true };
+  return {
+    send: false,
+    warning: {
+      code: 'capability_fallback',
+      message: `Provider "${provider}" does not declare userTranscription: config.inputTranscription is ignored; user audio will have no transcript.`,
+    },
+  };
+}
+
+/** What an agent contributes to the provider's session configuration. */
+interface AgentPart {
+  instructions: string;
+  tools: RealtimeToolDefinition[];
+  toolChoice: ToolChoice;
+}
+
+/**
+ * `mutableInstructions` and `mutableTools`: what an agent switch may send; throws
+ * {@link CapabilityNotSupportedError} when the new agent needs a change the provider cannot make.
+ */
+export function agentSwitchStrategy(
+  current: AgentPart,
+  next: AgentPart,
+  capabilities: RealtimeCapabilities,
+  provider: string,
+): RealtimeSessionConfig {
+  const update: RealtimeSessionConfig = {};
+  if (capabilities.mutableInstructions) update.instructions = next.instructions;
+  else if (next.instructions !== current.instructions) {
+    throw new CapabilityNotSupportedError(
+      'mutableInstructions',
+      provider,
+      'switch to an agent with other instructions',
+    );
+  }
+  const toolsChanged =
+    JSON.stringify(next.tools) !== JSON.stringify(current.tools) ||
+    JSON.stringify(next.toolChoice) !== JSON.stringify(current.toolChoice);
+  if (capabilities.mutableTools) {
+    update.tools = next.tools;
+    update.toolChoice = next.toolChoice;
+  } else if (toolsChanged) {
+    throw new CapabilityNotSupportedError('mutableTools', provider, 'switch to an agent with other tools');
+  }
+  return update;
+}
+
+/** How the provider's copy of an interrupted message is corrected. */
+export interface MessageCorrection {
+  /** Truncate the message's audio at this position (ms). */
+  truncateAtMs?: number;
+  /** Delete the message. */
+  delete: boolean;
+  /** What stays wrong in the provider's context, when the capabilities allow no correction. */
+  uncorrected?: 'message_not_truncated' | 'message_not_removed';
+}
+
+/**
+ * `messageTruncation` and `mutableChatContext`: a `partial` message with audio is truncated at the heard
+ * position; a `skipped` one is truncated at 0 (when it has audio) and deleted, as far as the flags allow.
+ */
+export function messageCorrectionStrategy(
+  outcome: 'full' | 'partial' | 'skipped',
+  hasAudio: boolean,
+  playedMs: number,
+  capabilities: RealtimeCapabilities,
+): MessageCorrection {
+  const { messageTruncation, mutableChatContext } = capabilities;
+  if (outcome === 'partial' && hasAudio) {
+    return messageTruncation
+      ? { truncateAtMs: playedMs, delete: false }
+      : { delete: false, uncorrected: 'message_not_truncated' };
+  }
+  if (outcome !== 'skipped') return { delete: false };
+  const truncated = messageTruncation && hasAudio;
+  return {
+    ...(truncated && { truncateAtMs: 0 }),
+    delete: mutableChatContext,
+    ...(!truncated && !mutableChatContext && { uncorrected: 'message_not_removed' as const }),
+  };
+}
+
+/** `ephemeralResponse`: an ephemeral reply goes out of band, or is an ordinary reply with a warning. */
+export function ephemeralReplyStrategy(
+  capabilities: RealtimeCapabilities,
+  provider: string,
+): { outOfBand: true } | { outOfBand: false; warning: CapabilityWarning } {
+  if (capabilities.ephemeralResponse) return { outOfBand: true };
+  return {
+    outOfBand: false,
+    warning: {
+      code: 'ephemeral_response_unsupported',
+      message: `Provider "${provider}" does not declare ephemeralResponse: this reply is an ordinary one and enters the conversation (history and the model's context).`,
+    },
+  };
+}
+
+/**
+ * `autoToolReplyGeneration`: who starts the response after tool outputs. `'provider'`: the session never
+ * requests one, and a tool output means the provider is about to answer (recycling waits for it).
+ */
+export function toolFollowUpStrategy(capabilities: RealtimeCapabilities): 'session' | 'provider' {
+  return capabilities.autoToolReplyGeneration ? 'provider' : 'session';
+}

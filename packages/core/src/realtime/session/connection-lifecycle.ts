@@ -1,0 +1,310 @@
+import type { Agent } from '../../agent.js';
+import type { RunContext } from '../../context.js';
+import type { ParleyError } from '../../errors.js';
+import type { RealtimeConnection, RealtimeEvent } from '../seam.js';
+import { abortable } from './abortable.js';
+import {
+  type AgentSessionConfig,
+  agentSessionConfig,
+  type ConfigWarning,
+  initialSessionConfig,
+} from './agent-config.js';
+import type { AgentSwitcher } from './agent-switch.js';
+import type { ApprovalBook } from './approvals.js';
+import { toolFollowUpStrategy } from './capability-strategies.js';
+import type { EphemeralReplies } from './ephemeral-replies.js';
+import { ConnectionLostError, RealtimeConnectError, SessionClosedError } from './errors.js';
+import type { RealtimeReconnectReason } from './events.js';
+import type { RealtimeHistory } from './history.js';
+import type { HistoryMirror } from './history-mirror.js';
+import { ReplayEchoes } from './history-replay.js';
+import type { Interruptions } from './interruption.js';
+import { dropLostTurn } from './lost-turn.js';
+import type { MessagePlayout } from './message-playout.js';
+import type { ResolvedSessionOptions } from './options.js';
+import type { OutputGuardrailMonitor } from './output-guardrail-monitor.js';
+import { Reconnection } from './reconnection.js';
+import { Recycler } from './recycle.js';
+import type { ReplyRequests } from './reply-requests.js';
+import type { ResponseCoordinator } from './response-coordinator.js';
+import type { ResponseTracker } from './response-tracker.js';
+import type { SessionState } from './session-state.js';
+import type { TaskSet } from './task-set.js';
+import type { ToolExecutor } from './tool-executor.js';
+import { TurnActivity } from './turn-activity.js';
+
+/** A connection opened for the session's current agent that is not yet the session's live one. */
+export interface OpenedConnection<TContext> {
+  readonly connection: RealtimeConnection;
+  /** The agent whose configuration it was opened with. */
+  readonly agent: Agent<TContext>;
+  readonly agentConfig: AgentSessionConfig;
+  readonly warnings: readonly ConfigWarning[];
+}
+
+/** The session's units whose state is bound to one connection. */
+export interface ConnectionBoundParts<TContext> {
+  readonly options: ResolvedSessionOptions<TContext>;
+  readonly runContext: RunContext<TContext>;
+  readonly history: RealtimeHistory;
+  readonly mirror: HistoryMirror<TContext>;
+  readonly tasks: TaskSet;
+  readonly approvals: ApprovalBook<TContext>;
+  readonly requests: ReplyRequests;
+  readonly coordinator: ResponseCoordinator;
+  readonly responses: ResponseTracker<TContext>;
+  readonly ephemeral: EphemeralReplies;
+  readonly interruptions: Interruptions<TContext>;
+  readonly playout: MessagePlayout;
+  readonly executor: ToolExecutor<TContext>;
+  readonly guardrails: OutputGuardrailMonitor<TContext>;
+  readonly switcher: AgentSwitcher<TContext>;
+  /** Where the live connection's events go (the provider-event router). */
+  route(connection: RealtimeConnection, event: RealtimeEvent): void;
+}
+
+/**
+ * The connection lifecycle of a session, the one owner of its connection: connect (releasing what it acquired
+ * when it fails), close (idempotent), release of everything bound to a connection, the end of a connection
+ * (lost-turn reporting, then reconnecting or `disconnected`), reconnection ({@link Reconnection}) and proactive
+ * recycling ({@link Recycler}). Status changes happen here and in those two.
+ */
+export class ConnectionLifecycle<TContext> {
+  readonly #state: SessionState<TContext>;
+  readonly #parts: ConnectionBoundParts<TContext>;
+  readonly #activity: TurnActivity;
+  readonly #echoes = new ReplayEchoes();
+  readonly #reconnection: Reconnection<TContext>;
+  readonly #recycler: Recycler<TContext>;
+  #unsubscribe: (() => void) | undefined;
+  #connectAbort: AbortController | undefined;
+  #connecting: Promise<void> | undefined;
+  #releasing: Promise<void> = Promise.resolve();
+  #closing: Promise<void> | undefined;
+
+  constructor(state: SessionState<TContext>, parts: ConnectionBoundParts<TContext>) {
+    this.#state = state;
+    this.#parts = parts;
+    const { clock, reconnect, model } = parts.options;
+    this.#activity = new TurnActivity(clock, toolFollowUpStrategy(model.capabilities) === 'provider');
+    const steps = {
+      open: (signal: AbortSignal) => this.open(signal),
+      adopt: (opened: OpenedConnection<TContext>) => this.adopt(opened),
+      release: (reason: ParleyError) => this.release(reason),
+      betweenTurns: () => this.#betweenTurns(),
+    };
+    this.#reconnection = new Reconnection(state, clock, reconnect, parts.history, this.#echoes, steps);
+    this.#recycler = new Recycler(state, clock, reconnect, this.#reconnection, steps);
+  }
+
+  /** While connecting or reconnecting: settles when that attempt does. */
+  get pending(): Promise<void> | undefined {
+    return this.#connecting ?? this.#reconnection.pending;
+  }
+
+  /** See `RealtimeSession.connect()`. */
+  connect(): Promise<void> {
+    const state = this.#state;
+    if (state.closing || state.status === 'closed') return Promise.reject(new SessionClosedError());
+    if (state.status === 'connected') return Promise.resolve();
+    if (state.status === 'reconnecting') return this.#reconnection.pending ?? Promise.resolve();
+    if (!this.#connecting) {
+      this.#connecting = this.#connect().finally(() => {
+        this.#connecting = undefined;
+      });
+    }
+    return this.#connecting;
+  }
+
+  /** See `RealtimeSession.close()`. */
+  close(): Promise<void> {
+    if (!this.#closing) {
+      this.#state.closing = true;
+      this.#closing = this.#close();
+    }
+    return this.#closing;
+  }
+
+  /** Sees every event of the live connection before the router; `true` means "drop it" (an echo of the replay). */
+  observe(event: RealtimeEvent): boolean {
+    if (event.type === 'item_added' && this.#echoes.consume(event.item)) return true;
+    this.#activity.observe(event);
+    return false;
+  }
+
+  /**
+   * The live connection ended: the provider closed it (`connection_lost`), ended the session at its limit
+   * (`session_expired`), or failed fatally (no `reconnect`). The lost turn is reported; then the session
+   * reconnects when it may, else it is `disconnected`.
+   */
+  ended(detail: string, reconnect?: Exclude<RealtimeReconnectReason, 'recycle'>): void {
+    const state = this.#state;
+    if (state.status !== 'connected') return;
+    if (reconnect && this.#reconnection.available && !state.closing) {
+      this.#recycler.abort(new ConnectionLostError());
+      state.status = 'reconnecting';
+      const error = new ConnectionLostError(
+        `The realtime connection was lost (${detail}); the session is reconnecting and this request was dropped. ` +
+          'Ask again after the reconnected event.',
+      );
+      const released = dropLostTurn(this.#turn(), (reason) => this.release(reason), error, detail, true);
+      this.#reconnection.start(reconnect, detail, released);
+      return;
+    }
+    state.status = 'disconnected';
+    void dropLostTurn(
+      this.#turn(),
+      (reason) => this.release(reason),
+      new ConnectionLostError(),
+      detail,
+      false,
+    );
+    state.emit({ type: 'connection_status', status: 'disconnected', reason: detail });
+    state.emit({ type: 'agent_end', agent: state.agent, reason: 'disconnect' });
+  }
+
+  /** Opens a connection configured for the current agent; the live connection (if any) is left alone. */
+  async open(signal: AbortSignal): Promise<OpenedConnection<TContext>> {
+    const { model, config: settings } = this.#parts.options;
+    const agent = this.#state.agent;
+    const agentConfig = await abortable(agentSessionConfig(agent, this.#parts.runContext), signal);
+    const { config, warnings } = initialSessionConfig(
+      agentConfig,
+      settings,
+      model.capabilities,
+      model.provider,
+    );
+    const pending = model.connect({ config, signal });
+    const connection = await abortable(pending, signal).catch((error) => {
+      if (signal.aborted) {
+        // A provider that ignores the signal may still hand over a connection: release it then.
+        pending.then((late) => late.close()).catch(() => {});
+      }
+      throw error;
+    });
+    return { connection, agent, agentConfig, warnings };
+  }
+
+  /** Makes `opened` the live connection; throws `RealtimeConnectError` (unsubscribed again) if it already closed. */
+  adopt(opened: OpenedConnection<TContext>): void {
+    const state = this.#state;
+    const live = opened.connection;
+    const unsubscribe = live.onEvent((event) => this.#parts.route(live, event));
+    if (live.status !== 'open') {
+      unsubscribe();
+      throw new RealtimeConnectError(
+        `The connection to "${this.#parts.options.model.provider}" closed while the session was starting. Call connect() again.`,
+      );
+    }
+    state.connection = live;
+    this.#unsubscribe = unsubscribe;
+    state.agentConfig = opened.agentConfig;
+    state.lifetime = new AbortController();
+    state.status = 'connected';
+    this.#recycler.plan(live);
+  }
+
+  /**
+   * Releases the current connection and everything bound to it, once: listener, waiting replies,
+   * approvals, tool and guardrail tasks (cancelled and awaited), then the connection itself.
+   */
+  release(reason: ParleyError): Promise<void> {
+    const state = this.#state;
+    const parts = this.#parts;
+    const connection = state.connection;
+    const unsubscribe = this.#unsubscribe;
+    state.connection = undefined;
+    this.#unsubscribe = undefined;
+    state.lifetime.abort(reason);
+    unsubscribe?.();
+    this.#recycler.cancelTimer();
+    this.#activity.reset();
+    this.#echoes.clear();
+    parts.requests.stopTimeouts();
+    parts.coordinator.reset();
+    parts.ephemeral.reset();
+    parts.interruptions.reset();
+    parts.playout.reset();
+    parts.options.playbackTracker.reset();
+    parts.requests.failAll(reason);
+    parts.approvals.clear();
+    const previous = this.#releasing;
+    this.#releasing = (async () => {
+      await previous;
+      await parts.tasks.cancelAll(reason);
+      parts.executor.reset();
+      parts.guardrails.reset();
+      parts.responses.clear();
+      if (connection) {
+        await connection.close().catch((error: unknown) => {
+          state.reportError('session', error, 'connection_close_failed');
+        });
+      }
+    })();
+    return this.#releasing;
+  }
+
+  async #connect(): Promise<void> {
+    const state = this.#state;
+    await this.#releasing;
+    if (state.closing) throw new SessionClosedError();
+    const previousStatus = state.status;
+    const controller = new AbortController();
+    this.#connectAbort = controller;
+    const { model } = this.#parts.options;
+    state.status = 'connecting';
+    state.emit({ type: 'connection_status', status: 'connecting' });
+    let opened: OpenedConnection<TContext> | undefined;
+    try {
+      opened = await this.open(controller.signal);
+      if (controller.signal.aborted) throw controller.signal.reason;
+      this.adopt(opened);
+      this.#connectAbort = undefined;
+      for (const warning of opened.warnings) state.emit({ type: 'warning', ...warning });
+      state.emit({ type: 'connection_status', status: 'connected' });
+      state.emit({ type: 'agent_start', agent: state.agent });
+    } catch (error) {
+      if (opened && state.connection !== opened.connection) await opened.connection.close().catch(() => {});
+      this.#connectAbort = undefined;
+      if (controller.signal.aborted || state.closing) throw new SessionClosedError();
+      state.status = previousStatus === 'disconnected' ? 'disconnected' : 'idle';
+      state.emit({ type: 'connection_status', status: 'disconnected', reason: 'connect_failed' });
+      if (error instanceof RealtimeConnectError) throw error;
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new RealtimeConnectError(`Could not connect to "${model.provider}": ${detail}`, { cause: error });
+    }
+  }
+
+  async #close(): Promise<void> {
+    const state = this.#state;
+    await Promise.all([this.#recycler.stop(), this.#reconnection.stop()]);
+    this.#connectAbort?.abort(new SessionClosedError());
+    await this.#connecting?.catch(() => {});
+    const agentWasActive = state.status === 'connected' || state.status === 'reconnecting';
+    state.status = 'closed';
+    await this.release(new SessionClosedError());
+    await this.#parts.switcher.idle;
+    if (agentWasActive) state.emit({ type: 'agent_end', agent: state.agent, reason: 'close' });
+    state.emit({ type: 'connection_status', status: 'closed' });
+    state.hub.end();
+  }
+
+  #turn() {
+    const { coordinator, history, mirror, responses } = this.#parts;
+    return { state: this.#state, activity: this.#activity, coordinator, history, mirror, responses };
+  }
+
+  /** No turn is under way: no response, no request, no tool, no approval, the user is not speaking. */
+  #betweenTurns(): boolean {
+    const { coordinator, tasks, approvals, requests, ephemeral } = this.#parts;
+    return (
+      this.#activity.quiet &&
+      !coordinator.busy &&
+      coordinator.pendingRequests.length === 0 &&
+      tasks.size === 0 &&
+      approvals.pending.length === 0 &&
+      requests.waiting === 0 &&
+      ephemeral.inFlight === undefined
+    );
+  }
+}

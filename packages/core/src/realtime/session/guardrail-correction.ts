@@ -1,0 +1,43 @@
+import type { Interruptions } from './interruption.js';
+import type { GuardrailTrip } from './output-guardrail-monitor.js';
+import type { ResponseCoordinator } from './response-coordinator.js';
+import type { SessionState } from './session-state.js';
+
+const CORRECTION = (name: string) =>
+  `Your previous response was stopped by the "${name}" output guardrail. Do not repeat it; answer in a way that respects the guardrail.`;
+
+/**
+ * What a tripped output guardrail does to the conversation: `guardrail_tripped` is emitted, the response is
+ * interrupted (as any interruption), a system message tells the model why, and a new response is requested.
+ */
+export function correctTrippedResponse<TContext>(
+  state: SessionState<TContext>,
+  interruptions: Interruptions<TContext>,
+  coordinator: ResponseCoordinator,
+  trip: GuardrailTrip<TContext>,
+): void {
+  if (state.status !== 'connected') return;
+  state.emit({
+    type: 'guardrail_tripped',
+    responseId: trip.responseId,
+    agent: trip.agent,
+    guardrailName: trip.guardrailName,
+    outputInfo: trip.outputInfo,
+    text: trip.text,
+  });
+  try {
+    // Guardrails watch default-conversation responses only (see response_started), so a correction always fits.
+    interruptions.interrupt('guardrail', trip.responseId);
+    state.send({
+      type: 'createItem',
+      item: {
+        type: 'message',
+        role: 'system',
+        content: [{ type: 'text', text: CORRECTION(trip.guardrailName) }],
+      },
+    });
+    coordinator.request({}, 'guardrail');
+  } catch (error) {
+    state.reportError('guardrail', error);
+  }
+}

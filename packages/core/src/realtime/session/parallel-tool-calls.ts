@@ -1,0 +1,72 @@
+import { RECENTLY_ENDED_RESPONSES_LIMIT } from '../../constants.js';
+import type { RealtimeResponseStatus } from '../seam.js';
+
+interface CallGroup {
+  readonly pending: Set<string>;
+  ended: boolean;
+  status?: RealtimeResponseStatus;
+}
+
+/**
+ * Coalescing of parallel tool calls: the calls of one response form a group, and the group asks for one
+ * follow-up response, when its last call finished or when the response ended if every call finished before
+ * (only after a response that ended `completed`). A call with no response to wait for (none given, or
+ * that response already ended) asks for its own follow-up when it finishes.
+ */
+export class ParallelToolCalls {
+  readonly #groups = new Map<string, CallGroup>();
+  readonly #callResponse = new Map<string, string | undefined>();
+  readonly #recentlyEnded: string[] = [];
+
+  /** A function call of `responseId` (if the provider gave one) started running. */
+  started(callId: string, responseId: string | undefined): void {
+    if (this.#callResponse.has(callId)) return;
+    if (responseId === undefined || this.#recentlyEnded.includes(responseId)) {
+      this.#callResponse.set(callId, undefined);
+      return;
+    }
+    this.#callResponse.set(callId, responseId);
+    let group = this.#groups.get(responseId);
+    if (!group) {
+      group = { pending: new Set(), ended: false };
+      this.#groups.set(responseId, group);
+    }
+    group.pending.add(callId);
+  }
+
+  /** A call finished (its output went out); `true` when a follow-up response is due now. */
+  finished(callId: string): boolean {
+    if (!this.#callResponse.has(callId)) return false;
+    const responseId = this.#callResponse.get(callId);
+    this.#callResponse.delete(callId);
+    if (responseId === undefined) return true;
+    const group = this.#groups.get(responseId);
+    if (!group) return false;
+    group.pending.delete(callId);
+    return this.#completeIfDone(responseId, group);
+  }
+
+  /** Response `responseId` ended with `status`; `true` when a follow-up response is due now. */
+  responseDone(responseId: string, status: RealtimeResponseStatus): boolean {
+    this.#recentlyEnded.push(responseId);
+    if (this.#recentlyEnded.length > RECENTLY_ENDED_RESPONSES_LIMIT) this.#recentlyEnded.shift();
+    const group = this.#groups.get(responseId);
+    if (!group) return false;
+    group.ended = true;
+    group.status = status;
+    return this.#completeIfDone(responseId, group);
+  }
+
+  /** Forgets every group (the connection is gone). */
+  reset(): void {
+    this.#groups.clear();
+    this.#callResponse.clear();
+    this.#recentlyEnded.length = 0;
+  }
+
+  #completeIfDone(responseId: string, group: CallGroup): boolean {
+    if (!group.ended || group.pending.size > 0) return false;
+    this.#groups.delete(responseId);
+    return group.status === 'completed';
+  }
+}

@@ -1,0 +1,187 @@
+import type { RunContext } from '../../context.js';
+import { addUsage } from '../../usage.js';
+import type { RealtimeConnection, RealtimeEvent } from '../seam.js';
+import type { ConnectionLifecycle } from './connection-lifecycle.js';
+import { type ContentDeliveryHost, deliverContent } from './content-delivery.js';
+import type { EphemeralReplies } from './ephemeral-replies.js';
+import { ResponseRefusedError } from './errors.js';
+import type { HistoryMirror } from './history-mirror.js';
+import type { Interruptions } from './interruption.js';
+import type { MessageContentEvent, MessagePlayout } from './message-playout.js';
+import type { OutputGuardrailMonitor } from './output-guardrail-monitor.js';
+import type { ReplyRequests } from './reply-requests.js';
+import type { ResponseCoordinator } from './response-coordinator.js';
+import type { ResponseTracker } from './response-tracker.js';
+import type { SessionState } from './session-state.js';
+import type { ToolExecutor } from './tool-executor.js';
+
+type EventOf<T extends RealtimeEvent['type']> = Extract<RealtimeEvent, { type: T }>;
+
+/** The units provider events go to. */
+export interface ProviderEventConsumers<TContext> {
+  readonly runContext: RunContext<TContext>;
+  readonly lifecycle: ConnectionLifecycle<TContext>;
+  readonly playout: MessagePlayout;
+  readonly delivery: ContentDeliveryHost<TContext>;
+  readonly mirror: HistoryMirror<TContext>;
+  readonly coordinator: ResponseCoordinator;
+  readonly responses: ResponseTracker<TContext>;
+  readonly requests: ReplyRequests;
+  readonly ephemeral: EphemeralReplies;
+  readonly interruptions: Interruptions<TContext>;
+  readonly guardrails: OutputGuardrailMonitor<TContext>;
+  readonly executor: ToolExecutor<TContext>;
+}
+
+/**
+ * The inbound router: each normalized provider event of the live connection goes to the units that consume
+ * it, in one place and in the order the rules need. Events of a connection that is no longer the live one,
+ * or that arrive while the session is not connected, are dropped.
+ */
+export class ProviderEventRouter<TContext> {
+  readonly #state: SessionState<TContext>;
+  readonly #to: ProviderEventConsumers<TContext>;
+
+  constructor(state: SessionState<TContext>, consumers: ProviderEventConsumers<TContext>) {
+    this.#state = state;
+    this.#to = consumers;
+  }
+
+  readonly route = (connection: RealtimeConnection, event: RealtimeEvent): void => {
+    const state = this.#state;
+    if (connection !== state.connection || state.status !== 'connected' || state.closing) return;
+    const to = this.#to;
+    // The per-delta path first: the lifecycle's observer has nothing to do with content deltas.
+    const type = event.type;
+    if (type === 'audio_delta' || type === 'transcript_delta' || type === 'text_delta') {
+      to.playout.admit(event, this.#deliver);
+      return;
+    }
+    if (to.lifecycle.observe(event)) return;
+    switch (type) {
+      case 'connection_status':
+        if (event.status === 'disconnected') {
+          to.lifecycle.ended(event.reason ?? 'provider_disconnected', 'connection_lost');
+        }
+        return;
+      case 'response_started':
+        this.#responseStarted(event);
+        return;
+      case 'response_done':
+        this.#responseDone(event);
+        return;
+      case 'message_started':
+        to.playout.messageStarted(event.responseId, event.itemId);
+        to.mirror.messageStarted(event);
+        return;
+      case 'audio_done':
+      case 'transcript_done':
+      case 'message_done':
+        to.playout.admit(event, this.#deliver);
+        return;
+      case 'function_call':
+        to.executor.callReceived(event);
+        return;
+      case 'input_speech_started':
+        to.interruptions.interrupt('speech');
+        return;
+      case 'input_speech_stopped':
+        return;
+      case 'input_audio_committed':
+        to.mirror.inputCommitted(event);
+        return;
+      case 'input_transcription':
+        to.mirror.inputTranscription(event);
+        return;
+      case 'item_added':
+        to.mirror.itemAdded(event);
+        return;
+      case 'item_deleted':
+        to.mirror.itemDeleted(event);
+        return;
+      case 'item_truncated':
+        to.mirror.itemTruncated(event);
+        return;
+      case 'error':
+        this.#error(event);
+        return;
+    }
+  };
+
+  readonly #deliver = (event: MessageContentEvent, responseId: string, itemId: string): void =>
+    deliverContent(this.#to.delivery, event, responseId, itemId);
+
+  #responseStarted(event: EventOf<'response_started'>): void {
+    const to = this.#to;
+    const { abandoned } = to.coordinator.responseStarted(event);
+    const info = to.responses.track(event.responseId, event.conversation);
+    const id = event.clientRequestId;
+    if (id !== undefined) {
+      to.requests.started(id, event.responseId);
+      to.ephemeral.started(id, event.responseId);
+    }
+    // The session gave up on it (a timeout, an interrupted ephemeral reply): it must not speak now.
+    if (abandoned) to.interruptions.abandoned(event.responseId);
+    // Ephemeral replies carry the app's own words and never enter history: no guardrails, no trace.
+    if (event.conversation === 'default') to.guardrails.begin(event.responseId, info.agent);
+    this.#state.emit({
+      type: 'response_started',
+      responseId: event.responseId,
+      conversation: event.conversation,
+      agent: info.agent,
+      ...(event.clientRequestId !== undefined && { clientRequestId: event.clientRequestId }),
+    });
+  }
+
+  #responseDone(event: EventOf<'response_done'>): void {
+    const to = this.#to;
+    to.playout.responseDone(event.responseId, this.#deliver);
+    const info = to.responses.track(event.responseId, event.conversation);
+    info.done = true;
+    if (event.status !== 'completed') info.interrupted = true;
+    if (event.usage) addUsage(to.runContext.usage, { requests: 1, ...event.usage });
+    if (event.clientRequestId !== undefined) to.requests.stopTimeout(event.clientRequestId);
+    to.ephemeral.ended(event.clientRequestId, event.responseId);
+    // Truncations go out before the coordinator may request the next response.
+    if (to.interruptions.isStopped(event.responseId)) to.interruptions.responseDone(event.responseId);
+    else if (info.interrupted) to.mirror.responseInterrupted(event.responseId);
+    to.coordinator.responseDone(event);
+    to.guardrails.end(event.responseId);
+    to.requests.responseDone(event.responseId, event.status);
+    this.#state.emit({
+      type: 'response_done',
+      responseId: event.responseId,
+      status: event.status,
+      conversation: event.conversation,
+      ...(event.reason !== undefined && { reason: event.reason }),
+    });
+  }
+
+  #error(event: EventOf<'error'>): void {
+    const to = this.#to;
+    let refusal: ResponseRefusedError | undefined;
+    if (event.clientRequestId !== undefined) {
+      const id = event.clientRequestId;
+      to.requests.stopTimeout(id);
+      const request = to.coordinator.requestRefused(id);
+      to.ephemeral.ended(id);
+      if (request) {
+        refusal = new ResponseRefusedError(event.code, event.message, id);
+        to.requests.fail(id, refusal);
+      }
+    }
+    this.#state.emit({
+      type: 'error',
+      source: 'provider',
+      code: event.code,
+      message: event.message,
+      ...(refusal && { error: refusal }),
+      ...(event.clientRequestId !== undefined && { clientRequestId: event.clientRequestId }),
+      ...(event.fatal !== undefined && { fatal: event.fatal }),
+    });
+    if (event.fatal) {
+      const expired = event.code === 'session_expired' ? 'session_expired' : undefined;
+      to.lifecycle.ended(`fatal provider error: ${event.code}`, expired);
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import type { ToolChoice } from '../../model.js';
+import type { CreateResponseCommand } from '../seam.js';
+import { ephemeralReplyStrategy, toolFollowUpStrategy } from './capability-strategies.js';
+import { EphemeralReplies } from './ephemeral-replies.js';
+import type { ResolvedSessionOptions } from './options.js';
+import type { ReplyHandle } from './reply-handle.js';
+import { ReplyRequests } from './reply-requests.js';
+import { type PendingResponseRequest, ResponseCoordinator } from './response-coordinator.js';
+import type { SessionState } from './session-state.js';
+
+/** Options of {@link RealtimeSession.generateReply}. */
+export interface GenerateReplyOptions {
+  /** Instructions for this response only. */
+  instructions?: string;
+  /** Tool choice for this response only. */
+  toolChoice?: ToolChoice;
+  /**
+   * `false`: an ephemeral reply, spoken without entering the conversation (neither the local history nor
+   * the provider's context), with tools off. One at a time per session. Where the provider does not
+   * declare `ephemeralResponse` it is an ordinary reply, with a `warning` event. Default `true`.
+   */
+  addToHistory?: boolean;
+}
+
+/**
+ * The session's requests for responses: the {@link ResponseCoordinator} that orders them, the handles and
+ * reply timeouts of those on the wire ({@link ReplyRequests}), and `generateReply()`, ordinary or ephemeral
+ * ({@link EphemeralReplies}: out of band, tools off, one in flight).
+ */
+export class Replies<TContext> {
+  readonly coordinator: ResponseCoordinator;
+  readonly requests: ReplyRequests;
+  readonly ephemeral: EphemeralReplies;
+  readonly #state: SessionState<TContext>;
+  readonly #ephemeralStrategy: ReturnType<typeof ephemeralReplyStrategy>;
+
+  constructor(state: SessionState<TContext>, options: ResolvedSessionOptions<TContext>) {
+    this.#state = state;
+    const { model, clock } = options;
+    this.#ephemeralStrategy = ephemeralReplyStrategy(model.capabilities, model.provider);
+    this.requests = new ReplyRequests(clock, options.replyTimeoutMs);
+    this.ephemeral = new EphemeralReplies(clock);
+    this.coordinator = new ResponseCoordinator({
+      autoToolReplyGeneration: toolFollowUpStrategy(model.capabilities) === 'provider',
+      createRequestId: () => this.requests.nextId(),
+      send: (command) => this.#send(command),
+      failed: (request, error) => this.#failed(request, error),
+    });
+  }
+
+  /** See `RealtimeSession.generateReply()`; the session is connected. */
+  generate(options: GenerateReplyOptions): ReplyHandle {
+    if (options.addToHistory === false) {
+      const strategy = this.#ephemeralStrategy;
+      if (strategy.outOfBand) return this.#generateEphemeral(options);
+      this.#state.emit({ type: 'warning', ...strategy.warning });
+    }
+    const request = this.coordinator.request(
+      {
+        ...(options.instructions !== undefined && { instructions: options.instructions }),
+        ...(options.toolChoice !== undefined && { toolChoice: options.toolChoice }),
+      },
+      'reply',
+    );
+    return this.requests.wait(request.clientRequestId);
+  }
+
+  #generateEphemeral(options: GenerateReplyOptions): ReplyHandle {
+    const conflict = this.ephemeral.conflict();
+    if (conflict) {
+      const handle = this.requests.rejected(conflict);
+      this.#state.reportError('session', conflict);
+      return handle;
+    }
+    if (options.toolChoice !== undefined && options.toolChoice !== 'none') {
+      this.#state.emit({
+        type: 'warning',
+        code: 'ephemeral_tools_off',
+        message:
+          'An ephemeral reply runs with tools off (tool choice "none"); the toolChoice passed was ignored.',
+      });
+    }
+    const request = this.coordinator.request(
+      {
+        conversation: 'none',
+        tools: [],
+        toolChoice: 'none',
+        ...(options.instructions !== undefined && { instructions: options.instructions }),
+      },
+      'reply',
+    );
+    this.ephemeral.begin(request.clientRequestId);
+    return this.requests.wait(request.clientRequestId);
+  }
+
+  /** Sends a response request and starts its reply timeout. */
+  #send(command: CreateResponseCommand): void {
+    this.#state.connectionFor('request a response').send(command);
+    const id = command.clientRequestId;
+    this.requests.startTimeout(id, (error) => {
+      this.coordinator.abandon(id);
+      this.ephemeral.ended(id);
+      this.requests.fail(id, error);
+      this.#state.reportError('session', error);
+    });
+  }
+
+  #failed(request: PendingResponseRequest, error: unknown): void {
+    this.requests.fail(request.clientRequestId, error);
+    this.#state.reportError('session', error);
+  }
+}

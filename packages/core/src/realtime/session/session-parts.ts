@@ -1,0 +1,160 @@
+import type { Agent } from '../../agent.js';
+import { createRunContext, type RunContext } from '../../context.js';
+import { AgentSwitcher } from './agent-switch.js';
+import { ApprovalBook } from './approvals.js';
+import { turnDetectionStrategy } from './capability-strategies.js';
+import { ConnectionLifecycle } from './connection-lifecycle.js';
+import type { RealtimeSessionEvent } from './events.js';
+import { correctTrippedResponse } from './guardrail-correction.js';
+import { RealtimeHistory } from './history.js';
+import { HistoryMirror } from './history-mirror.js';
+import { Interruptions } from './interruption.js';
+import { MessagePlayout } from './message-playout.js';
+import type { ResolvedSessionOptions } from './options.js';
+import { OutputGuardrailMonitor } from './output-guardrail-monitor.js';
+import { SessionPlayback } from './playback-control.js';
+import { ProviderEventRouter } from './provider-events.js';
+import { Replies } from './replies.js';
+import { ResponseTracker } from './response-tracker.js';
+import { SessionState } from './session-state.js';
+import { TaskSet } from './task-set.js';
+import { ToolExecutor } from './tool-executor.js';
+
+/** The units of one session, wired together (the session's façade holds these). */
+export interface SessionParts<TContext> {
+  readonly options: ResolvedSessionOptions<TContext>;
+  readonly runContext: RunContext<TContext>;
+  readonly state: SessionState<TContext>;
+  readonly history: RealtimeHistory;
+  readonly approvals: ApprovalBook<TContext>;
+  readonly replies: Replies<TContext>;
+  readonly interruptions: Interruptions<TContext>;
+  readonly playback: SessionPlayback;
+  readonly lifecycle: ConnectionLifecycle<TContext>;
+  readonly switcher: AgentSwitcher<TContext>;
+}
+
+/** Builds the units of a session for `agent` with validated options, and connects them to each other. */
+export function assembleSession<TContext>(
+  agent: Agent<TContext>,
+  resolved: ResolvedSessionOptions<TContext>,
+): SessionParts<TContext> {
+  const { model, clock, playbackTracker: tracker } = resolved;
+  const state = new SessionState(agent);
+  const runContext = createRunContext(resolved.context);
+  const tasks = new TaskSet();
+  const playout = new MessagePlayout();
+  const emit = (event: RealtimeSessionEvent<TContext>) => state.emit(event);
+  const history = new RealtimeHistory(emit);
+  const approvals = new ApprovalBook<TContext>();
+  const responses = new ResponseTracker(() => state.agent);
+  const replies = new Replies(state, resolved);
+  const { coordinator } = replies;
+  const interruptions: Interruptions<TContext> = new Interruptions<TContext>({
+    capabilities: model.capabilities,
+    provider: model.provider,
+    responses,
+    playout,
+    tracker,
+    coordinator,
+    ephemeral: replies.ephemeral,
+    providerCancelsOnSpeech: () =>
+      turnDetectionStrategy.providerCancelsOnSpeech(resolved.config.turnDetection, model.capabilities),
+    send: (command) => state.send(command),
+    emit,
+    applyOutcome: (itemId, outcome) => mirror.messageOutcome(itemId, outcome),
+    hasText: (itemId) => mirror.hasText(itemId),
+  });
+  const mirror = new HistoryMirror(history, responses, (id) => interruptions.isStopped(id));
+  const playback = new SessionPlayback(tracker, () => {
+    if (state.status === 'connected' && !state.closing) interruptions.interrupt('playback');
+  });
+  const switcher: AgentSwitcher<TContext> = new AgentSwitcher<TContext>({
+    runContext,
+    capabilities: model.capabilities,
+    provider: model.provider,
+    requireLive: (action) => state.connectionFor(action),
+    lifetime: () => state.lifetime.signal,
+    agent: () => state.agent,
+    agentConfig: () => state.agentConfig,
+    commit: (next, config) => {
+      state.agent = next;
+      state.agentConfig = config;
+    },
+    send: (command) => state.send(command),
+    emit,
+    reportError: (error) => state.reportError('session', error, 'agent_switch_failed'),
+  });
+  const executor = new ToolExecutor<TContext>(
+    {
+      runContext,
+      clock,
+      toolTimeoutMs: resolved.toolTimeoutMs,
+      tasks,
+      approvals: approvals,
+      responses,
+      mirror,
+      coordinator,
+      currentAgent: () => state.agent,
+      live: () => state.live,
+      send: (command) => state.send(command),
+      emit,
+      handoff: (handoff, call) =>
+        switcher.switch(handoff.agent as Agent<TContext>, 'tool_call', call.callId, handoff.onHandoff),
+      reportError: (source, error) => state.reportError(source, error),
+    },
+    { sequential: !resolved.asyncToolCalls },
+  );
+  const guardrails = new OutputGuardrailMonitor<TContext>({
+    runContext,
+    tasks,
+    debounceChars: resolved.guardrailDebounceChars,
+    guardrailsFor: (a) => [...resolved.outputGuardrails, ...a.outputGuardrails],
+    tripped: (trip) => correctTrippedResponse(state, interruptions, coordinator, trip),
+    failed: (error) => state.reportError('guardrail', error, 'guardrail_failed'),
+  });
+  const consumers = {
+    runContext,
+    playout,
+    mirror,
+    coordinator,
+    responses,
+    requests: replies.requests,
+    ephemeral: replies.ephemeral,
+    interruptions,
+    guardrails,
+    executor,
+    delivery: {
+      playout,
+      tracker,
+      mirror,
+      guardrails,
+      responses,
+      isStopped: (id: string) => interruptions.isStopped(id),
+      observed: (type: RealtimeSessionEvent<TContext>['type']) => state.hub.observed(type),
+      emit,
+    },
+  };
+  const lifecycle: ConnectionLifecycle<TContext> = new ConnectionLifecycle(state, {
+    ...consumers,
+    options: resolved,
+    history: history,
+    tasks,
+    approvals: approvals,
+    switcher,
+    route: (connection, event) => router.route(connection, event),
+  });
+  const router = new ProviderEventRouter(state, { ...consumers, lifecycle });
+  return {
+    options: resolved,
+    runContext,
+    state,
+    history,
+    approvals,
+    replies,
+    interruptions,
+    playback,
+    lifecycle,
+    switcher,
+  };
+}
