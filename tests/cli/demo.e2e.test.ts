@@ -1,27 +1,66 @@
-import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
-import { expect, test } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { inOrder, runParley } from './run-parley.js';
+import { readWav } from './wav-file.js';
 
-const run = promisify(execFile);
-const require = createRequire(import.meta.url);
-const bin = require.resolve('@parley/cli/package.json').replace(/package\.json$/, 'bin/parley.js');
-
-test('the built `parley demo` binary prints the support transcript and exits 0', async () => {
-  const { stdout, stderr } = await run(process.execPath, [bin, 'demo'], {
-    env: { PATH: process.env.PATH ?? '' },
-  });
-  expect(stderr).toBe('');
-  expect(stdout).toContain('Triage     ⇢ hands the conversation to Billing');
-  expect(stdout).toContain('supervisor ✔ approves issue_refund');
-  expect(stdout.trim().split('\n').at(-1)).toBe(
-    '1 handoff, 2 tool calls, 1 approval, 4 turns; the conversation ended with Billing.',
-  );
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'parley-e2e-demo-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
 });
 
-test('`parley` with an unknown command exits 2 with usage on stderr', async () => {
-  await expect(run(process.execPath, [bin, 'bogus'])).rejects.toMatchObject({
-    code: 2,
-    stderr: expect.stringContaining('Usage: parley <command>'),
+describe('parley demo', () => {
+  // The binary runs the demo as users see it: the simulator paces its responses as the service does (about 7 s).
+  test('runs the voice agent on the simulator over loopback and writes what the caller heard as a WAV', {
+    timeout: 40_000,
+  }, async () => {
+    const wav = join(dir, 'agent.wav');
+    const { code, stdout, stderr } = await runParley(['demo', '--out', wav]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toBe(
+      'Parley voice demo: a realtime voice agent on the embedded OpenAI Realtime simulator (no API key, no network)',
+    );
+    const timeline = inOrder(stdout, [
+      'session    connected: OpenAIRealtimeModel → 127.0.0.1:',
+      'caller     🎙 1140 ms of speech, committed',
+      '↳ transcribed: "What is my balance?"',
+      'Teller     ⚙ get_balance({"account":"checking"})',
+      'Teller     🔊 "Your checking account holds 120 euros." (1200 ms of audio, heard in full)',
+      'Teller     ⚙ get_balance({"account":"savings"})',
+      'Teller     ⚙ get_card_limit({})',
+      'session    ⇉ 2 parallel tool calls in one response; 1 follow-up response answers both',
+      'Teller     ⇢ hands the call to Cards',
+      'Cards      🔊 "Cards here: I blocked the card ending in 4242.…"',
+      'caller     ✋ barges in after hearing 700 ms',
+      'session    ✂ conversation.item.truncate at 700 ms',
+      'Cards      🔒 out of band: "Your one-time code is 4 7 1 1." (1500 ms of audio)',
+      "history    10 items after; the code is not in the history and not in the model's context",
+    ]);
+    expect(timeline).toEqual({ missing: [], ordered: true });
+    const heardMs = 1200 + 2000 + 700 + 1500;
+    expect(stdout.trimEnd().split('\n').slice(-2)).toEqual([
+      '3 tool calls (2 in parallel, 1 follow-up), 1 handoff, 4 spoken replies, ' +
+        '1 barge-in (heard 700 ms, truncated at 700 ms), 1 ephemeral reply; history 10 → 10 items.',
+      `The agent's audio as the caller heard it (${heardMs} ms): ${wav}`,
+    ]);
+    const facts = await readWav(wav);
+    expect(facts).toMatchObject({ format: 1, channels: 1, sampleRate: 24_000, bitsPerSample: 16 });
+    expect(facts.durationMs).toBe(heardMs);
+    expect(facts.rms).toBeGreaterThan(0.1);
+  });
+
+  test('--text runs the text agent demo on the mock model', async () => {
+    const { code, stdout, stderr } = await runParley(['demo', '--text']);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toContain('Triage     ⇢ hands the conversation to Billing');
+    expect(stdout).toContain('supervisor ✔ approves issue_refund');
+    expect(stdout.trim().split('\n').at(-1)).toBe(
+      '1 handoff, 2 tool calls, 1 approval, 4 turns; the conversation ended with Billing.',
+    );
   });
 });

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 import { main } from './main.js';
-import { stderrOutput, stdoutOutput } from './output.js';
 
-main(process.argv.slice(2), stdoutOutput, stderrOutput).then(
+main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },

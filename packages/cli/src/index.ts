@@ -1,3 +1,5 @@
+export type { CliIO } from './cli/command.js';
+export { CliUsageError, MissingEnvironmentError } from './cli/errors.js';
 export { type DemoSummary, runSupportDemo } from './demo/run-demo.js';
 export { main } from './main.js';
 export type { Output } from './output.js';

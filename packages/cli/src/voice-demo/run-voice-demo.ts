@@ -1,16 +1,27 @@
-import { type Clock, RealtimeSession, ReportedPlaybackTracker, systemClock } from '@parley/core';
+import { writeFile } from 'node:fs/promises';
+import {
+  type Clock,
+  PCM16_BYTES_PER_MS,
+  PCM16_SAMPLE_RATE,
+  RealtimeSession,
+  ReportedPlaybackTracker,
+  systemClock,
+} from '@parley/core';
 import { OpenAIRealtimeModel } from '@parley/openai';
 import { createHold, type RealtimeSimulator, startRealtimeSimulator } from '@parley/openai/testing';
+import { encodeWav } from '../audio/wav.js';
 import type { Output } from '../output.js';
 import { TranscriptPrinter } from '../transcript-printer.js';
 import { runVoiceCall, type VoiceDemoSummary } from './voice-call.js';
-import { tellerAgent, tellerBrain } from './voice-script.js';
+import { bankBrain, tellerAgent } from './voice-script.js';
 
 /** The simulator accepts any key; this one only shows where a real key would go. */
 const SIMULATOR_KEY = 'sk-simulator-demo';
 
 /** Options of {@link runVoiceDemo}. */
 export interface VoiceDemoOptions {
+  /** Where the agent's audio (as the caller heard it) is written as a WAV file. Default: not written. */
+  wavPath?: string;
   /** The clock of the demo's stall guard. Default: the system clock. */
   clock?: Clock;
   /** How long one step of the call may take before the demo gives up. Default 10 000 ms. */
@@ -24,9 +35,9 @@ export interface VoiceDemoOptions {
 
 /**
  * Runs a scripted voice call on the embedded OpenAI Realtime simulator (127.0.0.1, any free port) through
- * `OpenAIRealtimeModel` over a real WebSocket: spoken question, tool call, spoken answer, barge-in with
- * truncation at the heard position, and an ephemeral reply that stays out of the history. Prints a readable
- * transcript; the session and the simulator are closed on every path.
+ * `OpenAIRealtimeModel` over a real WebSocket: a spoken question and a tool call, two parallel tool calls answered by
+ * one follow-up, a handoff, a barge-in truncated at the heard position, and an ephemeral one-time code that stays out
+ * of the history. Prints a live timeline; the session and the simulator are closed on every path.
  */
 export async function runVoiceDemo(
   output: Output,
@@ -36,7 +47,7 @@ export async function runVoiceDemo(
   const midAnswer = createHold('mid-answer');
   const sim: RealtimeSimulator = await startRealtimeSimulator({
     port: 0,
-    brain: tellerBrain(midAnswer),
+    brain: bankBrain(midAnswer),
     clock: options.simulatorClock ?? systemClock,
   });
   try {
@@ -49,7 +60,7 @@ export async function runVoiceDemo(
     });
     try {
       printer.title(
-        'Parley voice demo: a realtime call on the embedded OpenAI Realtime simulator (no API key, no network)',
+        'Parley voice demo: a realtime voice agent on the embedded OpenAI Realtime simulator (no API key, no network)',
       );
       const summary = await runVoiceCall({
         session,
@@ -59,11 +70,20 @@ export async function runVoiceDemo(
         clock: options.clock ?? systemClock,
         stepTimeoutMs: options.stepTimeoutMs ?? 10_000,
       });
+      if (options.wavPath !== undefined) {
+        await writeFile(options.wavPath, encodeWav(summary.heardAudio, PCM16_SAMPLE_RATE));
+      }
       printer.summary(
-        `${summary.toolCalls} tool call, ${summary.spokenReplies} spoken replies (${summary.audioMs} ms of audio), ` +
+        `${summary.toolCalls} tool calls (${summary.parallelToolCalls} in parallel, ${summary.followUpRequests} follow-up), ` +
+          `${summary.handoffs.length} handoff, ${summary.spokenReplies} spoken replies, ` +
           `1 barge-in (heard ${summary.heardMs} ms, truncated at ${summary.truncatedAtMs} ms), ` +
           `1 ephemeral reply; history ${summary.historyBefore} → ${summary.historyAfter} items.`,
       );
+      if (options.wavPath !== undefined) {
+        output.line(
+          `The agent's audio as the caller heard it (${summary.heardAudio.byteLength / PCM16_BYTES_PER_MS} ms): ${options.wavPath}`,
+        );
+      }
       return summary;
     } finally {
       await session.close();

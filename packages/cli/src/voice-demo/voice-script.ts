@@ -2,11 +2,12 @@ import { Agent, tool } from '@parley/core';
 import type { BrainReply, BrainTurn, Hold } from '@parley/openai/testing';
 import { z } from 'zod';
 
-/** What the caller says out loud (sent as simulated speech audio). */
-export const SPOKEN_QUESTION = 'What is my balance?';
-
-/** What the caller types next. */
-export const TYPED_QUESTION = 'Can you read me my last three payments?';
+/** What the caller says out loud, turn by turn (sent as speech audio). */
+export const QUESTIONS = {
+  balance: 'What is my balance?',
+  savingsAndLimit: 'And my savings, and my card limit?',
+  lostCard: 'I lost my card.',
+} as const;
 
 /** The instructions of the ephemeral reply; the code must never enter the conversation. */
 export const ONE_TIME_CODE_INSTRUCTIONS = 'Read the one-time code 4711 to the caller.';
@@ -18,51 +19,99 @@ export const HEARD_MS = 700;
 export const CODE_WORDS = '4 7 1 1';
 
 const BALANCE_AUDIO_MS = 1200;
+const BOTH_AUDIO_MS = 2000;
 const CODE_AUDIO_MS = 1500;
-const PAYMENTS_BEFORE_HOLD = 'Your last three payments were: ';
-const PAYMENTS_AFTER_HOLD = '12 euros to the bakery, 40 euros for gas, and 9 euros to the library.';
+const BLOCKED_BEFORE_HOLD = 'Cards here: I blocked the card ending in 4242. ';
+const BLOCKED_AFTER_HOLD = 'A new card is on its way and arrives within three working days.';
 
-const ACCOUNTS: Record<string, { balance: number; currency: string }> = {
-  'ACC-42': { balance: 120, currency: 'EUR' },
-};
+const BALANCES: Record<string, number> = { checking: 120, savings: 2400 };
 
 const getBalance = tool({
   name: 'get_balance',
-  description: "The caller's account balance.",
-  parameters: z.object({ accountId: z.string() }),
-  execute: ({ accountId }) => ACCOUNTS[accountId] ?? { error: `No account ${accountId}` },
+  description: "The balance of one of the caller's accounts.",
+  parameters: z.object({ account: z.enum(['checking', 'savings']) }),
+  execute: ({ account }) => ({ account, balance: BALANCES[account], currency: 'EUR' }),
 });
 
-/** The voice agent of the demo: a bank teller with one tool. */
+const getCardLimit = tool({
+  name: 'get_card_limit',
+  description: "The monthly limit of the caller's card.",
+  parameters: z.object({}),
+  execute: () => ({ limit: 1000, currency: 'EUR' }),
+});
+
+/** Card services: takes over lost cards. */
+export const cardsAgent = new Agent({
+  name: 'Cards',
+  handoffDescription: 'Lost or stolen cards.',
+  instructions: 'You handle lost and stolen cards. Be brief.',
+});
+
+/** The first voice agent of the demo: a bank teller with two tools and a handoff to Cards. */
 export const tellerAgent = new Agent({
   name: 'Teller',
-  instructions: 'You are a bank teller on the phone. Be brief. Use get_balance for balance questions.',
-  tools: [getBalance],
+  instructions:
+    'You are a bank teller on the phone. Be brief. Use the tools for balances and limits; hand lost cards to Cards.',
+  tools: [getBalance, getCardLimit],
+  handoffs: [cardsAgent],
 });
 
+/** The call ids the simulated model gives its calls (the demo prints them). */
+export const CALL_IDS = {
+  balance: 'call_balance',
+  savings: 'call_savings',
+  limit: 'call_limit',
+  handoff: 'call_handoff',
+} as const;
+
 /**
- * What the simulated model "decides" each turn: a `get_balance` call for the spoken question, the spoken balance
- * once the tool answered, a payments answer that stops at `midAnswer` (so the caller can barge in at an exact
- * point), and the one-time code for the out-of-band reply.
+ * What the simulated model "decides" each turn: `get_balance` for the first question, `get_balance` and
+ * `get_card_limit` in ONE response for the second (answered by one follow-up), a handoff to Cards for the lost card,
+ * Cards' answer that stops at `midAnswer` (so the caller can barge in at an exact point), and the one-time code for
+ * the out-of-band reply.
  */
-export function tellerBrain(midAnswer: Hold): (turn: BrainTurn) => BrainReply {
+export function bankBrain(midAnswer: Hold): (turn: BrainTurn) => BrainReply {
   return (turn) => {
     if (turn.conversation === 'none')
       return { type: 'message', text: `Your one-time code is ${CODE_WORDS}.`, audioMs: CODE_AUDIO_MS };
-    const [output] = turn.toolOutputs;
-    if (output !== undefined) {
-      const { balance } = JSON.parse(output.output) as { balance: number };
-      return { type: 'message', text: `Your balance is ${balance} euros.`, audioMs: BALANCE_AUDIO_MS };
-    }
-    if (turn.lastUserText?.includes('balance'))
+    const outputs = new Map(turn.toolOutputs.map((o) => [o.callId, JSON.parse(o.output) as unknown]));
+    if (outputs.has(CALL_IDS.handoff))
+      return { type: 'message', text: [BLOCKED_BEFORE_HOLD, midAnswer, BLOCKED_AFTER_HOLD] };
+    const savings = outputs.get(CALL_IDS.savings) as { balance: number } | undefined;
+    const limit = outputs.get(CALL_IDS.limit) as { limit: number } | undefined;
+    if (savings && limit)
+      return {
+        type: 'message',
+        text: `Your savings hold ${savings.balance} euros, and your card limit is ${limit.limit} euros.`,
+        audioMs: BOTH_AUDIO_MS,
+      };
+    const checking = outputs.get(CALL_IDS.balance) as { balance: number } | undefined;
+    if (checking)
+      return {
+        type: 'message',
+        text: `Your checking account holds ${checking.balance} euros.`,
+        audioMs: BALANCE_AUDIO_MS,
+      };
+    const said = turn.lastUserText ?? '';
+    if (said === QUESTIONS.lostCard)
+      return { type: 'function_call', name: 'transfer_to_cards', arguments: {}, callId: CALL_IDS.handoff };
+    if (said === QUESTIONS.savingsAndLimit)
+      return [
+        {
+          type: 'function_call',
+          name: 'get_balance',
+          arguments: { account: 'savings' },
+          callId: CALL_IDS.savings,
+        },
+        { type: 'function_call', name: 'get_card_limit', arguments: {}, callId: CALL_IDS.limit },
+      ];
+    if (said === QUESTIONS.balance)
       return {
         type: 'function_call',
         name: 'get_balance',
-        arguments: { accountId: 'ACC-42' },
-        callId: 'call_balance',
+        arguments: { account: 'checking' },
+        callId: CALL_IDS.balance,
       };
-    if (turn.lastUserText?.includes('payments'))
-      return { type: 'message', text: [PAYMENTS_BEFORE_HOLD, midAnswer, PAYMENTS_AFTER_HOLD] };
-    return 'Sorry, I can only help with your balance and payments.';
+    return 'Sorry, I can only help with balances, limits and lost cards.';
   };
 }

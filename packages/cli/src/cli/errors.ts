@@ -1,0 +1,21 @@
+import { ParleyError } from '@parley/core';
+
+/** The command line is wrong (unknown command or flag, missing value); the message says what to type instead. */
+export class CliUsageError extends ParleyError {
+  constructor(message: string) {
+    super('cli_usage', message);
+  }
+}
+
+/** A provider was chosen whose environment variables are not set; the message names the missing ones. */
+export class MissingEnvironmentError extends ParleyError {
+  readonly missing: readonly string[];
+
+  constructor(provider: string, missing: readonly string[]) {
+    super(
+      'missing_environment',
+      `--provider ${provider} needs ${missing.join(', ')} in the environment (not set: ${missing.join(', ')}).`,
+    );
+    this.missing = missing;
+  }
+}

@@ -1,0 +1,36 @@
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { CommandSpec } from '../cli/command.js';
+import { runSupportDemo } from '../demo/run-demo.js';
+import { runVoiceDemo } from '../voice-demo/run-voice-demo.js';
+
+/** `parley demo`: the realtime voice agent on the embedded simulator; `--text` for the text agent demo. */
+export const demoCommand: CommandSpec = {
+  name: 'demo',
+  summary: 'Run a realtime voice agent on the embedded OpenAI Realtime simulator (no API key, no network)',
+  usage: ['demo [--out FILE]', 'demo --text'],
+  flags: {
+    out: {
+      type: 'string',
+      value: 'FILE',
+      description: "Where to write the agent's audio (WAV). Default: a file in the temp folder",
+    },
+    text: { type: 'boolean', description: 'Run the text agent demo instead (Runner, mock model)' },
+  },
+  notes: [
+    'The voice demo: a spoken question and a tool call, two parallel tool calls answered by one follow-up,',
+    'a handoff, a barge-in truncated where the caller stopped listening, and an ephemeral one-time code that',
+    'never enters the conversation, through OpenAIRealtimeModel over a WebSocket to the simulator on 127.0.0.1.',
+  ],
+  async run(flags, io) {
+    if (flags.text === true) {
+      await runSupportDemo(io.out);
+      return 0;
+    }
+    const wavPath = resolve(
+      typeof flags.out === 'string' ? flags.out : join(tmpdir(), 'parley-demo-agent.wav'),
+    );
+    await runVoiceDemo(io.out, { wavPath });
+    return 0;
+  },
+};

@@ -1,0 +1,6 @@
+import type { CommandSpec } from '../cli/command.js';
+import { demoCommand } from './demo.js';
+import { simulatorCommand } from './simulator.js';
+
+/** Every `parley` command, in the order the help lists them. */
+export const COMMANDS: readonly CommandSpec[] = [demoCommand, simulatorCommand];

@@ -1,0 +1,155 @@
+import { readFile } from 'node:fs/promises';
+import {
+  type BrainReply,
+  echoBrain,
+  type RealtimeBrain,
+  type SimulatorAuth,
+  type SimulatorPacing,
+  scriptedBrain,
+  startRealtimeSimulator,
+} from '@parley/openai/testing';
+import type { CliIO, CommandSpec, FlagValues } from '../cli/command.js';
+import { CliUsageError } from '../cli/errors.js';
+
+function port(value: string | boolean | undefined): number {
+  if (value === undefined) return 8787;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65_535)
+    throw new CliUsageError(
+      `parley simulator: --port ${String(value)} is not a port; give 0–65535 (0: any free port).`,
+    );
+  return n;
+}
+
+function number(flags: FlagValues, name: string, min: number, exclusive: boolean): number | undefined {
+  const value = flags[name];
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < min || (exclusive && n === min))
+    throw new CliUsageError(
+      `parley simulator: --${name} ${String(value)} is not valid; give a number ${exclusive ? '>' : '≥'} ${min}.`,
+    );
+  return n;
+}
+
+function pace(flags: FlagValues): SimulatorPacing {
+  const firstOutputMs = number(flags, 'first-output-ms', 0, false);
+  const speed = number(flags, 'speed', 0, true);
+  if (flags.instant === true) {
+    if (firstOutputMs !== undefined || speed !== undefined)
+      throw new CliUsageError(
+        'parley simulator: --instant has no pace; leave out --first-output-ms and --speed.',
+      );
+    return 'instant';
+  }
+  return { ...(firstOutputMs !== undefined && { firstOutputMs }), ...(speed !== undefined && { speed }) };
+}
+
+function auth(flags: FlagValues): SimulatorAuth {
+  const kind = (flags.auth as 'none' | 'openai' | 'azure' | undefined) ?? 'openai';
+  const key = typeof flags['api-key'] === 'string' ? [flags['api-key']] : undefined;
+  if (kind === 'none') {
+    if (key) throw new CliUsageError('parley simulator: --api-key needs --auth openai or --auth azure.');
+    return { kind };
+  }
+  return key ? { kind, apiKeys: key } : { kind };
+}
+
+/** Reads a brain script: a JSON array of replies (a string, an output, or a list of outputs per response). */
+async function scriptBrain(path: string): Promise<RealtimeBrain> {
+  let replies: unknown;
+  try {
+    replies = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new CliUsageError(`parley simulator: cannot read the script ${path}: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(replies))
+    throw new CliUsageError(
+      `parley simulator: the script ${path} must be a JSON array of replies, e.g. ["Hello!", {"type":"function_call","name":"get_time"}].`,
+    );
+  return scriptedBrain(replies as BrainReply[], echoBrain);
+}
+
+/** `parley simulator`: the OpenAI Realtime simulator as a standalone server on 127.0.0.1. */
+export const simulatorCommand: CommandSpec = {
+  name: 'simulator',
+  summary: 'Serve the OpenAI Realtime simulator on 127.0.0.1 (point OpenAIRealtimeModel or any client at it)',
+  usage: [
+    'simulator [--port 8787] [--first-output-ms 500] [--speed 5] [--auth openai|azure|none] [--api-key KEY] [--script FILE]',
+    'simulator --instant …',
+  ],
+  flags: {
+    port: {
+      type: 'string',
+      value: 'PORT',
+      description: 'The port on 127.0.0.1 (0: any free port). Default 8787',
+    },
+    'first-output-ms': {
+      type: 'string',
+      value: 'MS',
+      description: 'Time from response.created to the first output. Default 500',
+    },
+    speed: { type: 'string', value: 'N', description: 'Generation speed, times real time. Default 5' },
+    instant: { type: 'boolean', description: 'No pacing: every response streams at once' },
+    auth: {
+      type: 'string',
+      choices: ['openai', 'azure', 'none'],
+      description: 'The URL form and credentials it accepts. Default openai (any non-empty key)',
+    },
+    'api-key': {
+      type: 'string',
+      value: 'KEY',
+      description: 'Accept only this key (with --auth openai or azure)',
+    },
+    script: {
+      type: 'string',
+      value: 'FILE',
+      description: 'A JSON array of replies, one per response, then it echoes. Default: it echoes',
+    },
+  },
+  notes: [
+    'It speaks the GA Realtime protocol: text and audio in, a synthesized voice and transcripts out, tool calls,',
+    'cancel and truncate. Stop it with Ctrl-C. See docs/simulator.md.',
+  ],
+  async run(flags, io) {
+    const brain = typeof flags.script === 'string' ? await scriptBrain(flags.script) : echoBrain;
+    const sim = await startRealtimeSimulator({
+      port: port(flags.port),
+      pace: pace(flags),
+      auth: auth(flags),
+      brain,
+    });
+    io.out.line(`OpenAI Realtime simulator listening on ${sim.url}`);
+    io.out.line(`  new OpenAIRealtimeModel({ url: '${sim.url}', apiKey: 'any' })   ·   Ctrl-C stops it`);
+    const stopLogging = logConnections(sim.onClientEvent.bind(sim), io);
+    await untilStopped();
+    stopLogging();
+    await sim.close();
+    io.out.line('Simulator stopped.');
+    return 0;
+  },
+};
+
+function logConnections(
+  onClientEvent: (listener: (e: { connectionId: string; event: unknown }) => void) => () => void,
+  io: CliIO,
+): () => void {
+  const seen = new Set<string>();
+  return onClientEvent(({ connectionId }) => {
+    if (seen.has(connectionId)) return;
+    seen.add(connectionId);
+    io.out.line(`  ${connectionId} connected`);
+  });
+}
+
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

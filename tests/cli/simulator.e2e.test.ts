@@ -1,0 +1,88 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, RealtimeSession, type RealtimeSessionEventOf } from '@parley/core';
+import { OpenAIRealtimeModel } from '@parley/openai';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startParley } from './run-parley.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'parley-e2e-sim-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Connects a text session to `url` with `apiKey`, says `text`, and returns the reply's text (or the error). */
+async function ask(url: string, apiKey: string, text: string): Promise<string> {
+  return (await timedAsk(url, apiKey, text)).reply;
+}
+
+/** {@link ask}, and how long the reply took from the message to `response_done`. */
+async function timedAsk(url: string, apiKey: string, text: string): Promise<{ reply: string; ms: number }> {
+  const session = new RealtimeSession(new Agent({ name: 'Probe' }), {
+    model: new OpenAIRealtimeModel({ url, apiKey }),
+    config: { outputModalities: ['text'], turnDetection: null },
+    reconnect: false,
+  });
+  try {
+    await session.connect();
+    const done = new Promise<RealtimeSessionEventOf<'response_done'>>((resolve) => {
+      session.on('response_done', resolve);
+    });
+    const sent = performance.now();
+    session.sendMessage(text);
+    await done;
+    const ms = performance.now() - sent;
+    const last = session.history.at(-1);
+    return { reply: last?.type === 'message' ? last.text : '', ms };
+  } catch (error) {
+    return { reply: `error: ${(error as { code?: string }).code}`, ms: 0 };
+  } finally {
+    await session.close();
+  }
+}
+
+describe('parley simulator', () => {
+  test('serves the Realtime protocol on 127.0.0.1 until Ctrl-C; echoes by default', async () => {
+    const sim = startParley(['simulator', '--port', '0']);
+    const [, url] = /listening on (ws:\S+)/.exec(await sim.line(/listening on ws:/)) ?? [];
+    expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/v1\/realtime$/);
+    expect(await ask(url as string, 'sk-anything', 'Hello there')).toBe('You said: Hello there');
+    await sim.line(/conn_1 connected/);
+    const run = await sim.stop('SIGINT');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('Simulator stopped.');
+  });
+
+  test('--script answers from a JSON file, then echoes; --api-key refuses other keys', async () => {
+    const script = join(dir, 'brain.json');
+    await writeFile(script, JSON.stringify(['Scripted first answer.']));
+    const sim = startParley([
+      'simulator',
+      '--port',
+      '0',
+      '--instant',
+      '--script',
+      script,
+      '--api-key',
+      'sk-right',
+    ]);
+    const [, url] = /listening on (ws:\S+)/.exec(await sim.line(/listening on ws:/)) ?? [];
+    expect(await ask(url as string, 'sk-wrong', 'hi')).toMatch(/^error: /);
+    expect(await ask(url as string, 'sk-right', 'one')).toBe('Scripted first answer.');
+    expect(await ask(url as string, 'sk-right', 'two')).toBe('You said: two');
+    expect((await sim.stop('SIGTERM')).code).toBe(0);
+  });
+
+  test('--first-output-ms paces every response: the first output comes no earlier', async () => {
+    const sim = startParley(['simulator', '--port', '0', '--first-output-ms', '400', '--speed', '1000']);
+    const [, url] = /listening on (ws:\S+)/.exec(await sim.line(/listening on ws:/)) ?? [];
+    const { reply, ms } = await timedAsk(url as string, 'sk-any', 'slowly');
+    expect(reply).toBe('You said: slowly');
+    expect(ms).toBeGreaterThanOrEqual(400);
+    expect((await sim.stop()).code).toBe(0);
+  });
+});
