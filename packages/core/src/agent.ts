@@ -4,7 +4,7 @@ import { UserError } from './errors.js';
 import type { InputGuardrail, OutputGuardrail } from './guardrails.js';
 import { type Handoff, handoff } from './handoff.js';
 import type { Model, ModelSettings, ToolDefinition } from './model.js';
-import { type FunctionTool, toolDefinition } from './tool.js';
+import { type FunctionTool, type ToolCallInfo, toolDefinition } from './tool.js';
 
 /** A tool of any parameter shape, as an agent holds it. */
 // biome-ignore lint/suspicious/noExplicitAny: tools of every parameter shape must fit one list
@@ -23,6 +23,50 @@ export type AgentInstructions<TContext> =
 export type AgentOutput<TOutput extends z.ZodType | undefined> = TOutput extends z.ZodType
   ? z.infer<TOutput>
   : string;
+
+/** The outcome of one function tool call of a turn, as a {@link ToolsToFinalOutputFunction} sees it. */
+export interface FunctionToolResult<TContext = unknown> {
+  /** The tool that was called. */
+  tool: AnyFunctionTool<TContext>;
+  /** The call it answered. */
+  call: ToolCallInfo;
+  /** What the model would see as the call's output. */
+  output: string;
+}
+
+/** What a {@link ToolsToFinalOutputFunction} decides. */
+export type ToolsToFinalOutputResult =
+  | { isFinalOutput: false }
+  | { isFinalOutput: true; finalOutput: unknown };
+
+/** Decides from a turn's tool results whether they are the run's final output. */
+export type ToolsToFinalOutputFunction<TContext = unknown> = (
+  context: RunContext<TContext>,
+  toolResults: FunctionToolResult<TContext>[],
+) => ToolsToFinalOutputResult | Promise<ToolsToFinalOutputResult>;
+
+/**
+ * What happens after a turn's function tools ran (when no handoff was taken and nothing awaits approval):
+ * - `'run_llm_again'` (default): the model is called again with the outputs;
+ * - `'stop_on_first_tool'`: the first tool's output is the final output, without another model call;
+ * - `{ stopAtToolNames }`: the same, for the first call (in call order) to one of these tools;
+ * - a function: decides from the turn's tool results.
+ */
+export type ToolUseBehavior<TContext = unknown> =
+  | 'run_llm_again'
+  | 'stop_on_first_tool'
+  | { stopAtToolNames: readonly string[] }
+  | ToolsToFinalOutputFunction<TContext>;
+
+function checkToolUseBehavior(agentName: string, value: unknown): void {
+  if (value === 'run_llm_again' || value === 'stop_on_first_tool' || typeof value === 'function') return;
+  const names = (value as { stopAtToolNames?: unknown } | null)?.stopAtToolNames;
+  if (Array.isArray(names) && names.every((name) => typeof name === 'string')) return;
+  throw new UserError(
+    `Agent "${agentName}": toolUseBehavior must be 'run_llm_again', 'stop_on_first_tool', { stopAtToolNames: [...] } or a function, got ${JSON.stringify(value)}.`,
+    { code: 'invalid_tool_use_behavior' },
+  );
+}
 
 /** Options of {@link Agent}. */
 export interface AgentOptions<TContext = unknown, TOutput extends z.ZodType | undefined = undefined> {
@@ -46,6 +90,8 @@ export interface AgentOptions<TContext = unknown, TOutput extends z.ZodType | un
   model?: string | Model;
   /** Model settings (temperature, tool choice, …) for this agent's model calls. */
   modelSettings?: ModelSettings;
+  /** What happens after this agent's tools ran; see {@link ToolUseBehavior}. Default `'run_llm_again'`. */
+  toolUseBehavior?: ToolUseBehavior<TContext>;
 }
 
 /** An agent: instructions, tools, handoffs and guardrails around a model. */
@@ -70,6 +116,8 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
   readonly model: string | Model | undefined;
   /** See {@link AgentOptions.modelSettings}; `{}` when none were given. */
   readonly modelSettings: ModelSettings;
+  /** See {@link AgentOptions.toolUseBehavior}. */
+  readonly toolUseBehavior: ToolUseBehavior<TContext>;
 
   constructor(options: AgentOptions<TContext, TOutput>) {
     if (!options.name || typeof options.name !== 'string') {
@@ -85,6 +133,8 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
     this.outputType = options.outputType;
     this.model = options.model;
     this.modelSettings = { ...(options.modelSettings ?? {}) };
+    if (options.toolUseBehavior !== undefined) checkToolUseBehavior(this.name, options.toolUseBehavior);
+    this.toolUseBehavior = options.toolUseBehavior ?? 'run_llm_again';
     const names = new Set<string>();
     for (const name of [...this.tools.map((t) => t.name), ...this.getHandoffs().map((h) => h.toolName)]) {
       if (names.has(name)) {
@@ -111,6 +161,7 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
       outputType: this.outputType as unknown as TNewOutput,
       model: this.model,
       modelSettings: this.modelSettings,
+      toolUseBehavior: this.toolUseBehavior,
       ...overrides,
     });
   }

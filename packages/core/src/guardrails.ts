@@ -74,6 +74,18 @@ export type ToolGuardrailDecision =
   /** Stop: the run fails with `ToolGuardrailTripwireTriggered`. */
   | { type: 'throw_exception'; outputInfo?: unknown };
 
+/** The recorded decision of one tool guardrail on one call. */
+export interface ToolGuardrailResult {
+  /** The guardrail that ran. */
+  guardrail: { name: string };
+  /** The tool it guarded. */
+  toolName: string;
+  /** The call it decided on. */
+  callId: string;
+  /** What it decided. */
+  decision: ToolGuardrailDecision;
+}
+
 /** Runs before a tool's side effect, with validated arguments. */
 export interface ToolInputGuardrail<TContext = unknown> {
   /** Names it in results and errors. */

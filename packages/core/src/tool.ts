@@ -3,7 +3,12 @@ import type { Agent } from './agent.js';
 import { type Clock, systemClock } from './clock.js';
 import type { RunContext } from './context.js';
 import { ToolGuardrailTripwireTriggered, ToolTimeoutError, UserError } from './errors.js';
-import type { ToolInputGuardrail, ToolOutputGuardrail } from './guardrails.js';
+import type {
+  ToolGuardrailDecision,
+  ToolGuardrailResult,
+  ToolInputGuardrail,
+  ToolOutputGuardrail,
+} from './guardrails.js';
 import type { JsonSchema, ToolDefinition } from './model.js';
 
 /** The call a tool is answering. */
@@ -202,6 +207,13 @@ export interface InvokeToolOptions<TContext> {
   defaultTimeoutMs?: number;
   /** The clock the timeout runs on. Default `systemClock`. */
   clock?: Clock;
+  /** Called with each tool guardrail's decision, before it takes effect. */
+  onGuardrailResult?: (stage: 'input' | 'output', result: ToolGuardrailResult) => void;
+  /**
+   * The text the model sees for a failure (a throw, or a timeout reported as a result) of a tool that has
+   * no `errorFunction` of its own; `undefined` keeps the default text.
+   */
+  formatError?: (error: unknown) => string | undefined | Promise<string | undefined>;
 }
 
 /** Serializes a tool's return value to the text the model sees. */
@@ -226,8 +238,16 @@ export async function invokeFunctionTool<TContext>(
   if (!parsed.ok) return { status: 'invalid_arguments', output: parsed.message };
   const input = parsed.input;
 
+  const record = (stage: 'input' | 'output', name: string, decision: ToolGuardrailDecision) =>
+    options.onGuardrailResult?.(stage, {
+      guardrail: { name },
+      toolName: tool.name,
+      callId: call.callId,
+      decision,
+    });
   for (const guardrail of tool.inputGuardrails) {
     const decision = await guardrail.execute({ agent, call, input, context: runContext });
+    record('input', guardrail.name, decision);
     if (decision.type === 'throw_exception') {
       throw new ToolGuardrailTripwireTriggered(guardrail.name, tool.name, decision.outputInfo);
     }
@@ -242,11 +262,12 @@ export async function invokeFunctionTool<TContext>(
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     if (error instanceof ToolTimeoutError && tool.timeoutBehavior === 'raise_exception') throw error;
-    return { status: 'failed', output: await tool.errorFunction(runContext, error), error };
+    return { status: 'failed', output: await failureText(tool, runContext, error, options), error };
   }
 
   for (const guardrail of tool.outputGuardrails) {
     const decision = await guardrail.execute({ agent, call, input, output: value, context: runContext });
+    record('output', guardrail.name, decision);
     if (decision.type === 'throw_exception') {
       throw new ToolGuardrailTripwireTriggered(guardrail.name, tool.name, decision.outputInfo);
     }
@@ -255,6 +276,19 @@ export async function invokeFunctionTool<TContext>(
     }
   }
   return { status: 'completed', output: toolOutputToString(value), value };
+}
+
+async function failureText<TContext>(
+  tool: FunctionTool<TContext>,
+  runContext: RunContext<TContext>,
+  error: unknown,
+  options: InvokeToolOptions<TContext>,
+): Promise<string> {
+  if (tool.errorFunction === defaultToolErrorFunction && options.formatError) {
+    const formatted = await options.formatError(error);
+    if (formatted !== undefined) return formatted;
+  }
+  return await tool.errorFunction(runContext, error);
 }
 
 function noop(): void {}

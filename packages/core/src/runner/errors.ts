@@ -26,15 +26,22 @@ export class MaxTurnsExceededError<TContext = unknown> extends ParleyError {
 export class InputGuardrailTripwireTriggered<TContext = unknown> extends ParleyError {
   /** The result of the guardrail that tripped. */
   readonly result: InputGuardrailResult;
+  /** Every input guardrail result of the run, the tripped one included, in guardrail order. */
+  readonly results: readonly InputGuardrailResult[];
   /** The run as it stood when the guardrail tripped (for inspection; it cannot be resumed). */
   readonly state: RunState<TContext>;
 
-  constructor(result: InputGuardrailResult, state: RunState<TContext>) {
+  constructor(
+    result: InputGuardrailResult,
+    results: readonly InputGuardrailResult[],
+    state: RunState<TContext>,
+  ) {
     super(
       'input_guardrail_tripwire',
       `Input guardrail "${result.guardrail.name}" tripped; the run was stopped.`,
     );
     this.result = result;
+    this.results = [...results];
     this.state = state;
   }
 }
@@ -43,15 +50,43 @@ export class InputGuardrailTripwireTriggered<TContext = unknown> extends ParleyE
 export class OutputGuardrailTripwireTriggered<TContext = unknown> extends ParleyError {
   /** The result of the guardrail that tripped. */
   readonly result: OutputGuardrailResult;
+  /** Every output guardrail result of this check, the tripped one included, in guardrail order. */
+  readonly results: readonly OutputGuardrailResult[];
   /** The run as it stood when the guardrail tripped (for inspection; it cannot be resumed). */
   readonly state: RunState<TContext>;
 
-  constructor(result: OutputGuardrailResult, state: RunState<TContext>) {
+  constructor(
+    result: OutputGuardrailResult,
+    results: readonly OutputGuardrailResult[],
+    state: RunState<TContext>,
+  ) {
     super(
       'output_guardrail_tripwire',
       `Output guardrail "${result.guardrail.name}" tripped on the final output of agent "${result.agentName}".`,
     );
     this.result = result;
+    this.results = [...results];
     this.state = state;
+  }
+}
+
+/**
+ * A guardrail threw instead of returning a result (its own error is the `cause`). Unlike a model error, this
+ * is a fault of the guardrail.
+ */
+export class GuardrailExecutionError extends ParleyError {
+  /** The guardrail that threw. */
+  readonly guardrailName: string;
+  /** Which kind of guardrail it is. */
+  readonly kind: 'input' | 'output';
+
+  constructor(guardrailName: string, kind: 'input' | 'output', cause: unknown) {
+    super(
+      'guardrail_execution_error',
+      `${kind === 'input' ? 'Input' : 'Output'} guardrail "${guardrailName}" threw: ${cause instanceof Error ? cause.message : String(cause)}. Fix the guardrail (a guardrail reports a problem with tripwireTriggered, it does not throw).`,
+      { cause },
+    );
+    this.guardrailName = guardrailName;
+    this.kind = kind;
   }
 }

@@ -1,6 +1,7 @@
 import type { AnyAgent } from '../agent.js';
 import type { RunContext } from '../context.js';
 import type {
+  GuardrailFunctionOutput,
   InputGuardrail,
   InputGuardrailResult,
   OutputGuardrail,
@@ -8,6 +9,7 @@ import type {
 } from '../guardrails.js';
 import type { ConversationItem } from '../items.js';
 import { runAllOrAbort, type SignalTask } from './concurrency.js';
+import { GuardrailExecutionError } from './errors.js';
 
 /** Thrown inside a guardrail task to stop its siblings; carries the result that tripped. */
 export class TrippedInputGuardrail {
@@ -17,6 +19,21 @@ export class TrippedInputGuardrail {
 /** Thrown inside an output guardrail task to stop its siblings; carries the result that tripped. */
 export class TrippedOutputGuardrail {
   constructor(readonly result: OutputGuardrailResult) {}
+}
+
+/** Runs one guardrail; a throw that is not the run's own abort becomes a {@link GuardrailExecutionError}. */
+async function executeGuardrail(
+  name: string,
+  kind: 'input' | 'output',
+  signal: AbortSignal,
+  execute: () => GuardrailFunctionOutput | Promise<GuardrailFunctionOutput>,
+): Promise<GuardrailFunctionOutput> {
+  try {
+    return await execute();
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new GuardrailExecutionError(name, kind, error);
+  }
 }
 
 /**
@@ -29,7 +46,9 @@ export function inputGuardrailTasks<TContext>(
   results: (InputGuardrailResult | undefined)[],
 ): SignalTask<void>[] {
   return guardrails.map((guardrail, index) => async (signal) => {
-    const output = await guardrail.execute({ ...args, signal });
+    const output = await executeGuardrail(guardrail.name, 'input', signal, () =>
+      guardrail.execute({ ...args, signal }),
+    );
     const result: InputGuardrailResult = { guardrail: { name: guardrail.name }, output };
     results[index] = result;
     if (output.tripwireTriggered) throw new TrippedInputGuardrail(result);
@@ -46,7 +65,9 @@ export async function runOutputGuardrails<TContext>(
   await runAllOrAbort(
     signal,
     guardrails.map((guardrail, index) => async (taskSignal: AbortSignal) => {
-      const output = await guardrail.execute({ ...args, signal: taskSignal });
+      const output = await executeGuardrail(guardrail.name, 'output', taskSignal, () =>
+        guardrail.execute({ ...args, signal: taskSignal }),
+      );
       const result: OutputGuardrailResult = {
         guardrail: { name: guardrail.name },
         agentName: args.agent.name,

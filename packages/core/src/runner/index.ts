@@ -1,10 +1,18 @@
 export {
+  GuardrailExecutionError,
   InputGuardrailTripwireTriggered,
   MaxTurnsExceededError,
   OutputGuardrailTripwireTriggered,
 } from './errors.js';
 export type { RunHookEventName, RunHookEvents, RunHookListener } from './hooks.js';
 export { RunHooks } from './hooks.js';
+export type {
+  RunSettings,
+  ToolErrorFormatter,
+  ToolErrorFormatterArgs,
+  ToolErrorKind,
+  UnknownToolBehavior,
+} from './run-config.js';
 export type {
   HandoffCallItem,
   HandoffOutputItem,

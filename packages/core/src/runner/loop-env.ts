@@ -1,8 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { ConversationItem } from '../items.js';
 import { userMessage } from '../items.js';
-import type { RunHookEventName, RunHookEvents, RunHooks } from './hooks.js';
-import type { ModelSources } from './model-resolution.js';
+import type { RunHookEventName, RunHookEvents } from './hooks.js';
+import type { ResolvedRunSettings } from './run-config.js';
 import { type RunItem, runItemsToConversation } from './run-items.js';
 import type { RunState } from './run-state.js';
 import type { RunStateData } from './run-state-data.js';
@@ -15,18 +15,24 @@ export interface LoopEnv<TContext> {
   /** Aborted when the run is aborted or cancelled immediately. */
   signal: AbortSignal;
   clock: Clock;
-  hooks: readonly RunHooks<TContext>[];
+  settings: ResolvedRunSettings<TContext>;
   stream: boolean;
   /** Delivers a stream event (a no-op when not streaming). */
   emit(event: RunStreamEvent<TContext>): void;
-  models: { run: ModelSources; runner: ModelSources };
+  /** Resolves once the stream's readers have taken every event so far (at once when not streaming). */
+  consumerCaughtUp(): Promise<void>;
   /** `cancel('after_turn')` was requested: stop at the next turn boundary. */
   stopAfterTurn(): boolean;
+  /** Call ids that already have an output, in the input or among the generated items. */
+  answeredCallIds: Set<string>;
 }
 
 /** Records a new run item and announces it on the stream. */
 export function addItem<TContext>(env: LoopEnv<TContext>, item: RunItem<TContext>): void {
   env.data.generatedItems.push(item);
+  if (item.type === 'tool_call_output_item' || item.type === 'handoff_output_item') {
+    env.answeredCallIds.add(item.rawItem.callId);
+  }
   env.emit(runItemEvent(item));
 }
 
@@ -36,7 +42,7 @@ export async function emitHook<TContext, K extends RunHookEventName>(
   event: K,
   payload: RunHookEvents<TContext>[K],
 ): Promise<void> {
-  for (const hooks of env.hooks) await hooks.emit(event, payload);
+  for (const hooks of env.settings.hooks) await hooks.emit(event, payload);
 }
 
 /** A run's input as conversation items. */
@@ -52,4 +58,20 @@ export function modelInput<TContext>(data: RunStateData<TContext>): Conversation
     override ? data.generatedItems.slice(override.fromItem) : data.generatedItems,
   );
   return [...base, ...generated];
+}
+
+/** Call ids that have an output in what the model sees or in the run's items. */
+export function collectAnsweredCallIds<TContext>(data: RunStateData<TContext>): Set<string> {
+  const answered = new Set<string>();
+  const base = data.modelInputOverride?.items ?? [
+    ...data.sessionHistory,
+    ...inputToItems(data.originalInput),
+  ];
+  for (const item of base) if (item.type === 'function_call_output') answered.add(item.callId);
+  for (const item of data.generatedItems) {
+    if (item.type === 'tool_call_output_item' || item.type === 'handoff_output_item') {
+      answered.add(item.rawItem.callId);
+    }
+  }
+  return answered;
 }

@@ -39,7 +39,7 @@ export async function buildRequest<TContext>(
     input: modelInput(env.data),
     tools: agent.toolDefinitions(),
     ...(agent.outputType ? { outputSchema: outputSchemaOf(agent) } : {}),
-    modelSettings: { ...agent.modelSettings },
+    modelSettings: { ...agent.modelSettings, ...env.settings.modelSettings },
   };
 }
 
@@ -61,10 +61,56 @@ export async function callModel<TContext>(
   return response;
 }
 
+/** The starting agent's input guardrails, then the run's. */
+function inputGuardrailsOf<TContext>(env: LoopEnv<TContext>, agent: AnyAgent<TContext>) {
+  return [...agent.inputGuardrails, ...env.settings.inputGuardrails];
+}
+
+/** Whether this is the run's first model call and input guardrails apply to it. */
+export function hasInputGuardrails<TContext>(env: LoopEnv<TContext>, agent: AnyAgent<TContext>): boolean {
+  return (
+    env.data.currentTurn === 0 &&
+    (agent.inputGuardrails.length > 0 || env.settings.inputGuardrails.length > 0)
+  );
+}
+
+function recordInputResults<TContext>(
+  env: LoopEnv<TContext>,
+  results: (InputGuardrailResult | undefined)[],
+): void {
+  for (const result of results) if (result) env.data.inputGuardrailResults.push(result);
+}
+
+function tripwireError<TContext>(env: LoopEnv<TContext>, error: unknown): unknown {
+  if (!(error instanceof TrippedInputGuardrail)) return error;
+  return new InputGuardrailTripwireTriggered(error.result, env.data.inputGuardrailResults, env.state);
+}
+
 /**
- * The first model call of a run, with the starting agent's input guardrails: blocking ones
- * (`runInParallel: false`) finish first; parallel ones overlap the call, and a tripwire (or a guardrail
- * error) cancels the call and the sibling guardrails and awaits them before the run fails.
+ * The blocking input guardrails (`runInParallel: false`) of the run's first turn: they all finish before
+ * the turn starts, so a trip leaves the turn counter untouched and the model uncalled.
+ */
+export async function runBlockingInputGuardrails<TContext>(
+  env: LoopEnv<TContext>,
+  agent: AnyAgent<TContext>,
+): Promise<void> {
+  const blocking = inputGuardrailsOf(env, agent).filter((guardrail) => guardrail.runInParallel === false);
+  if (blocking.length === 0) return;
+  const data = env.data;
+  const args = { agent, input: data.originalInput, context: data.runContext };
+  const results: (InputGuardrailResult | undefined)[] = [];
+  try {
+    await runAllOrAbort(env.signal, inputGuardrailTasks(blocking, args, results));
+  } catch (error) {
+    recordInputResults(env, results);
+    throw tripwireError(env, error);
+  }
+  recordInputResults(env, results);
+}
+
+/**
+ * The first model call of a run with the parallel input guardrails: they overlap the call, and a tripwire
+ * (or a guardrail error) cancels the call and the sibling guardrails and awaits them before the run fails.
  */
 export async function callModelWithInputGuardrails<TContext>(
   env: LoopEnv<TContext>,
@@ -72,39 +118,23 @@ export async function callModelWithInputGuardrails<TContext>(
   model: Model,
   request: ModelRequest,
 ): Promise<ModelResponse> {
+  const parallel = inputGuardrailsOf(env, agent).filter((guardrail) => guardrail.runInParallel !== false);
+  if (parallel.length === 0) return await callModel(env, model, request, env.signal);
   const data = env.data;
   const args = { agent, input: data.originalInput, context: data.runContext };
-  const blocking = agent.inputGuardrails.filter((guardrail) => guardrail.runInParallel === false);
-  const parallel = agent.inputGuardrails.filter((guardrail) => guardrail.runInParallel !== false);
-  const record = (results: (InputGuardrailResult | undefined)[]) => {
-    for (const result of results) if (result) data.inputGuardrailResults.push(result);
-  };
+  const results: (InputGuardrailResult | undefined)[] = [];
+  let response: ModelResponse | undefined;
   try {
-    if (blocking.length > 0) {
-      const results: (InputGuardrailResult | undefined)[] = [];
-      try {
-        await runAllOrAbort(env.signal, inputGuardrailTasks(blocking, args, results));
-      } finally {
-        record(results);
-      }
-    }
-    if (parallel.length === 0) return await callModel(env, model, request, env.signal);
-    const results: (InputGuardrailResult | undefined)[] = [];
-    let response: ModelResponse | undefined;
-    try {
-      await runAllOrAbort(env.signal, [
-        ...inputGuardrailTasks(parallel, args, results),
-        async (signal: AbortSignal) => {
-          response = await callModel(env, model, request, signal);
-        },
-      ]);
-    } finally {
-      record(results);
-    }
-    return response as ModelResponse;
+    await runAllOrAbort(env.signal, [
+      ...inputGuardrailTasks(parallel, args, results),
+      async (signal: AbortSignal) => {
+        response = await callModel(env, model, request, signal);
+      },
+    ]);
   } catch (error) {
-    if (error instanceof TrippedInputGuardrail)
-      throw new InputGuardrailTripwireTriggered(error.result, env.state);
-    throw error;
+    recordInputResults(env, results);
+    throw tripwireError(env, error);
   }
+  recordInputResults(env, results);
+  return response as ModelResponse;
 }

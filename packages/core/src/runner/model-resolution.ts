@@ -1,25 +1,21 @@
 import type { AnyAgent } from '../agent.js';
 import { UserError } from '../errors.js';
-import type { Model, ModelProvider } from '../model.js';
-
-/** Where a run's models come from: the run options, then the Runner's config. */
-export interface ModelSources {
-  model?: string | Model;
-  modelProvider?: ModelProvider;
-}
+import type { Model } from '../model.js';
+import { checkTextModel } from './model-check.js';
+import type { ResolvedRunSettings } from './run-config.js';
 
 /**
- * The model an agent runs on: its own `model` (an instance, or a name), else the run's `model`, else the
- * Runner's; names (and "no name at all") go through the model provider.
+ * The model an agent runs on: the run's `model` (which overrides every agent's), else the agent's own
+ * `model`; names (and "no name at all") go through the model provider. The model is checked before use.
  */
 export async function resolveModel<TContext>(
   agent: AnyAgent<TContext>,
-  run: ModelSources,
-  runner: ModelSources,
+  settings: ResolvedRunSettings<TContext>,
+  streamed: boolean,
 ): Promise<Model> {
-  const choice = agent.model ?? run.model ?? runner.model;
-  if (choice !== undefined && typeof choice !== 'string') return choice;
-  const provider = run.modelProvider ?? runner.modelProvider;
+  const choice = settings.model ?? agent.model;
+  if (choice !== undefined && typeof choice !== 'string') return checkTextModel(choice, streamed);
+  const provider = settings.modelProvider;
   if (!provider) {
     throw new UserError(
       choice === undefined
@@ -28,5 +24,5 @@ export async function resolveModel<TContext>(
       { code: 'model_not_configured' },
     );
   }
-  return await provider.getModel(choice);
+  return checkTextModel(await provider.getModel(choice), streamed);
 }

@@ -5,7 +5,13 @@ import { throwIfAborted } from './concurrency.js';
 import { MaxTurnsExceededError, OutputGuardrailTripwireTriggered } from './errors.js';
 import { runOutputGuardrails, TrippedOutputGuardrail } from './guardrail-runs.js';
 import { emitHook, type LoopEnv } from './loop-env.js';
-import { buildRequest, callModel, callModelWithInputGuardrails } from './model-call.js';
+import {
+  buildRequest,
+  callModel,
+  callModelWithInputGuardrails,
+  hasInputGuardrails,
+  runBlockingInputGuardrails,
+} from './model-call.js';
 import { resolveModel } from './model-resolution.js';
 import type { NextStep } from './next-step.js';
 import { processModelResponse, resumePendingTurn } from './turn-resolution.js';
@@ -24,22 +30,26 @@ export async function runLoop<TContext>(env: LoopEnv<TContext>): Promise<void> {
     if (await applyStep(env, data.currentAgent, step)) return;
   }
   for (;;) {
+    // Turn boundary: a streamed run waits for its reader, so a cancel('after_turn') issued on any event of
+    // the turn that just ended is seen before the next model call.
+    await env.consumerCaughtUp();
     if (env.stopAfterTurn()) return;
     throwIfAborted(env.signal);
     const agent = data.currentAgent;
     if (data.currentTurn >= data.maxTurns) throw new MaxTurnsExceededError(data.maxTurns, env.state);
-    const model = await resolveModel(agent, env.models.run, env.models.runner);
+    const model = await resolveModel(agent, env.settings, env.stream);
     if (!data.currentAgentStarted) {
       data.currentAgentStarted = true;
       await emitHook(env, 'agent_start', { agent, context: data.runContext, turn: data.currentTurn + 1 });
     }
+    const guarded = hasInputGuardrails(env, agent);
+    if (guarded) await runBlockingInputGuardrails(env, agent);
     const request = await buildRequest(env, agent);
     throwIfAborted(env.signal);
     data.currentTurn += 1;
-    const response =
-      data.currentTurn === 1 && agent.inputGuardrails.length > 0
-        ? await callModelWithInputGuardrails(env, agent, model, request)
-        : await callModel(env, model, request, env.signal);
+    const response = guarded
+      ? await callModelWithInputGuardrails(env, agent, model, request)
+      : await callModel(env, model, request, env.signal);
     data.modelResponses.push(response);
     addUsage(data.runContext.usage, { ...response.usage, requests: response.usage.requests || 1 });
     throwIfAborted(env.signal);
@@ -63,26 +73,43 @@ async function applyStep<TContext>(
       data.status = 'interrupted';
       return true;
     case 'final_output': {
-      const results: (OutputGuardrailResult | undefined)[] = [];
-      try {
-        await runOutputGuardrails(
-          agent.outputGuardrails,
-          { agent, agentOutput: step.output, context: data.runContext },
-          env.signal,
-          results,
-        );
-      } catch (error) {
-        if (error instanceof TrippedOutputGuardrail)
-          throw new OutputGuardrailTripwireTriggered(error.result, env.state);
-        throw error;
-      } finally {
-        for (const result of results) if (result) data.outputGuardrailResults.push(result);
-      }
+      await checkFinalOutput(env, agent, step.output);
+      // An immediate cancel (or abort) that arrived while the guardrails or hooks ran wins over completion.
+      throwIfAborted(env.signal);
+      await emitHook(env, 'agent_end', { agent, context: data.runContext, output: step.output });
+      throwIfAborted(env.signal);
       data.finalOutput = step.output;
       data.hasFinalOutput = true;
-      await emitHook(env, 'agent_end', { agent, context: data.runContext, output: step.output });
       data.status = 'completed';
       return true;
     }
   }
+}
+
+/** Runs the output guardrails (the agent's, then the run's) on a final output candidate. */
+async function checkFinalOutput<TContext>(
+  env: LoopEnv<TContext>,
+  agent: AnyAgent<TContext>,
+  output: unknown,
+): Promise<void> {
+  const data = env.data;
+  const guardrails = [...agent.outputGuardrails, ...env.settings.outputGuardrails];
+  if (guardrails.length === 0) return;
+  const slots: (OutputGuardrailResult | undefined)[] = [];
+  const collected = () => slots.filter((result): result is OutputGuardrailResult => result !== undefined);
+  try {
+    await runOutputGuardrails(
+      guardrails,
+      { agent, agentOutput: output, context: data.runContext },
+      env.signal,
+      slots,
+    );
+  } catch (error) {
+    const results = collected();
+    data.outputGuardrailResults.push(...results);
+    if (error instanceof TrippedOutputGuardrail)
+      throw new OutputGuardrailTripwireTriggered(error.result, results, env.state);
+    throw error;
+  }
+  data.outputGuardrailResults.push(...collected());
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AnyAgent } from '../agent.js';
-import type { InputGuardrailResult, OutputGuardrailResult } from '../guardrails.js';
+import type { InputGuardrailResult, OutputGuardrailResult, ToolGuardrailResult } from '../guardrails.js';
 import type { ConversationItem } from '../items.js';
 import type { ModelResponse } from '../model.js';
 import type { Usage } from '../usage.js';
@@ -23,6 +23,8 @@ interface ResultView<TContext> {
   rawResponses: ModelResponse[];
   inputGuardrailResults: InputGuardrailResult[];
   outputGuardrailResults: OutputGuardrailResult[];
+  toolInputGuardrailResults: ToolGuardrailResult[];
+  toolOutputGuardrailResults: ToolGuardrailResult[];
 }
 
 function viewOf<TContext>(state: RunState<TContext>): ResultView<TContext> {
@@ -36,6 +38,8 @@ function viewOf<TContext>(state: RunState<TContext>): ResultView<TContext> {
     rawResponses: [...data.modelResponses],
     inputGuardrailResults: [...data.inputGuardrailResults],
     outputGuardrailResults: [...data.outputGuardrailResults],
+    toolInputGuardrailResults: [...data.toolInputGuardrailResults],
+    toolOutputGuardrailResults: [...data.toolOutputGuardrailResults],
   };
 }
 
@@ -111,6 +115,16 @@ export abstract class RunResultBase<TContext, TOutput extends z.ZodType | undefi
   /** Results of the output guardrails run on the final output. */
   get outputGuardrailResults(): OutputGuardrailResult[] {
     return this.#view().outputGuardrailResults;
+  }
+
+  /** Decisions of the tool input guardrails, one per guardrail and call, in the order they ran. */
+  get toolInputGuardrailResults(): ToolGuardrailResult[] {
+    return this.#view().toolInputGuardrailResults;
+  }
+
+  /** Decisions of the tool output guardrails, one per guardrail and call, in the order they ran. */
+  get toolOutputGuardrailResults(): ToolGuardrailResult[] {
+    return this.#view().toolOutputGuardrailResults;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { AnyAgent } from '../agent.js';
 import type { RunContext } from '../context.js';
-import type { InputGuardrailResult, OutputGuardrailResult } from '../guardrails.js';
+import type { InputGuardrailResult, OutputGuardrailResult, ToolGuardrailResult } from '../guardrails.js';
 import type { ConversationItem, FunctionCallItem } from '../items.js';
 import type { ModelResponse } from '../model.js';
 import type { RunItem } from './run-items.js';
@@ -55,6 +55,8 @@ export interface RunStateData<TContext> {
   runContext: RunContext<TContext>;
   inputGuardrailResults: InputGuardrailResult[];
   outputGuardrailResults: OutputGuardrailResult[];
+  toolInputGuardrailResults: ToolGuardrailResult[];
+  toolOutputGuardrailResults: ToolGuardrailResult[];
   pendingTurn: PendingTurn | undefined;
   approvals: Map<string, ApprovalDecision>;
   hasFinalOutput: boolean;

@@ -67,6 +67,17 @@ const guardrailOutputSchema = z.object({
   outputInfo: z.unknown().optional(),
 });
 
+const toolGuardrailResultSchema = z.object({
+  guardrail: z.object({ name: z.string() }),
+  toolName: z.string(),
+  callId: z.string(),
+  decision: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('allow') }),
+    z.object({ type: z.literal('reject_content'), message: z.string() }),
+    z.object({ type: z.literal('throw_exception'), outputInfo: z.unknown().optional() }),
+  ]),
+});
+
 const runStateV1Schema = z.object({
   $schemaVersion: z.literal('1.0'),
   status: z.enum(['in_progress', 'interrupted', 'completed', 'aborted', 'failed']),
@@ -75,7 +86,7 @@ const runStateV1Schema = z.object({
   currentAgentStarted: z.boolean(),
   currentTurn: z.number().int().nonnegative(),
   /** `null` means unlimited (`Infinity` has no JSON form). */
-  maxTurns: z.number().int().positive().nullable(),
+  maxTurns: z.number().int().nonnegative().nullable(),
   originalInput: z.union([z.string(), z.array(conversationItemSchema)]),
   sessionHistory: z.array(conversationItemSchema),
   modelInputOverride: z
@@ -101,6 +112,9 @@ const runStateV1Schema = z.object({
       output: guardrailOutputSchema,
     }),
   ),
+  /** Written only when not empty (and absent in states saved before they were kept). */
+  toolInputGuardrailResults: z.array(toolGuardrailResultSchema).optional(),
+  toolOutputGuardrailResults: z.array(toolGuardrailResultSchema).optional(),
   pendingTurn: z
     .object({ calls: z.array(functionCallSchema), firstItemIndex: z.number().int().nonnegative() })
     .nullable(),
@@ -157,6 +171,12 @@ export function runStateToJson<TContext>(data: RunStateData<TContext>): RunState
     usage: data.runContext.usage,
     inputGuardrailResults: data.inputGuardrailResults,
     outputGuardrailResults: data.outputGuardrailResults,
+    ...(data.toolInputGuardrailResults.length > 0
+      ? { toolInputGuardrailResults: data.toolInputGuardrailResults }
+      : {}),
+    ...(data.toolOutputGuardrailResults.length > 0
+      ? { toolOutputGuardrailResults: data.toolOutputGuardrailResults }
+      : {}),
     pendingTurn: data.pendingTurn ?? null,
     approvals: [...data.approvals.values()],
     hasFinalOutput: data.hasFinalOutput,
@@ -261,6 +281,8 @@ export function runStateDataFromString<TContext>(
     runContext,
     inputGuardrailResults: json.inputGuardrailResults,
     outputGuardrailResults: json.outputGuardrailResults,
+    toolInputGuardrailResults: json.toolInputGuardrailResults ?? [],
+    toolOutputGuardrailResults: json.toolOutputGuardrailResults ?? [],
     pendingTurn: json.pendingTurn ?? undefined,
     approvals: new Map(json.approvals.map((decision) => [decision.callId, decision])),
     hasFinalOutput: json.hasFinalOutput,

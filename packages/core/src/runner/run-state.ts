@@ -1,7 +1,7 @@
 import type { AnyAgent } from '../agent.js';
 import type { RunContext } from '../context.js';
 import { UserError } from '../errors.js';
-import type { InputGuardrailResult, OutputGuardrailResult } from '../guardrails.js';
+import type { InputGuardrailResult, OutputGuardrailResult, ToolGuardrailResult } from '../guardrails.js';
 import type { Usage } from '../usage.js';
 import type { RunItem, ToolApprovalItem } from './run-items.js';
 import type { RunStateData, RunStatus } from './run-state-data.js';
@@ -86,6 +86,16 @@ export class RunState<TContext = unknown> {
   /** Results of the output guardrails that ran on the final output. */
   get outputGuardrailResults(): readonly OutputGuardrailResult[] {
     return this.#data.outputGuardrailResults;
+  }
+
+  /** Decisions of the tool input guardrails so far. */
+  get toolInputGuardrailResults(): readonly ToolGuardrailResult[] {
+    return this.#data.toolInputGuardrailResults;
+  }
+
+  /** Decisions of the tool output guardrails so far. */
+  get toolOutputGuardrailResults(): readonly ToolGuardrailResult[] {
+    return this.#data.toolOutputGuardrailResults;
   }
 
   /** The tool calls waiting for a decision (empty unless the run is interrupted). */

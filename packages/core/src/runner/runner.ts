@@ -4,12 +4,16 @@ import { type Clock, systemClock } from '../clock.js';
 import { createRunContext } from '../context.js';
 import { AbortError, UserError } from '../errors.js';
 import type { ConversationItem } from '../items.js';
-import type { Model, ModelProvider } from '../model.js';
 import { throwIfAborted } from './concurrency.js';
 import { MaxTurnsExceededError } from './errors.js';
-import type { RunHooks } from './hooks.js';
-import { inputToItems, type LoopEnv } from './loop-env.js';
-import { runItemsToConversation } from './run-items.js';
+import { collectAnsweredCallIds, inputToItems, type LoopEnv } from './loop-env.js';
+import { type RunSettings, resolveRunSettings } from './run-config.js';
+import {
+  type HandoffOutputItem,
+  type RunItem,
+  runItemsToConversation,
+  type ToolCallOutputItem,
+} from './run-items.js';
 import { runLoop } from './run-loop.js';
 import { RunResult } from './run-result.js';
 import { createRunState, RunState, runStateData } from './run-state.js';
@@ -20,44 +24,26 @@ import { type CancelMode, createStreamedRunResult, type StreamedRunResult } from
 /** The default turn budget of a run. */
 export const DEFAULT_MAX_TURNS = 10;
 
-/** Defaults for every run of a {@link Runner}. */
-export interface RunnerConfig {
-  /** The model (or a model name for `modelProvider`) for agents that set none. */
-  model?: string | Model;
-  /** Resolves model names (and supplies a default model when nothing names one). */
-  modelProvider?: ModelProvider;
-  /** Turn budget; default 10; `Infinity` for unlimited. */
-  maxTurns?: number;
-  /**
-   * Hooks called for every run of this runner (before the run's own `hooks`). A runner serves agents of any
-   * context type, so these listeners see `context.context` as `unknown`; pass typed hooks per run instead.
-   */
-  hooks?: RunHooks<unknown>;
+/** Defaults for every run of a {@link Runner}; see {@link RunSettings}. A run's own options win. */
+export interface RunnerConfig extends RunSettings<unknown> {
   /** The clock tool timeouts run on. Default `systemClock`; tests pass a `ManualClock`. */
   clock?: Clock;
 }
 
-/** Options of one run. They override the {@link RunnerConfig}. */
-export interface RunOptions<TContext = unknown> {
-  /** The model (or a model name) for agents that set none. */
-  model?: string | Model;
-  /** Resolves model names for this run (overrides the Runner's). */
-  modelProvider?: ModelProvider;
-  /**
-   * Turn budget (one turn = one model call): a positive integer or `Infinity`; default 10. When resuming a
-   * state, the state's budget is kept unless this is given.
-   */
-  maxTurns?: number;
+/** Options of one run: the {@link RunSettings} (overriding the Runner's), plus what belongs to one run. */
+export interface RunOptions<TContext = unknown> extends RunSettings<TContext> {
   /** Your own object, handed to tools, guardrails, instructions and hooks as `context.context`. */
   context?: TContext;
   /** Aborting it stops the run at once; every task it started is cancelled and awaited. */
   signal?: AbortSignal;
   /** `true` returns a {@link StreamedRunResult} of events instead of waiting for the end. */
   stream?: boolean;
-  /** Conversation memory: read before the first turn, written with the input and new items at the end. */
+  /**
+   * Conversation memory: read before the first turn, written with the input and new items when the run
+   * ends. A run that fails keeps the tool calls that completed (with their outputs) but not its final
+   * message; an aborted run writes nothing.
+   */
   session?: Session;
-  /** Hooks for this run. */
-  hooks?: RunHooks<TContext>;
 }
 
 /** What a run starts from: text, conversation items, or a state to resume. */
@@ -66,11 +52,15 @@ export type RunInput<TContext = unknown> = string | ConversationItem[] | RunStat
 type StreamOptions<TContext> = RunOptions<TContext> & { stream: true };
 type WaitOptions<TContext> = RunOptions<TContext> & { stream?: false };
 
-function checkMaxTurns(value: number, where: string): void {
-  if (value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && value >= 1)) return;
-  throw new UserError(`${where}: maxTurns must be a positive integer or Infinity, got ${String(value)}.`, {
-    code: 'invalid_max_turns',
-  });
+/** A valid `maxTurns` as a number (`null` and `Infinity` mean unlimited), or `undefined` when not given. */
+function checkMaxTurns(value: number | null | undefined, where: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (value === null || value === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
+  if (Number.isInteger(value) && value >= 0) return value;
+  throw new UserError(
+    `${where}: maxTurns must be a non-negative integer, or null (or Infinity) for unlimited, got ${String(value)}.`,
+    { code: 'invalid_max_turns' },
+  );
 }
 
 const ITEM_TYPES = new Set(['message', 'function_call', 'function_call_output']);
@@ -107,7 +97,7 @@ export class Runner {
   readonly config: Readonly<RunnerConfig>;
 
   constructor(config: RunnerConfig = {}) {
-    if (config.maxTurns !== undefined) checkMaxTurns(config.maxTurns, 'Runner');
+    checkMaxTurns(config.maxTurns, 'Runner');
     this.config = { ...config };
   }
 
@@ -149,19 +139,20 @@ export class Runner {
       data,
       signal: controller.signal,
       clock: this.config.clock ?? systemClock,
-      hooks: [this.config.hooks as RunHooks<TContext> | undefined, options.hooks].filter(
-        (hooks): hooks is RunHooks<TContext> => hooks !== undefined,
-      ),
+      settings: resolveRunSettings(this.config, options),
       stream: options.stream === true,
       emit: () => {},
-      models: { run: options, runner: this.config },
+      consumerCaughtUp: () => CAUGHT_UP,
       stopAfterTurn: () => stopAfterTurn,
+      answeredCallIds: new Set(),
     };
 
     // The terminal failure of the run, if any; `undefined` also for a run cancelled with cancel('immediate').
     const failure = (error: unknown): { error: unknown } | undefined => {
       if (controller.signal.aborted) {
         data.status = 'aborted';
+        data.hasFinalOutput = false;
+        data.finalOutput = undefined;
         if (cancelledImmediately) return undefined;
         return {
           error:
@@ -177,11 +168,17 @@ export class Runner {
       try {
         throwIfAborted(controller.signal);
         if (options.session && fresh) data.sessionHistory = await options.session.getItems();
+        env.answeredCallIds = collectAnsweredCallIds(data);
         await runLoop(env);
-        if (options.session) await saveToSession(options.session, data);
+        throwIfAborted(controller.signal);
+        if (options.session) await saveToSession(options.session, data, 'all');
         return undefined;
       } catch (error) {
-        return failure(error);
+        const failed = failure(error);
+        if (failed && options.session && !controller.signal.aborted) {
+          await saveToSession(options.session, data, 'completed_calls').catch(() => {});
+        }
+        return failed;
       } finally {
         data.running = false;
         outer?.removeEventListener('abort', onOuterAbort);
@@ -203,6 +200,7 @@ export class Runner {
       controller.abort(new AbortError('The run was cancelled.'));
     });
     env.emit = driver.push;
+    env.consumerCaughtUp = () => driver.caughtUp(controller.signal);
     void execute().then((failed) => driver.finish(failed));
     return result;
   }
@@ -215,7 +213,7 @@ export class Runner {
     if (!(agent instanceof Agent)) {
       throw new UserError('run() needs an Agent as its first argument.', { code: 'invalid_agent' });
     }
-    if (options.maxTurns !== undefined) checkMaxTurns(options.maxTurns, 'run()');
+    const maxTurns = checkMaxTurns(options.maxTurns, 'run()');
     if (input instanceof RunState) {
       const data = runStateData(input);
       if (data.running) {
@@ -235,7 +233,7 @@ export class Runner {
           { code: 'run_state_agent_mismatch' },
         );
       }
-      if (options.maxTurns !== undefined) data.maxTurns = options.maxTurns;
+      if (maxTurns !== undefined) data.maxTurns = maxTurns;
       if (options.context !== undefined) data.runContext.context = options.context;
       data.running = true;
       return { state: input, fresh: false };
@@ -247,7 +245,7 @@ export class Runner {
       currentAgent: agent,
       currentAgentStarted: false,
       currentTurn: 0,
-      maxTurns: options.maxTurns ?? this.config.maxTurns ?? DEFAULT_MAX_TURNS,
+      maxTurns: maxTurns ?? checkMaxTurns(this.config.maxTurns, 'Runner') ?? DEFAULT_MAX_TURNS,
       originalInput: typeof input === 'string' ? input : [...input],
       sessionHistory: [],
       modelInputOverride: undefined,
@@ -256,6 +254,8 @@ export class Runner {
       runContext: createRunContext(options.context as TContext),
       inputGuardrailResults: [],
       outputGuardrailResults: [],
+      toolInputGuardrailResults: [],
+      toolOutputGuardrailResults: [],
       pendingTurn: undefined,
       approvals: new Map(),
       hasFinalOutput: false,
@@ -267,14 +267,46 @@ export class Runner {
   }
 }
 
-async function saveToSession<TContext>(session: Session, data: RunStateData<TContext>): Promise<void> {
-  const items = [
-    ...(data.sessionSaved.input ? [] : inputToItems(data.originalInput)),
-    ...runItemsToConversation(data.generatedItems.slice(data.sessionSaved.items)),
-  ];
-  if (items.length > 0) await session.addItems(items);
-  data.sessionSaved = { input: true, items: data.generatedItems.length };
+function isOutput<TContext>(
+  item: RunItem<TContext>,
+): item is ToolCallOutputItem<TContext> | HandoffOutputItem<TContext> {
+  return item.type === 'tool_call_output_item' || item.type === 'handoff_output_item';
 }
+
+/**
+ * Adds what the session does not hold yet: the input, then the new items (`all`); for a failed run
+ * (`completed_calls`) only the items up to its last tool output, without calls that got no output: the
+ * tools' side effects happened, the rejected final message does not count. Nothing when no tool completed.
+ */
+async function saveToSession<TContext>(
+  session: Session,
+  data: RunStateData<TContext>,
+  what: 'all' | 'completed_calls',
+): Promise<void> {
+  const from = data.sessionSaved.items;
+  let end = data.generatedItems.length;
+  let items = data.generatedItems.slice(from, end);
+  if (what === 'completed_calls') {
+    end = from + items.findLastIndex(isOutput) + 1;
+    if (end === from) return;
+    const answered = new Set<string>();
+    items = data.generatedItems.slice(from, end);
+    for (const item of items) if (isOutput(item)) answered.add(item.rawItem.callId);
+    items = items.filter(
+      (item) =>
+        (item.type !== 'tool_call_item' && item.type !== 'handoff_call_item') ||
+        answered.has(item.rawItem.callId),
+    );
+  }
+  const conversation = [
+    ...(data.sessionSaved.input ? [] : inputToItems(data.originalInput)),
+    ...runItemsToConversation(items),
+  ];
+  if (conversation.length > 0) await session.addItems(conversation);
+  data.sessionSaved = { input: true, items: end };
+}
+
+const CAUGHT_UP: Promise<void> = Promise.resolve();
 
 const defaultRunner = new Runner();
 

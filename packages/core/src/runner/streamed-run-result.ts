@@ -13,6 +13,11 @@ export type CancelMode = 'immediate' | 'after_turn';
 /** The Runner's side of a streamed result. */
 export interface StreamDriver<TContext> {
   push(event: RunStreamEvent<TContext>): void;
+  /**
+   * Resolves once every open iteration has taken every event so far and asks for more (at once when none
+   * is open); rejects with the signal's reason when it aborts first.
+   */
+  caughtUp(signal: AbortSignal): Promise<void>;
   /** The run settled; `error` is its terminal failure, if any. */
   finish(error?: { error: unknown }): void;
 }
@@ -34,6 +39,9 @@ export class StreamedRunResult<
 > extends RunResultBase<TContext, TOutput> {
   readonly #events: RunStreamEvent<TContext>[] = [];
   #wakers: (() => void)[] = [];
+  /** Open iterations: how far each has read, and whether it is waiting for the next event. */
+  readonly #readers = new Set<{ index: number; waiting: boolean }>();
+  #caughtUpWaiters: (() => void)[] = [];
   #ended = false;
   #failure: { error: unknown } | undefined;
   #cancelMode: CancelMode | undefined;
@@ -50,6 +58,7 @@ export class StreamedRunResult<
       const result = new StreamedRunResult<TContext, TOutput>(state, onCancel);
       const driver: StreamDriver<TContext> = {
         push: (event) => result.#push(event),
+        caughtUp: (signal) => result.#caughtUp(signal),
         finish: (error) => result.#finish(error),
       };
       return { result, driver };
@@ -92,29 +101,43 @@ export class StreamedRunResult<
     this.#onCancel(mode);
   }
 
-  /** The events from the start of the run; each iteration gets all of them. */
+  /**
+   * The events from the start of the run; each iteration gets all of them. While an iteration is open the
+   * run waits at each turn boundary until it has taken the turn's events and asks for the next one, so a
+   * `cancel('after_turn')` issued while handling any event of a turn prevents the next turn. An open
+   * iteration that stops asking holds the run: leave the loop with `break` (or call `cancel()`).
+   */
   [Symbol.asyncIterator](): AsyncIterator<RunStreamEvent<TContext>> {
-    let index = 0;
+    const reader = { index: 0, waiting: false };
     let closed = false;
+    this.#readers.add(reader);
+    const close = () => {
+      closed = true;
+      this.#readers.delete(reader);
+      this.#checkCaughtUp();
+    };
     return {
       next: async (): Promise<IteratorResult<RunStreamEvent<TContext>>> => {
         for (;;) {
           if (closed) return { done: true, value: undefined };
-          const event = this.#events[index];
+          const event = this.#events[reader.index];
           if (event !== undefined) {
-            index++;
+            reader.index++;
+            reader.waiting = false;
             return { done: false, value: event };
           }
           if (this.#ended) {
-            closed = true;
+            close();
             if (this.#failure) throw this.#failure.error;
             return { done: true, value: undefined };
           }
+          reader.waiting = true;
+          this.#checkCaughtUp();
           await new Promise<void>((resolve) => this.#wakers.push(resolve));
         }
       },
       return: async (): Promise<IteratorResult<RunStreamEvent<TContext>>> => {
-        closed = true;
+        close();
         return { done: true, value: undefined };
       },
     };
@@ -125,6 +148,37 @@ export class StreamedRunResult<
     for await (const event of this) {
       if (event.type === 'raw_model_event' && event.data.type === 'text_delta') yield event.data.delta;
     }
+  }
+
+  #isCaughtUp(): boolean {
+    for (const reader of this.#readers) {
+      if (!reader.waiting || reader.index < this.#events.length) return false;
+    }
+    return true;
+  }
+
+  #checkCaughtUp(): void {
+    if (this.#caughtUpWaiters.length === 0 || !this.#isCaughtUp()) return;
+    const waiters = this.#caughtUpWaiters;
+    this.#caughtUpWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  #caughtUp(signal: AbortSignal): Promise<void> {
+    if (this.#isCaughtUp()) return Promise.resolve();
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        this.#caughtUpWaiters = this.#caughtUpWaiters.filter((waiter) => waiter !== done);
+        reject(signal.reason);
+      };
+      const done = () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#caughtUpWaiters.push(done);
+    });
   }
 
   #wake(): void {

@@ -1,13 +1,19 @@
 import type { z } from 'zod';
-import type { AnyAgent, AnyFunctionTool } from '../agent.js';
+import type { AnyAgent, AnyFunctionTool, FunctionToolResult } from '../agent.js';
 import { ModelBehaviorError } from '../errors.js';
 import type { Handoff } from '../handoff.js';
 import type { FunctionCallItem, FunctionCallOutputItem, MessageItem } from '../items.js';
 import type { ModelResponse } from '../model.js';
-import { invokeFunctionTool, parseToolArguments, type ToolCallInfo } from '../tool.js';
+import {
+  defaultToolErrorFunction,
+  invokeFunctionTool,
+  parseToolArguments,
+  type ToolCallInfo,
+} from '../tool.js';
 import { runAllOrAbort } from './concurrency.js';
 import { addItem, emitHook, inputToItems, type LoopEnv } from './loop-env.js';
 import type { NextStep } from './next-step.js';
+import type { ToolErrorKind } from './run-config.js';
 import { runItemsToConversation } from './run-items.js';
 import type { PendingTurn } from './run-state-data.js';
 
@@ -28,6 +34,7 @@ export async function processModelResponse<TContext>(
   agent: AnyAgent<TContext>,
   response: ModelResponse,
 ): Promise<NextStep> {
+  checkCallIds(env, agent, response);
   const firstItemIndex = env.data.generatedItems.length;
   const calls: FunctionCallItem[] = [];
   for (const item of response.output) {
@@ -85,14 +92,46 @@ function finalOutputStep<TContext>(agent: AnyAgent<TContext>, response: ModelRes
   return { type: 'final_output', output: parsed.data };
 }
 
-function answeredCallIds<TContext>(env: LoopEnv<TContext>): Set<string> {
-  const answered = new Set<string>();
-  for (const item of env.data.generatedItems) {
-    if (item.type === 'tool_call_output_item' || item.type === 'handoff_output_item') {
-      answered.add(item.rawItem.callId);
+/**
+ * A call id must be new: one the conversation already answered (or one repeated within the response)
+ * would give the next request two calls for one output, which providers reject.
+ */
+function checkCallIds<TContext>(
+  env: LoopEnv<TContext>,
+  agent: AnyAgent<TContext>,
+  response: ModelResponse,
+): void {
+  const seen = new Set<string>();
+  for (const item of response.output) {
+    if (item.type !== 'function_call') continue;
+    const again = env.answeredCallIds.has(item.callId) || seen.has(item.callId);
+    if (again) {
+      throw new ModelBehaviorError(
+        `Agent "${agent.name}": the model sent call id "${item.callId}" (${item.name}) again, but that call ${seen.has(item.callId) ? 'appears twice in one response' : 'already has an output'}. Each function call needs a new id.`,
+      );
     }
+    seen.add(item.callId);
   }
-  return answered;
+}
+
+async function toolErrorText<TContext>(
+  env: LoopEnv<TContext>,
+  kind: ToolErrorKind,
+  call: FunctionCallItem,
+  defaultMessage: string,
+  error?: unknown,
+): Promise<string> {
+  const formatter = env.settings.toolErrorFormatter;
+  if (!formatter) return defaultMessage;
+  const text = await formatter({
+    kind,
+    toolName: call.name,
+    callId: call.callId,
+    ...(kind === 'execution_failed' ? { error } : {}),
+    defaultMessage,
+    context: env.data.runContext,
+  });
+  return text ?? defaultMessage;
 }
 
 function unknownToolText<TContext>(agent: AnyAgent<TContext>, name: string): string {
@@ -111,7 +150,7 @@ async function resolveCalls<TContext>(
   turn: PendingTurn,
 ): Promise<NextStep> {
   const data = env.data;
-  const answered = answeredCallIds(env);
+  const answered = env.answeredCallIds;
   const outputs = new Map<string, FunctionCallOutputItem>();
   const toRun: { call: FunctionCallItem; tool: AnyFunctionTool<TContext> }[] = [];
   const awaitingApproval: FunctionCallItem[] = [];
@@ -138,17 +177,28 @@ async function resolveCalls<TContext>(
     if (answered.has(call.callId)) continue;
     const tool = agent.findTool(call.name);
     if (!tool) {
+      if (env.settings.unknownToolBehavior === 'raise_exception') {
+        throw new ModelBehaviorError(
+          `Agent "${agent.name}": the model called a tool that does not exist. ${unknownToolText(agent, call.name)}`,
+        );
+      }
       outputs.set(call.callId, output(call, unknownToolText(agent, call.name)));
       continue;
     }
     const decision = data.approvals.get(call.callId);
     if (decision && decision.arguments === call.arguments) {
       if (decision.approved) toRun.push({ call, tool });
-      else
-        outputs.set(
-          call.callId,
-          output(call, decision.message ?? `The user rejected this call to "${call.name}"; it did not run.`),
-        );
+      else {
+        const text =
+          decision.message ??
+          (await toolErrorText(
+            env,
+            'approval_rejected',
+            call,
+            `The user rejected this call to "${call.name}"; it did not run.`,
+          ));
+        outputs.set(call.callId, output(call, text));
+      }
       continue;
     }
     const parsed = parseToolArguments(tool, call.arguments);
@@ -190,7 +240,50 @@ async function resolveCalls<TContext>(
     await performHandoff(env, agent, chosenHandoff.call, chosenHandoff.handoff, turn.firstItemIndex);
     return { type: 'handoff' };
   }
-  return { type: 'run_again' };
+  return await toolUseStep(env, agent, turn);
+}
+
+/** The tool results of a turn: each call to one of the agent's tools that got its output (not a rejection). */
+function turnToolResults<TContext>(
+  env: LoopEnv<TContext>,
+  agent: AnyAgent<TContext>,
+  turn: PendingTurn,
+): FunctionToolResult<TContext>[] {
+  const outputs = new Map<string, string>();
+  const items = env.data.generatedItems;
+  for (let index = turn.firstItemIndex; index < items.length; index++) {
+    const item = items[index]!;
+    if (item.type === 'tool_call_output_item') outputs.set(item.rawItem.callId, item.rawItem.output);
+  }
+  const results: FunctionToolResult<TContext>[] = [];
+  for (const call of turn.calls) {
+    const tool = agent.findTool(call.name);
+    const text = outputs.get(call.callId);
+    if (!tool || text === undefined || env.data.approvals.get(call.callId)?.approved === false) continue;
+    results.push({ tool, call: callInfo(call), output: text });
+  }
+  return results;
+}
+
+/** After a turn's tools ran: the agent's `toolUseBehavior` decides between another model call and a final output. */
+async function toolUseStep<TContext>(
+  env: LoopEnv<TContext>,
+  agent: AnyAgent<TContext>,
+  turn: PendingTurn,
+): Promise<NextStep> {
+  const behavior = agent.toolUseBehavior;
+  if (behavior === 'run_llm_again') return { type: 'run_again' };
+  const results = turnToolResults(env, agent, turn);
+  if (results.length === 0) return { type: 'run_again' };
+  if (behavior === 'stop_on_first_tool') return { type: 'final_output', output: results[0]!.output };
+  if (typeof behavior === 'function') {
+    const decision = await behavior(env.data.runContext, results);
+    return decision.isFinalOutput
+      ? { type: 'final_output', output: decision.finalOutput }
+      : { type: 'run_again' };
+  }
+  const stop = results.find((result) => behavior.stopAtToolNames.includes(result.tool.name));
+  return stop ? { type: 'final_output', output: stop.output } : { type: 'run_again' };
 }
 
 async function runTool<TContext>(
@@ -203,12 +296,23 @@ async function runTool<TContext>(
   const info = callInfo(call);
   const context = env.data.runContext;
   await emitHook(env, 'tool_start', { agent, tool, call: info, context });
+  const data = env.data;
   const result = await invokeFunctionTool(tool, {
     agent,
     runContext: context,
     call: info,
     signal,
     clock: env.clock,
+    onGuardrailResult: (stage, guardrailResult) =>
+      (stage === 'input' ? data.toolInputGuardrailResults : data.toolOutputGuardrailResults).push(
+        guardrailResult,
+      ),
+    ...(env.settings.toolErrorFormatter
+      ? {
+          formatError: (error: unknown) =>
+            toolErrorText(env, 'execution_failed', call, defaultToolErrorFunction(context, error), error),
+        }
+      : {}),
   });
   await emitHook(env, 'tool_end', { agent, tool, call: info, context, result });
   return output(call, result.output);

@@ -61,6 +61,8 @@ function stateSnapshot(state: RunState<unknown>) {
     usage: { ...state.usage },
     inputGuardrailResults: state.inputGuardrailResults,
     outputGuardrailResults: state.outputGuardrailResults,
+    toolInputGuardrailResults: state.toolInputGuardrailResults,
+    toolOutputGuardrailResults: state.toolOutputGuardrailResults,
     interruptions: state.getInterruptions().map((item) => item.rawItem),
   };
 }
@@ -76,6 +78,8 @@ export function resultSnapshot(result: AnyResult) {
     interruptions: result.interruptions.map((item) => item.rawItem),
     inputGuardrailResults: result.inputGuardrailResults,
     outputGuardrailResults: result.outputGuardrailResults,
+    toolInputGuardrailResults: result.toolInputGuardrailResults,
+    toolOutputGuardrailResults: result.toolOutputGuardrailResults,
     rawResponses: result.rawResponses.map((response) => ({ output: response.output, usage: response.usage })),
     state: stateSnapshot(result.state),
   };

@@ -1,8 +1,10 @@
 import {
   Agent,
   delay,
+  GuardrailExecutionError,
   type InputGuardrail,
   InputGuardrailTripwireTriggered,
+  ModelBehaviorError,
   type OutputGuardrail,
   OutputGuardrailTripwireTriggered,
   tool,
@@ -170,7 +172,7 @@ describe('input guardrails', () => {
     });
   });
 
-  test('a guardrail that throws fails the run with its error and cancels the model call', async () => {
+  test('a guardrail that throws fails the run with a GuardrailExecutionError and cancels the model call', async () => {
     await bothWays(async (h) => {
       const clock = new ManualClock();
       const broken: InputGuardrail = {
@@ -186,7 +188,15 @@ describe('input guardrails', () => {
         .catch((e: unknown) => e);
       await flushMicrotasks();
       await clock.advance(5);
-      expect(await outcome).toMatchObject({ message: 'classifier down' });
+      const error = await outcome;
+      expect(error).toBeInstanceOf(GuardrailExecutionError);
+      expect(error).not.toBeInstanceOf(ModelBehaviorError);
+      expect(error).toMatchObject({
+        code: 'guardrail_execution_error',
+        guardrailName: 'broken',
+        kind: 'input',
+        cause: new Error('classifier down'),
+      });
       expect(model.abortedCalls).toBe(1);
       expect(clock.pendingTimers).toBe(0);
     });

@@ -4,13 +4,16 @@ import { describe, expect, test } from 'vitest';
 import { bothWays } from './both-ways.js';
 
 describe('model resolution', () => {
-  test("agent.model (instance) beats the run's and the runner's model", async () => {
+  test("the run's model overrides the runner's, which overrides the agent's own", async () => {
     await bothWays(async (h) => {
       const own = h.model([MockModel.text('own')]);
-      const runModel = h.model();
-      const runner = new Runner({ model: h.model() });
-      const result = await h.run(new Agent({ name: 'A', model: own }), 'x', { model: runModel }, runner);
-      expect(result.finalOutput).toBe('own');
+      const runModel = h.model([MockModel.text('run')]);
+      const runnerModel = h.model([MockModel.text('runner')]);
+      const runner = new Runner({ model: runnerModel });
+      const agent = new Agent({ name: 'A', model: own });
+      expect((await h.run(agent, 'x', { model: runModel }, runner)).finalOutput).toBe('run');
+      expect((await h.run(agent, 'x', {}, runner)).finalOutput).toBe('runner');
+      expect((await h.run(agent, 'x')).finalOutput).toBe('own');
     });
   });
 
