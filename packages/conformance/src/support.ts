@@ -21,15 +21,18 @@ export class ScenarioTimeoutError extends ParleyError {
   }
 }
 
-/** Everything a session emitted, with a way to wait for more. */
-export class EventRecorder {
+/**
+ * Everything a session emitted (collected through its async iterator, the public path), with a way to wait
+ * for more. The one session-event recorder of Parley's tests.
+ */
+export class EventRecorder<TContext = unknown> {
   /** Every event so far, in order. */
-  readonly events: RealtimeSessionEvent[] = [];
+  readonly events: RealtimeSessionEvent<TContext>[] = [];
   /** Resolves when the session's event stream ended (after `close()`). */
   readonly ended: Promise<void>;
   readonly #waiters = new Set<() => void>();
 
-  constructor(session: RealtimeSession) {
+  constructor(session: RealtimeSession<TContext>) {
     const iterator = session[Symbol.asyncIterator]();
     this.ended = (async () => {
       for (;;) {
@@ -43,16 +46,21 @@ export class EventRecorder {
   }
 
   /** The events of `type` so far, in order. */
-  of<T extends RealtimeSessionEventType>(type: T): RealtimeSessionEventOf<T>[] {
-    return this.events.filter((e): e is RealtimeSessionEventOf<T> => e.type === type);
+  of<T extends RealtimeSessionEventType>(type: T): RealtimeSessionEventOf<T, TContext>[] {
+    return this.events.filter((e): e is RealtimeSessionEventOf<T, TContext> => e.type === type);
+  }
+
+  /** The type of every event so far, in order. */
+  types(): string[] {
+    return this.events.map((e) => e.type);
   }
 
   /** Resolves with the `count`-th event of `type` matching `where` (earlier events count). */
   waitFor<T extends RealtimeSessionEventType>(
     type: T,
-    where: (event: RealtimeSessionEventOf<T>) => boolean = () => true,
+    where: (event: RealtimeSessionEventOf<T, TContext>) => boolean = () => true,
     count = 1,
-  ): Promise<RealtimeSessionEventOf<T>> {
+  ): Promise<RealtimeSessionEventOf<T, TContext>> {
     return new Promise((resolve, reject) => {
       const check = () => {
         const matching = this.of(type).filter(where);
@@ -76,7 +84,7 @@ export class EventRecorder {
   spokenText(responseId: string): string {
     return this.events
       .filter(
-        (e): e is RealtimeSessionEventOf<'transcript_delta' | 'text_delta'> =>
+        (e): e is RealtimeSessionEventOf<'transcript_delta' | 'text_delta', TContext> =>
           (e.type === 'transcript_delta' || e.type === 'text_delta') && e.responseId === responseId,
       )
       .map((e) => e.delta)
@@ -89,16 +97,16 @@ export function openSession<TContext>(
   harness: RealtimeHarness,
   agent: Agent<TContext>,
   options: Omit<RealtimeSessionOptions<TContext>, 'model'> = {},
-): { session: RealtimeSession<TContext>; events: EventRecorder } {
+): { session: RealtimeSession<TContext>; events: EventRecorder<TContext> } {
   const session = new RealtimeSession(agent, { ...options, model: harness.model });
-  return { session, events: new EventRecorder(session as RealtimeSession) };
+  return { session, events: new EventRecorder(session) };
 }
 
 /** Runs `body` with a fresh session and always closes it. */
 export async function withSession<TContext>(
   harness: RealtimeHarness,
   agent: Agent<TContext>,
-  body: (session: RealtimeSession<TContext>, events: EventRecorder) => Promise<void>,
+  body: (session: RealtimeSession<TContext>, events: EventRecorder<TContext>) => Promise<void>,
   options: Omit<RealtimeSessionOptions<TContext>, 'model'> = {},
 ): Promise<void> {
   const { session, events } = openSession(harness, agent, options);
@@ -117,13 +125,22 @@ export function commandsOf<T extends RealtimeCommand['type']>(
   return commands.filter((c): c is Extract<RealtimeCommand, { type: T }> => c.type === type);
 }
 
-/** A promise with its `resolve` exposed, to hold a tool until the scenario releases it. */
-export function gate<T>(): { promise: Promise<T>; resolve(value: T): void } {
+/** A promise with its `resolve` and `reject` exposed, to hold a tool (or anything) until the test releases it. */
+export interface Deferred<T> {
+  readonly promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+/** A fresh {@link Deferred}: the one deferred helper of Parley's tests. */
+export function deferred<T = void>(): Deferred<T> {
   let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => {
-    resolve = r;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
   });
-  return { promise, resolve };
+  return { promise, resolve, reject };
 }
 
 /** The ids of the messages whose audio a response delivered, in order. */

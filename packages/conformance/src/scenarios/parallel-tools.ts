@@ -3,10 +3,10 @@ import { expect } from 'vitest';
 import { z } from 'zod';
 import type { RealtimeHarness } from '../harness.js';
 import type { ConformanceScenario } from '../scenario.js';
-import { commandsOf, gate, withSession } from '../support.js';
+import { commandsOf, deferred, withSession } from '../support.js';
 
 function gatedAgent() {
-  const gates = [gate<string>(), gate<string>(), gate<string>()];
+  const gates = [deferred<string>(), deferred<string>(), deferred<string>()];
   const step = tool({
     name: 'step',
     description: 'One of several independent steps',

@@ -6,9 +6,8 @@ import {
   type RealtimeSessionConfig,
   UserError,
 } from '@parley/core';
-import { ManualClock, MockConnectError, MockRealtimeModel, mockPcm16 } from '@parley/mock';
+import { flushMicrotasks, ManualClock, MockConnectError, MockRealtimeModel, mockPcm16 } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
-import { settle } from './helpers.js';
 
 const config: RealtimeSessionConfig = { instructions: 'x', tools: [], outputModalities: ['audio'] };
 
@@ -46,7 +45,7 @@ describe('MockRealtimeModel', () => {
       output: [{ type: 'message', text: 'Hello there', audio: { ms: 250, chunkMs: 100 } }],
     });
     connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
-    await settle();
+    await flushMicrotasks();
     const [started] = of('response_started');
     expect(started).toMatchObject({ clientRequestId: 'r1', conversation: 'default' });
     const audio = of('audio_delta');
@@ -71,7 +70,7 @@ describe('MockRealtimeModel', () => {
     const chunk = mockPcm16(10, 7);
     model.respondWith({ output: [{ type: 'message', text: 'a', audio: [chunk] }] });
     connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
-    await settle();
+    await flushMicrotasks();
     expect(of('audio_delta')[0]?.audio).toEqual(chunk);
     expect(of('audio_delta')[0]?.audio).not.toBe(chunk);
   });
@@ -80,7 +79,7 @@ describe('MockRealtimeModel', () => {
     const { model, connection, of } = await open(new MockRealtimeModel(), { outputModalities: ['text'] });
     model.respondWith('Plain text.');
     connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
-    await settle();
+    await flushMicrotasks();
     expect(
       of('text_delta')
         .map((d) => d.delta)
@@ -99,7 +98,7 @@ describe('MockRealtimeModel', () => {
       ],
     });
     connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
-    await settle();
+    await flushMicrotasks();
     const order = events
       .filter((e) => ['message_started', 'function_call', 'response_done'].includes(e.type))
       .map((e) => (e.type === 'message_started' ? `msg@${e.outputIndex}` : e.type));
@@ -114,7 +113,7 @@ describe('MockRealtimeModel', () => {
     model.respondWith({ output: [{ type: 'message', text: 'wait' }, { type: 'pause' }] });
     connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
     connection.send({ type: 'createResponse', clientRequestId: 'r2', conversation: 'default' });
-    await settle();
+    await flushMicrotasks();
     expect(of('error')).toEqual([
       expect.objectContaining({
         code: 'conversation_already_has_active_response',
@@ -124,7 +123,7 @@ describe('MockRealtimeModel', () => {
     ]);
     expect(connection.activeResponseId).toBe(of('response_started')[0]?.responseId);
     connection.resume();
-    await settle();
+    await flushMicrotasks();
     expect(connection.activeResponseId).toBeUndefined();
     expect(of('response_done')).toHaveLength(1);
   });
@@ -132,11 +131,11 @@ describe('MockRealtimeModel', () => {
   test('a response with no script queued starts and waits for one', async () => {
     const { model, connection, of } = await open();
     connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
-    await settle();
+    await flushMicrotasks();
     expect(of('response_started')).toHaveLength(1);
     expect(of('response_done')).toHaveLength(0);
     model.respondWith('Late answer.');
-    await settle();
+    await flushMicrotasks();
     expect(of('response_done')).toHaveLength(1);
     expect(of('transcript_done')[0]?.transcript).toBe('Late answer.');
   });
@@ -146,7 +145,7 @@ describe('MockRealtimeModel', () => {
     model.respondWith({ output: [{ type: 'pause' }] }, 'Secret code 1234.');
     connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
     connection.send({ type: 'createResponse', clientRequestId: 'r2', conversation: 'none' });
-    await settle();
+    await flushMicrotasks();
     expect(of('error')).toHaveLength(0);
     expect(of('response_done')[0]).toMatchObject({ clientRequestId: 'r2', conversation: 'none' });
     expect(JSON.stringify(connection.conversation)).not.toContain('1234');
@@ -158,16 +157,16 @@ describe('MockRealtimeModel', () => {
       output: [{ type: 'message', text: 'a b c d', audio: { ms: 400 }, pauseAfterChunks: 2 }],
     });
     connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
-    await settle();
+    await flushMicrotasks();
     const responseId = of('response_started')[0]!.responseId;
     expect(of('audio_delta')).toHaveLength(2);
     connection.send({ type: 'cancelResponse', responseId });
-    await settle();
+    await flushMicrotasks();
     expect(of('message_done')[0]?.item).toMatchObject({ status: 'incomplete' });
     expect(of('response_done')[0]).toMatchObject({ status: 'cancelled', reason: 'client_cancelled' });
     expect(of('audio_done')).toHaveLength(0);
     connection.send({ type: 'cancelResponse' });
-    await settle();
+    await flushMicrotasks();
     expect(of('error').map((e) => e.code)).toEqual(['response_cancel_not_active']);
   });
 
@@ -179,14 +178,14 @@ describe('MockRealtimeModel', () => {
       item: { type: 'message', role: 'user', content: [{ type: 'text', text: 'q' }] },
     });
     connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
-    await settle();
+    await flushMicrotasks();
     const itemId = of('message_started')[0]!.itemId;
     const userItemId = of('item_added')[0]!.item.itemId;
     connection.send({ type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 301 });
     connection.send({ type: 'truncateItem', itemId: 'nope', contentIndex: 0, audioEndMs: 0 });
     connection.send({ type: 'truncateItem', itemId: userItemId, contentIndex: 0, audioEndMs: 0 });
     connection.send({ type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 120 });
-    await settle();
+    await flushMicrotasks();
     expect(of('error').map((e) => [e.code, e.message])).toEqual([
       ['invalid_value', 'Audio content of 300ms is already shorter than 301ms'],
       ['item_truncate_invalid_item_id', "Error truncating item: the item with id 'nope' does not exist."],
@@ -208,7 +207,7 @@ describe('MockRealtimeModel', () => {
       type: 'createItem',
       item: { type: 'message', role: 'user', content: [{ type: 'text', text: '3' }] },
     });
-    await settle();
+    await flushMicrotasks();
     const [first, third] = of('item_added').map((e) => e.item.itemId);
     connection.send({
       type: 'createItem',
@@ -217,7 +216,7 @@ describe('MockRealtimeModel', () => {
     });
     connection.send({ type: 'deleteItem', itemId: third! });
     connection.send({ type: 'deleteItem', itemId: third! });
-    await settle();
+    await flushMicrotasks();
     expect(
       connection.conversation.map((i) =>
         i.type === 'message' && i.content[0]?.type === 'text' ? i.content[0].text : '',
@@ -247,7 +246,7 @@ describe('MockRealtimeModel', () => {
         outputModalities: capability === 'audioOutput' ? ['text'] : ['audio'],
       });
       connection.send(command);
-      await settle();
+      await flushMicrotasks();
       const [error] = of('error');
       expect(error).toMatchObject({ code: 'capability_not_supported', commandType: command.type });
       expect(error?.message).toContain(`${capability}: false`);
@@ -259,12 +258,12 @@ describe('MockRealtimeModel', () => {
     const { model, connection, of, events } = await open();
     model.respondWith({ output: [{ type: 'message', text: 'long' }, { type: 'pause' }] }, 'Answer.');
     connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
-    await settle();
+    await flushMicrotasks();
     connection.userStartsSpeaking();
-    await settle();
+    await flushMicrotasks();
     expect(of('response_done')[0]).toMatchObject({ status: 'cancelled', reason: 'turn_detected' });
     connection.userStopsSpeaking({ transcript: 'what time is it' });
-    await settle();
+    await flushMicrotasks();
     const userItem = of('input_audio_committed')[0]!.itemId;
     expect(of('input_transcription').at(-1)).toEqual({
       type: 'input_transcription',
@@ -293,7 +292,7 @@ describe('MockRealtimeModel', () => {
     connection.send({ type: 'appendInputAudio', audio: mockPcm16(60) });
     connection.transcribeNextCommit('hello');
     connection.send({ type: 'commitInputAudio' });
-    await settle();
+    await flushMicrotasks();
     expect(of('error')[0]).toMatchObject({ code: 'input_audio_buffer_commit_empty' });
     expect(of('input_audio_committed')).toHaveLength(1);
     expect(of('input_transcription').at(-1)).toMatchObject({ text: 'hello', final: true });
@@ -311,12 +310,12 @@ describe('MockRealtimeModel', () => {
       'Done.',
     );
     connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
-    await settle();
+    await flushMicrotasks();
     connection.send({ type: 'sendToolOutput', callId: 'c1', output: '1' });
-    await settle();
+    await flushMicrotasks();
     expect(of('response_started')).toHaveLength(1);
     connection.send({ type: 'sendToolOutput', callId: 'c2', output: '2' });
-    await settle();
+    await flushMicrotasks();
     expect(of('response_started')).toHaveLength(2);
     expect(of('response_started')[1]?.clientRequestId).toBeUndefined();
   });
@@ -331,7 +330,7 @@ describe('MockRealtimeModel', () => {
       ],
     });
     connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
-    await settle();
+    await flushMicrotasks();
     expect(of('message_started')).toHaveLength(0);
     await clock.advance(499);
     expect(of('message_started')).toHaveLength(0);
@@ -347,7 +346,7 @@ describe('MockRealtimeModel', () => {
     const { connection, of } = await open(model);
     connection.emitError({ code: 'server_error', message: 'boom' });
     connection.disconnect('gone', 1006);
-    await settle();
+    await flushMicrotasks();
     expect(of('error')[0]).toMatchObject({ code: 'server_error', message: 'boom' });
     expect(of('connection_status')).toEqual([
       { type: 'connection_status', status: 'disconnected', reason: 'gone', code: 1006 },

@@ -1,3 +1,4 @@
+import { deferred, EventRecorder } from '@parley/conformance';
 import {
   Agent,
   ConnectionLostError,
@@ -11,10 +12,15 @@ import {
   tool,
   UserError,
 } from '@parley/core';
-import { ManualClock, MockConnectError, type MockRealtimeConnection, MockRealtimeModel } from '@parley/mock';
+import {
+  flushMicrotasks,
+  ManualClock,
+  MockConnectError,
+  type MockRealtimeConnection,
+  MockRealtimeModel,
+} from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { deferred, type EventLog, recordEvents, settle } from './helpers.js';
 
 const weather = tool({
   name: 'weather',
@@ -44,7 +50,7 @@ function setup(
     reconnect: RECONNECT,
     ...sessionOptions,
   });
-  const log = recordEvents(session);
+  const log = new EventRecorder(session);
   return { clock, model, session, log };
 }
 
@@ -52,7 +58,7 @@ const createdItems = (connection: MockRealtimeConnection) =>
   connection.commands.flatMap((c) => (c.type === 'createItem' ? [c.item] : []));
 
 /** Event types emitted from index `from` on. */
-const typesSince = (log: EventLog, from: number) => log.types().slice(from);
+const typesSince = (log: EventRecorder, from: number) => log.types().slice(from);
 
 /** Everything the session held is released: no timer, no listener, every connection closed once. */
 function expectNothingLeft(clock: ManualClock, model: MockRealtimeModel): void {
@@ -73,12 +79,12 @@ async function converse(
     'You are welcome.',
   );
   session.sendMessage('What is the weather in Paris?');
-  await settle();
+  await flushMicrotasks();
   // The listener hears the answer out (playback runs on the clock) before speaking again.
   await clock.advance(5_000);
   model.connection.userStartsSpeaking();
   model.connection.userStopsSpeaking({ transcript: 'Thanks!' });
-  await settle();
+  await flushMicrotasks();
 }
 
 describe('the reconnect option', () => {
@@ -135,7 +141,7 @@ describe('an unexpected close', () => {
     const before = log.events.length;
 
     first.disconnect('network down', 1006);
-    await settle();
+    await flushMicrotasks();
 
     expect(model.connections).toHaveLength(2);
     const second = model.connection;
@@ -201,7 +207,7 @@ describe('an unexpected close', () => {
 
     model.respondWith('Still sunny.');
     session.sendMessage('And now?');
-    await settle();
+    await flushMicrotasks();
     expect(session.history.at(-1)).toMatchObject({ role: 'assistant', text: 'Still sunny.' });
     expect(second.commands.filter((c) => c.type === 'createResponse')).toHaveLength(1);
     await session.close();
@@ -220,13 +226,13 @@ describe('an unexpected close', () => {
     });
     const streaming = session.generateReply();
     const queued = session.generateReply();
-    await settle();
+    await flushMicrotasks();
     const responseId = await streaming;
     const partial = session.history.at(-1);
     expect(partial).toMatchObject({ role: 'assistant', status: 'in_progress', interrupted: false });
 
     model.connection.disconnect('network down');
-    await settle();
+    await flushMicrotasks();
 
     await expect(streaming.done).rejects.toBeInstanceOf(ConnectionLostError);
     await expect(queued).rejects.toBeInstanceOf(ConnectionLostError);
@@ -285,11 +291,11 @@ describe('an unexpected close', () => {
     await session.connect();
     model.respondWith({ output: [{ type: 'function_call', name: 'book', callId: 'call_9' }] });
     session.sendMessage('Book a table.');
-    await settle();
+    await flushMicrotasks();
     expect(log.of('tool_start')).toHaveLength(1);
 
     model.connection.disconnect('network down');
-    await settle();
+    await flushMicrotasks();
 
     expect(aborted).toBe(true);
     expect(log.of('error').map((e) => e.error)).toEqual([expect.any(TurnLostError)]);
@@ -325,13 +331,13 @@ describe('an unexpected close', () => {
     await session.connect();
     model.respondWith({ output: [{ type: 'function_call', name: 'stubborn', callId: 'call_5' }] });
     session.sendMessage('Go.');
-    await settle();
+    await flushMicrotasks();
     model.connection.disconnect('network down');
-    await settle();
+    await flushMicrotasks();
     expect(session.status).toBe('reconnecting');
     expect(model.connections).toHaveLength(1);
     gate.resolve('done anyway');
-    await settle();
+    await flushMicrotasks();
     expect(log.of('reconnected')).toHaveLength(1);
     expect(model.commands.filter((c) => c.type === 'sendToolOutput')).toEqual([]);
     expect(session.history.find((item) => item.type === 'function_call')).toMatchObject({
@@ -357,9 +363,9 @@ describe('an unexpected close', () => {
       'The answer is 42.',
     );
     session.sendMessage('What is the answer?');
-    await settle();
+    await flushMicrotasks();
     model.connection.disconnect();
-    await settle();
+    await flushMicrotasks();
     expect(log.of('reconnected')).toHaveLength(1);
     expect(model.connection.commands.map((c) => c.type)).toEqual([
       'createItem',
@@ -386,7 +392,7 @@ describe('an unexpected close', () => {
     const ephemeral = session.generateReply({ addToHistory: false, instructions: 'Read the code.' });
     const responseId = await ephemeral;
     model.connection.disconnect();
-    await settle();
+    await flushMicrotasks();
     await expect(ephemeral.done).rejects.toBeInstanceOf(ConnectionLostError);
     expect(log.of('response_done')).toEqual([
       {
@@ -416,11 +422,11 @@ describe('an unexpected close', () => {
     model.respondWith('Sure.');
     model.connection.userStartsSpeaking();
     model.connection.userStopsSpeaking();
-    await settle();
+    await flushMicrotasks();
     const spoken = session.history[0];
     expect(spoken).toMatchObject({ role: 'user', hasAudio: true, text: '' });
     model.connection.disconnect();
-    await settle();
+    await flushMicrotasks();
     expect(log.of('warning')).toEqual([
       {
         type: 'warning',
@@ -441,9 +447,9 @@ describe('session_expired', () => {
     await session.connect();
     model.respondWith('Hi.');
     session.sendMessage('Hello');
-    await settle();
+    await flushMicrotasks();
     model.connection.expire();
-    await settle();
+    await flushMicrotasks();
     expect(log.of('error')).toEqual([
       expect.objectContaining({ source: 'provider', code: 'session_expired', fatal: true }),
     ]);
@@ -467,7 +473,7 @@ describe('session_expired', () => {
     const { model, session, log } = setup();
     await session.connect();
     model.connection.emitError({ code: 'invalid_api_key', fatal: true });
-    await settle();
+    await flushMicrotasks();
     expect(session.status).toBe('disconnected');
     expect(log.of('reconnecting')).toEqual([]);
     expect(model.connections).toHaveLength(1);
@@ -485,7 +491,7 @@ describe('backoff and giving up', () => {
     model.failNextConnect(new MockConnectError('refused 2'));
     model.failNextConnect(new MockConnectError('refused 3'));
     model.connection.disconnect('network down');
-    await settle();
+    await flushMicrotasks();
     expect(session.status).toBe('reconnecting');
     expect(log.of('reconnecting').map((e) => [e.attempt, e.delayMs])).toEqual([
       [1, 0],
@@ -525,7 +531,7 @@ describe('backoff and giving up', () => {
     await session.connect();
     model.failNextConnect();
     model.connection.disconnect();
-    await settle();
+    await flushMicrotasks();
     const delayMs = log.of('reconnecting')[1]?.delayMs ?? -1;
     expect(delayMs).toBeGreaterThanOrEqual(500);
     expect(delayMs).toBeLessThanOrEqual(1000);
@@ -539,7 +545,7 @@ describe('backoff and giving up', () => {
     await session.connect();
     for (let i = 0; i < 3; i++) model.failNextConnect(new MockConnectError(`refused ${i + 1}`));
     model.connection.disconnect('network down');
-    await settle();
+    await flushMicrotasks();
     const joined = session.connect().catch((e: unknown) => e);
     await clock.advance(500);
     await clock.advance(1000);
@@ -572,9 +578,9 @@ describe('backoff and giving up', () => {
     const { clock, model, session, log } = setup({ reconnect: { jitter: 0, maxAttempts: 2 } });
     await session.connect();
     model.connection.disconnect('flap 1');
-    await settle();
+    await flushMicrotasks();
     model.connection.disconnect('flap 2');
-    await settle();
+    await flushMicrotasks();
     expect(log.of('reconnecting').map((e) => [e.attempt, e.delayMs])).toEqual([
       [1, 0],
       [2, 500],
@@ -584,7 +590,7 @@ describe('backoff and giving up', () => {
     // Stable for long enough: the next outage starts over.
     await clock.advance(30_000);
     model.connection.disconnect('later');
-    await settle();
+    await flushMicrotasks();
     expect(log.of('reconnecting').at(-1)).toMatchObject({ attempt: 1, delayMs: 0, detail: 'later' });
     expect(log.of('reconnected')).toHaveLength(3);
     await session.close();
@@ -598,7 +604,7 @@ describe('close() and the app during a reconnect', () => {
     await session.connect();
     model.failNextConnect();
     model.connection.disconnect();
-    await settle();
+    await flushMicrotasks();
     expect(clock.pendingTimers).toBe(1);
     const joined = session.connect().catch((e: unknown) => e);
     await session.close();
@@ -618,10 +624,10 @@ describe('close() and the app during a reconnect', () => {
     await session.connect();
     const gate = model.holdConnects({ ignoreAbort: true });
     model.connection.disconnect();
-    await settle();
+    await flushMicrotasks();
     await session.close();
     gate.release();
-    await settle();
+    await flushMicrotasks();
     expect(model.connections).toHaveLength(2);
     expectNothingLeft(clock, model);
     expect(model.connections[1]?.closeCalls).toBe(1);
@@ -633,7 +639,7 @@ describe('close() and the app during a reconnect', () => {
     await session.connect();
     model.failNextConnect();
     model.connection.disconnect();
-    await settle();
+    await flushMicrotasks();
     const joined = session.connect();
     const other = new Agent({ name: 'Other', instructions: 'Be other.' });
     const switched = session.updateAgent(other);
@@ -653,7 +659,7 @@ describe('close() and the app during a reconnect', () => {
     const { model, session, log } = setup({ reconnect: false });
     await session.connect();
     model.connection.disconnect('gone');
-    await settle();
+    await flushMicrotasks();
     expect(session.status).toBe('disconnected');
     expect(log.of('reconnecting')).toEqual([]);
     expect(model.connections).toHaveLength(1);
@@ -670,7 +676,7 @@ describe('recycling before the session limit', () => {
     await session.connect();
     model.respondWith('Hi there.');
     session.sendMessage('Hello');
-    await settle();
+    await flushMicrotasks();
     const first = model.connection;
     expect(first.expiresAt).toBeGreaterThan(Date.now() + 50_000);
 
@@ -705,12 +711,12 @@ describe('recycling before the session limit', () => {
     await session.connect();
     model.respondWith({ output: [{ type: 'message', text: 'A long answer', pauseAfterChunks: 1 }] });
     session.sendMessage('Tell me');
-    await settle();
+    await flushMicrotasks();
     await clock.advance(52_000);
     expect(model.connections).toHaveLength(1);
     expect(log.of('reconnecting')).toEqual([]);
     model.connection.resume();
-    await settle();
+    await flushMicrotasks();
     expect(log.of('response_done')).toHaveLength(1);
     await clock.advance(1_000);
     expect(log.of('reconnected')).toEqual([expect.objectContaining({ reason: 'recycle' })]);
@@ -738,12 +744,12 @@ describe('recycling before the session limit', () => {
     expect(model.connections).toHaveLength(1);
     model.respondWith({ output: [{ type: 'function_call', name: 'slow', callId: 'c1' }] }, 'Done.');
     model.connection.userStopsSpeaking({ transcript: 'Do the slow thing' });
-    await settle();
+    await flushMicrotasks();
     expect(log.of('tool_start')).toHaveLength(1);
     await clock.advance(2_000);
     expect(model.connections).toHaveLength(1);
     gate.resolve('ok');
-    await settle();
+    await flushMicrotasks();
     expect(session.history.at(-1)).toMatchObject({ role: 'assistant', text: 'Done.' });
     await clock.advance(1_000);
     expect(log.of('reconnected')).toEqual([expect.objectContaining({ reason: 'recycle' })]);
@@ -760,7 +766,7 @@ describe('recycling before the session limit', () => {
     await clock.advance(49_000);
     model.connection.userStartsSpeaking();
     model.connection.userStopsSpeaking({ transcript: 'Hmm', respond: false });
-    await settle();
+    await flushMicrotasks();
     // Due at ~50 s, checked again every second; the expected answer holds it until 5 s after the speech.
     await clock.advance(4_900);
     expect(model.connections).toHaveLength(1);
@@ -781,15 +787,15 @@ describe('recycling before the session limit', () => {
     await clock.advance(50_000);
     model.respondWith({ output: [{ type: 'message', text: 'Wait', pauseAfterChunks: 1 }] });
     session.sendMessage('Quick question');
-    await settle();
+    await flushMicrotasks();
     gate.release();
-    await settle();
+    await flushMicrotasks();
     expect(model.connections).toHaveLength(2);
     expect(model.connections[1]?.closeCalls).toBe(1);
     expect(model.connection.status).toBe('closed');
     expect(log.of('reconnecting')).toEqual([]);
     first.resume();
-    await settle();
+    await flushMicrotasks();
     await clock.advance(1_000);
     expect(log.of('reconnected')).toEqual([expect.objectContaining({ reason: 'recycle' })]);
     expect(model.connections).toHaveLength(3);
@@ -848,7 +854,7 @@ describe('recycling before the session limit', () => {
     await clock.advance(50_000);
     await session.close();
     gate.release();
-    await settle();
+    await flushMicrotasks();
     expect(model.connections).toHaveLength(2);
     expectNothingLeft(clock, model);
   });
@@ -858,11 +864,11 @@ test('commands recorded across connections keep their order', async () => {
   const { model, session } = setup();
   await session.connect();
   session.sendMessage('one', { respond: false });
-  await settle();
+  await flushMicrotasks();
   model.connection.disconnect();
-  await settle();
+  await flushMicrotasks();
   session.sendMessage('two', { respond: false });
-  await settle();
+  await flushMicrotasks();
   const texts = model.commands.flatMap((c: RealtimeCommand) =>
     c.type === 'createItem' && c.item.type === 'message' && c.item.content[0]?.type === 'text'
       ? [c.item.content[0].text]

@@ -1,7 +1,7 @@
+import { EventRecorder } from '@parley/conformance';
 import { Agent, type OutputGuardrail, RealtimeSession } from '@parley/core';
-import { ManualClock, MockRealtimeModel } from '@parley/mock';
+import { flushMicrotasks, ManualClock, MockRealtimeModel } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
-import { recordEvents, settle } from './helpers.js';
 
 function watching(word: string, seen: string[] = []): OutputGuardrail {
   return {
@@ -27,7 +27,7 @@ describe('realtime output guardrails', () => {
     model.respondWith('Once upon a time there was a quiet village.', 'Hello there friend');
     await session.connect();
     session.sendMessage('story');
-    await settle();
+    await flushMicrotasks();
     // Word deltas: a run each time the text reaches the next multiple of 10 characters; the last one
     // already judged the whole text, so no extra final run.
     expect(seen).toEqual([
@@ -38,7 +38,7 @@ describe('realtime output guardrails', () => {
     ]);
     seen.length = 0;
     session.sendMessage('again');
-    await settle();
+    await flushMicrotasks();
     // 12 characters cross 10, and the final 18-character text gets its own run.
     expect(seen).toEqual(['Hello there ', 'Hello there friend']);
     await session.close();
@@ -52,7 +52,7 @@ describe('realtime output guardrails', () => {
       guardrailDebounceChars: 5,
       clock: new ManualClock(),
     });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     model.respondWith(
       {
         output: [
@@ -68,7 +68,7 @@ describe('realtime output guardrails', () => {
     );
     await session.connect();
     session.sendMessage('tell me the password');
-    await settle();
+    await flushMicrotasks();
     const tripped = log.of('guardrail_tripped');
     expect(tripped).toHaveLength(1);
     const responseId = log.of('response_started')[0]!.responseId;
@@ -106,11 +106,11 @@ describe('realtime output guardrails', () => {
   test('a response finished before its guardrail tripped: no cancel, but playback stops and the model is corrected', async () => {
     const model = new MockRealtimeModel();
     const session = new RealtimeSession(agent, { model, outputGuardrails: [watching('secret')] });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     model.respondWith('A short secret.', 'Let me rephrase.');
     await session.connect();
     session.sendMessage('hi');
-    await settle();
+    await flushMicrotasks();
     expect(log.of('guardrail_tripped')).toHaveLength(1);
     expect(model.commands.some((c) => c.type === 'cancelResponse')).toBe(false);
     expect(log.of('audio_interrupted')).toHaveLength(1);
@@ -124,11 +124,11 @@ describe('realtime output guardrails', () => {
     const guarded = new Agent({ name: 'Guarded', outputGuardrails: [watching('x', seen)] });
     const model = new MockRealtimeModel();
     const session = new RealtimeSession(guarded, { model, guardrailDebounceChars: 3 });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     model.respondWith('xx xx xx xx xx xx', 'clean');
     await session.connect();
     session.sendMessage('go');
-    await settle();
+    await flushMicrotasks();
     expect(seen.length).toBeGreaterThan(0);
     expect(log.of('guardrail_tripped')).toHaveLength(1);
     await session.close();
@@ -147,11 +147,11 @@ describe('realtime output guardrails', () => {
         },
       ],
     });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     model.respondWith('Hello.');
     await session.connect();
     session.sendMessage('hi');
-    await settle();
+    await flushMicrotasks();
     expect(log.of('guardrail_tripped')).toEqual([]);
     expect(log.of('error')[0]).toMatchObject({
       source: 'guardrail',

@@ -1,7 +1,7 @@
+import { EventRecorder } from '@parley/conformance';
 import { Agent, RealtimeSession, ReplyTimeoutError, ResponseRefusedError } from '@parley/core';
-import { ManualClock, MockRealtimeModel, mockPcm16 } from '@parley/mock';
+import { flushMicrotasks, ManualClock, MockRealtimeModel, mockPcm16 } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
-import { recordEvents, settle } from './helpers.js';
 
 const agent = new Agent({ name: 'Host', instructions: 'Be brief.' });
 
@@ -10,7 +10,7 @@ async function connected(
   options: { clock?: ManualClock; replyTimeoutMs?: number } = {},
 ) {
   const session = new RealtimeSession(agent, { model, ...options });
-  const log = recordEvents(session);
+  const log = new EventRecorder(session);
   await session.connect();
   return { model, session, log };
 }
@@ -21,7 +21,7 @@ describe('generateReply()', () => {
     model.respondWith('Hi!');
     const handle = session.generateReply({ instructions: 'Greet the user', toolChoice: 'none' });
     const responseId = await handle;
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.at(-1)).toEqual({
       type: 'createResponse',
       clientRequestId: handle.clientRequestId,
@@ -42,7 +42,7 @@ describe('generateReply()', () => {
     model.respondWith({ output: [{ type: 'message', text: 'First.' }, { type: 'pause' }] }, 'Second.');
     const first = session.generateReply();
     const second = session.generateReply();
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.filter((c) => c.type === 'createResponse')).toHaveLength(1);
     expect(
       model.connection.commands.some(
@@ -54,7 +54,7 @@ describe('generateReply()', () => {
     const secondId = await second;
     expect(secondId).not.toBe(firstId);
     expect(model.commands.filter((c) => c.type === 'createResponse')).toHaveLength(2);
-    await settle();
+    await flushMicrotasks();
     expect(model.connection.listenerErrors).toEqual([]);
     await session.close();
   });
@@ -88,7 +88,7 @@ describe('generateReply()', () => {
     const { model, session, log } = await connected();
     model.connection.refuseNextResponse('server_error');
     session.generateReply();
-    await settle();
+    await flushMicrotasks();
     expect(log.of('error')).toHaveLength(1);
     await session.close();
   });
@@ -99,7 +99,7 @@ describe('generateReply()', () => {
     model.connection.dropNextResponseRequest();
     const lost = session.generateReply();
     const next = session.generateReply();
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.filter((c) => c.type === 'createResponse')).toHaveLength(1);
     await clock.advance(1999);
     expect(log.of('error')).toHaveLength(0);
@@ -132,7 +132,7 @@ describe('generateReply()', () => {
       clientRequestId: lost.clientRequestId,
       conversation: 'default',
     });
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.at(-1)).toEqual({ type: 'cancelResponse', responseId: 'resp_late' });
     expect(log.of('response_started').at(-1)).toMatchObject({ responseId: 'resp_late' });
     await session.close();
@@ -144,7 +144,7 @@ describe('messages and audio', () => {
     const { model, session, log } = await connected();
     model.respondWith('Hello, Ada.');
     session.sendMessage('My name is Ada.');
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.map((c) => c.type)).toEqual(['createItem', 'createResponse']);
     expect(session.history.map((i) => (i.type === 'message' ? [i.role, i.text] : i.type))).toEqual([
       ['user', 'My name is Ada.'],
@@ -157,7 +157,7 @@ describe('messages and audio', () => {
         .join(''),
     ).toBe('Hello, Ada.');
     session.sendMessage('No reply needed.', { respond: false });
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.filter((c) => c.type === 'createResponse')).toHaveLength(1);
     await session.close();
   });
@@ -166,7 +166,7 @@ describe('messages and audio', () => {
     const { model, session, log } = await connected();
     model.respondWith({ output: [{ type: 'message', text: 'Hi there', audio: { ms: 300, chunkMs: 100 } }] });
     const responseId = await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     const audio = log.of('audio');
     const itemId = log.of('audio_done')[0]?.itemId;
     expect(audio.map((a) => [a.responseId, a.itemId, a.data.byteLength])).toEqual([
@@ -187,13 +187,13 @@ describe('messages and audio', () => {
   test('text-only providers: the session asks for text, with a warning if the app asked for audio', async () => {
     const model = new MockRealtimeModel({ capabilities: { audioOutput: false } });
     const session = new RealtimeSession(agent, { model, config: { outputModalities: ['audio'] } });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     await session.connect();
     expect(model.connection.config.outputModalities).toEqual(['text']);
     expect(log.of('warning')[0]?.message).toMatch(/does not declare audioOutput/);
     model.respondWith('Text only.');
     session.sendMessage('hi');
-    await settle();
+    await flushMicrotasks();
     expect(
       log
         .of('text_delta')
@@ -212,7 +212,7 @@ describe('messages and audio', () => {
     model.connection.transcribeNextCommit('Is anyone there?');
     const pcm = mockPcm16(200);
     session.sendAudio(pcm, { commit: true });
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.map((c) => c.type)).toEqual([
       'appendInputAudio',
       'commitInputAudio',
@@ -232,7 +232,7 @@ describe('messages and audio', () => {
     const { model, session } = await connected();
     session.sendAudio(mockPcm16(200));
     session.commitAudio();
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.map((c) => c.type)).toEqual(['appendInputAudio', 'commitInputAudio']);
     await session.close();
   });
@@ -242,7 +242,7 @@ describe('messages and audio', () => {
     model.respondWith('It is noon.');
     model.connection.userStartsSpeaking();
     model.connection.userStopsSpeaking({ transcript: 'What time is it?' });
-    await settle();
+    await flushMicrotasks();
     expect(session.history.map((i) => (i.type === 'message' ? [i.role, i.text, i.status] : i.type))).toEqual([
       ['user', 'What time is it?', 'completed'],
       ['assistant', 'It is noon.', 'completed'],
@@ -261,11 +261,11 @@ describe('interrupt()', () => {
       output: [{ type: 'message', text: 'A long story', audio: { ms: 500 }, pauseAfterChunks: 2 }],
     });
     const responseId = await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     await clock.advance(150);
     session.interrupt();
     session.interrupt();
-    await settle();
+    await flushMicrotasks();
     const itemId = log.of('audio')[0]?.itemId;
     expect(model.commands.filter((c) => c.type === 'cancelResponse')).toEqual([
       { type: 'cancelResponse', responseId },
@@ -290,10 +290,10 @@ describe('interrupt()', () => {
     const { model, session, log } = await connected(new MockRealtimeModel(), { clock });
     model.respondWith({ output: [{ type: 'message', text: 'Done talking.', audio: { ms: 600 } }] });
     const responseId = await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     await clock.advance(250);
     session.interrupt();
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.some((c) => c.type === 'cancelResponse')).toBe(false);
     expect(log.of('audio_interrupted')).toEqual([expect.objectContaining({ responseId })]);
     expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
@@ -310,7 +310,7 @@ describe('interrupt()', () => {
     await session.generateReply().done;
     await clock.advance(300);
     session.interrupt();
-    await settle();
+    await flushMicrotasks();
     expect(log.of('audio_interrupted')).toEqual([]);
     expect(model.commands.map((c) => c.type)).toEqual(['createResponse']);
     expect(session.history.at(-1)).toMatchObject({ interrupted: false });
@@ -324,10 +324,10 @@ describe('interrupt()', () => {
       output: [{ type: 'message', text: 'Let me tell you', audio: { ms: 400 }, pauseAfterChunks: 1 }],
     });
     const responseId = await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     await clock.advance(40);
     model.connection.userStartsSpeaking();
-    await settle();
+    await flushMicrotasks();
     expect(log.of('audio_interrupted')).toEqual([expect.objectContaining({ responseId })]);
     expect(model.commands.some((c) => c.type === 'cancelResponse')).toBe(false);
     expect(log.of('response_done').at(-1)).toMatchObject({ status: 'cancelled', reason: 'turn_detected' });
@@ -342,14 +342,14 @@ describe('provider errors', () => {
   test('become error events with the provider code; the session stays usable', async () => {
     const { model, session, log } = await connected();
     model.connection.emitError({ code: 'invalid_value', message: 'Bad value.' });
-    await settle();
+    await flushMicrotasks();
     expect(log.of('error')).toEqual([
       { type: 'error', source: 'provider', code: 'invalid_value', message: 'Bad value.' },
     ]);
     expect(session.status).toBe('connected');
     model.respondWith('Still here.');
     session.sendMessage('hello?');
-    await settle();
+    await flushMicrotasks();
     expect(session.history.at(-1)).toMatchObject({ text: 'Still here.' });
     await session.close();
   });
@@ -361,7 +361,7 @@ describe('provider errors', () => {
     });
     model.respondWith('ok');
     session.sendMessage('hi');
-    await settle();
+    await flushMicrotasks();
     expect(log.of('error')[0]).toMatchObject({
       source: 'listener',
       code: 'listener_failed',

@@ -1,3 +1,4 @@
+import { deferred, EventRecorder } from '@parley/conformance';
 import {
   Agent,
   CapabilityNotSupportedError,
@@ -6,10 +7,9 @@ import {
   type RealtimeSessionEvent,
   tool,
 } from '@parley/core';
-import { MockRealtimeModel } from '@parley/mock';
+import { flushMicrotasks, MockRealtimeModel } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { deferred, type EventLog, recordEvents, settle } from './helpers.js';
 
 const refund = tool({
   name: 'refund',
@@ -28,7 +28,7 @@ function agents(onHandoff?: () => void) {
   return { billing, triage };
 }
 
-const switchEvents = (log: EventLog) =>
+const switchEvents = (log: EventRecorder) =>
   log.events
     .filter((e): e is Extract<RealtimeSessionEvent, { type: 'agent_start' | 'agent_end' | 'handoff' }> =>
       ['agent_start', 'agent_end', 'handoff'].includes(e.type),
@@ -43,7 +43,7 @@ describe('handoff and updateAgent: one code path', () => {
     const { billing, triage } = agents();
     const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
     const session = new RealtimeSession(triage, { model });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     model.respondWith(
       { output: [{ type: 'function_call', name: 'transfer_to_billing', callId: 'h1' }] },
       { output: [{ type: 'function_call', name: 'refund', arguments: { orderId: 'A7' }, callId: 'c1' }] },
@@ -51,7 +51,7 @@ describe('handoff and updateAgent: one code path', () => {
     );
     await session.connect();
     session.sendMessage('I want a refund');
-    await settle();
+    await flushMicrotasks();
     expect(session.currentAgent).toBe(billing);
     const update = model.commands.find((c) => c.type === 'updateSession');
     expect(update).toEqual({
@@ -88,21 +88,21 @@ describe('handoff and updateAgent: one code path', () => {
     const { billing, triage } = agents();
     const viaTool = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
     const a = new RealtimeSession(triage, { model: viaTool });
-    const logA = recordEvents(a);
+    const logA = new EventRecorder(a);
     viaTool.respondWith(
       { output: [{ type: 'function_call', name: 'transfer_to_billing', callId: 'h1' }] },
       'ok',
     );
     await a.connect();
     a.sendMessage('billing please');
-    await settle();
+    await flushMicrotasks();
 
     const viaApi = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
     const b = new RealtimeSession(triage, { model: viaApi });
-    const logB = recordEvents(b);
+    const logB = new EventRecorder(b);
     await b.connect();
     await b.updateAgent(billing);
-    await settle();
+    await flushMicrotasks();
 
     const updateOf = (m: MockRealtimeModel) => m.commands.find((c) => c.type === 'updateSession');
     expect(updateOf(viaApi)).toEqual(updateOf(viaTool));
@@ -121,7 +121,7 @@ describe('handoff and updateAgent: one code path', () => {
     model.respondWith({ output: [{ type: 'function_call', name: 'transfer_to_billing' }] }, 'ok');
     await session.connect();
     session.sendMessage('billing');
-    await settle();
+    await flushMicrotasks();
     expect(calls).toEqual(['start Triage', 'onHandoff', 'start Billing']);
     await session.close();
   });
@@ -164,10 +164,10 @@ describe('a switch that fails halfway keeps a consistent agent and reports the e
     });
     const model = new MockRealtimeModel();
     const session = new RealtimeSession(triage, { model });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     await session.connect();
     await expect(session.updateAgent(broken)).rejects.toThrow('instructions unavailable');
-    await settle();
+    await flushMicrotasks();
     expect(session.currentAgent).toBe(triage);
     expect(model.commands).toEqual([]);
     expect(log.of('error')[0]).toMatchObject({ source: 'session', code: 'agent_switch_failed' });
@@ -181,14 +181,14 @@ describe('a switch that fails halfway keeps a consistent agent and reports the e
     });
     const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
     const session = new RealtimeSession(triage, { model });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     model.respondWith(
       { output: [{ type: 'function_call', name: 'transfer_to_billing', callId: 'h1' }] },
       'Sorry, try later.',
     );
     await session.connect();
     session.sendMessage('billing');
-    await settle();
+    await flushMicrotasks();
     expect(session.currentAgent).toBe(triage);
     expect(model.commands.some((c) => c.type === 'updateSession')).toBe(false);
     expect(model.commands.find((c) => c.type === 'sendToolOutput')).toEqual({
@@ -205,7 +205,7 @@ describe('a switch that fails halfway keeps a consistent agent and reports the e
     const { billing, triage } = agents();
     const model = new MockRealtimeModel({ capabilities: { mutableTools: false } });
     const session = new RealtimeSession(triage, { model });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     await session.connect();
     const error = await session.updateAgent(billing).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CapabilityNotSupportedError);
@@ -214,7 +214,7 @@ describe('a switch that fails halfway keeps a consistent agent and reports the e
       capability: 'mutableTools',
       provider: 'mock',
     });
-    await settle();
+    await flushMicrotasks();
     expect(log.of('error')[0]).toMatchObject({ code: 'capability_not_supported' });
     expect(session.currentAgent).toBe(triage);
     expect(model.commands).toEqual([]);
@@ -233,9 +233,9 @@ describe('a switch that fails halfway keeps a consistent agent and reports the e
     const session = new RealtimeSession(triage, { model });
     await session.connect();
     const switching = session.updateAgent(slow).catch((e: unknown) => e);
-    await settle();
+    await flushMicrotasks();
     model.connection.disconnect();
-    await settle();
+    await flushMicrotasks();
     gate.resolve('late instructions');
     expect(await switching).toMatchObject({ code: 'connection_lost' });
     expect(session.currentAgent).toBe(triage);

@@ -1,7 +1,6 @@
 import { Agent, RealtimeSession } from '@parley/core';
-import { ManualClock, MockRealtimeModel, mockPcm16 } from '@parley/mock';
+import { flushMicrotasks, ManualClock, MockRealtimeModel, mockPcm16 } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
-import { settle } from './helpers.js';
 
 const agent = new Agent({ name: 'Narrator' });
 
@@ -37,13 +36,13 @@ describe('the per-delta path', () => {
       c.emit({ type: 'audio_delta', responseId: r, itemId: 'A', audio: mockPcm16(100, 1) });
       c.emit({ type: 'transcript_delta', responseId: r, itemId: 'A', delta: word });
     }
-    await settle();
+    await flushMicrotasks();
     const heard: [string, string, string, string][] = [];
     session.on('audio', (e) => heard.push([e.type, e.responseId, e.itemId, `${e.data.byteLength}`]));
     session.on('transcript_delta', (e) => heard.push([e.type, e.responseId, e.itemId, e.delta]));
     c.emit({ type: 'audio_delta', responseId: r, itemId: 'A', audio: mockPcm16(100, 2) });
     c.emit({ type: 'transcript_delta', responseId: r, itemId: 'A', delta: 'four' });
-    await settle();
+    await flushMicrotasks();
     expect(heard).toEqual([
       ['audio', r, 'A', '4800'],
       ['transcript_delta', r, 'A', 'four'],
@@ -53,9 +52,9 @@ describe('the per-delta path', () => {
     // All 400 ms of audio were counted for playback, observed or not: 250 ms in, that is where it is cut.
     await clock.advance(250);
     session.interrupt();
-    await settle();
+    await flushMicrotasks();
     c.emit({ type: 'response_done', responseId: r, status: 'cancelled', conversation: 'default' });
-    await settle();
+    await flushMicrotasks();
     expect(model.commands).toContainEqual({
       type: 'truncateItem',
       itemId: 'A',
@@ -73,11 +72,11 @@ describe('the per-delta path', () => {
     c.emit({ type: 'message_started', responseId: 'r1', itemId: 'A', outputIndex: 0 });
     c.emit({ type: 'audio_delta', responseId: 'r1', itemId: 'A', audio: mockPcm16(100, 1) });
     c.emit({ type: 'transcript_delta', responseId: 'r1', itemId: 'A', delta: 'alpha ' });
-    await settle();
+    await flushMicrotasks();
     expect(session.history.find((i) => i.itemId === 'A')).toMatchObject({ text: 'alpha ' });
     c.emit({ type: 'item_deleted', itemId: 'A' });
     c.emit({ type: 'transcript_delta', responseId: 'r1', itemId: 'A', delta: 'late' });
-    await settle();
+    await flushMicrotasks();
     expect(session.history.some((i) => i.itemId === 'A')).toBe(false);
     c.emit(messageDone('r1', 'A', 'alpha late'));
     c.emit({ type: 'response_done', responseId: 'r1', status: 'completed', conversation: 'default' });
@@ -87,7 +86,7 @@ describe('the per-delta path', () => {
     c.emit({ type: 'transcript_delta', responseId: 'r2', itemId: 'B', delta: 'beta' });
     c.emit({ type: 'audio_delta', responseId: 'r2', itemId: 'B', audio: mockPcm16(100, 3) });
     c.emit({ type: 'transcript_delta', responseId: 'r2', itemId: 'B', delta: ' gamma' });
-    await settle();
+    await flushMicrotasks();
     expect(texts).toEqual(['r1/A:alpha ', 'r1/A:late', 'r2/B:beta', 'r2/B: gamma']);
     expect(session.history.find((i) => i.itemId === 'B')).toMatchObject({
       type: 'message',

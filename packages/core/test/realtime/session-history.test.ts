@@ -1,8 +1,8 @@
+import { EventRecorder } from '@parley/conformance';
 import { Agent, RealtimeSession, tool } from '@parley/core';
-import { MockRealtimeModel } from '@parley/mock';
+import { flushMicrotasks, MockRealtimeModel } from '@parley/mock';
 import { expect, test } from 'vitest';
 import { z } from 'zod';
-import { recordEvents, settle } from './helpers.js';
 
 const clock = tool({
   name: 'clock',
@@ -15,14 +15,14 @@ const agent = new Agent({ name: 'Timekeeper', tools: [clock] });
 test('history mirrors the conversation: messages with text, function calls with their outputs', async () => {
   const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
   const session = new RealtimeSession(agent, { model });
-  const log = recordEvents(session);
+  const log = new EventRecorder(session);
   model.respondWith(
     { output: [{ type: 'function_call', name: 'clock', callId: 'c1' }] },
     { output: [{ type: 'message', text: 'It is noon.' }] },
   );
   await session.connect();
   session.sendMessage('What time is it?');
-  await settle();
+  await flushMicrotasks();
   expect(session.history).toEqual([
     expect.objectContaining({ type: 'message', role: 'user', text: 'What time is it?', status: 'completed' }),
     expect.objectContaining({
@@ -58,7 +58,7 @@ test('history items are read-only snapshots', async () => {
   const session = new RealtimeSession(agent, { model });
   await session.connect();
   session.sendMessage('hi', { respond: false });
-  await settle();
+  await flushMicrotasks();
   const history = session.history;
   expect(Object.isFrozen(history)).toBe(true);
   expect(Object.isFrozen(history[0])).toBe(true);
@@ -75,13 +75,13 @@ test('history items are read-only snapshots', async () => {
 test('deleted provider items leave the history', async () => {
   const model = new MockRealtimeModel();
   const session = new RealtimeSession(agent, { model });
-  const log = recordEvents(session);
+  const log = new EventRecorder(session);
   await session.connect();
   session.sendMessage('forget me', { respond: false });
-  await settle();
+  await flushMicrotasks();
   const itemId = session.history[0]!.itemId;
   model.connection.send({ type: 'deleteItem', itemId });
-  await settle();
+  await flushMicrotasks();
   expect(session.history).toEqual([]);
   expect(log.of('history_removed')).toEqual([{ type: 'history_removed', itemId }]);
   await session.close();
@@ -90,7 +90,7 @@ test('deleted provider items leave the history', async () => {
 test('items of an out-of-band response never enter the history', async () => {
   const model = new MockRealtimeModel();
   const session = new RealtimeSession(agent, { model });
-  const log = recordEvents(session);
+  const log = new EventRecorder(session);
   await session.connect();
   const c = model.connection;
   c.emit({ type: 'response_started', responseId: 'oob', conversation: 'none' });
@@ -108,7 +108,7 @@ test('items of an out-of-band response never enter the history', async () => {
     },
   });
   c.emit({ type: 'response_done', responseId: 'oob', status: 'completed', conversation: 'none' });
-  await settle();
+  await flushMicrotasks();
   expect(session.history).toEqual([]);
   expect(log.of('history_added')).toEqual([]);
   expect(log.of('transcript_delta')).toHaveLength(1);
@@ -118,7 +118,7 @@ test('items of an out-of-band response never enter the history', async () => {
 test('a final transcript equal to its deltas is still published as history_updated', async () => {
   const model = new MockRealtimeModel();
   const session = new RealtimeSession(agent, { model });
-  const log = recordEvents(session);
+  const log = new EventRecorder(session);
   await session.connect();
   const c = model.connection;
   c.emit({ type: 'response_started', responseId: 'r1', conversation: 'default' });
@@ -128,7 +128,7 @@ test('a final transcript equal to its deltas is still published as history_updat
   c.emit({ type: 'transcript_delta', responseId: 'r1', itemId: 'a1', delta: 'there' });
   // The final transcript changes nothing the deltas did not already set silently.
   c.emit({ type: 'transcript_done', responseId: 'r1', itemId: 'a1', transcript: 'Hello there' });
-  await settle();
+  await flushMicrotasks();
   const updates = log.of('history_updated').filter((e) => e.item.itemId === 'a1');
   expect(updates).toHaveLength(1);
   expect(updates[0]?.item).toMatchObject({ text: 'Hello there', hasAudio: true, status: 'in_progress' });

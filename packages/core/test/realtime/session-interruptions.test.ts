@@ -1,3 +1,4 @@
+import { deferred, EventRecorder } from '@parley/conformance';
 import {
   Agent,
   PCM16_BYTES_PER_MS,
@@ -9,10 +10,9 @@ import {
   tool,
   UserError,
 } from '@parley/core';
-import { ManualClock, MockRealtimeModel, mockPcm16 } from '@parley/mock';
+import { flushMicrotasks, ManualClock, MockRealtimeModel, mockPcm16 } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { deferred, recordEvents, settle } from './helpers.js';
 
 const agent = new Agent({ name: 'Speaker' });
 
@@ -24,7 +24,7 @@ async function connected(
   const model = new MockRealtimeModel(capabilities ? { capabilities } : {});
   const clock = rest.clock instanceof ManualClock ? rest.clock : new ManualClock();
   const session = new RealtimeSession(sessionAgent, { model, clock, ...rest });
-  const log = recordEvents(session);
+  const log = new EventRecorder(session);
   await session.connect();
   return { model, session, log, clock };
 }
@@ -41,10 +41,10 @@ describe('the interruption position', () => {
       output: [{ type: 'message', text: 'One two three four five', audio: { ms: 500 }, pauseAfterChunks: 2 }],
     });
     const responseId = await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     await clock.advance(5000);
     session.interrupt();
-    await settle();
+    await flushMicrotasks();
     const itemId = log.of('audio')[0]!.itemId;
     expect(edits(model)).toEqual([
       { type: 'cancelResponse', responseId },
@@ -60,11 +60,11 @@ describe('the interruption position', () => {
     const odd = mockPcm16(101).subarray(0, 100.5 * PCM16_BYTES_PER_MS);
     model.respondWith({ output: [{ type: 'message', text: 'Odd.', audio: [odd, odd] }, { type: 'pause' }] });
     await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     const itemId = log.of('audio')[0]!.itemId;
     session.playback.played(itemId, 73.9);
     session.interrupt();
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
       { type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 73 },
     ]);
@@ -82,14 +82,14 @@ describe('one interruption path', () => {
       output: [{ type: 'message', text: 'Hello there friend', audio: { ms: 600 }, pauseAfterChunks: 3 }],
     });
     const responseId = await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     await clock.advance(120);
     session.interrupt();
     model.connection.userStartsSpeaking();
     session.playback.interrupted();
-    await settle();
+    await flushMicrotasks();
     session.interrupt();
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.filter((c) => c.type === 'cancelResponse')).toEqual([
       { type: 'cancelResponse', responseId },
     ]);
@@ -108,10 +108,10 @@ describe('one interruption path', () => {
       output: [{ type: 'message', text: 'Wait', audio: { ms: 400 }, pauseAfterChunks: 2 }],
     });
     const responseId = await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     await clock.advance(50);
     model.connection.userStartsSpeaking();
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.filter((c) => c.type === 'cancelResponse')).toEqual([
       { type: 'cancelResponse', responseId },
     ]);
@@ -124,7 +124,7 @@ describe('one interruption path', () => {
       output: [{ type: 'message', text: 'First words then more', audio: { ms: 400 }, pauseAfterChunks: 2 }],
     });
     const responseId = await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     const itemId = log.of('audio')[0]!.itemId;
     await clock.advance(100);
     const before = { audio: log.of('audio').length, transcript: log.of('transcript_delta').length };
@@ -139,7 +139,7 @@ describe('one interruption path', () => {
       itemId,
       transcript: 'First words unheard words',
     });
-    await settle();
+    await flushMicrotasks();
     expect(log.of('audio')).toHaveLength(before.audio);
     expect(log.of('transcript_delta')).toHaveLength(before.transcript);
     expect(log.of('audio_done')).toEqual([]);
@@ -178,12 +178,12 @@ describe('one interruption path', () => {
       ],
     });
     const responseId = await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     await clock.advance(50);
     session.interrupt();
-    await settle();
+    await flushMicrotasks();
     slow.resolve('late result');
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.filter((c) => c.type === 'sendToolOutput')).toEqual([
       { type: 'sendToolOutput', callId: 'call_q', output: 'quick result' },
       { type: 'sendToolOutput', callId: 'call_l', output: 'late result' },
@@ -202,9 +202,9 @@ describe('one interruption path', () => {
     const { model, session, log } = await connected({ capabilities: { audioOutput: false } });
     model.respondWith({ output: [{ type: 'message', text: 'Shown in full.' }, { type: 'pause' }] });
     const responseId = await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     session.interrupt();
-    await settle();
+    await flushMicrotasks();
     expect(edits(model)).toEqual([{ type: 'cancelResponse', responseId }]);
     expect(log.of('audio_interrupted')).toEqual([]);
     expect(session.history.at(-1)).toMatchObject({ text: 'Shown in full.', interrupted: false });
@@ -217,13 +217,13 @@ describe('one interruption path', () => {
     });
     model.respondWith({ output: [{ type: 'message', text: 'Hi', audio: { ms: 300 }, pauseAfterChunks: 1 }] });
     const responseId = await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     await clock.advance(50);
     session.interrupt();
     model.connection.emit({ type: 'message_started', responseId, itemId: 'item_late', outputIndex: 1 });
     model.connection.emit({ type: 'audio_delta', responseId, itemId: 'item_late', audio: mockPcm16(100) });
     model.connection.emit({ type: 'transcript_delta', responseId, itemId: 'item_late', delta: 'late' });
-    await settle();
+    await flushMicrotasks();
     expect(log.of('history_added').map((e) => e.item.itemId)).not.toContain('item_late');
     expect(log.of('audio').map((e) => e.itemId)).not.toContain('item_late');
     expect(log.of('warning').map((w) => [w.code, w.itemId])).toEqual([
@@ -243,13 +243,13 @@ describe('playback reporting', () => {
       output: [{ type: 'message', text: 'Reported playback', audio: { ms: 500 }, pauseAfterChunks: 4 }],
     });
     const responseId = await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     const itemId = log.of('audio')[0]!.itemId;
     await clock.advance(10_000);
     expect(session.playback.playedMs(itemId)).toBe(0);
     session.playback.played(itemId, 260);
     session.playback.interrupted();
-    await settle();
+    await flushMicrotasks();
     expect(edits(model)).toEqual([
       { type: 'cancelResponse', responseId },
       { type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 260 },
@@ -273,11 +273,11 @@ describe('playback reporting', () => {
       output: [{ type: 'message', text: 'Custom', audio: { ms: 300 }, pauseAfterChunks: 3 }],
     });
     await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     const itemId = log.of('audio')[0]!.itemId;
     expect(session.playback.tracker).toBe(custom);
     session.interrupt();
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
       expect.objectContaining({ itemId, audioEndMs: 123 }),
     ]);
@@ -314,10 +314,10 @@ describe('capabilities the provider lacks', () => {
       output: [{ type: 'message', text: 'Half', audio: { ms: 400 }, pauseAfterChunks: 2 }],
     });
     await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     await clock.advance(90);
     session.interrupt();
-    await settle();
+    await flushMicrotasks();
     const itemId = log.of('audio')[0]!.itemId;
     expect(model.commands.some((c) => c.type === 'truncateItem')).toBe(false);
     expect(log.of('warning')).toEqual([
@@ -341,9 +341,9 @@ describe('capabilities the provider lacks', () => {
       output: [{ type: 'message', text: 'Unheard', audio: { ms: 300 }, pauseAfterChunks: 2 }],
     });
     await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     session.interrupt();
-    await settle();
+    await flushMicrotasks();
     const itemId = log.of('audio')[0]!.itemId;
     expect(model.commands.filter((c) => c.type === 'truncateItem' || c.type === 'deleteItem')).toEqual([
       { type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 0 },
@@ -361,9 +361,9 @@ describe('capabilities the provider lacks', () => {
       output: [{ type: 'message', text: 'Unheard', audio: { ms: 300 }, pauseAfterChunks: 2 }],
     });
     await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     session.interrupt();
-    await settle();
+    await flushMicrotasks();
     const itemId = log.of('audio')[0]!.itemId;
     expect(model.commands.some((c) => c.type === 'truncateItem' || c.type === 'deleteItem')).toBe(false);
     expect(log.of('warning').map((w) => [w.code, w.itemId])).toEqual([['message_not_removed', itemId]]);

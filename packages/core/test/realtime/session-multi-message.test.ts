@@ -1,7 +1,7 @@
+import { EventRecorder } from '@parley/conformance';
 import { Agent, RealtimeSession } from '@parley/core';
-import { ManualClock, MockRealtimeModel, mockPcm16 } from '@parley/mock';
+import { flushMicrotasks, ManualClock, MockRealtimeModel, mockPcm16 } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
-import { recordEvents, settle } from './helpers.js';
 
 const agent = new Agent({ name: 'Chatterbox' });
 
@@ -9,7 +9,7 @@ async function connected() {
   const clock = new ManualClock();
   const model = new MockRealtimeModel();
   const session = new RealtimeSession(agent, { model, clock });
-  const log = recordEvents(session);
+  const log = new EventRecorder(session);
   await session.connect();
   return { model, session, log, clock };
 }
@@ -26,12 +26,12 @@ describe('several messages in one response', () => {
       ],
     });
     const responseId = await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     const [a, b, c] = log.of('audio_done').map((e) => e.itemId) as [string, string, string];
     // Real-time playback: 300 ms in, the first message was heard, the second half-way, the third not at all.
     await clock.advance(300);
     session.interrupt();
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.filter((cmd) => cmd.type !== 'createResponse')).toEqual([
       { type: 'cancelResponse', responseId },
       { type: 'truncateItem', itemId: b, contentIndex: 0, audioEndMs: 100 },
@@ -61,7 +61,7 @@ describe('several messages in one response', () => {
       ],
     });
     const responseId = await session.generateReply();
-    await settle();
+    await flushMicrotasks();
     const [a, b] = log.of('audio_done').map((e) => e.itemId) as [string, string];
     const text = (itemId: string) =>
       log
@@ -95,7 +95,7 @@ describe('several messages in one response', () => {
     c.emit({ type: 'audio_delta', responseId, itemId: 'A', audio: mockPcm16(100, 2) });
     c.emit({ type: 'transcript_delta', responseId, itemId: 'A', delta: 'first ' });
     c.emit({ type: 'audio_delta', responseId, itemId: 'B', audio: mockPcm16(100, 3) });
-    await settle();
+    await flushMicrotasks();
     expect(log.of('audio').map((e) => e.itemId)).toEqual(['A']);
     c.emit({ type: 'audio_done', responseId, itemId: 'A' });
     c.emit({
@@ -109,7 +109,7 @@ describe('several messages in one response', () => {
         content: [{ type: 'audio', transcript: 'first ' }],
       },
     });
-    await settle();
+    await flushMicrotasks();
     expect(log.of('audio').map((e) => e.itemId)).toEqual(['A', 'B', 'B']);
     expect(log.of('transcript_delta').map((e) => e.delta)).toEqual(['first ', 'second ']);
     // Whatever is still held when the response ends is delivered before response_done.
@@ -117,7 +117,7 @@ describe('several messages in one response', () => {
     c.emit({ type: 'message_started', responseId, itemId: 'D', outputIndex: 3 });
     c.emit({ type: 'audio_delta', responseId, itemId: 'D', audio: mockPcm16(50, 4) });
     c.emit({ type: 'response_done', responseId, status: 'completed', conversation: 'default' });
-    await settle();
+    await flushMicrotasks();
     const order = log.events
       .filter((e) => e.type === 'audio' || e.type === 'response_done')
       .map((e) => (e.type === 'audio' ? e.itemId : e.type));

@@ -1,3 +1,4 @@
+import { deferred, EventRecorder } from '@parley/conformance';
 import {
   Agent,
   RealtimeSession,
@@ -6,15 +7,14 @@ import {
   tool,
   UserError,
 } from '@parley/core';
-import { ManualClock, MockRealtimeModel } from '@parley/mock';
+import { flushMicrotasks, ManualClock, MockRealtimeModel } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { deferred, recordEvents, settle } from './helpers.js';
 
 function setup(agent: Agent, options: Partial<RealtimeSessionOptions> = {}) {
   const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
   const session = new RealtimeSession(agent, { model, ...options });
-  const log = recordEvents(session);
+  const log = new EventRecorder(session);
   return { model, session, log };
 }
 
@@ -43,12 +43,12 @@ describe('tool execution', () => {
     });
     await session.connect();
     session.sendMessage('go');
-    await settle();
+    await flushMicrotasks();
     expect(started).toEqual(['a', 'b']);
     gates.b.resolve('B');
-    await settle();
+    await flushMicrotasks();
     gates.a.resolve('A');
-    await settle();
+    await flushMicrotasks();
     expect(outputs(model)).toEqual([
       ['cb', 'B'],
       ['ca', 'A'],
@@ -77,13 +77,13 @@ describe('tool execution', () => {
     });
     await session.connect();
     session.sendMessage('go');
-    await settle();
+    await flushMicrotasks();
     expect(started).toEqual(['a']);
     gates.b.resolve('B');
-    await settle();
+    await flushMicrotasks();
     expect(started).toEqual(['a']);
     gates.a.resolve('A');
-    await settle();
+    await flushMicrotasks();
     expect(started).toEqual(['a', 'b']);
     expect(outputs(model)).toEqual([
       ['ca', 'A'],
@@ -110,7 +110,7 @@ describe('tool execution', () => {
     );
     await session.connect();
     session.sendMessage('table for four');
-    await settle();
+    await flushMicrotasks();
     expect(ran).toBe(false);
     expect(outputs(model)[0]?.[1]).toMatch(/^Invalid arguments for tool "book": people: /);
     expect(log.of('tool_end')[0]).toMatchObject({ callId: 'c1', status: 'invalid_arguments' });
@@ -126,7 +126,7 @@ describe('tool execution', () => {
     );
     await session.connect();
     session.sendMessage('launch');
-    await settle();
+    await flushMicrotasks();
     expect(outputs(model)).toEqual([
       ['c1', 'Error: there is no tool named "launch_rockets". Use only the tools you were given.'],
     ]);
@@ -155,7 +155,7 @@ describe('tool execution', () => {
     model.respondWith({ output: [{ type: 'function_call', name: 'whoami', callId: 'c1' }] });
     await session.connect();
     session.sendMessage('who');
-    await settle();
+    await flushMicrotasks();
     expect(seen).toEqual([{ n: 1 }, 'Probe', 'c1', { userId: 'u1' }]);
     expect(outputs(model)).toEqual([['c1', '{"ok":true}']]);
     await session.close();
@@ -184,7 +184,7 @@ describe('approvals', () => {
     );
     await session.connect();
     session.sendMessage('pay 50');
-    await settle();
+    await flushMicrotasks();
     expect(log.of('tool_approval_requested')).toEqual([
       expect.objectContaining({ callId: 'c1', name: 'pay', arguments: '{"amount":50}' }),
     ]);
@@ -192,7 +192,7 @@ describe('approvals', () => {
     expect(ran).toEqual([]);
     expect(outputs(model)).toEqual([]);
     session.approve('c1');
-    await settle();
+    await flushMicrotasks();
     expect(ran).toEqual(['paid 50']);
     expect(outputs(model)).toEqual([['c1', 'paid 50']]);
     expect(session.pendingApprovals).toEqual([]);
@@ -209,9 +209,9 @@ describe('approvals', () => {
     );
     await session.connect();
     session.sendMessage('pay 50');
-    await settle();
+    await flushMicrotasks();
     session.reject('c1', { message: 'The user declined the payment.' });
-    await settle();
+    await flushMicrotasks();
     expect(ran).toEqual([]);
     expect(outputs(model)).toEqual([['c1', 'The user declined the payment.']]);
     expect(log.of('tool_end')[0]).toMatchObject({ callId: 'c1', status: 'approval_rejected' });
@@ -234,10 +234,10 @@ describe('approvals', () => {
     );
     await session.connect();
     session.sendMessage('pay');
-    await settle();
+    await flushMicrotasks();
     expect(ran).toEqual(['paid 5']);
     session.approve('big', { always: true });
-    await settle();
+    await flushMicrotasks();
     expect(ran).toEqual(['paid 5', 'paid 20', 'paid 30']);
     expect(log.of('tool_approval_requested').map((e) => e.callId)).toEqual(['big']);
     await session.close();
@@ -279,7 +279,7 @@ describe('tool guardrails and timeouts', () => {
     });
     await session.connect();
     session.sendMessage('send');
-    await settle();
+    await flushMicrotasks();
     expect(ran).toEqual([]);
     expect(outputs(model)).toEqual([['c1', 'Blocked recipient.']]);
     expect(log.of('tool_end')[0]?.status).toBe('rejected_by_guardrail');
@@ -299,7 +299,7 @@ describe('tool guardrails and timeouts', () => {
     });
     await session.connect();
     session.sendMessage('send');
-    await settle();
+    await flushMicrotasks();
     expect(ran).toEqual(['bob']);
     expect(outputs(model)).toEqual([['c1', '[redacted]']]);
     await session.close();
@@ -319,7 +319,7 @@ describe('tool guardrails and timeouts', () => {
     );
     await session.connect();
     session.sendMessage('send');
-    await settle();
+    await flushMicrotasks();
     expect(ran).toEqual([]);
     expect(log.of('error')[0]).toMatchObject({ source: 'tool', code: 'tool_guardrail_tripwire' });
     expect(outputs(model)[0]?.[1]).toMatch(
@@ -358,7 +358,7 @@ describe('tool guardrails and timeouts', () => {
     });
     await session.connect();
     session.sendMessage('go');
-    await settle();
+    await flushMicrotasks();
     await clock.advance(100);
     expect(outputs(model).map(([id]) => id)).toEqual(['fast']);
     await clock.advance(4899);
@@ -395,10 +395,10 @@ describe('agent binding', () => {
     });
     await session.connect();
     session.sendMessage('help');
-    await settle();
+    await flushMicrotasks();
     expect(session.currentAgent).toBe(specialist);
     model.connection.resume();
-    await settle();
+    await flushMicrotasks();
     expect(used).toEqual(['Triage']);
     expect(log.of('tool_start')[0]?.agent).toBe(triage);
     expect(log.of('error')).toHaveLength(0);

@@ -1,9 +1,9 @@
+import { deferred, EventRecorder } from '@parley/conformance';
 import { Agent, RealtimeSession, tool } from '@parley/core';
-import { MockRealtimeModel, type MockResponseStep } from '@parley/mock';
+import { flushMicrotasks, MockRealtimeModel, type MockResponseStep } from '@parley/mock';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { deferred, recordEvents, settle } from './helpers.js';
 
 /** An agent whose `step` tool finishes only when the test releases gate `i`. */
 function gatedAgent(count: number) {
@@ -36,7 +36,7 @@ async function start(
   const { agent, gates } = gatedAgent(count);
   const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: options.auto ?? false } });
   const session = new RealtimeSession(agent, { model });
-  const log = recordEvents(session);
+  const log = new EventRecorder(session);
   const output: MockResponseStep[] = [
     ...calls(count, options.withoutResponseId ? { withoutResponseId: true } : {}),
   ];
@@ -44,7 +44,7 @@ async function start(
   model.respondWith({ output }, 'All done.');
   await session.connect();
   const first = await session.generateReply();
-  await settle();
+  await flushMicrotasks();
   const creates = () => model.commands.filter((c) => c.type === 'createResponse').length - 1;
   const toolOutputs = () => model.commands.filter((c) => c.type === 'sendToolOutput').length;
   return { model, session, log, gates, first, creates, toolOutputs };
@@ -55,13 +55,13 @@ describe('parallel tool calls in one response', () => {
     const { session, log, gates, creates, toolOutputs } = await start(3);
     expect(log.of('response_done')).toHaveLength(1);
     gates[2]!.resolve('two');
-    await settle();
+    await flushMicrotasks();
     gates[0]!.resolve('zero');
-    await settle();
+    await flushMicrotasks();
     expect(toolOutputs()).toBe(2);
     expect(creates()).toBe(0);
     gates[1]!.resolve('one');
-    await settle();
+    await flushMicrotasks();
     expect(toolOutputs()).toBe(3);
     expect(creates()).toBe(1);
     expect(log.of('response_started')).toHaveLength(2);
@@ -73,11 +73,11 @@ describe('parallel tool calls in one response', () => {
   test('calls that all finish before the response ends: the end starts exactly one response', async () => {
     const { model, session, log, gates, creates, toolOutputs } = await start(3, { holdOpen: true });
     for (const gate of gates) gate.resolve('ok');
-    await settle();
+    await flushMicrotasks();
     expect(toolOutputs()).toBe(3);
     expect(creates()).toBe(0);
     model.connection.resume();
-    await settle();
+    await flushMicrotasks();
     expect(creates()).toBe(1);
     expect(log.of('response_started')).toHaveLength(2);
     expect(log.of('error')).toEqual([]);
@@ -88,10 +88,10 @@ describe('parallel tool calls in one response', () => {
     const { model, session, log, gates, creates } = await start(2, { withoutResponseId: true });
     model.respondWith('Second follow-up.');
     gates[0]!.resolve('a');
-    await settle();
+    await flushMicrotasks();
     expect(creates()).toBe(1);
     gates[1]!.resolve('b');
-    await settle();
+    await flushMicrotasks();
     expect(creates()).toBe(2);
     expect(log.of('error')).toEqual([]);
     await session.close();
@@ -101,9 +101,9 @@ describe('parallel tool calls in one response', () => {
     const { session, log, gates, creates, toolOutputs } = await start(3, { auto: true });
     gates[1]!.resolve('1');
     gates[0]!.resolve('0');
-    await settle();
+    await flushMicrotasks();
     gates[2]!.resolve('2');
-    await settle();
+    await flushMicrotasks();
     expect(toolOutputs()).toBe(3);
     expect(creates()).toBe(0);
     expect(log.of('response_started')).toHaveLength(2);
@@ -133,7 +133,7 @@ test('property: any order of tool completions and response end → exactly one n
         for (const step of steps) {
           if (step === 'end') model.connection.resume();
           else gates[step]!.resolve(`out ${step}`);
-          await settle();
+          await flushMicrotasks();
         }
         expect(creates()).toBe(auto ? 0 : 1);
         expect(log.of('response_started')).toHaveLength(2);

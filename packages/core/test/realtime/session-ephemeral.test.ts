@@ -1,23 +1,16 @@
+import { EventRecorder } from '@parley/conformance';
 import {
   Agent,
   EphemeralReplyInFlightError,
   type OutputGuardrail,
   RealtimeSession,
   ReplyTimeoutError,
-  tool,
   UserError,
 } from '@parley/core';
-import { ManualClock, MockRealtimeModel, mockPcm16 } from '@parley/mock';
+import { flushMicrotasks, ManualClock, MockRealtimeModel, mockPcm16 } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
-import { z } from 'zod';
-import { recordEvents, settle } from './helpers.js';
+import { lookup } from './fixtures.js';
 
-const lookup = tool({
-  name: 'lookup',
-  description: 'Looks something up',
-  parameters: z.object({ q: z.string() }),
-  execute: ({ q }) => `found ${q}`,
-});
 const agent = new Agent({ name: 'Bank', instructions: 'Help customers.', tools: [lookup] });
 
 async function connected(
@@ -37,7 +30,7 @@ async function connected(
     ...(options.replyTimeoutMs !== undefined && { replyTimeoutMs: options.replyTimeoutMs }),
     ...(options.outputGuardrails && { outputGuardrails: options.outputGuardrails }),
   });
-  const log = recordEvents(session);
+  const log = new EventRecorder(session);
   await session.connect();
   return { model, session, log, clock };
 }
@@ -57,7 +50,7 @@ describe('ephemeral replies', () => {
     const { model, session, log } = await connected({ outputGuardrails: [guardrail] });
     model.respondWith('Hello.');
     session.sendMessage('Hi');
-    await settle();
+    await flushMicrotasks();
     const history = session.history;
     const conversation = model.connection.conversation;
     const eventCount = log.events.length;
@@ -66,7 +59,7 @@ describe('ephemeral replies', () => {
     const reply = session.generateReply(ephemeral);
     const responseId = await reply;
     expect(await reply.done).toEqual({ responseId, status: 'completed' });
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.at(-1)).toEqual({
       type: 'createResponse',
       clientRequestId: reply.clientRequestId,
@@ -127,7 +120,7 @@ describe('ephemeral replies', () => {
       clientRequestId: first.clientRequestId,
       conversation: 'none',
     });
-    await settle();
+    await flushMicrotasks();
     await clock.advance(210);
     const second = session.generateReply(ephemeral);
     const error = (await second.catch((e: unknown) => e)) as EphemeralReplyInFlightError;
@@ -151,7 +144,7 @@ describe('ephemeral replies', () => {
       conversation: 'none',
       clientRequestId: first.clientRequestId,
     });
-    await settle();
+    await flushMicrotasks();
     expect(await first.done).toEqual({ responseId: 'resp_eph', status: 'completed' });
     model.respondWith('Again.');
     expect((await session.generateReply(ephemeral).done).status).toBe('completed');
@@ -178,11 +171,11 @@ describe('ephemeral replies', () => {
     });
     const reply = session.generateReply(ephemeral);
     const responseId = await reply;
-    await settle();
+    await flushMicrotasks();
     session.interrupt();
     session.interrupt();
     expect(await reply.done).toEqual({ responseId, status: 'cancelled' });
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.filter((c) => c.type !== 'createResponse')).toEqual([
       { type: 'cancelResponse', responseId },
     ]);
@@ -197,14 +190,14 @@ describe('ephemeral replies', () => {
     const { model, session, log } = await connected();
     model.connection.dropNextResponseRequest();
     const reply = session.generateReply(ephemeral);
-    await settle();
+    await flushMicrotasks();
     session.interrupt();
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.some((c) => c.type === 'cancelResponse')).toBe(false);
     // The slot is free at once.
     model.respondWith('Another one.');
     expect((await session.generateReply(ephemeral).done).status).toBe('completed');
-    await settle();
+    await flushMicrotasks();
     const eventCount = log.events.length;
 
     const c = model.connection;
@@ -219,7 +212,7 @@ describe('ephemeral replies', () => {
     c.emit({ type: 'audio_delta', responseId, itemId: 'item_x', audio: mockPcm16(100) });
     c.emit({ type: 'transcript_delta', responseId, itemId: 'item_x', delta: 'Your code' });
     c.emit({ type: 'response_done', responseId, status: 'cancelled', conversation: 'none' });
-    await settle();
+    await flushMicrotasks();
     expect(model.commands.at(-1)).toEqual({ type: 'cancelResponse', responseId });
     const later = log.events.slice(eventCount).map((e) => e.type);
     expect(later).not.toContain('audio');
@@ -248,7 +241,7 @@ describe('ephemeral replies', () => {
     const reply = session.generateReply(ephemeral);
     const responseId = await reply;
     await reply.done;
-    await settle();
+    await flushMicrotasks();
     expect(log.of('warning')).toEqual([
       expect.objectContaining({
         code: 'ephemeral_response_unsupported',
@@ -268,7 +261,7 @@ describe('ephemeral replies', () => {
     model.respondWith({ output: [{ type: 'function_call', name: 'lookup', arguments: { q: 'x' } }] });
     const reply = session.generateReply(ephemeral);
     await reply.done;
-    await settle();
+    await flushMicrotasks();
     expect(log.of('tool_start')).toEqual([]);
     expect(model.commands.some((c) => c.type === 'sendToolOutput')).toBe(false);
     expect(session.history).toEqual([]);

@@ -1,3 +1,4 @@
+import { deferred, EventRecorder } from '@parley/conformance';
 import {
   Agent,
   ConnectionLostError,
@@ -8,26 +9,20 @@ import {
   TurnLostError,
   tool,
 } from '@parley/core';
-import { ManualClock, MockConnectError, MockRealtimeModel } from '@parley/mock';
+import { flushMicrotasks, ManualClock, MockConnectError, MockRealtimeModel } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { deferred, recordEvents, settle } from './helpers.js';
+import { lookup } from './fixtures.js';
 
-const lookup = tool({
-  name: 'lookup',
-  description: 'Looks something up',
-  parameters: z.object({ q: z.string() }),
-  execute: ({ q }) => `found ${q}`,
-});
 const agent = new Agent({ name: 'Concierge', instructions: 'Help the guest.', tools: [lookup] });
 
 describe('connect()', () => {
   test('connects with the agent instructions and tools, then reports connected and agent_start', async () => {
     const model = new MockRealtimeModel();
     const session = new RealtimeSession(agent, { model });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     await session.connect();
-    await settle();
+    await flushMicrotasks();
     expect(session.status).toBe('connected');
     expect(model.connection.config).toMatchObject({
       instructions: 'Help the guest.',
@@ -45,7 +40,7 @@ describe('connect()', () => {
     const model = new MockRealtimeModel();
     model.closeNextConnectionOnArrival();
     const session = new RealtimeSession(agent, { model });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     const error = await session.connect().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RealtimeConnectError);
     expect((error as RealtimeConnectError).code).toBe('connect_failed');
@@ -104,11 +99,11 @@ describe('connect()', () => {
     const gate = model.holdConnects();
     const session = new RealtimeSession(agent, { model });
     const connecting = session.connect();
-    await settle();
+    await flushMicrotasks();
     await session.close();
     await expect(connecting).rejects.toBeInstanceOf(SessionClosedError);
     gate.release();
-    await settle();
+    await flushMicrotasks();
     expect(model.connections).toHaveLength(0);
     expect(session.status).toBe('closed');
   });
@@ -118,11 +113,11 @@ describe('connect()', () => {
     const gate = model.holdConnects({ ignoreAbort: true });
     const session = new RealtimeSession(agent, { model });
     const connecting = session.connect().catch((e: unknown) => e);
-    await settle();
+    await flushMicrotasks();
     await session.close();
     expect(await connecting).toBeInstanceOf(SessionClosedError);
     gate.release();
-    await settle();
+    await flushMicrotasks();
     expect(model.connection.closeCalls).toBe(1);
     expect(model.connection.listenerCount).toBe(0);
   });
@@ -132,7 +127,7 @@ describe('close()', () => {
   test('is idempotent and concurrent-safe: one connection close, one closed event', async () => {
     const model = new MockRealtimeModel();
     const session = new RealtimeSession(agent, { model });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     await session.connect();
     await Promise.all([session.close(), session.close(), session.close()]);
     await session.close();
@@ -147,7 +142,7 @@ describe('close()', () => {
     const model = new MockRealtimeModel();
     const session = new RealtimeSession(agent, { model });
     await session.connect();
-    await settle();
+    await flushMicrotasks();
     const a = session[Symbol.asyncIterator]();
     const b = session[Symbol.asyncIterator]();
     const waitingA = a.next();
@@ -210,7 +205,7 @@ describe('close()', () => {
     model.respondWith({ output: [{ type: 'function_call', name: 'hang_up' }] });
     await session.connect();
     session.sendMessage('bye');
-    await settle();
+    await flushMicrotasks();
     await closed;
     expect(session.status).toBe('closed');
     expect(model.commands.map((c) => c.type)).toEqual(['createItem', 'createResponse']);
@@ -233,7 +228,7 @@ describe('close()', () => {
     await session.connect();
     model.connection.dropNextResponseRequest();
     const reply = session.generateReply();
-    await settle();
+    await flushMicrotasks();
     expect(clock.pendingTimers).toBe(1);
     await session.close();
     await expect(reply).rejects.toBeInstanceOf(SessionClosedError);
@@ -245,12 +240,12 @@ describe('a lost connection', () => {
   test('reports disconnected, fails what waited on it, refuses commands, and reconnects with connect()', async () => {
     const model = new MockRealtimeModel();
     const session = new RealtimeSession(agent, { model, reconnect: false });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     await session.connect();
     model.connection.dropNextResponseRequest();
     const reply = session.generateReply();
     model.connection.disconnect('network down');
-    await settle();
+    await flushMicrotasks();
     expect(session.status).toBe('disconnected');
     expect(log.of('connection_status').at(-1)).toMatchObject({
       status: 'disconnected',
@@ -268,7 +263,7 @@ describe('a lost connection', () => {
     expect(log.of('agent_start')).toHaveLength(2);
     model.respondWith('Back again.');
     session.sendMessage('hello?');
-    await settle();
+    await flushMicrotasks();
     expect(session.history.at(-1)).toMatchObject({ role: 'assistant', text: 'Back again.' });
     await session.close();
     expect(first.closeCalls).toBe(1);
@@ -277,7 +272,7 @@ describe('a lost connection', () => {
   test('without reconnect, a turn in progress is reported like a reconnect reports it', async () => {
     const model = new MockRealtimeModel();
     const session = new RealtimeSession(agent, { model, reconnect: false });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     await session.connect();
     model.respondWith({
       output: [
@@ -285,13 +280,13 @@ describe('a lost connection', () => {
       ],
     });
     const streaming = session.generateReply();
-    await settle();
+    await flushMicrotasks();
     const responseId = await streaming;
     const partial = session.history.at(-1);
     expect(partial).toMatchObject({ role: 'assistant', status: 'in_progress', interrupted: false });
 
     model.connection.disconnect('network down');
-    await settle();
+    await flushMicrotasks();
 
     expect(session.status).toBe('disconnected');
     await expect(streaming.done).rejects.toBeInstanceOf(ConnectionLostError);
@@ -328,14 +323,14 @@ describe('a lost connection', () => {
   test('a fatal provider error ends the connection like a disconnect', async () => {
     const model = new MockRealtimeModel();
     const session = new RealtimeSession(agent, { model, reconnect: false });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     await session.connect();
     model.connection.emitError({
       code: 'session_expired',
       message: 'Your session hit the maximum duration.',
       fatal: true,
     });
-    await settle();
+    await flushMicrotasks();
     expect(log.of('error')[0]).toMatchObject({ source: 'provider', code: 'session_expired', fatal: true });
     expect(session.status).toBe('disconnected');
     expect(model.connection.closeCalls).toBe(1);
@@ -365,7 +360,7 @@ describe('tasks on close', () => {
         }),
     });
     const session = new RealtimeSession(new Agent({ name: 'A', tools: [slow] }), { model });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     model.respondWith({ output: [{ type: 'function_call', name: 'slow' }] });
     await session.connect();
     session.sendMessage('go');
@@ -390,7 +385,7 @@ describe('tasks on close', () => {
       },
     });
     const session = new RealtimeSession(new Agent({ name: 'A', tools: [stubborn] }), { model });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     model.respondWith({ output: [{ type: 'function_call', name: 'stubborn' }] });
     await session.connect();
     session.sendMessage('go');
@@ -399,7 +394,7 @@ describe('tasks on close', () => {
     const closing = session.close().then(() => {
       closed = true;
     });
-    await settle();
+    await flushMicrotasks();
     expect(closed).toBe(false);
     expect(model.connection.closeCalls).toBe(0);
     release.resolve('finished after close');
@@ -428,12 +423,12 @@ describe('tasks on close', () => {
     });
     await session.connect();
     session.sendMessage('pay');
-    await settle();
+    await flushMicrotasks();
     expect(session.pendingApprovals.map((p) => p.callId)).toEqual(['c1']);
     await session.close();
     expect(session.pendingApprovals).toEqual([]);
     expect(() => session.approve('c1')).toThrow(SessionClosedError);
-    await settle();
+    await flushMicrotasks();
     expect(ran).toBe(false);
     expect(model.commands.some((c) => c.type === 'sendToolOutput')).toBe(false);
   });
@@ -459,7 +454,7 @@ describe('tasks on close', () => {
         },
       ],
     });
-    const log = recordEvents(session);
+    const log = new EventRecorder(session);
     model.respondWith('A long enough reply.');
     await session.connect();
     session.sendMessage('hi');
