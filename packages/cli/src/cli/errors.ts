@@ -11,10 +11,11 @@ export class CliUsageError extends ParleyError {
 export class MissingEnvironmentError extends ParleyError {
   readonly missing: readonly string[];
 
-  constructor(provider: string, missing: readonly string[]) {
+  constructor(provider: string, needed: readonly string[], missing: readonly string[]) {
     super(
       'missing_environment',
-      `--provider ${provider} needs ${missing.join(', ')} in the environment (not set: ${missing.join(', ')}).`,
+      `--provider ${provider} needs ${needed.join(', ')} in the environment; not set: ${missing.join(', ')}. ` +
+        'Set them, or leave out --provider to run offline.',
     );
     this.missing = missing;
   }

@@ -1,6 +1,7 @@
 import type { CommandSpec } from '../cli/command.js';
+import { chatCommand } from './chat.js';
 import { demoCommand } from './demo.js';
 import { simulatorCommand } from './simulator.js';
 
 /** Every `parley` command, in the order the help lists them. */
-export const COMMANDS: readonly CommandSpec[] = [demoCommand, simulatorCommand];
+export const COMMANDS: readonly CommandSpec[] = [demoCommand, chatCommand, simulatorCommand];

@@ -2,18 +2,20 @@ import { Agent, tool } from '@parley/core';
 import { z } from 'zod';
 
 /** The demo's order database: one order, charged twice. */
-const ORDERS: Record<string, { orderId: string; item: string; amount: number; charges: number }> = {
+export const ORDERS: Record<string, { orderId: string; item: string; amount: number; charges: number }> = {
   A1001: { orderId: 'A1001', item: 'Noise-cancelling headphones', amount: 42.5, charges: 2 },
 };
 
-const lookupOrder = tool({
+/** Looks an order up (the support demo and `parley chat` on the mock model). */
+export const lookupOrder = tool({
   name: 'lookup_order',
   description: 'Look up an order and its charges by order id.',
   parameters: z.object({ orderId: z.string() }),
   execute: ({ orderId }) => ORDERS[orderId] ?? { error: `No order ${orderId}` },
 });
 
-const issueRefund = tool({
+/** Refunds an amount on an order; needs approval. */
+export const issueRefund = tool({
   name: 'issue_refund',
   description: 'Refund an amount on an order. A supervisor must approve every refund.',
   parameters: z.object({ orderId: z.string(), amount: z.number().positive() }),

@@ -1,0 +1,61 @@
+import type { Model } from '@parley/core';
+import { OpenAIResponsesModel } from '@parley/openai';
+import { ChatMockModel } from '../chat/chat-model.js';
+import { LineReader } from '../chat/line-reader.js';
+import { runChat } from '../chat/run-chat.js';
+import type { CliIO, CommandSpec } from '../cli/command.js';
+import { providerEnvironment } from '../providers/environment.js';
+import { unavailableProvider } from '../providers/unavailable.js';
+
+const DEFAULT_OPENAI_MODEL = 'gpt-4.1-mini';
+
+function chatModel(provider: string, io: CliIO): { model: Model; label: string } {
+  if (provider === 'openai') {
+    const env = providerEnvironment('openai', io.env);
+    const name = io.env.OPENAI_MODEL || DEFAULT_OPENAI_MODEL;
+    return {
+      model: new OpenAIResponsesModel({ model: name, apiKey: env.OPENAI_API_KEY }),
+      label: `OpenAI ${name}`,
+    };
+  }
+  if (provider === 'azure') {
+    providerEnvironment('azure', io.env);
+    throw unavailableProvider('azure');
+  }
+  return { model: new ChatMockModel(), label: 'the offline mock model (no API key, no network)' };
+}
+
+/** `parley chat`: an interactive text agent (the Runner) on the terminal. */
+export const chatCommand: CommandSpec = {
+  name: 'chat',
+  summary: 'Chat with a text agent in the terminal: streamed tokens, tool calls, approvals asked y/n',
+  usage: ['chat [--provider mock|openai|azure]'],
+  flags: {
+    provider: {
+      type: 'string',
+      choices: ['mock', 'openai', 'azure'],
+      description: 'The model: mock (offline, the default), openai (OPENAI_API_KEY, OPENAI_MODEL), azure',
+    },
+  },
+  notes: [
+    'Each line you type is one turn of the Runner; the conversation is remembered. The agent looks orders up and',
+    'refunds them; a refund waits for your y/n. Works with piped input too: printf "refund order A1001\\ny\\n" | parley chat',
+  ],
+  async run(flags, io) {
+    const { model, label } = chatModel(typeof flags.provider === 'string' ? flags.provider : 'mock', io);
+    const input = new LineReader(io.stdin);
+    try {
+      await runChat({
+        model,
+        modelLabel: label,
+        out: io.out,
+        err: io.err,
+        input,
+        interactive: io.out.isTTY && (io.stdin as { isTTY?: boolean }).isTTY === true,
+      });
+    } finally {
+      input.close();
+    }
+    return 0;
+  },
+};
