@@ -29,8 +29,36 @@ export interface WireFunctionTool {
   parameters?: Record<string, unknown>;
 }
 
+/** A remote MCP server the service calls itself (`type: 'mcp'`); only the fields Parley reads are typed. */
+export interface WireMcpTool {
+  type: 'mcp';
+  server_label: string;
+  server_url?: string;
+  connector_id?: string;
+  [extra: string]: unknown;
+}
+
+/** A tool of a session or response. */
+export type WireTool = WireFunctionTool | WireMcpTool;
+
 /** `tool_choice` on the wire. */
-export type WireToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; name: string };
+export type WireToolChoice =
+  | 'auto'
+  | 'none'
+  | 'required'
+  | { type: 'function'; name: string }
+  | { type: 'mcp'; server_label: string; name?: string };
+
+/** `audio.input.transcription` of the GA session object. */
+export interface WireTranscription {
+  model?: string;
+  language?: string;
+  prompt?: string;
+  /** Newer transcription models: possible languages, guiding keywords, and how long to wait for accuracy. */
+  languages?: string[];
+  keywords?: string[];
+  delay?: 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
+}
 
 /** The GA session object (`type: 'realtime'`) as sent in `session.update` and received in `session.*`. */
 export interface WireSession {
@@ -43,13 +71,13 @@ export interface WireSession {
   audio?: {
     input?: {
       format?: WireAudioFormat;
-      transcription?: { model?: string; language?: string; prompt?: string } | null;
+      transcription?: WireTranscription | null;
       noise_reduction?: { type: 'near_field' | 'far_field' } | null;
       turn_detection?: WireTurnDetection | null;
     };
     output?: { format?: WireAudioFormat; voice?: string | { id: string }; speed?: number };
   };
-  tools?: WireFunctionTool[];
+  tools?: WireTool[];
   tool_choice?: WireToolChoice;
   max_output_tokens?: number | 'inf';
   tracing?: unknown;
@@ -104,7 +132,7 @@ export interface WireResponseCreateParams {
   conversation?: 'auto' | 'none';
   input?: (WireItem | { type: 'item_reference'; id: string })[];
   instructions?: string;
-  tools?: WireFunctionTool[];
+  tools?: WireTool[];
   tool_choice?: WireToolChoice;
   output_modalities?: ('text' | 'audio')[];
   metadata?: Record<string, string> | null;

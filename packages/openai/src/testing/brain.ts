@@ -1,4 +1,4 @@
-import type { WireFunctionTool, WireItem, WireToolChoice } from '../shared/realtime-wire.js';
+import type { WireItem, WireTool, WireToolChoice } from '../shared/realtime-wire.js';
 
 /**
  * A point where a simulated response stops streaming until the test releases it, so a test can interleave a
@@ -109,7 +109,7 @@ export interface BrainTurn {
   /** `function_call_output` items after the last user message. */
   toolOutputs: readonly { callId: string; output: string }[];
   instructions: string;
-  tools: readonly WireFunctionTool[];
+  tools: readonly WireTool[];
   toolChoice: WireToolChoice;
   outputModalities: readonly ('text' | 'audio')[];
   metadata: Readonly<Record<string, string>> | null;

@@ -26,11 +26,14 @@ function toToolChoice(value: unknown): ToolChoice | undefined {
 
 function toTools(value: unknown): RealtimeToolDefinition[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  return value.filter(isPlainObject).map((tool) => ({
-    name: str(tool.name) ?? '',
-    description: str(tool.description) ?? '',
-    parameters: isPlainObject(tool.parameters) ? tool.parameters : {},
-  }));
+  return value
+    .filter(isPlainObject)
+    .filter((tool) => tool.type !== 'mcp')
+    .map((tool) => ({
+      name: str(tool.name) ?? '',
+      description: str(tool.description) ?? '',
+      parameters: isPlainObject(tool.parameters) ? tool.parameters : {},
+    }));
 }
 
 function toTurnDetection(value: unknown): TurnDetectionConfig | null | undefined {

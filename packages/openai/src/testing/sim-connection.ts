@@ -18,7 +18,7 @@ import {
 import { checkItem } from './sim-items.js';
 import { type ResponseHost, type ResponseParams, ResponseRun } from './sim-response.js';
 import { parseResponseRequest } from './sim-response-request.js';
-import { applySessionUpdate, defaultSession } from './sim-session.js';
+import { applySessionUpdate, defaultSession, effectiveSession } from './sim-session.js';
 import { EnergyVad } from './sim-vad.js';
 import type { SimulatedRefusal } from './simulator.js';
 
@@ -154,7 +154,9 @@ export class SimulatedConnection {
     };
     const expiresAt = Math.floor(Date.now() / 1000 + init.sessionLimitMs / 1000);
     const session = defaultSession(init.ids.next('sess'), init.model, expiresAt);
-    this.session = init.initialSession ? (deepMerge(session, init.initialSession) as WireSession) : session;
+    this.session = effectiveSession(
+      init.initialSession ? (deepMerge(session, init.initialSession) as WireSession) : session,
+    );
     this.closed = new Promise((resolve) => {
       this.#socket.on('close', (code, reason) => {
         this.#open = false;

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../shared/deep-merge.js';
-import type { WireFunctionTool, WireToolChoice } from '../shared/realtime-wire.js';
+import type { WireTool, WireToolChoice } from '../shared/realtime-wire.js';
 import type { IdGenerator } from './ids.js';
 import type { SimConversation, StoredItem } from './sim-conversation.js';
 import { invalidType, invalidValue, unknownParameter } from './sim-errors.js';
@@ -47,7 +47,7 @@ export function parseResponseRequest(
   }
   if (raw.tools !== undefined) {
     checkTools(raw.tools, 'response.tools');
-    params.tools = structuredClone(raw.tools) as WireFunctionTool[];
+    params.tools = structuredClone(raw.tools) as WireTool[];
   }
   if (raw.tool_choice !== undefined) {
     checkToolChoice(raw.tool_choice, 'response.tool_choice');

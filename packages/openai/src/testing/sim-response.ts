@@ -1,7 +1,7 @@
 import { type Clock, PCM16_BYTES_PER_MS } from '@parley/core';
 import { encodeBase64 } from '../shared/base64.js';
 import type { JsonObject } from '../shared/deep-merge.js';
-import type { WireFunctionTool, WireToolChoice } from '../shared/realtime-wire.js';
+import type { WireTool, WireToolChoice } from '../shared/realtime-wire.js';
 import {
   arriveAt,
   type BrainOutput,
@@ -21,7 +21,7 @@ export interface ResponseParams {
   conversation: 'default' | 'none';
   trigger: 'client' | 'vad';
   instructions: string;
-  tools: WireFunctionTool[];
+  tools: WireTool[];
   toolChoice: WireToolChoice;
   outputModalities: ('text' | 'audio')[];
   metadata: Record<string, string> | null;

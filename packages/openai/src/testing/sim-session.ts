@@ -1,5 +1,5 @@
 import { deepMerge, isPlainObject, type JsonObject } from '../shared/deep-merge.js';
-import type { WireSession } from '../shared/realtime-wire.js';
+import type { WireAudioFormat, WireSession, WireTurnDetection } from '../shared/realtime-wire.js';
 import {
   invalidType,
   invalidValue,
@@ -156,15 +156,46 @@ export function checkOutputModalities(value: unknown, path: string): void {
   }
 }
 
-/** Checks a `tools` array of function tools. */
+const MCP_TOOL_KEYS = [
+  'type',
+  'server_label',
+  'server_url',
+  'connector_id',
+  'server_description',
+  'authorization',
+  'headers',
+  'allowed_tools',
+  'allowed_callers',
+  'require_approval',
+  'defer_loading',
+  'tunnel_id',
+];
+
+function checkMcpTool(tool: JsonObject, path: string): void {
+  checkKeys(tool, MCP_TOOL_KEYS, path);
+  if (tool.server_label === undefined) throw missingParameter(`${path}.server_label`);
+  if (typeof tool.server_label !== 'string') throw invalidType(`${path}.server_label`, 'a string');
+  if (tool.server_url === undefined && tool.connector_id === undefined) {
+    throw missingParameter(`${path}.server_url`);
+  }
+  if (tool.server_url !== undefined && typeof tool.server_url !== 'string') {
+    throw invalidType(`${path}.server_url`, 'a string');
+  }
+}
+
+/** Checks a `tools` array: function tools and MCP servers. */
 export function checkTools(value: unknown, path: string): void {
   if (!Array.isArray(value)) throw invalidType(path, 'an array');
   value.forEach((tool, i) => {
     const t = checkObject(tool, `${path}[${i}]`);
+    if (t.type === 'mcp') {
+      checkMcpTool(t, `${path}[${i}]`);
+      return;
+    }
     if (t.type !== 'function') {
       throw invalidValue(
         `${path}[${i}].type`,
-        `Invalid value: '${String(t.type)}'. Supported values are: 'function'.`,
+        `Invalid value: '${String(t.type)}'. Supported values are: 'function' and 'mcp'.`,
       );
     }
     checkKeys(t, ['type', 'name', 'description', 'parameters'], `${path}[${i}]`);
@@ -185,10 +216,44 @@ export function checkTools(value: unknown, path: string): void {
 export function checkToolChoice(value: unknown, path: string): void {
   if (value === 'auto' || value === 'none' || value === 'required') return;
   if (isPlainObject(value) && value.type === 'function' && typeof value.name === 'string') return;
+  if (
+    isPlainObject(value) &&
+    value.type === 'mcp' &&
+    typeof value.server_label === 'string' &&
+    (value.name === undefined || typeof value.name === 'string')
+  ) {
+    return;
+  }
   throw invalidValue(
     path,
     `Invalid value: '${JSON.stringify(value)}'. Supported values are: 'auto', 'none', and 'required'.`,
   );
+}
+
+const TRANSCRIPTION_DELAYS = ['minimal', 'low', 'medium', 'high', 'xhigh'];
+
+function checkStringArray(value: unknown, path: string): void {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
+    throw invalidType(path, 'an array of strings');
+  }
+}
+
+/** Checks `audio.input.transcription` (including the newer `languages`, `keywords` and `delay`). */
+export function checkTranscription(value: unknown, path: string): void {
+  if (value === null) return;
+  const t = checkObject(value, path);
+  checkKeys(t, ['model', 'language', 'prompt', 'languages', 'keywords', 'delay'], path);
+  for (const key of ['model', 'language', 'prompt']) {
+    if (t[key] !== undefined && typeof t[key] !== 'string') throw invalidType(`${path}.${key}`, 'a string');
+  }
+  if (t.languages !== undefined) checkStringArray(t.languages, `${path}.languages`);
+  if (t.keywords !== undefined) checkStringArray(t.keywords, `${path}.keywords`);
+  if (t.delay !== undefined && !TRANSCRIPTION_DELAYS.includes(t.delay as string)) {
+    throw invalidValue(
+      `${path}.delay`,
+      `Invalid value: '${String(t.delay)}'. Supported values are: ${TRANSCRIPTION_DELAYS.map((d) => `'${d}'`).join(', ')}.`,
+    );
+  }
 }
 
 /** Checks `max_output_tokens`. */
@@ -263,9 +328,8 @@ export function applySessionUpdate(
         'session.audio.input',
       );
       if (input.format !== undefined) checkFormat(input.format, 'session.audio.input.format');
-      if (input.transcription !== undefined && input.transcription !== null) {
-        const t = checkObject(input.transcription, 'session.audio.input.transcription');
-        checkKeys(t, ['model', 'language', 'prompt'], 'session.audio.input.transcription');
+      if (input.transcription !== undefined) {
+        checkTranscription(input.transcription, 'session.audio.input.transcription');
       }
       if (input.noise_reduction !== undefined && input.noise_reduction !== null) {
         const n = checkObject(input.noise_reduction, 'session.audio.input.noise_reduction');
@@ -306,9 +370,60 @@ export function applySessionUpdate(
       }
     }
   }
-  // Arrays and turn_detection replace; other objects merge.
+  // Arrays, turn_detection and formats replace; other objects merge.
   const next = deepMerge(current as JsonObject, session) as WireSession;
-  const td = (session.audio as { input?: { turn_detection?: unknown } } | undefined)?.input?.turn_detection;
-  if (td !== undefined && next.audio?.input) next.audio.input.turn_detection = td as never;
+  const input = (session.audio as { input?: Record<string, unknown> } | undefined)?.input;
+  const output = (session.audio as { output?: Record<string, unknown> } | undefined)?.output;
+  if (input?.turn_detection !== undefined && next.audio?.input) {
+    next.audio.input.turn_detection = input.turn_detection as never;
+  }
+  if (input?.format !== undefined && next.audio?.input) next.audio.input.format = input.format as never;
+  if (output?.format !== undefined && next.audio?.output) next.audio.output.format = output.format as never;
+  return effectiveSession(next);
+}
+
+/** The turn detection the service reports: the given fields over the defaults of its type. */
+function effectiveTurnDetection(td: WireTurnDetection | null | undefined): WireTurnDetection | null {
+  if (!td) return null;
+  if (td.type === 'semantic_vad') {
+    return { eagerness: 'auto', create_response: true, interrupt_response: true, ...td };
+  }
+  return {
+    threshold: 0.5,
+    prefix_padding_ms: 300,
+    silence_duration_ms: 200,
+    idle_timeout_ms: null,
+    create_response: true,
+    interrupt_response: true,
+    ...td,
+  };
+}
+
+const effectiveFormat = (format: WireAudioFormat | undefined): WireAudioFormat =>
+  !format || format.type === 'audio/pcm' ? { type: 'audio/pcm', rate: 24000 } : { type: format.type };
+
+/**
+ * The session as `session.created` / `session.updated` report it: every field present, defaults filled in (a
+ * partial `turn_detection` gets the other fields of its type, a format its rate).
+ */
+export function effectiveSession(session: WireSession): WireSession {
+  const next = structuredClone(session);
+  const input = next.audio?.input ?? {};
+  const output = next.audio?.output ?? {};
+  next.audio = {
+    input: {
+      ...input,
+      format: effectiveFormat(input.format),
+      transcription: input.transcription ?? null,
+      noise_reduction: input.noise_reduction ?? null,
+      turn_detection: effectiveTurnDetection(input.turn_detection),
+    },
+    output: {
+      ...output,
+      format: effectiveFormat(output.format),
+      voice: output.voice ?? 'alloy',
+      speed: output.speed ?? 1,
+    },
+  };
   return next;
 }
