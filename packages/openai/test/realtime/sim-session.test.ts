@@ -109,7 +109,7 @@ describe('simulator: the full effective session, as the service reports it', () 
       session: { audio: { input: { turn_detection: { type: 'server_vad', threshold: 0.7 } } } },
     });
     const client = await RawClient.connect(sim);
-    expect((client.events[0]?.session as Session).audio.input.turn_detection).toEqual({
+    expect((client.events[0]?.session as Session | undefined)?.audio.input.turn_detection).toEqual({
       ...SERVER_VAD_DEFAULTS,
       threshold: 0.7,
     });
