@@ -9,6 +9,7 @@ import {
   UserError,
 } from '@parley/core';
 import { encodeBase64 } from '../shared/base64.js';
+import { toBetaClientEvent } from '../shared/beta-dialect.js';
 import type { JsonObject } from '../shared/deep-merge.js';
 import type { WireSession } from '../shared/realtime-wire.js';
 import { redactSecrets } from '../shared/redact.js';
@@ -27,6 +28,12 @@ export interface ConnectionSettings {
   baseSession: OpenAIRealtimeSessionConfig;
   /** Secrets to scrub from every message this connection produces. */
   secrets: string[];
+  /**
+   * The dialect written on the wire: `ga` (default), or `beta` for services that still speak the preview protocol
+   * (the legacy Azure path): flat `session.update`, assistant parts `text`/`audio`, `modalities`. Beta server event
+   * names are read either way.
+   */
+  dialect?: 'ga' | 'beta';
 }
 
 type Phase = 'connecting' | 'open' | 'closing' | 'closed';
@@ -209,7 +216,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   }
 
   #write(event: ClientEvent): void {
-    this.#socket.send(JSON.stringify(event));
+    this.#socket.send(JSON.stringify(this.#settings.dialect === 'beta' ? toBetaClientEvent(event) : event));
   }
 
   /** Sends the complete merged session with `update` applied; every update carries everything set so far. */

@@ -23,6 +23,11 @@ export interface OpenAIClientOptions {
   apiKeyProvider?: OpenAIApiKeyProvider;
   /** The API root; `POST {baseURL}/responses` is called. Default `https://api.openai.com/v1`. */
   baseURL?: string;
+  /**
+   * How the key is sent: `bearer` (default) as `Authorization: Bearer <key>`, or `api-key` as the `api-key` header
+   * (Azure OpenAI keys; Entra tokens go as `bearer`).
+   */
+  authHeader?: 'bearer' | 'api-key';
   /** Sent as `OpenAI-Organization`. */
   organization?: string;
   /** Sent as `OpenAI-Project`. */
@@ -57,6 +62,8 @@ export interface OpenAIResponsesModelOptions extends OpenAIClientOptions {
 /** Options after validation, with defaults applied. */
 export interface ResolvedClientOptions {
   apiKey: () => Promise<string>;
+  /** The header that carries the key: `Authorization` (`Bearer <key>`) or `api-key`. */
+  authHeader: 'bearer' | 'api-key';
   responsesURL: string;
   headers: Record<string, string>;
   fetch: typeof globalThis.fetch;
@@ -127,8 +134,11 @@ function resolveHeaders(options: OpenAIClientOptions): Record<string, string> {
     if (typeof options.headers !== 'object' || options.headers === null) fail('headers must be an object.');
     for (const [name, value] of Object.entries(options.headers)) {
       if (typeof value !== 'string') fail(`Header "${name}" must be a string.`);
-      if (name.toLowerCase() === 'authorization') {
-        fail('Do not set the Authorization header; pass apiKey or apiKeyProvider instead.');
+      const lower = name.toLowerCase();
+      if (lower === 'authorization' || lower === 'api-key') {
+        fail(
+          `Do not set the ${lower === 'api-key' ? 'api-key' : 'Authorization'} header; pass apiKey or apiKeyProvider instead.`,
+        );
       }
       headers[name] = value;
     }
@@ -174,8 +184,11 @@ export function resolveClientOptions(
   if (!SCHEMA_NAME.test(name)) {
     fail(`structuredOutput.name "${name}" is invalid: use 1-64 letters, digits, "_" or "-".`);
   }
+  const authHeader = options.authHeader ?? 'bearer';
+  if (authHeader !== 'bearer' && authHeader !== 'api-key') fail("authHeader must be 'bearer' or 'api-key'.");
   return {
     apiKey,
+    authHeader,
     responsesURL: endpointURL(options.baseURL, '/responses'),
     headers: resolveHeaders(options),
     fetch: custom ?? ((input, init) => globalThis.fetch(input, init)),

@@ -83,7 +83,8 @@ export class ResponsesTransport {
     }
 
     const headers = new Headers(this.#options.headers);
-    headers.set('Authorization', `Bearer ${apiKey}`);
+    if (this.#options.authHeader === 'api-key') headers.set('api-key', apiKey);
+    else headers.set('Authorization', `Bearer ${apiKey}`);
     headers.set('Content-Type', 'application/json');
     headers.set('Accept', options.stream ? 'text/event-stream' : 'application/json');
     let response: Response;

@@ -7,6 +7,7 @@ import type { RealtimeBrain } from './brain.js';
 import type { IdGenerator } from './ids.js';
 import type { Pace } from './pace.js';
 import { decodeSpeechTexts } from './sim-audio.js';
+import { readBetaClientEvent, type SimulatorDialect, writeBetaServerEvent } from './sim-beta.js';
 import { SimConversation, type StoredItem } from './sim-conversation.js';
 import {
   invalidType,
@@ -60,6 +61,8 @@ export interface SimulatedConnectionInit {
   transcribe: Transcriber;
   /** GA session fields merged into the default session reported by `session.created`. */
   initialSession: Partial<WireSession> | undefined;
+  /** The protocol on the wire: GA, or the beta dialect (legacy Azure path). Default GA. */
+  dialect?: SimulatorDialect;
   /** A refusal the simulator was told to give the next `response.create` (taken once). */
   takeRefusal(): SimulatedRefusal | undefined;
   onClientEvent(connection: SimulatedConnection, event: unknown): void;
@@ -205,7 +208,8 @@ export class SimulatedConnection {
     const full = { type: event.type, event_id: event.event_id ?? this.#ids.next('event'), ...event };
     this.serverEvents.push(full);
     this.#notify(this.#serverWaiters, this.serverEvents);
-    this.#socket.send(JSON.stringify(full));
+    const wire = this.#init.dialect === 'beta' ? writeBetaServerEvent(full) : full;
+    if (wire) this.#socket.send(JSON.stringify(wire));
   }
 
   /** Sends a raw text frame (e.g. malformed JSON). */
@@ -275,11 +279,21 @@ export class SimulatedConnection {
       );
       return;
     }
+    const eventId = isPlainObject(event) && typeof event.event_id === 'string' ? event.event_id : null;
+    // A beta connection records (and handles) each event as its GA equivalent.
+    let refusal: unknown;
+    if (this.#init.dialect === 'beta') {
+      try {
+        event = readBetaClientEvent(event);
+      } catch (error) {
+        refusal = error;
+      }
+    }
     this.clientEvents.push(event);
     this.#init.onClientEvent(this, event);
     this.#notify(this.#clientWaiters, this.clientEvents);
-    const eventId = isPlainObject(event) && typeof event.event_id === 'string' ? event.event_id : null;
     try {
+      if (refusal) throw refusal;
       this.#handle(event);
     } catch (error) {
       if (error instanceof SimulatedServiceError) this.#sendError(error, eventId);

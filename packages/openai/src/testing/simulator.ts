@@ -6,6 +6,7 @@ import type { WireSession } from '../shared/realtime-wire.js';
 import { type BrainReply, echoBrain, type RealtimeBrain } from './brain.js';
 import { IdGenerator } from './ids.js';
 import { resolvePace, type SimulatorPacing } from './pace.js';
+import type { SimulatorDialect } from './sim-beta.js';
 import { SimulatedConnection, type Transcriber } from './sim-connection.js';
 
 /** Which credentials and URL forms the simulator accepts at the HTTP upgrade. */
@@ -19,8 +20,9 @@ export type SimulatorAuth =
   | { kind: 'openai'; apiKeys?: readonly string[] }
   /**
    * Azure OpenAI: `/openai/v1/realtime?model=<deployment>` (GA) or
-   * `/openai/realtime?api-version=…&deployment=<deployment>` (older form), with the `api-key` header (or `api-key`
-   * query parameter) or `Authorization: Bearer <Entra token>`.
+   * `/openai/realtime?api-version=…&deployment=<deployment>` (the legacy preview form, which speaks the beta
+   * dialect: flat session, beta event names), with the `api-key` header (or `api-key` query parameter) or
+   * `Authorization: Bearer <Entra token>`.
    */
   | { kind: 'azure'; apiKeys?: readonly string[]; bearerTokens?: readonly string[] };
 
@@ -135,6 +137,8 @@ function refuse(socket: Socket, status: number, body: unknown): void {
 
 interface Route {
   model: string;
+  /** The legacy Azure path speaks the beta (preview) dialect. */
+  dialect: SimulatorDialect;
 }
 
 function route(auth: SimulatorAuth, url: URL): Route | { status: number; message: string } {
@@ -145,18 +149,22 @@ function route(auth: SimulatorAuth, url: URL): Route | { status: number; message
         return { status: 400, message: 'api-version is not supported on the /openai/v1 path.' };
       }
       const model = url.searchParams.get('model');
-      return model ? { model } : { status: 400, message: "Missing required query parameter 'model'." };
+      return model
+        ? { model, dialect: 'ga' }
+        : { status: 400, message: "Missing required query parameter 'model'." };
     }
     if (path === '/openai/realtime') {
       const deployment = url.searchParams.get('deployment');
       if (!url.searchParams.get('api-version')) return { status: 400, message: "Missing 'api-version'." };
-      return deployment ? { model: deployment } : { status: 400, message: "Missing 'deployment'." };
+      return deployment
+        ? { model: deployment, dialect: 'beta' }
+        : { status: 400, message: "Missing 'deployment'." };
     }
     return { status: 404, message: 'Resource not found' };
   }
   if (path !== '/v1/realtime') return { status: 404, message: 'Not found' };
   const model = url.searchParams.get('model');
-  return model ? { model } : { status: 400, message: "Missing required parameter: 'model'." };
+  return model ? { model, dialect: 'ga' } : { status: 400, message: "Missing required parameter: 'model'." };
 }
 
 function offeredProtocols(request: IncomingMessage): string[] {
@@ -226,9 +234,16 @@ export async function startRealtimeSimulator(
     noServer: true,
     handleProtocols: (protocols) => (protocols.has('realtime') ? 'realtime' : false),
   });
-  const server = createServer((_req, res) => {
-    res.writeHead(404, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ error: { message: 'Not found' } }));
+  // A plain HTTP request to the endpoint is checked like an upgrade (path, then credentials), as the service's
+  // gateway does; clients whose WebSocket hides the upgrade's status learn it this way.
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const target = route(auth, url);
+    const status = 'status' in target ? target.status : authorized(auth, req, url) ? 426 : 401;
+    const message =
+      'status' in target ? target.message : status === 401 ? 'Unauthorized' : 'Upgrade Required';
+    res.writeHead(status, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ error: { message } }));
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -289,6 +304,7 @@ export async function startRealtimeSimulator(
         pace,
         transcribe,
         initialSession: options.session,
+        dialect: target.dialect,
         takeRefusal: () => refusals.shift(),
         onClientEvent: (c, event) => {
           const record = { connectionId: c.id, event };

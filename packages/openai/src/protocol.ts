@@ -1,0 +1,13 @@
+/**
+ * `@parley/openai/protocol`: the OpenAI Realtime protocol layer, for adapters of services that speak it (such as
+ * `@parley/azure`): the connection (normalizer, commands, lifecycle) over a socket the adapter opens itself, and the
+ * socket helpers that open it on every runtime.
+ */
+export type { ConnectionSettings } from './realtime/connection.js';
+export { OpenAIRealtimeConnection } from './realtime/connection.js';
+export {
+  createSocket,
+  detectWebSocketStyle,
+  type HandshakeCredentials,
+  loadWebSocketConstructor,
+} from './realtime/socket.js';
