@@ -1,4 +1,4 @@
-import { UserError } from '@parley/core';
+import { type OptionKeyList, UserError } from '@parley/core';
 import { type AzureCredential, type AzureTokenProvider, assertCredentialShape } from './credentials.js';
 import { AZURE_ENV, readEnv } from './env.js';
 
@@ -38,15 +38,15 @@ export interface ResolvedAzureConnection {
   headers: Record<string, string>;
 }
 
-/** Names of the options every Azure model takes. */
-export const CONNECTION_OPTION_KEYS = [
-  'endpoint',
-  'resourceName',
-  'deployment',
-  'apiKey',
-  'tokenProvider',
-  'headers',
-] as const;
+/** The keys of {@link AzureOpenAIConnectionOptions}, for the option checks of both models. */
+export const CONNECTION_OPTION_KEYS: OptionKeyList<AzureOpenAIConnectionOptions> = {
+  endpoint: true,
+  resourceName: true,
+  deployment: true,
+  apiKey: true,
+  tokenProvider: true,
+  headers: true,
+};
 
 const RESOURCE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9-]{0,62}$/;
 const DEPLOYMENT_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,63}$/;
@@ -66,15 +66,6 @@ const RESERVED_HEADERS = new Set([
 /** A `UserError` with code `invalid_option`. */
 export function invalidOption(message: string): UserError {
   return new UserError(message, { code: 'invalid_option' });
-}
-
-/** Throws for option names the model does not know (a typo would otherwise be silently ignored). */
-export function rejectUnknownOptions(options: object, known: readonly string[], model: string): void {
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
-      throw invalidOption(`${model} has no option "${key}"; the options are: ${known.join(', ')}.`);
-    }
-  }
 }
 
 function resolveBase(options: AzureOpenAIConnectionOptions): URL {

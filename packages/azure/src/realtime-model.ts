@@ -1,6 +1,7 @@
 import {
   AbortError,
   type Clock,
+  optionKeys,
   REALTIME_SPECIFICATION_VERSION,
   type RealtimeCapabilities,
   type RealtimeConnectOptions,
@@ -28,7 +29,6 @@ import {
   CONNECTION_OPTION_KEYS,
   invalidOption,
   type ResolvedAzureConnection,
-  rejectUnknownOptions,
   resolveAzureConnection,
 } from './options.js';
 import { azureUpgradeError } from './realtime-errors.js';
@@ -71,18 +71,18 @@ export interface AzureOpenAIRealtimeModelOptions extends AzureOpenAIConnectionOp
   onWarning?: (warning: AzureWarning) => void;
 }
 
-const OPTION_KEYS = [
+const MODEL_OPTIONS = optionKeys<AzureOpenAIRealtimeModelOptions>('AzureOpenAIRealtimeModelOptions', {
   ...CONNECTION_OPTION_KEYS,
-  'apiVersion',
-  'queryAuth',
-  'WebSocket',
-  'webSocketStyle',
-  'sessionConfig',
-  'clock',
-  'connectTimeoutMs',
-  'closeTimeoutMs',
-  'onWarning',
-] as const;
+  apiVersion: true,
+  queryAuth: true,
+  WebSocket: true,
+  webSocketStyle: true,
+  sessionConfig: true,
+  clock: true,
+  connectTimeoutMs: true,
+  closeTimeoutMs: true,
+  onWarning: true,
+});
 
 const API_VERSION = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
 
@@ -130,7 +130,7 @@ export class AzureOpenAIRealtimeModel implements RealtimeModel {
     if (options === null || typeof options !== 'object') {
       throw invalidOption('AzureOpenAIRealtimeModel options must be an object.');
     }
-    rejectUnknownOptions(options, OPTION_KEYS, 'AzureOpenAIRealtimeModel');
+    MODEL_OPTIONS.check(options);
     this.#connection = resolveAzureConnection(options, 'AzureOpenAIRealtimeModel');
     this.#options = options;
     this.deployment = this.#connection.deployment;

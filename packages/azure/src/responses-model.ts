@@ -6,6 +6,7 @@ import {
   type ModelRequest,
   type ModelResponse,
   type ModelStreamEvent,
+  optionKeys,
 } from '@parley/core';
 import { type OpenAIClientOptions, OpenAIResponsesModel } from '@parley/openai';
 import { fetchToken } from './credentials.js';
@@ -13,7 +14,6 @@ import {
   type AzureOpenAIConnectionOptions,
   CONNECTION_OPTION_KEYS,
   invalidOption,
-  rejectUnknownOptions,
   resolveAzureConnection,
 } from './options.js';
 import { responsesBaseURL } from './urls.js';
@@ -32,14 +32,14 @@ export interface AzureOpenAIResponsesModelOptions extends AzureOpenAIConnectionO
   structuredOutput?: OpenAIClientOptions['structuredOutput'];
 }
 
-const OPTION_KEYS = [
+const MODEL_OPTIONS = optionKeys<AzureOpenAIResponsesModelOptions>('AzureOpenAIResponsesModelOptions', {
   ...CONNECTION_OPTION_KEYS,
-  'fetch',
-  'maxRetries',
-  'clock',
-  'timeoutMs',
-  'structuredOutput',
-] as const;
+  fetch: true,
+  maxRetries: true,
+  clock: true,
+  timeoutMs: true,
+  structuredOutput: true,
+});
 
 /**
  * The text {@link Model} over Azure OpenAI's Responses API (v1: `POST {endpoint}/openai/v1/responses` with the
@@ -60,7 +60,7 @@ export class AzureOpenAIResponsesModel implements Model {
     if (options === null || typeof options !== 'object') {
       throw invalidOption('AzureOpenAIResponsesModel options must be an object.');
     }
-    rejectUnknownOptions(options, OPTION_KEYS, 'AzureOpenAIResponsesModel');
+    MODEL_OPTIONS.check(options);
     const connection = resolveAzureConnection(options, 'AzureOpenAIResponsesModel');
     const { credential } = connection;
     this.deployment = connection.deployment;

@@ -48,7 +48,11 @@ for (const [name, create] of models) {
     });
 
     test.each([
-      ['an unknown option', { ...base, deploymnet: 'x' }, /no option "deploymnet"/],
+      [
+        'an unknown option',
+        { ...base, deploymnet: 'x' },
+        /Unknown option 'deploymnet'.*Did you mean 'deployment'/,
+      ],
       [
         'both apiKey and tokenProvider',
         { ...base, tokenProvider: () => 't' },

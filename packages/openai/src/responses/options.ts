@@ -77,6 +77,7 @@ export interface ResolvedClientOptions {
 export const CLIENT_OPTION_KEYS: OptionKeyList<OpenAIClientOptions> = {
   apiKey: true,
   apiKeyProvider: true,
+  authHeader: true,
   baseURL: true,
   organization: true,
   project: true,

@@ -18,7 +18,9 @@ async function legacyClient(): Promise<RawClient> {
 
 test('the legacy Azure path reports a flat beta session', async () => {
   const client = await legacyClient();
-  const created = (await client.waitFor('session.created')) as { session: Record<string, unknown> };
+  const created = (await client.waitFor('session.created')) as unknown as {
+    session: Record<string, unknown>;
+  };
   expect(created.session).toMatchObject({
     model: 'dep',
     modalities: ['text', 'audio'],
@@ -35,13 +37,15 @@ test('the legacy Azure path reports a flat beta session', async () => {
 test('a GA-shaped session.update is refused there as the preview service did; a beta one is applied', async () => {
   const client = await legacyClient();
   client.send({ type: 'session.update', event_id: 'ga', session: { type: 'realtime', instructions: 'x' } });
-  const error = (await client.waitFor('error')) as { error: Record<string, unknown> };
+  const error = (await client.waitFor('error')) as unknown as { error: Record<string, unknown> };
   expect(error.error).toMatchObject({ code: 'unknown_parameter', param: 'session.type', event_id: 'ga' });
   client.send({
     type: 'session.update',
     session: { instructions: 'Be brief.', turn_detection: null, input_audio_format: 'g711_ulaw' },
   });
-  const updated = (await client.waitFor('session.updated')) as { session: Record<string, unknown> };
+  const updated = (await client.waitFor('session.updated')) as unknown as {
+    session: Record<string, unknown>;
+  };
   expect(updated.session).toMatchObject({
     instructions: 'Be brief.',
     turn_detection: null,
@@ -57,7 +61,7 @@ test('a reply there uses the beta event names, beta item parts, and no conversat
     item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hello' }] },
   });
   client.send({ type: 'response.create', response: { modalities: ['text', 'audio'] } });
-  const done = (await client.waitFor('response.done')) as { response: Record<string, unknown> };
+  const done = (await client.waitFor('response.done')) as unknown as { response: Record<string, unknown> };
   const types = client.events.map((e) => e.type);
   expect(types).toContain('conversation.item.created');
   expect(types).toContain('response.audio.delta');
