@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 
 /** What the e2e tests check of a WAV file (RIFF/WAVE, PCM): its format, length and loudness. */
 export interface WavFacts {
@@ -35,4 +35,31 @@ export async function readWav(path: string): Promise<WavFacts> {
     durationMs: (dataBytes / (channels * (bitsPerSample / 8)) / sampleRate) * 1000,
     rms: samples === 0 ? 0 : Math.sqrt(sum / samples),
   };
+}
+
+/** Writes 16-bit PCM WAV: one Int16Array per channel, equal lengths. */
+export async function writeWav(
+  path: string,
+  channels: readonly Int16Array[],
+  sampleRate: number,
+): Promise<void> {
+  const frames = channels[0]?.length ?? 0;
+  const data = Buffer.alloc(frames * channels.length * 2);
+  for (let i = 0; i < frames; i++)
+    for (const [c, channel] of channels.entries())
+      data.writeInt16LE(channel[i] as number, (i * channels.length + c) * 2);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + data.byteLength, 4);
+  header.write('WAVEfmt ', 8, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(channels.length, 22);
+  header.writeUInt32LE(sampleRate, 24);
+  header.writeUInt32LE(sampleRate * channels.length * 2, 28);
+  header.writeUInt16LE(channels.length * 2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(data.byteLength, 40);
+  await writeFile(path, Buffer.concat([header, data]));
 }

@@ -1,3 +1,5 @@
+export { toPcm16Mono } from './audio/resample.js';
+export { type DecodedAudio, decodeWav, encodeWav, WavFormatError } from './audio/wav.js';
 export type { CliIO } from './cli/command.js';
 export { CliUsageError, MissingEnvironmentError } from './cli/errors.js';
 export { type DemoSummary, runSupportDemo } from './demo/run-demo.js';

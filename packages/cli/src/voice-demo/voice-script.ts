@@ -65,7 +65,7 @@ export const CALL_IDS = {
 } as const;
 
 /**
- * What the simulated model "decides" each turn: `get_balance` for the first question, `get_balance` and
+ * What the simulated model "decides" each turn, from the caller's words: `get_balance` for the first question, `get_balance` and
  * `get_card_limit` in ONE response for the second (answered by one follow-up), a handoff to Cards for the lost card,
  * Cards' answer that stops at `midAnswer` (so the caller can barge in at an exact point), and the one-time code for
  * the out-of-band reply.
@@ -92,10 +92,10 @@ export function bankBrain(midAnswer: Hold): (turn: BrainTurn) => BrainReply {
         text: `Your checking account holds ${checking.balance} euros.`,
         audioMs: BALANCE_AUDIO_MS,
       };
-    const said = turn.lastUserText ?? '';
-    if (said === QUESTIONS.lostCard)
+    const said = (turn.lastUserText ?? '').toLowerCase();
+    if (/\b(lost|stolen)\b/.test(said))
       return { type: 'function_call', name: 'transfer_to_cards', arguments: {}, callId: CALL_IDS.handoff };
-    if (said === QUESTIONS.savingsAndLimit)
+    if (said.includes('savings') && said.includes('limit'))
       return [
         {
           type: 'function_call',
@@ -105,7 +105,7 @@ export function bankBrain(midAnswer: Hold): (turn: BrainTurn) => BrainReply {
         },
         { type: 'function_call', name: 'get_card_limit', arguments: {}, callId: CALL_IDS.limit },
       ];
-    if (said === QUESTIONS.balance)
+    if (said.includes('balance'))
       return {
         type: 'function_call',
         name: 'get_balance',

@@ -1,0 +1,54 @@
+import type { RealtimeModel } from '@parley/core';
+import { OpenAIRealtimeModel } from '@parley/openai';
+import { type RealtimeBrain, type RealtimeSimulator, startRealtimeSimulator } from '@parley/openai/testing';
+import { providerEnvironment } from './environment.js';
+import { unavailableProvider } from './unavailable.js';
+
+/** The realtime providers of the voice commands. */
+export type RealtimeProviderName = 'simulator' | 'openai' | 'azure';
+
+/** Where a voice command's session connects: the model, and the embedded simulator when it is the target. */
+export interface RealtimeTarget {
+  model: RealtimeModel;
+  /** How the output names it. */
+  label: string;
+  /** The embedded simulator, for `simulator`. */
+  sim?: RealtimeSimulator;
+  /** Stops the simulator, if any. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The simulator accepts any key; this one only shows where a real key would go. */
+const SIMULATOR_KEY = 'sk-simulator-demo';
+const DEFAULT_REALTIME_MODEL = 'gpt-realtime';
+
+/**
+ * The model for `provider`: the embedded simulator on 127.0.0.1 (answering with `brain`), or the real service with
+ * the environment's credentials (a missing variable is named before anything starts).
+ */
+export async function realtimeTarget(
+  provider: RealtimeProviderName,
+  env: Readonly<Record<string, string | undefined>>,
+  brain: RealtimeBrain,
+): Promise<RealtimeTarget> {
+  if (provider === 'openai') {
+    const { OPENAI_API_KEY } = providerEnvironment('openai', env);
+    const name = env.OPENAI_REALTIME_MODEL || DEFAULT_REALTIME_MODEL;
+    return {
+      model: new OpenAIRealtimeModel({ apiKey: OPENAI_API_KEY, model: name }),
+      label: `OpenAI Realtime (${name})`,
+      close: async () => {},
+    };
+  }
+  if (provider === 'azure') {
+    providerEnvironment('azure', env);
+    throw unavailableProvider('azure');
+  }
+  const sim = await startRealtimeSimulator({ port: 0, brain });
+  return {
+    model: new OpenAIRealtimeModel({ apiKey: SIMULATOR_KEY, url: sim.url }),
+    label: `the OpenAI Realtime simulator on ${new URL(sim.url).host}`,
+    sim,
+    close: () => sim.close(),
+  };
+}
