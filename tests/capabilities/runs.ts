@@ -1,0 +1,60 @@
+import { AzureOpenAIRealtimeModel } from '@parley/azure';
+import type { RealtimeHarnessFactory } from '@parley/conformance';
+import type { RealtimeCapability } from '@parley/core';
+import { ALL_REALTIME_CAPABILITIES } from '@parley/mock';
+import { OpenAIRealtimeModel } from '@parley/openai';
+import { createSimulatorHarness } from '@parley/openai/testing';
+import { createMockHarness } from '../../packages/mock/test/realtime/mock-harness.js';
+
+/** One column of the matrix. */
+export interface MatrixColumn {
+  readonly title: string;
+  /** The conformance runs behind the column; a run with `only` gives the cell of that capability alone. */
+  readonly runs: readonly { name: string; create: RealtimeHarnessFactory; only?: RealtimeCapability }[];
+}
+
+const AZURE_KEY = 'azure-matrix-key';
+
+function azure(apiVersion?: string): RealtimeHarnessFactory {
+  return () =>
+    createSimulatorHarness({
+      simulator: { auth: { kind: 'azure', apiKeys: [AZURE_KEY] } },
+      createModel: (simulator) =>
+        new AzureOpenAIRealtimeModel({
+          endpoint: `http://127.0.0.1:${simulator.port}`,
+          deployment: 'gpt-realtime',
+          apiKey: AZURE_KEY,
+          ...(apiVersion !== undefined && { apiVersion, onWarning: () => {} }),
+        }),
+    });
+}
+
+/** The providers of docs/capabilities.md and the conformance runs that fill their columns. */
+export const MATRIX_COLUMNS: readonly MatrixColumn[] = [
+  { title: '`MockRealtimeModel`', runs: [{ name: 'mock', create: () => createMockHarness() }] },
+  {
+    title: '`MockRealtimeModel`, that capability off',
+    runs: (Object.keys(ALL_REALTIME_CAPABILITIES) as RealtimeCapability[]).map((capability) => ({
+      name: `mock without ${capability}`,
+      create: () => createMockHarness({ [capability]: false }),
+      only: capability,
+    })),
+  },
+  {
+    title: '`OpenAIRealtimeModel`',
+    runs: [
+      {
+        name: 'openai',
+        create: () =>
+          createSimulatorHarness({
+            createModel: (simulator) => new OpenAIRealtimeModel({ apiKey: 'sk-matrix', url: simulator.url }),
+          }),
+      },
+    ],
+  },
+  { title: '`AzureOpenAIRealtimeModel` (GA)', runs: [{ name: 'azure GA', create: azure() }] },
+  {
+    title: '`AzureOpenAIRealtimeModel` (legacy preview)',
+    runs: [{ name: 'azure legacy', create: azure('2025-04-01-preview') }],
+  },
+];
