@@ -2,7 +2,9 @@
 export class IdGenerator {
   #counters = new Map<string, number>();
 
-  next(prefix: 'event' | 'sess' | 'conv' | 'resp' | 'item' | 'call'): string {
+  next(
+    prefix: 'event' | 'sess' | 'conv' | 'resp' | 'item' | 'call' | 'live' | 'dlg' | 'fc' | 'msg' | 'ditem',
+  ): string {
     const n = (this.#counters.get(prefix) ?? 0) + 1;
     this.#counters.set(prefix, n);
     const width = prefix === 'event' ? 21 : 17;

@@ -11,6 +11,23 @@ export {
   scriptedBrain,
 } from './brain.js';
 export { FastForwardClock, type FastForwardClockOptions } from './fast-forward-clock.js';
+export type {
+  LiveBrain,
+  LiveReaction,
+  LiveScriptedCall,
+  LiveToolOutput,
+  LiveUtterance,
+} from './live/live-brain.js';
+export { liveEchoBrain } from './live/live-brain.js';
+export type { LiveTranscriber } from './live/live-listener.js';
+export type { LiveSimDelegation, LiveSimSession } from './live/live-sim-session.js';
+export {
+  type LiveRecordedClientEvent,
+  type LiveSimulator,
+  type LiveSimulatorOptions,
+  type LiveUpgradeRecord,
+  startLiveSimulator,
+} from './live/live-simulator.js';
 export { DEFAULT_PACE, type SimulatorPace, type SimulatorPacing } from './pace.js';
 export { clientEventToCommand, seamCommandsOf, sessionToSeamConfig } from './seam-view.js';
 export { decodeSpeechTexts, type SpeechAudioOptions, silenceAudio, speechAudio } from './sim-audio.js';

@@ -1,0 +1,336 @@
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { type Clock, systemClock } from '@parley/core';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { isPlainObject } from '../../shared/deep-merge.js';
+import type { LiveServerEvent } from '../../shared/live-wire-events.js';
+import { IdGenerator } from '../ids.js';
+import { SimulatedServiceError } from '../sim-errors.js';
+import { type LiveBrain, type LiveReaction, liveEchoBrain } from './live-brain.js';
+import { resolveSession, validateStart } from './live-config.js';
+import type { LiveTranscriber } from './live-listener.js';
+import { type LiveSessionTuning, LiveSimSession } from './live-sim-session.js';
+import { LiveSimSocket } from './live-sim-socket.js';
+
+/** Options of {@link startLiveSimulator}. */
+export interface LiveSimulatorOptions {
+  /** Default 0 (a free port). The server listens on 127.0.0.1 only. */
+  port?: number;
+  /** Accepted `Authorization: Bearer` keys; default any non-empty key. */
+  apiKeys?: readonly string[];
+  /** What the voice model does after each user utterance. Default {@link liveEchoBrain}. */
+  brain?: LiveBrain;
+  /** Wall-clock time source (startup close, `session.updated` latency, expiry). Default the system clock. */
+  clock?: Clock;
+  /** Session lifetime on the wall clock; at the limit: `session.closed {reason: "expired"}`. Default 60 minutes. */
+  sessionLimitMs?: number;
+  /** Length of the model's speech per character. Default 50 ms. */
+  msPerChar?: number;
+  /** Timeline delay from a context append to its injection (its `…appended` ack). Default 600 ms. */
+  appendLatencyMs?: number;
+  /** Silence that ends a user utterance (the model's end-pointing). Default 500 ms. */
+  endOfUtteranceMs?: number;
+  /** Timeline interval of `session.usage.updated`. Default 15 s. */
+  usageIntervalMs?: number;
+  /** What the model says to acknowledge a delegation. Default "One moment, let me check." */
+  acknowledgement?: string;
+  /** Wall-clock delay before `session.updated`. Default 0. */
+  updateLatencyMs?: number;
+  /** Wall-clock delay between a startup error and the socket closing. Default 2000 ms. */
+  startupCloseDelayMs?: number;
+  /** Transcribes user audio; default the text embedded by `speechAudio`. */
+  transcribe?: LiveTranscriber;
+}
+
+/** One upgrade request the simulator saw, accepted or not. */
+export interface LiveUpgradeRecord {
+  path: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** 101 when accepted, else the HTTP status it was refused with. */
+  status: number;
+}
+
+/** A client event with the socket it arrived on. */
+export interface LiveRecordedClientEvent {
+  socket: 'primary' | 'sideband';
+  sessionId: string | undefined;
+  event: unknown;
+}
+
+/** A running GPT-Live simulator. */
+export interface LiveSimulator {
+  /** The primary WebSocket endpoint, `ws://127.0.0.1:<port>/v1/live/sessions`. */
+  readonly url: string;
+  /** The API base for HTTP-style clients (the official `openai` client's `baseURL`): `http://127.0.0.1:<port>/v1`. */
+  readonly baseURL: string;
+  readonly port: number;
+  /** Every started session, in order. */
+  readonly sessions: readonly LiveSimSession[];
+  readonly clientEvents: readonly LiveRecordedClientEvent[];
+  readonly upgrades: readonly LiveUpgradeRecord[];
+  /** The brain of utterances not covered by {@link LiveSimulator.script}. */
+  brain: LiveBrain;
+  /** Queues reactions used, in order, by the next utterances (any session) before falling back to `brain`. */
+  script(...reactions: (LiveReaction | string | readonly LiveReaction[])[]): void;
+  /** Resolves with the `index`-th started session (0-based). */
+  waitForSession(index?: number): Promise<LiveSimSession>;
+  /** Closes every socket and the server. Idempotent. */
+  close(): Promise<void>;
+}
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found' };
+
+function refuse(socket: Socket, status: number, message: string, code: string | null = null): void {
+  const text = JSON.stringify({ error: { message, type: 'invalid_request_error', code } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
+type Route =
+  | { kind: 'primary' }
+  | { kind: 'sideband'; sessionId: string }
+  | { status: number; message: string };
+
+function route(url: URL): Route {
+  const path = url.pathname.replace(/\/+$/, '');
+  if (path === '/v1/live/sessions') {
+    return url.search
+      ? { status: 400, message: 'The live sessions endpoint takes no query parameters.' }
+      : { kind: 'primary' };
+  }
+  const attach = /^\/v1\/live\/sessions\/([^/]+)\/attach$/.exec(path);
+  if (attach) {
+    const unknown = [...url.searchParams.keys()].filter((k) => k !== 'graceful_close');
+    if (unknown.length > 0) return { status: 400, message: `Unknown query parameter '${unknown[0]}'.` };
+    return { kind: 'sideband', sessionId: decodeURIComponent(attach[1] as string) };
+  }
+  return { status: 404, message: 'Not found' };
+}
+
+function parse(data: unknown, isBinary: boolean): unknown {
+  if (isBinary) return undefined;
+  try {
+    return JSON.parse(String(data));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts a WebSocket server on 127.0.0.1 that behaves like OpenAI GPT-Live (`/v1/live/sessions`, see
+ * `docs/providers/openai-live.md`): a timeline driven by input audio, a continuous output track, transcripts, context
+ * appends, client and Responses delegation, mute, fixtures, usage, close and expiry, and sideband attach. Close it
+ * with `close()`.
+ */
+export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Promise<LiveSimulator> {
+  const clock = options.clock ?? systemClock;
+  const tuning: LiveSessionTuning = {
+    msPerChar: options.msPerChar ?? 50,
+    appendLatencyMs: options.appendLatencyMs ?? 600,
+    endOfUtteranceMs: options.endOfUtteranceMs ?? 500,
+    usageIntervalMs: options.usageIntervalMs ?? 15_000,
+    speechThreshold: 0.02,
+    acknowledgement: options.acknowledgement ?? 'One moment, let me check.',
+    updateLatencyMs: options.updateLatencyMs ?? 0,
+    transcribe: options.transcribe ?? ((_audio, info) => info.heard),
+  };
+  const startupCloseDelayMs = options.startupCloseDelayMs ?? 2000;
+  const lifetimeMs = options.sessionLimitMs ?? 60 * 60_000;
+  const ids = new IdGenerator();
+  const sessions: LiveSimSession[] = [];
+  const live = new Map<string, LiveSimSession>();
+  const clientEvents: LiveRecordedClientEvent[] = [];
+  const upgrades: LiveUpgradeRecord[] = [];
+  const sockets = new Set<Socket>();
+  const wsSockets = new Set<WebSocket>();
+  const scripted: (LiveReaction | string | readonly LiveReaction[])[] = [];
+  const waiters: { index: number; resolve: (s: LiveSimSession) => void }[] = [];
+  let brain = options.brain ?? liveEchoBrain;
+  let closing: Promise<void> | undefined;
+  const respond: LiveBrain = (utterance) => scripted.shift() ?? brain(utterance);
+
+  const wss = new WebSocketServer({ noServer: true });
+  const server = createServer((_req, res) => {
+    res.writeHead(404, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ error: { message: 'Not found' } }));
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  const startSession = (socket: LiveSimSocket, raw: unknown) => {
+    const event = isPlainObject(raw) ? raw : {};
+    const clientEventId = typeof event.event_id === 'string' ? event.event_id : undefined;
+    const startupError = (error: SimulatedServiceError) => {
+      socket.send({
+        type: 'error',
+        event_id: ids.next('event'),
+        error: {
+          type: error.errorType,
+          code: error.code ?? 'invalid_request_error',
+          message: error.message,
+          ...(error.param !== null && { param: error.param }),
+          ...(clientEventId !== undefined && { client_event_id: clientEventId }),
+        },
+        ...(clientEventId !== undefined && { client_event_id: clientEventId }),
+      } satisfies LiveServerEvent);
+      const handle = clock.setTimeout(() => socket.close(1008, 'startup failed'), startupCloseDelayMs);
+      void socket.closed.then(() => clock.clearTimeout(handle));
+      return undefined;
+    };
+    if (event.type !== 'session.start') {
+      return startupError(
+        new SimulatedServiceError(
+          'invalid_request_error',
+          'The first client event must be session.start.',
+          'type',
+        ),
+      );
+    }
+    try {
+      const config = validateStart(event.session);
+      const resource = resolveSession(config, ids.next('live'), Math.floor((Date.now() + lifetimeMs) / 1000));
+      const session = new LiveSimSession({
+        resource,
+        primary: socket,
+        ids,
+        clock,
+        tuning,
+        brain: () => respond,
+        lifetimeMs,
+        onClosed: (s) => live.delete(s.id),
+      });
+      sessions.push(session);
+      live.set(session.id, session);
+      socket.send({
+        type: 'session.started',
+        event_id: ids.next('event'),
+        session: resource,
+        ...(clientEventId !== undefined && { client_event_id: clientEventId }),
+      });
+      for (const waiter of [...waiters]) {
+        if (waiter.index < sessions.length) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(sessions[waiter.index] as LiveSimSession);
+        }
+      }
+      return session;
+    } catch (error) {
+      if (!(error instanceof SimulatedServiceError)) throw error;
+      return startupError(error);
+    }
+  };
+
+  server.on('upgrade', (request, socket: Socket, head) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const record: LiveUpgradeRecord = {
+      path: url.pathname + url.search,
+      headers: { ...request.headers },
+      status: 101,
+    };
+    upgrades.push(record);
+    if (closing) {
+      record.status = 503;
+      socket.destroy();
+      return;
+    }
+    const target = route(url);
+    if ('status' in target) {
+      record.status = target.status;
+      refuse(socket, target.status, target.message);
+      return;
+    }
+    const key = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    if (!key || (options.apiKeys !== undefined && !options.apiKeys.includes(key))) {
+      record.status = 401;
+      refuse(socket, 401, 'Incorrect API key provided.', 'invalid_api_key');
+      return;
+    }
+    const attachTo = target.kind === 'sideband' ? live.get(target.sessionId) : undefined;
+    if (target.kind === 'sideband' && !attachTo) {
+      record.status = 404;
+      refuse(socket, 404, `No active session '${target.sessionId}'.`, 'session_not_found');
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      wsSockets.add(ws);
+      ws.once('close', () => wsSockets.delete(ws));
+      const simSocket = new LiveSimSocket(`ws_${wsSockets.size}`, target.kind, ws);
+      let session: LiveSimSession | undefined = attachTo;
+      let failed = false;
+      if (attachTo) attachTo.attach(simSocket);
+      ws.on('message', (data, isBinary) => {
+        const event = parse(data, isBinary);
+        if (isBinary) return;
+        clientEvents.push({ socket: target.kind, sessionId: session?.id, event });
+        if (event === undefined) {
+          const error = new SimulatedServiceError('invalid_json', 'The event is not valid JSON.');
+          if (session) session.fail(simSocket, error);
+          return;
+        }
+        if (session) {
+          session.handle(simSocket, event);
+          return;
+        }
+        if (failed) return;
+        session = startSession(simSocket, event);
+        failed = session === undefined;
+      });
+      ws.once('close', () => {
+        if (target.kind === 'primary' && session && !session.closed) session.primaryLost();
+      });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `ws://127.0.0.1:${port}/v1/live/sessions`,
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    port,
+    sessions,
+    clientEvents,
+    upgrades,
+    get brain() {
+      return brain;
+    },
+    set brain(value: LiveBrain) {
+      brain = value;
+    },
+    script(...reactions) {
+      scripted.push(...reactions);
+    },
+    waitForSession(index = 0) {
+      const existing = sessions[index];
+      if (existing) return Promise.resolve(existing);
+      return new Promise((resolve) => waiters.push({ index, resolve }));
+    },
+    close() {
+      closing ??= (async () => {
+        for (const ws of wsSockets) ws.close(1001, 'simulator closed');
+        const cutOff = setTimeout(() => {
+          for (const ws of wsSockets) ws.terminate();
+        }, 1000);
+        await Promise.all([...wsSockets].map((ws) => new Promise((resolve) => ws.once('close', resolve))));
+        clearTimeout(cutOff);
+        for (const session of live.values()) session.close('connection_lost');
+        await new Promise<void>((resolve) => wss.close(() => resolve()));
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  };
+}
