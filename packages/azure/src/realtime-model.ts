@@ -26,6 +26,7 @@ import { AZURE_REALTIME_CAPABILITIES } from './capabilities.js';
 import { fetchToken } from './credentials.js';
 import {
   type AzureOpenAIConnectionOptions,
+  assertDeploymentName,
   CONNECTION_OPTION_KEYS,
   invalidOption,
   type ResolvedAzureConnection,
@@ -61,6 +62,12 @@ export interface AzureOpenAIRealtimeModelOptions extends AzureOpenAIConnectionOp
   webSocketStyle?: WebSocketStyle;
   /** GA session fields the seam does not cover, merged under every `session.update`. */
   sessionConfig?: OpenAIRealtimeSessionConfig;
+  /**
+   * The transcription deployment used when the session asks for input transcription without naming a model. On
+   * Azure, `inputTranscription.model` is a deployment name, not an OpenAI model name. Default
+   * `gpt-4o-mini-transcribe` (works only if a deployment has that name).
+   */
+  transcriptionDeployment?: string;
   /** Time source for the connect and close timeouts. Default the system clock. */
   clock?: Clock;
   /** How long `connect()` waits for the session to be ready. Default 30 000 ms. */
@@ -78,6 +85,7 @@ const MODEL_OPTIONS = optionKeys<AzureOpenAIRealtimeModelOptions>('AzureOpenAIRe
   WebSocket: true,
   webSocketStyle: true,
   sessionConfig: true,
+  transcriptionDeployment: true,
   clock: true,
   connectTimeoutMs: true,
   closeTimeoutMs: true,
@@ -167,6 +175,9 @@ export class AzureOpenAIRealtimeModel implements RealtimeModel {
       throw invalidOption('sessionConfig must be an object of GA session fields.');
     }
     if ('type' in sessionConfig) throw invalidOption('sessionConfig must not set "type".');
+    if (options.transcriptionDeployment !== undefined) {
+      assertDeploymentName(options.transcriptionDeployment, 'transcriptionDeployment');
+    }
     positiveInteger(options.connectTimeoutMs, 'connectTimeoutMs', 30_000);
     positiveInteger(options.closeTimeoutMs, 'closeTimeoutMs', 5_000);
     if (options.onWarning !== undefined && typeof options.onWarning !== 'function') {
@@ -193,6 +204,8 @@ export class AzureOpenAIRealtimeModel implements RealtimeModel {
       if (signal?.aborted) throw new AbortError('connect() was aborted.', { cause: signal.reason });
     };
     checkAbort();
+    const model = options.config?.inputTranscription?.model;
+    if (model !== undefined) assertDeploymentName(model, 'config.inputTranscription.model');
     const credential = this.#connection.credential;
     const secret =
       credential.kind === 'api-key' ? credential.key : await fetchToken(credential.tokenProvider);
@@ -226,6 +239,9 @@ export class AzureOpenAIRealtimeModel implements RealtimeModel {
           baseSession: this.#options.sessionConfig ?? {},
           secrets: [secret],
           dialect: this.dialect,
+          ...(this.#options.transcriptionDeployment !== undefined && {
+            transcriptionModel: this.#options.transcriptionDeployment,
+          }),
         },
         options.config ?? {},
         signal,

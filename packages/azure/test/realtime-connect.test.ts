@@ -265,3 +265,53 @@ test('queryAuth puts the key in the URL only when asked, for runtimes without he
   expect(sim.upgrades[0]?.headers['api-key']).toBeUndefined();
   expect(model.url).not.toContain(AZURE_KEY);
 });
+
+describe('transcription deployments', () => {
+  test('inputTranscription without a model uses the transcriptionDeployment, on both paths', async () => {
+    const sim = await azureSimulator();
+    for (const apiVersion of [undefined, LEGACY_API_VERSION]) {
+      const model = new AzureOpenAIRealtimeModel({
+        endpoint: endpointOf(sim),
+        deployment: 'd',
+        apiKey: AZURE_KEY,
+        transcriptionDeployment: 'my-whisper',
+        onWarning: () => {},
+        ...(apiVersion && { apiVersion }),
+      });
+      const connection = await model.connect({ config: { inputTranscription: {} } });
+      expect(sim.connections.at(-1)?.session.audio?.input?.transcription).toMatchObject({
+        model: 'my-whisper',
+      });
+      // A later update that turns transcription on again keeps the deployment.
+      connection.send({ type: 'updateSession', config: { inputTranscription: { language: 'fr' } } });
+      await sim.connections.at(-1)?.waitForServerEvent('session.updated', 2);
+      expect(sim.connections.at(-1)?.session.audio?.input?.transcription).toMatchObject({
+        model: 'my-whisper',
+        language: 'fr',
+      });
+      await connection.close();
+    }
+  });
+
+  test('a transcription model that cannot be a deployment name is refused before connecting', async () => {
+    const sim = await azureSimulator();
+    expect(
+      () =>
+        new AzureOpenAIRealtimeModel({
+          endpoint: endpointOf(sim),
+          deployment: 'd',
+          apiKey: AZURE_KEY,
+          transcriptionDeployment: 'whisper 1',
+        }),
+    ).toThrow(/transcriptionDeployment must be an Azure deployment name/);
+    const model = new AzureOpenAIRealtimeModel({
+      endpoint: endpointOf(sim),
+      deployment: 'd',
+      apiKey: AZURE_KEY,
+    });
+    await expect(
+      model.connect({ config: { inputTranscription: { model: 'openai/whisper' } } }),
+    ).rejects.toThrow(/config.inputTranscription.model must be an Azure deployment name/);
+    expect(sim.upgrades).toHaveLength(0);
+  });
+});

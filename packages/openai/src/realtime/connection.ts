@@ -34,6 +34,8 @@ export interface ConnectionSettings {
    * names are read either way.
    */
   dialect?: 'ga' | 'beta';
+  /** The transcription model of an `inputTranscription` that names none. Default `gpt-4o-mini-transcribe`. */
+  transcriptionModel?: string;
 }
 
 type Phase = 'connecting' | 'open' | 'closing' | 'closed';
@@ -226,7 +228,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     this.#write({
       type: 'session.update',
       event_id: eventId,
-      session: toWireSession(this.#settings.baseSession, this.config),
+      session: toWireSession(this.#settings.baseSession, this.config, this.#settings.transcriptionModel),
     });
     return eventId;
   }

@@ -64,7 +64,11 @@ function toWireTurnDetection(config: TurnDetectionConfig): WireTurnDetection {
  * The complete GA session object for the effective configuration: the model's `sessionConfig` underneath, the
  * seam's fields over it, `providerData` last. Audio formats are always PCM16 24 kHz, so no update can reset them.
  */
-export function toWireSession(base: OpenAIRealtimeSessionConfig, config: RealtimeSessionConfig): WireSession {
+export function toWireSession(
+  base: OpenAIRealtimeSessionConfig,
+  config: RealtimeSessionConfig,
+  transcriptionModel: string = DEFAULT_TRANSCRIPTION_MODEL,
+): WireSession {
   const seam: JsonObject = { audio: { input: { format: PCM_24K }, output: { format: PCM_24K } } };
   const input = (seam.audio as { input: JsonObject }).input;
   const output = (seam.audio as { output: JsonObject }).output;
@@ -82,7 +86,7 @@ export function toWireSession(base: OpenAIRealtimeSessionConfig, config: Realtim
       t === null
         ? null
         : {
-            model: t.model ?? DEFAULT_TRANSCRIPTION_MODEL,
+            model: t.model ?? transcriptionModel,
             ...(t.language !== undefined && { language: t.language }),
           };
   }
