@@ -13,7 +13,7 @@ const progress = process.stderr.isTTY === true;
 
 if (!existsSync(cliBin)) {
   process.stderr.write(
-    'First run: building the Parley packages (takes about 20 s; later runs start at once)…\n',
+    'First run: building the Parley packages, which takes 10 to 60 s (later runs start at once)…\n',
   );
 }
 const status = await build();

@@ -1,3 +1,4 @@
+import { AzureOpenAIResponsesModel } from '@parley/azure';
 import type { Model } from '@parley/core';
 import { OpenAIResponsesModel } from '@parley/openai';
 import { ChatMockModel } from '../chat/chat-model.js';
@@ -5,7 +6,6 @@ import { LineReader } from '../chat/line-reader.js';
 import { runChat } from '../chat/run-chat.js';
 import type { CliIO, CommandSpec } from '../cli/command.js';
 import { providerEnvironment } from '../providers/environment.js';
-import { unavailableProvider } from '../providers/unavailable.js';
 
 const DEFAULT_OPENAI_MODEL = 'gpt-4.1-mini';
 
@@ -13,14 +13,26 @@ function chatModel(provider: string, io: CliIO): { model: Model; label: string }
   if (provider === 'openai') {
     const env = providerEnvironment('openai', io.env);
     const name = io.env.OPENAI_MODEL || DEFAULT_OPENAI_MODEL;
+    const baseURL = io.env.OPENAI_BASE_URL || undefined;
     return {
-      model: new OpenAIResponsesModel({ model: name, apiKey: env.OPENAI_API_KEY }),
+      model: new OpenAIResponsesModel({
+        model: name,
+        apiKey: env.OPENAI_API_KEY,
+        ...(baseURL && { baseURL }),
+      }),
       label: `OpenAI ${name}`,
     };
   }
   if (provider === 'azure') {
-    providerEnvironment('azure', io.env);
-    throw unavailableProvider('azure');
+    const vars = providerEnvironment('azure', io.env);
+    return {
+      model: new AzureOpenAIResponsesModel({
+        endpoint: vars.AZURE_OPENAI_ENDPOINT,
+        apiKey: vars.AZURE_OPENAI_API_KEY,
+        deployment: vars.AZURE_OPENAI_DEPLOYMENT,
+      }),
+      label: `Azure OpenAI (deployment ${vars.AZURE_OPENAI_DEPLOYMENT})`,
+    };
   }
   return { model: new ChatMockModel(), label: 'the offline mock model (no API key, no network)' };
 }
@@ -34,7 +46,8 @@ export const chatCommand: CommandSpec = {
     provider: {
       type: 'string',
       choices: ['mock', 'openai', 'azure'],
-      description: 'The model: mock (offline, the default), openai (OPENAI_API_KEY, OPENAI_MODEL), azure',
+      description:
+        'The model: mock (offline, the default), openai (OPENAI_API_KEY, OPENAI_MODEL), azure (AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY, AZURE_OPENAI_DEPLOYMENT)',
     },
   },
   notes: [

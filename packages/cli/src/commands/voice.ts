@@ -31,7 +31,7 @@ export const voiceCommand: CommandSpec = {
       type: 'string',
       choices: ['simulator', 'openai', 'azure'],
       description:
-        'simulator (embedded, offline; the default), openai (OPENAI_API_KEY, OPENAI_REALTIME_MODEL), azure',
+        'simulator (embedded, offline; the default), openai (OPENAI_API_KEY, OPENAI_REALTIME_MODEL), azure (AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY, AZURE_OPENAI_DEPLOYMENT)',
     },
   },
   notes: [

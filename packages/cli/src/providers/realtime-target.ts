@@ -1,8 +1,8 @@
+import { AzureOpenAIRealtimeModel } from '@parley/azure';
 import type { RealtimeModel } from '@parley/core';
 import { OpenAIRealtimeModel } from '@parley/openai';
 import { type RealtimeBrain, type RealtimeSimulator, startRealtimeSimulator } from '@parley/openai/testing';
 import { providerEnvironment } from './environment.js';
-import { unavailableProvider } from './unavailable.js';
 
 /** The realtime providers of the voice commands. */
 export type RealtimeProviderName = 'simulator' | 'openai' | 'azure';
@@ -34,15 +34,24 @@ export async function realtimeTarget(
   if (provider === 'openai') {
     const { OPENAI_API_KEY } = providerEnvironment('openai', env);
     const name = env.OPENAI_REALTIME_MODEL || DEFAULT_REALTIME_MODEL;
+    const url = realtimeUrl(env.OPENAI_BASE_URL);
     return {
-      model: new OpenAIRealtimeModel({ apiKey: OPENAI_API_KEY, model: name }),
-      label: `OpenAI Realtime (${name})`,
+      model: new OpenAIRealtimeModel({ apiKey: OPENAI_API_KEY, model: name, ...(url && { url }) }),
+      label: `OpenAI Realtime (${name}${url ? ` at ${new URL(url).host}` : ''})`,
       close: async () => {},
     };
   }
   if (provider === 'azure') {
-    providerEnvironment('azure', env);
-    throw unavailableProvider('azure');
+    const vars = providerEnvironment('azure', env);
+    return {
+      model: new AzureOpenAIRealtimeModel({
+        endpoint: vars.AZURE_OPENAI_ENDPOINT,
+        apiKey: vars.AZURE_OPENAI_API_KEY,
+        deployment: vars.AZURE_OPENAI_DEPLOYMENT,
+      }),
+      label: `Azure OpenAI Realtime (deployment ${vars.AZURE_OPENAI_DEPLOYMENT} at ${new URL(vars.AZURE_OPENAI_ENDPOINT).host})`,
+      close: async () => {},
+    };
   }
   const sim = await startRealtimeSimulator({ port: 0, brain });
   return {
@@ -51,4 +60,13 @@ export async function realtimeTarget(
     sim,
     close: () => sim.close(),
   };
+}
+
+/** The Realtime endpoint under an `OPENAI_BASE_URL` (`https://host/v1` → `wss://host/v1/realtime`), if one is set. */
+function realtimeUrl(baseUrl: string | undefined): string | undefined {
+  if (!baseUrl) return undefined;
+  const url = new URL(baseUrl);
+  url.protocol = url.protocol === 'http:' || url.protocol === 'ws:' ? 'ws:' : 'wss:';
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/realtime`;
+  return url.toString();
 }
