@@ -80,8 +80,11 @@ export interface RealtimeHarness {
   userStopsSpeaking(options?: { transcript?: string }): Promise<void>;
   /** The backend reports an error that answers no request. */
   emitError(error: { code: string; message: string }): Promise<void>;
-  /** The backend refuses the next response request with this error (echoing its request id). */
-  refuseNextResponse(error: { code: string; message: string }): Promise<void>;
+  /**
+   * The backend refuses the next response request with this error, echoing its request id unless
+   * `echoRequestId` is `false` (like a provider's collision error that names no request).
+   */
+  refuseNextResponse(error: { code: string; message: string; echoRequestId?: boolean }): Promise<void>;
   /** The backend drops the connection (the adapter must report `connection_status: disconnected`). */
   disconnect(): Promise<void>;
 

@@ -33,6 +33,12 @@ export const RECYCLE_RECHECK_MS = 1_000;
  */
 export const EXPECTED_RESPONSE_GRACE_MS = 5_000;
 
+/**
+ * How many automatic follow-ups in a row may answer nothing but errors (tool calls that all failed, guardrail
+ * corrections) before the session stops requesting them.
+ */
+export const MAX_ERROR_FOLLOW_UPS = 3;
+
 /** Default reconnect policy (`reconnect` option). */
 export const DEFAULT_RECONNECT = {
   maxAttempts: 5,

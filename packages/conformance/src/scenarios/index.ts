@@ -7,6 +7,7 @@ import {
   ephemeralCancelScenario,
   ephemeralIsolationScenario,
 } from './ephemeral.js';
+import { repeatedCallScenario } from './exactly-once.js';
 import { capabilityFallbacksScenario } from './fallbacks.js';
 import { handoffScenario } from './handoff.js';
 import {
@@ -19,6 +20,11 @@ import {
 import { lifecycleScenario } from './lifecycle.js';
 import { parallelToolsAfterEndScenario, parallelToolsBeforeEndScenario } from './parallel-tools.js';
 import { providerErrorScenario } from './provider-error.js';
+import {
+  boundedFollowUpsScenario,
+  coalescedInputsScenario,
+  unnamedRefusalScenario,
+} from './response-queue.js';
 import { generateReplyScenario, textReplyScenario } from './text-reply.js';
 import { toolCallScenario } from './tool-call.js';
 import { userSpeechScenario } from './user-speech.js';
@@ -32,9 +38,13 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   toolCallScenario,
   parallelToolsAfterEndScenario,
   parallelToolsBeforeEndScenario,
+  repeatedCallScenario,
+  boundedFollowUpsScenario,
   approvalScenario,
   handoffScenario,
   providerErrorScenario,
+  unnamedRefusalScenario,
+  coalescedInputsScenario,
   disconnectScenario,
   userSpeechScenario,
   interruptMidMessageScenario,
@@ -52,7 +62,9 @@ export {
   approvalScenario,
   audioReplyScenario,
   bargeInScenario,
+  boundedFollowUpsScenario,
   capabilityFallbacksScenario,
+  coalescedInputsScenario,
   concurrentEphemeralScenario,
   disconnectScenario,
   ephemeralCancelScenario,
@@ -66,8 +78,10 @@ export {
   parallelToolsAfterEndScenario,
   parallelToolsBeforeEndScenario,
   providerErrorScenario,
+  repeatedCallScenario,
   textReplyScenario,
   toolCallScenario,
   truncationWithoutTranscriptScenario,
+  unnamedRefusalScenario,
   userSpeechScenario,
 };

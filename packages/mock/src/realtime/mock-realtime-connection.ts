@@ -49,7 +49,9 @@ const STOPS_SPEAKING_OPTIONS = optionKeys<UserStopsSpeakingOptions>('userStopsSp
 const MIN_COMMIT_BYTES = 100 * PCM16_BYTES_PER_MS;
 
 /** What happens to a scripted `createResponse`: dropped silently, or refused with an error. */
-type ResponseRefusal = { kind: 'drop' } | { kind: 'refuse'; code: string; message: string };
+type ResponseRefusal =
+  | { kind: 'drop' }
+  | { kind: 'refuse'; code: string; message: string; echoRequestId: boolean };
 
 /** A session limit: the connection expires `ms` after it opened, timed on `clock`. */
 export interface MockSessionLifetime {
@@ -83,6 +85,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
   #speechItemId: string | undefined;
   #nextCommitTranscript: string | undefined;
   readonly #refusals: ResponseRefusal[] = [];
+  readonly #sendFailures = new Map<RealtimeCommand['type'], Error>();
   readonly #lifetime: MockSessionLifetime | undefined;
   #expiryTimer: TimerHandle | undefined;
   /** When the provider ends this session (epoch ms), if the model was given `sessionLifetimeMs`. */
@@ -125,6 +128,11 @@ export class MockRealtimeConnection implements RealtimeConnection {
   send(command: RealtimeCommand): void {
     if (this.#status === 'closed') {
       throw new UserError('The mock realtime connection is closed.', { code: 'connection_closed' });
+    }
+    const failure = this.#sendFailures.get(command.type);
+    if (failure) {
+      this.#sendFailures.delete(command.type);
+      throw failure;
     }
     this.#link.recorded(command);
     this.#commands.record(command);
@@ -270,9 +278,27 @@ export class MockRealtimeConnection implements RealtimeConnection {
     this.#refusals.push({ kind: 'drop' });
   }
 
-  /** The next `createResponse` is refused with `code` (echoing its `clientRequestId`). */
-  refuseNextResponse(code = 'server_error', message = 'The mock refused this response.'): void {
-    this.#refusals.push({ kind: 'refuse', code, message });
+  /**
+   * The next `createResponse` is refused with `code`, echoing its `clientRequestId` unless `echoRequestId` is
+   * `false` (like a provider whose collision error names no request).
+   */
+  refuseNextResponse(
+    code = 'server_error',
+    message = 'The mock refused this response.',
+    options: { echoRequestId?: boolean } = {},
+  ): void {
+    this.#refusals.push({ kind: 'refuse', code, message, echoRequestId: options.echoRequestId ?? true });
+  }
+
+  /**
+   * The next command of `type` fails to be written: `send` throws `error` and the provider never receives it
+   * (it is not recorded), while the connection stays open.
+   */
+  failNextSend(
+    type: RealtimeCommand['type'],
+    error = new Error(`Writing "${type}" to the socket failed.`),
+  ): void {
+    this.#sendFailures.set(type, error);
   }
 
   /** Emits a provider error that answers no request. */
@@ -467,6 +493,10 @@ export class MockRealtimeConnection implements RealtimeConnection {
     if (command.outputModalities?.includes('audio') && !this.#capable(command, 'audioOutput')) return;
     const refusal = this.#refusals.shift();
     if (refusal?.kind === 'drop') return;
+    if (refusal?.echoRequestId === false) {
+      this.#emit({ type: 'error', code: refusal.code, message: refusal.message, commandType: command.type });
+      return;
+    }
     if (refusal) {
       this.#error(command, refusal.code, refusal.message);
       return;

@@ -52,7 +52,10 @@ export function createMockHarness(capabilities: Partial<RealtimeCapabilities> = 
     userStartsSpeaking: async () => model.connection.userStartsSpeaking(),
     userStopsSpeaking: async (options = {}) => model.connection.userStopsSpeaking(options),
     emitError: async (error) => model.connection.emitError(error),
-    refuseNextResponse: async (error) => model.connection.refuseNextResponse(error.code, error.message),
+    refuseNextResponse: async (error) =>
+      model.connection.refuseNextResponse(error.code, error.message, {
+        ...(error.echoRequestId !== undefined && { echoRequestId: error.echoRequestId }),
+      }),
     disconnect: async () => model.connection.disconnect('harness_disconnect'),
     commands: async () => model.commands,
     waitForCommand: (match, options = {}) => {

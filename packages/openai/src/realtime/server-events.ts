@@ -89,6 +89,15 @@ function toStatus(value: unknown): RealtimeResponseStatus {
   return value === 'cancelled' || value === 'incomplete' || value === 'failed' ? value : 'completed';
 }
 
+/** The service's refusal of a `response.create` that collides with the active response. */
+const ACTIVE_RESPONSE_CODE = 'conversation_already_has_active_response';
+
+/** A function call item is ready to run once it is `completed` (or says nothing of its status). */
+function isCompletedCall(item: unknown): boolean {
+  const status = (item as JsonObject).status;
+  return status === undefined || status === 'completed';
+}
+
 /** What the normalizer tells its owner besides seam events. */
 export interface NormalizerHooks {
   emit(event: RealtimeEvent): void;
@@ -321,6 +330,12 @@ export class ServerEventNormalizer {
       } else {
         commandType = commandTypeOfEventId(eventId);
       }
+    } else if (code === ACTIVE_RESPONSE_CODE) {
+      // The service answers a colliding response.create without its event_id; only a default-conversation
+      // request collides, and they are answered in order: the oldest one still waiting is the refused one.
+      commandType = 'createResponse';
+      clientRequestId = this.#oldestDefaultRequest();
+      if (clientRequestId !== undefined) this.#pendingRequests.delete(clientRequestId);
     }
     this.#hooks.emit({
       type: 'error',
@@ -330,6 +345,11 @@ export class ServerEventNormalizer {
       ...(commandType !== undefined && { commandType }),
       ...(FATAL_CODES.has(code) && { fatal: true }),
     });
+  }
+
+  #oldestDefaultRequest(): string | undefined {
+    for (const [id, conversation] of this.#pendingRequests) if (conversation === 'default') return id;
+    return undefined;
   }
 
   #responseCreated(event: JsonObject): void {
@@ -414,14 +434,18 @@ export class ServerEventNormalizer {
   #outputItemDone(event: JsonObject): void {
     const responseId = str(event.response_id);
     const item = toRealtimeItem(event.item);
-    if (responseId === undefined || !item) return;
+    if (!item) return;
+    if (responseId === undefined) {
+      // A call must never vanish: without its response it runs as its own group (the session follows it up).
+      if (item.type === 'function_call' && isCompletedCall(event.item)) {
+        this.#reportCall(undefined, item.itemId, item.callId, item.name, item.arguments);
+      }
+      return;
+    }
     if (item.type === 'message') {
       this.#hooks.emit({ type: 'message_done', responseId, itemId: item.itemId, item });
-    } else if (item.type === 'function_call') {
-      const status = (event.item as JsonObject).status;
-      if (status === undefined || status === 'completed') {
-        this.#reportCall(responseId, item.itemId, item.callId, item.name, item.arguments);
-      }
+    } else if (item.type === 'function_call' && isCompletedCall(event.item)) {
+      this.#reportCall(responseId, item.itemId, item.callId, item.name, item.arguments);
     }
   }
 
@@ -438,12 +462,25 @@ export class ServerEventNormalizer {
     this.#reportCall(responseId, itemId, callId, name, args);
   }
 
-  #reportCall(responseId: string, itemId: string, callId: string, name: string, args: string): void {
-    const info = this.#responses.get(responseId);
+  #reportCall(
+    responseId: string | undefined,
+    itemId: string,
+    callId: string,
+    name: string,
+    args: string,
+  ): void {
+    const info = responseId !== undefined ? this.#responses.get(responseId) : undefined;
     if (info) {
       if (info.reportedCalls.has(itemId)) return;
       info.reportedCalls.add(itemId);
     }
-    this.#hooks.emit({ type: 'function_call', responseId, itemId, callId, name, arguments: args });
+    this.#hooks.emit({
+      type: 'function_call',
+      ...(responseId !== undefined && { responseId }),
+      itemId,
+      callId,
+      name,
+      arguments: args,
+    });
   }
 }

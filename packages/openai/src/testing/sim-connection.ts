@@ -653,7 +653,15 @@ export class SimulatedConnection {
     });
     const refusal = this.#init.takeRefusal();
     if (refusal) {
-      throw new SimulatedServiceError(refusal.code, refusal.message, refusal.param ?? null, refusal.type);
+      const error = new SimulatedServiceError(
+        refusal.code,
+        refusal.message,
+        refusal.param ?? null,
+        refusal.type,
+      );
+      if (refusal.echoEventId !== false) throw error;
+      this.#sendError(error, null);
+      return;
     }
     if (params.conversation === 'default' && this.#activeDefault) {
       throw this.#activeResponseError(this.#activeDefault);

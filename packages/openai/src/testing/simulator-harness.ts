@@ -143,9 +143,10 @@ export class SimulatorHarness {
     });
   }
 
-  /** The next `response.create` is refused with this error. */
-  async refuseNextResponse(error: SimulatedRefusal): Promise<void> {
-    this.simulator.refuseNextResponse(error);
+  /** The next `response.create` is refused with this error (`echoRequestId: false`: with `event_id: null`). */
+  async refuseNextResponse(error: SimulatedRefusal & { echoRequestId?: boolean }): Promise<void> {
+    const { echoRequestId, ...refusal } = error;
+    this.simulator.refuseNextResponse({ ...refusal, ...(echoRequestId === false && { echoEventId: false }) });
   }
 
   /** Drops the latest connection (TCP, no closing handshake). */

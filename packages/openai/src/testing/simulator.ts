@@ -71,6 +71,11 @@ export interface SimulatedRefusal {
   /** `error.type`; default `invalid_request_error`. */
   type?: string;
   param?: string | null;
+  /**
+   * `false`: the error carries `event_id: null` instead of the request's `event_id`, as the service does for a
+   * `response.create` that collides with an active response. Default `true`.
+   */
+  echoEventId?: boolean;
 }
 
 /** One upgrade request the simulator saw, accepted or not. */

@@ -185,3 +185,65 @@ export class ReconnectFailedError extends ParleyError {
     this.attempts = attempts;
   }
 }
+
+/**
+ * The provider delivered a function call id the session already ran (or is running) with another tool name or
+ * other arguments. A call id runs at most once per session: the new payload is not run and no second output is
+ * sent. Usually a provider or replay bug; the first call's output stands.
+ */
+export class ToolCallConflictError extends ParleyError {
+  /** The repeated call id. */
+  readonly callId: string;
+
+  constructor(callId: string, first: { name: string }, again: { name: string }) {
+    super(
+      'tool_call_conflict',
+      `The provider delivered call ${callId} again with ${
+        first.name === again.name
+          ? `other arguments for "${again.name}"`
+          : `tool "${again.name}" instead of "${first.name}"`
+      }. A call id runs once per session: the repeat was not run and the first call's output stands.`,
+    );
+    this.callId = callId;
+  }
+}
+
+/** A tool's output could not be written to the connection. The call is over; its response's follow-up still goes out. */
+export class ToolOutputNotSentError extends ParleyError {
+  /** The call whose output was not sent. */
+  readonly callId: string;
+
+  constructor(callId: string, toolName: string, cause: unknown) {
+    const detail = cause instanceof Error ? `: ${cause.message}` : '';
+    super(
+      'tool_output_not_sent',
+      `The output of call ${callId} ("${toolName}") could not be sent${detail}. The model goes on without it; ` +
+        'if the connection was lost, the session reports the turn as lost.',
+      { cause },
+    );
+    this.callId = callId;
+  }
+}
+
+/**
+ * The session stopped asking for automatic follow-ups: the last ones in a row only answered errors (a tool
+ * that keeps failing or does not exist, a guardrail that keeps tripping). The next user input or
+ * `generateReply()` goes on as usual; fix the tool or the guardrail if it keeps happening.
+ */
+export class FollowUpLimitError extends ParleyError {
+  /** What the stopped follow-up would have answered. */
+  readonly reason: 'tool_follow_up' | 'guardrail';
+  /** How many error-only follow-ups ran in a row before it. */
+  readonly inARow: number;
+
+  constructor(reason: 'tool_follow_up' | 'guardrail', inARow: number) {
+    super(
+      'follow_up_limit',
+      `Stopped after ${inARow} automatic follow-ups in a row that only answered ${
+        reason === 'guardrail' ? 'output guardrail trips' : 'tool errors'
+      }; no further response was requested. The session waits for the next user input or generateReply().`,
+    );
+    this.reason = reason;
+    this.inARow = inARow;
+  }
+}

@@ -8,7 +8,8 @@ const CORRECTION = (name: string) =>
 
 /**
  * What a tripped output guardrail does to the conversation: `guardrail_tripped` is emitted, the response is
- * interrupted (as any interruption), a system message tells the model why, and a new response is requested.
+ * interrupted (as any interruption), a system message tells the model why, and a new response is requested
+ * (an automatic follow-up that answers an error: bounded in a row by the coordinator).
  */
 export function correctTrippedResponse<TContext>(
   state: SessionState<TContext>,
@@ -36,7 +37,7 @@ export function correctTrippedResponse<TContext>(
         content: [{ type: 'text', text: CORRECTION(trip.guardrailName) }],
       },
     });
-    coordinator.request({}, 'guardrail');
+    coordinator.followUp('guardrail', true);
   } catch (error) {
     state.reportError('guardrail', error);
   }

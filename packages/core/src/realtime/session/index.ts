@@ -8,6 +8,8 @@ export { SessionPlayback } from './playback-control.js';
 export type { RealtimeReconnectOptions } from './reconnect-options.js';
 export type { ReplyHandle, ReplyResult } from './reply-handle.js';
 export {
+  type FollowUpReason,
+  MAX_ERROR_FOLLOW_UPS,
   type PendingResponseRequest,
   ResponseCoordinator,
   type ResponseCoordinatorHooks,

@@ -5,6 +5,13 @@ interface CallGroup {
   readonly pending: Set<string>;
   ended: boolean;
   status?: RealtimeResponseStatus;
+  /** `true` once one of its calls produced a result that is not an error. */
+  succeeded: boolean;
+}
+
+/** A follow-up response is due; `succeeded`: at least one of the calls it answers did not fail. */
+export interface FollowUpDue {
+  succeeded: boolean;
 }
 
 /**
@@ -28,30 +35,34 @@ export class ParallelToolCalls {
     this.#callResponse.set(callId, responseId);
     let group = this.#groups.get(responseId);
     if (!group) {
-      group = { pending: new Set(), ended: false };
+      group = { pending: new Set(), ended: false, succeeded: false };
       this.#groups.set(responseId, group);
     }
     group.pending.add(callId);
   }
 
-  /** A call finished (its output went out); `true` when a follow-up response is due now. */
-  finished(callId: string): boolean {
-    if (!this.#callResponse.has(callId)) return false;
+  /**
+   * A call finished (its output went out, or could not); `failed`: its output reports an error. Says whether
+   * a follow-up response is due now.
+   */
+  finished(callId: string, failed: boolean): FollowUpDue | undefined {
+    if (!this.#callResponse.has(callId)) return undefined;
     const responseId = this.#callResponse.get(callId);
     this.#callResponse.delete(callId);
-    if (responseId === undefined) return true;
+    if (responseId === undefined) return { succeeded: !failed };
     const group = this.#groups.get(responseId);
-    if (!group) return false;
+    if (!group) return undefined;
     group.pending.delete(callId);
+    if (!failed) group.succeeded = true;
     return this.#completeIfDone(responseId, group);
   }
 
-  /** Response `responseId` ended with `status`; `true` when a follow-up response is due now. */
-  responseDone(responseId: string, status: RealtimeResponseStatus): boolean {
+  /** Response `responseId` ended with `status`; says whether a follow-up response is due now. */
+  responseDone(responseId: string, status: RealtimeResponseStatus): FollowUpDue | undefined {
     this.#recentlyEnded.push(responseId);
     if (this.#recentlyEnded.length > RECENTLY_ENDED_RESPONSES_LIMIT) this.#recentlyEnded.shift();
     const group = this.#groups.get(responseId);
-    if (!group) return false;
+    if (!group) return undefined;
     group.ended = true;
     group.status = status;
     return this.#completeIfDone(responseId, group);
@@ -64,9 +75,9 @@ export class ParallelToolCalls {
     this.#recentlyEnded.length = 0;
   }
 
-  #completeIfDone(responseId: string, group: CallGroup): boolean {
-    if (!group.ended || group.pending.size > 0) return false;
+  #completeIfDone(responseId: string, group: CallGroup): FollowUpDue | undefined {
+    if (!group.ended || group.pending.size > 0) return undefined;
     this.#groups.delete(responseId);
-    return group.status === 'completed';
+    return group.status === 'completed' ? { succeeded: group.succeeded } : undefined;
   }
 }

@@ -160,14 +160,18 @@ export class ProviderEventRouter<TContext> {
   #error(event: EventOf<'error'>): void {
     const to = this.#to;
     let refusal: ResponseRefusedError | undefined;
-    if (event.clientRequestId !== undefined) {
-      const id = event.clientRequestId;
-      to.requests.stopTimeout(id);
+    let id = event.clientRequestId;
+    // A refusal of a response request releases the queue, whether or not it names the request.
+    if (id !== undefined || event.commandType === 'createResponse') {
       const request = to.coordinator.requestRefused(id);
-      to.ephemeral.ended(id);
+      id ??= request?.clientRequestId;
+      if (id !== undefined) {
+        to.requests.stopTimeout(id);
+        to.ephemeral.ended(id);
+      }
       if (request) {
-        refusal = new ResponseRefusedError(event.code, event.message, id);
-        to.requests.fail(id, refusal);
+        refusal = new ResponseRefusedError(event.code, event.message, request.clientRequestId);
+        to.requests.fail(request.clientRequestId, refusal);
       }
     }
     this.#state.emit({
@@ -176,7 +180,7 @@ export class ProviderEventRouter<TContext> {
       code: event.code,
       message: event.message,
       ...(refusal && { error: refusal }),
-      ...(event.clientRequestId !== undefined && { clientRequestId: event.clientRequestId }),
+      ...(id !== undefined && { clientRequestId: id }),
       ...(event.fatal !== undefined && { fatal: event.fatal }),
     });
     if (event.fatal) {

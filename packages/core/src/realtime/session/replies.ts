@@ -2,6 +2,7 @@ import type { ToolChoice } from '../../model.js';
 import type { CreateResponseCommand } from '../seam.js';
 import { ephemeralReplyStrategy, toolFollowUpStrategy } from './capability-strategies.js';
 import { EphemeralReplies } from './ephemeral-replies.js';
+import { FollowUpLimitError } from './errors.js';
 import type { ResolvedSessionOptions } from './options.js';
 import type { ReplyHandle } from './reply-handle.js';
 import { ReplyRequests } from './reply-requests.js';
@@ -45,6 +46,10 @@ export class Replies<TContext> {
       createRequestId: () => this.requests.nextId(),
       send: (command) => this.#send(command),
       failed: (request, error) => this.#failed(request, error),
+      followUpsStopped: (reason, inARow) =>
+        this.#state.reportError('session', new FollowUpLimitError(reason, inARow)),
+      clock,
+      providerFollowUpTimeoutMs: options.replyTimeoutMs,
     });
   }
 

@@ -1,7 +1,11 @@
+import type { Clock, TimerHandle } from '../../clock.js';
+import { MAX_ERROR_FOLLOW_UPS } from '../../constants.js';
 import { ParleyError } from '../../errors.js';
 import type { ToolChoice } from '../../model.js';
 import type { CreateResponseCommand, RealtimeResponseStatus, RealtimeToolDefinition } from '../seam.js';
 import { ParallelToolCalls } from './parallel-tool-calls.js';
+
+export { MAX_ERROR_FOLLOW_UPS };
 
 /** What a response request asks of the provider. */
 export interface ResponseRequestParams {
@@ -36,12 +40,26 @@ export interface ResponseCoordinatorHooks {
   failed(request: PendingResponseRequest, error: unknown): void;
   /** A fresh `clientRequestId`. */
   createRequestId(): string;
+  /**
+   * Automatic follow-ups that only answered errors hit {@link MAX_ERROR_FOLLOW_UPS} in a row: this one was not
+   * requested.
+   */
+  followUpsStopped?(reason: FollowUpReason, inARow: number): void;
 }
+
+/** Why the session asks for a response by itself. */
+export type FollowUpReason = 'tool_follow_up' | 'guardrail';
 
 /** Options of {@link ResponseCoordinator}. */
 export interface ResponseCoordinatorOptions extends ResponseCoordinatorHooks {
   /** The provider starts follow-up responses after tool outputs itself: never request one. */
   autoToolReplyGeneration: boolean;
+  /**
+   * With `autoToolReplyGeneration`: how long the queue waits for the provider's own tool follow-up to start
+   * before it moves on (timed on `clock`). Without a clock the queue waits for it to start.
+   */
+  providerFollowUpTimeoutMs?: number;
+  clock?: Clock;
 }
 
 /** What {@link ResponseCoordinator.responseStarted} learned about a response. */
@@ -66,9 +84,12 @@ interface MutableRequest {
  *   one is active (or requested) waits in a queue until that response is done;
  * - parallel tool calls are coalesced per response ({@link ParallelToolCalls}): one follow-up response per
  *   group, requested by the last call to finish or at the response's end; calls without a response get a
- *   follow-up after each output (queued follow-ups coalesce);
- * - a refused, failed or abandoned request releases the queue;
- * - with `autoToolReplyGeneration`, no follow-up is ever requested.
+ *   follow-up after each output;
+ * - queued requests without parameters (user input, follow-ups) coalesce: one response answers them all;
+ * - a refused (named or not), failed or abandoned request releases the queue;
+ * - with `autoToolReplyGeneration`, no follow-up is ever requested, and the queue waits for the provider's
+ *   own follow-up to start and end;
+ * - automatic follow-ups that only answer errors stop after {@link MAX_ERROR_FOLLOW_UPS} in a row.
  *
  * Only responses that end `completed` get a tool follow-up: after an interrupted or cancelled response
  * the outputs stay in the conversation for the next turn.
@@ -82,10 +103,17 @@ export class ResponseCoordinator {
   #activeResponseId: string | undefined;
   readonly #abandoned = new Set<string>();
   readonly #toolCalls = new ParallelToolCalls();
+  readonly #clock: Clock | undefined;
+  readonly #providerFollowUpTimeoutMs: number | undefined;
+  /** Set while the provider is expected to start its own tool follow-up; the timer bounds the wait. */
+  #awaitingProviderFollowUp: { timer: TimerHandle | undefined } | undefined;
+  #errorFollowUpsInARow = 0;
 
   constructor(options: ResponseCoordinatorOptions) {
     this.#hooks = options;
     this.#autoToolReply = options.autoToolReplyGeneration;
+    this.#clock = options.clock;
+    this.#providerFollowUpTimeoutMs = options.providerFollowUpTimeoutMs;
   }
 
   /** The active default-conversation response, once the provider started it. */
@@ -93,9 +121,16 @@ export class ResponseCoordinator {
     return this.#activeResponseId;
   }
 
-  /** `true` while a default-conversation response is active or requested and not yet started. */
+  /**
+   * `true` while a default-conversation response is active, requested and not yet started, or expected from
+   * the provider (its own tool follow-up).
+   */
   get busy(): boolean {
-    return this.#activeResponseId !== undefined || this.#inFlight !== undefined;
+    return (
+      this.#activeResponseId !== undefined ||
+      this.#inFlight !== undefined ||
+      this.#awaitingProviderFollowUp !== undefined
+    );
   }
 
   /** Requests waiting for the active response to end, then the one in flight, then out-of-band ones. */
@@ -110,6 +145,20 @@ export class ResponseCoordinator {
    * when it is sent at once and sending fails.
    */
   request(params: ResponseRequestParams, reason: ResponseRequestReason): PendingResponseRequest {
+    const { request, error } = this.#request(params, reason);
+    if (error !== undefined) throw error;
+    return request;
+  }
+
+  #request(
+    params: ResponseRequestParams,
+    reason: ResponseRequestReason,
+  ): { request: PendingResponseRequest; error?: unknown } {
+    if (reason === 'user_input' || reason === 'reply') this.#errorFollowUpsInARow = 0;
+    if (reason !== 'reply' && Object.keys(params).length === 0) {
+      const joined = this.#queue.find((queued) => isPlain(queued.command));
+      if (joined) return { request: { ...joined } };
+    }
     const clientRequestId = this.#hooks.createRequestId();
     const command: CreateResponseCommand = {
       type: 'createResponse',
@@ -123,11 +172,11 @@ export class ResponseCoordinator {
     const request: MutableRequest = { clientRequestId, reason, command, state: 'queued' };
     if (command.conversation === 'none' || (!this.busy && this.#queue.length === 0)) {
       const error = this.#dispatch(request);
-      if (error !== undefined) throw error;
+      if (error !== undefined) return { request, error };
     } else {
       this.#queue.push(request);
     }
-    return request;
+    return { request };
   }
 
   /** The provider started a response. */
@@ -146,7 +195,14 @@ export class ResponseCoordinator {
       this.#outOfBand.delete(id);
     }
     const abandoned = id !== undefined && this.#abandoned.delete(id);
-    if (event.conversation === 'default') this.#activeResponseId = event.responseId;
+    if (event.conversation === 'default') {
+      this.#activeResponseId = event.responseId;
+      if (id === undefined) {
+        // The provider's own response: its tool follow-up, or a turn it started for the user.
+        if (this.#awaitingProviderFollowUp) this.#stopAwaitingProvider();
+        else this.#errorFollowUpsInARow = 0;
+      }
+    }
     return { request, abandoned };
   }
 
@@ -164,12 +220,23 @@ export class ResponseCoordinator {
       this.#outOfBand.delete(id);
       this.#abandoned.delete(id);
     }
-    if (this.#toolCalls.responseDone(event.responseId, event.status)) this.#followUp();
+    const due = this.#toolCalls.responseDone(event.responseId, event.status);
+    if (due) this.#toolFollowUp(due.succeeded);
     this.#pump();
   }
 
-  /** The provider refused request `clientRequestId`; returns it (if the coordinator held it). */
-  requestRefused(clientRequestId: string): PendingResponseRequest | undefined {
+  /**
+   * The provider refused request `clientRequestId`; returns it (if the coordinator held it). A refusal that
+   * does not say which request it answers (`undefined`) refuses the default-conversation request in flight
+   * (there is at most one), else the only out-of-band request in flight: either way the queue moves on.
+   */
+  requestRefused(clientRequestId: string | undefined): PendingResponseRequest | undefined {
+    if (clientRequestId === undefined) {
+      const only = this.#outOfBand.size === 1 ? [...this.#outOfBand.keys()][0] : undefined;
+      const named = this.#inFlight?.clientRequestId ?? only;
+      if (named === undefined) return undefined;
+      clientRequestId = named;
+    }
     let request: MutableRequest | undefined;
     if (this.#inFlight?.clientRequestId === clientRequestId) {
       request = this.#inFlight;
@@ -207,9 +274,29 @@ export class ResponseCoordinator {
     this.#toolCalls.started(callId, responseId);
   }
 
-  /** A call's output has been sent (or the call ended without one); may request the follow-up. */
-  toolCallFinished(callId: string): void {
-    if (this.#toolCalls.finished(callId)) this.#followUp();
+  /**
+   * A call's output has been sent (or could not be); may request the follow-up. `failed`: its output reports
+   * an error (unknown tool, invalid arguments, a failure), which bounds automatic follow-ups.
+   */
+  toolCallFinished(callId: string, failed = false): void {
+    const due = this.#toolCalls.finished(callId, failed);
+    if (due) this.#toolFollowUp(due.succeeded);
+  }
+
+  /**
+   * Requests an automatic follow-up (coalescing with a queued one); `answersErrorsOnly` counts it towards
+   * {@link MAX_ERROR_FOLLOW_UPS}. Returns `false` when the limit stopped it.
+   */
+  followUp(reason: FollowUpReason, answersErrorsOnly: boolean): boolean {
+    if (!answersErrorsOnly) this.#errorFollowUpsInARow = 0;
+    else if (this.#errorFollowUpsInARow >= MAX_ERROR_FOLLOW_UPS) {
+      this.#hooks.followUpsStopped?.(reason, this.#errorFollowUpsInARow);
+      return false;
+    } else this.#errorFollowUpsInARow++;
+    // Nobody waits on an automatic request: a failure to send it goes to `failed`, never up the caller's stack.
+    const { request, error } = this.#request({}, reason);
+    if (error !== undefined) this.#hooks.failed({ ...request }, error);
+    return true;
   }
 
   /** Forgets everything (the connection is gone); returns the requests that will never start. */
@@ -221,13 +308,34 @@ export class ResponseCoordinator {
     this.#activeResponseId = undefined;
     this.#abandoned.clear();
     this.#toolCalls.reset();
+    if (this.#awaitingProviderFollowUp) this.#stopAwaitingProvider();
+    this.#errorFollowUpsInARow = 0;
     return dropped;
   }
 
-  #followUp(): void {
-    if (this.#autoToolReply) return;
-    if (this.#queue.some((r) => r.reason === 'tool_follow_up')) return;
-    this.request({}, 'tool_follow_up');
+  #toolFollowUp(succeeded: boolean): void {
+    if (!this.#autoToolReply) {
+      this.followUp('tool_follow_up', !succeeded);
+      return;
+    }
+    // The provider starts this follow-up itself: nothing may be requested until it has started and ended.
+    if (this.#activeResponseId !== undefined || this.#awaitingProviderFollowUp) return;
+    const timeoutMs = this.#providerFollowUpTimeoutMs;
+    const clock = this.#clock;
+    const timer =
+      clock && timeoutMs !== undefined
+        ? clock.setTimeout(() => {
+            this.#awaitingProviderFollowUp = undefined;
+            this.#pump();
+          }, timeoutMs)
+        : undefined;
+    this.#awaitingProviderFollowUp = { timer };
+  }
+
+  #stopAwaitingProvider(): void {
+    const timer = this.#awaitingProviderFollowUp?.timer;
+    if (timer !== undefined) this.#clock?.clearTimeout(timer);
+    this.#awaitingProviderFollowUp = undefined;
   }
 
   #pump(): void {
@@ -252,4 +360,12 @@ export class ResponseCoordinator {
       return error ?? new ParleyError('send_failed', 'Sending the response request failed.');
     }
   }
+}
+
+/** A default-conversation request with nothing but its id: any number of them are answered by one response. */
+function isPlain(command: CreateResponseCommand): boolean {
+  return (
+    command.conversation === 'default' &&
+    Object.keys(command).every((key) => key === 'type' || key === 'clientRequestId' || key === 'conversation')
+  );
 }

@@ -6,12 +6,13 @@ import { invokeFunctionTool, parseToolArguments } from '../../tool.js';
 import type { RealtimeCommand, RealtimeEvent } from '../seam.js';
 import { abortable } from './abortable.js';
 import type { ApprovalBook, ApprovalDecision } from './approvals.js';
-import { UnknownToolError } from './errors.js';
+import { ToolCallConflictError, ToolOutputNotSentError, UnknownToolError } from './errors.js';
 import type { RealtimeErrorSource, RealtimeSessionEvent, RealtimeToolCallStatus } from './events.js';
 import type { HistoryMirror } from './history-mirror.js';
 import type { ResponseCoordinator } from './response-coordinator.js';
 import type { ResponseTracker } from './response-tracker.js';
 import type { TaskSet } from './task-set.js';
+import { ToolCallLedger } from './tool-call-ledger.js';
 
 /** A function call to run, bound to the agent whose response produced it. */
 export interface ToolCall<TContext> {
@@ -53,10 +54,14 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  * one output, unless the session is closing (then it sends nothing). An output is sent, then mirrored, then
  * reported to the coordinator, in that order: the follow-up it may trigger must find the output in place.
  * Calls from out-of-band responses (which run with tools off) are neither run nor remembered.
+ *
+ * A call id runs at most once per session ({@link ToolCallLedger}, kept across reconnects): a repeat is a
+ * warning, a changed payload under a known id an error; neither runs nor sends an output.
  */
 export class ToolExecutor<TContext> {
   readonly #host: ToolExecutorHost<TContext>;
   readonly #sequential: boolean;
+  readonly #ledger = new ToolCallLedger();
   #tail: Promise<void> = Promise.resolve();
 
   constructor(host: ToolExecutorHost<TContext>, options: { sequential: boolean }) {
@@ -73,6 +78,19 @@ export class ToolExecutor<TContext> {
         type: 'warning',
         code: 'out_of_band_tool_call_ignored',
         message: `The provider called tool "${event.name}" from out-of-band response ${event.responseId}, which runs with tools off; the call was ignored.`,
+      });
+      return;
+    }
+    const admission = this.#ledger.admit(event);
+    if (admission.kind === 'conflict') {
+      host.reportError('tool', new ToolCallConflictError(event.callId, admission.first, event));
+      return;
+    }
+    if (admission.kind === 'repeat') {
+      host.emit({
+        type: 'warning',
+        code: 'tool_call_repeated',
+        message: `The provider delivered call ${event.callId} ("${event.name}") again; it runs once per session, so the repeat was ignored.`,
       });
       return;
     }
@@ -129,6 +147,7 @@ export class ToolExecutor<TContext> {
         call,
         `Error: there is no tool named "${call.name}". Use only the tools you were given.`,
         signal,
+        true,
       );
       return;
     }
@@ -202,6 +221,7 @@ export class ToolExecutor<TContext> {
     signal: AbortSignal,
   ): Promise<void> {
     let output: string;
+    let failed = false;
     try {
       await abortable(this.#host.handoff(handoff, call), signal);
       output = JSON.stringify({ assistant: handoff.agent.name });
@@ -209,12 +229,14 @@ export class ToolExecutor<TContext> {
       if (signal.aborted) throw error;
       // The switch path already reported the error and kept the previous agent.
       output = `Error: the transfer to "${handoff.agent.name}" failed: ${errorText(error)}`;
+      failed = true;
     }
-    this.#deliver(call, output, signal);
+    this.#deliver(call, output, signal, failed);
   }
 
   #end(call: ToolCall<TContext>, output: string, status: RealtimeToolCallStatus, signal: AbortSignal): void {
-    if (!this.#deliver(call, output, signal)) return;
+    const failed = status !== 'completed' && status !== 'approval_rejected';
+    if (!this.#deliver(call, output, signal, failed)) return;
     this.#host.emit({
       type: 'tool_end',
       agent: call.agent,
@@ -226,13 +248,23 @@ export class ToolExecutor<TContext> {
     });
   }
 
-  /** Sends the call's output, mirrors it, tells the coordinator; `false` (nothing sent) once aborted or closing. */
-  #deliver(call: ToolCall<TContext>, output: string, signal: AbortSignal): boolean {
+  /**
+   * Sends the call's output, mirrors it, tells the coordinator; `false` once aborted or closing (nothing sent)
+   * or when writing it failed (an `error` event). `failed`: the output reports an error.
+   */
+  #deliver(call: ToolCall<TContext>, output: string, signal: AbortSignal, failed: boolean): boolean {
     const host = this.#host;
     if (signal.aborted || !host.live()) return false;
-    host.send({ type: 'sendToolOutput', callId: call.callId, output });
-    host.mirror.toolOutput(call.callId, output);
-    host.coordinator.toolCallFinished(call.callId);
-    return true;
+    let sent = true;
+    try {
+      host.send({ type: 'sendToolOutput', callId: call.callId, output });
+      host.mirror.toolOutput(call.callId, output);
+    } catch (error) {
+      sent = false;
+      host.reportError('tool', new ToolOutputNotSentError(call.callId, call.name, error));
+    }
+    // Sent or not, the call is over: its response's one follow-up must not wait for it forever.
+    host.coordinator.toolCallFinished(call.callId, failed || !sent);
+    return sent;
   }
 }

@@ -1,0 +1,27 @@
+/** What {@link ToolCallLedger.admit} decided about a function call. */
+export type ToolCallAdmission =
+  /** A call id never seen in this session: run it. */
+  | { kind: 'new' }
+  /** The same call (same id, name and arguments) again: it already ran or runs; do nothing. */
+  | { kind: 'repeat' }
+  /** A known call id with another name or other arguments: never run, report it. */
+  | { kind: 'conflict'; first: { name: string; arguments: string } };
+
+/**
+ * The session's record of every function call id it has admitted, for the session's whole life (across
+ * responses and reconnects): a call id runs at most once, whatever the provider re-sends. Providers may
+ * de-duplicate too; the session does not rely on it.
+ */
+export class ToolCallLedger {
+  readonly #calls = new Map<string, { name: string; arguments: string }>();
+
+  admit(call: { callId: string; name: string; arguments: string }): ToolCallAdmission {
+    const first = this.#calls.get(call.callId);
+    if (!first) {
+      this.#calls.set(call.callId, { name: call.name, arguments: call.arguments });
+      return { kind: 'new' };
+    }
+    if (first.name === call.name && first.arguments === call.arguments) return { kind: 'repeat' };
+    return { kind: 'conflict', first: { ...first } };
+  }
+}

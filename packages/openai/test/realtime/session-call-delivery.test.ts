@@ -1,0 +1,75 @@
+import { Agent, RealtimeSession, tool } from '@parley/core';
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { modelFor, sent, simulator } from './helpers.js';
+
+function lookupAgent(runs: string[]) {
+  const lookup = tool({
+    name: 'lookup',
+    description: 'Looks a key up',
+    parameters: z.object({ key: z.string() }),
+    execute: ({ key }) => {
+      runs.push(key);
+      return `value of ${key}`;
+    },
+  });
+  return new Agent({ name: 'Looker', tools: [lookup] });
+}
+
+describe('function calls over the OpenAI adapter', () => {
+  test('a function call item without a response id is not dropped: it runs and is followed up', async () => {
+    const sim = await simulator();
+    const runs: string[] = [];
+    const session = new RealtimeSession(lookupAgent(runs), {
+      model: modelFor(sim),
+      config: { outputModalities: ['text'] },
+    });
+    await session.connect();
+    const server = await sim.waitForConnection();
+    server.send({
+      type: 'response.output_item.done',
+      output_index: 0,
+      item: {
+        id: 'item_loose',
+        type: 'function_call',
+        status: 'completed',
+        call_id: 'call_loose',
+        name: 'lookup',
+        arguments: '{"key":"k"}',
+      },
+    });
+    await server.waitForClientEvent('response.create');
+    expect(runs).toEqual(['k']);
+    const outputs = sent(server, 'conversation.item.create').map(
+      (e) => e.item as { type: string; call_id?: string },
+    );
+    expect(outputs).toEqual([
+      expect.objectContaining({ type: 'function_call_output', call_id: 'call_loose' }),
+    ]);
+    await session.close();
+  });
+
+  test('the service refusing a colliding response.create without its event_id releases the queue', async () => {
+    const sim = await simulator();
+    const session = new RealtimeSession(new Agent({ name: 'Patient' }), {
+      model: modelFor(sim),
+      config: { outputModalities: ['text'] },
+    });
+    await session.connect();
+    const server = await sim.waitForConnection();
+    sim.refuseNextResponse({
+      code: 'conversation_already_has_active_response',
+      message: 'Conversation already has an active response in progress: resp_vad.',
+      echoEventId: false,
+    });
+    const errors: string[] = [];
+    session.on('error', (e) => errors.push(`${e.code}:${e.clientRequestId}`));
+    const first = session.generateReply();
+    const second = session.generateReply();
+    await expect(first).rejects.toMatchObject({ code: 'response_refused' });
+    await expect(second).resolves.toEqual(expect.any(String));
+    expect(sent(server, 'response.create')).toHaveLength(2);
+    expect(errors).toEqual([`conversation_already_has_active_response:${first.clientRequestId}`]);
+    await session.close();
+  });
+});
