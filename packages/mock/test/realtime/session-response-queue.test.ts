@@ -121,7 +121,7 @@ describe('a provider that starts tool follow-ups itself', () => {
     expect(creates()).toHaveLength(2);
     expect(log.of('response_done').map((e) => e.status)).toEqual(['completed', 'completed', 'completed']);
     expect(
-      session.history.filter((i) => i.type === 'message' && i.role === 'assistant').map((i) => i.text),
+      session.history.flatMap((i) => (i.type === 'message' && i.role === 'assistant' ? [i.text] : [])),
     ).toEqual(['The tool said hi.', 'And this is the reply the app asked for.']);
     await session.close();
   });
