@@ -1,3 +1,4 @@
+import { EventRecorder } from '@parley/conformance';
 import {
   Agent,
   FollowUpLimitError,
@@ -7,10 +8,9 @@ import {
   ResponseRefusedError,
   tool,
 } from '@parley/core';
-import { ManualClock, MockRealtimeModel, type MockResponseStep } from '@parley/mock';
+import { flushMicrotasks, ManualClock, MockRealtimeModel, type MockResponseStep } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { recordEvents, settle } from './helpers.js';
 
 const echo = tool({
   name: 'echo',
@@ -32,7 +32,7 @@ async function start(options: { auto?: boolean; agent?: Agent; outputGuardrails?
       guardrailDebounceChars: 5,
     }),
   });
-  const log = recordEvents(session);
+  const log = new EventRecorder(session);
   await session.connect();
   const creates = () => model.commands.filter((c) => c.type === 'createResponse');
   return { clock, model, session, log, creates };
@@ -55,7 +55,7 @@ describe('a refused response request releases the queue', () => {
     const second = session.generateReply();
     expect(creates()).toHaveLength(1);
     await expect(first).rejects.toBeInstanceOf(ResponseRefusedError);
-    await settle();
+    await flushMicrotasks();
     // Without the release the second request would wait for the reply timeout (the clock never moves).
     expect(creates().map((c) => c.clientRequestId)).toEqual([first.clientRequestId, second.clientRequestId]);
     await expect(second).resolves.toEqual(expect.any(String));
@@ -74,13 +74,13 @@ describe('queued inputs coalesce', () => {
     const { model, session, creates } = await start();
     model.respondWith(held('Let me think.'), 'One answer for all three.');
     session.sendMessage('First question.');
-    await settle();
+    await flushMicrotasks();
     session.sendMessage('Second.');
     session.sendMessage('Third.');
-    await settle();
+    await flushMicrotasks();
     expect(creates()).toHaveLength(1);
     model.connection.resume();
-    await settle();
+    await flushMicrotasks();
     expect(creates()).toHaveLength(2);
     expect(session.history.at(-1)).toMatchObject({ text: 'One answer for all three.' });
     await session.close();
@@ -90,12 +90,12 @@ describe('queued inputs coalesce', () => {
     const { model, session, creates } = await start();
     model.respondWith(held('Hm.'), 'Answer.', 'Summary.');
     session.sendMessage('Question.');
-    await settle();
+    await flushMicrotasks();
     session.sendMessage('More.');
     const reply = session.generateReply({ instructions: 'Summarize.' });
     model.connection.resume();
     await reply.done;
-    await settle();
+    await flushMicrotasks();
     expect(creates()).toHaveLength(3);
     expect(creates()[2]).toMatchObject({ instructions: 'Summarize.' });
     await session.close();
@@ -111,10 +111,10 @@ describe('a provider that starts tool follow-ups itself', () => {
       'And this is the reply the app asked for.',
     );
     session.sendMessage('Call echo.');
-    await settle();
+    await flushMicrotasks();
     const reply = session.generateReply();
     model.connection.resume();
-    await settle();
+    await flushMicrotasks();
     await expect(reply).resolves.toEqual(expect.any(String));
     await reply.done;
     expect(log.of('error')).toEqual([]);
@@ -138,7 +138,7 @@ describe('a provider that starts tool follow-ups itself', () => {
       name: 'echo',
       arguments: '{"text":"hi"}',
     });
-    await settle();
+    await flushMicrotasks();
     model.respondWith('The reply the app asked for.');
     const reply = session.generateReply();
     model.connection.emit({
@@ -147,10 +147,10 @@ describe('a provider that starts tool follow-ups itself', () => {
       status: 'completed',
       conversation: 'default',
     });
-    await settle();
+    await flushMicrotasks();
     expect(creates()).toHaveLength(0);
     await clock.advance(15_000);
-    await settle();
+    await flushMicrotasks();
     expect(creates()).toHaveLength(1);
     await expect(reply).resolves.toEqual(expect.any(String));
     await session.close();
@@ -167,14 +167,14 @@ describe('automatic follow-ups that only answer errors are bounded', () => {
     });
     model.respondWith(...Array.from({ length: 1 + MAX_ERROR_FOLLOW_UPS }, (_, i) => missing(i)), 'Fine.');
     session.sendMessage('Go.');
-    await settle();
+    await flushMicrotasks();
     expect(creates()).toHaveLength(1 + MAX_ERROR_FOLLOW_UPS);
     const stopped = log.of('error').filter((e) => e.code === 'follow_up_limit');
     expect(stopped).toHaveLength(1);
     expect(stopped[0]!.error).toBeInstanceOf(FollowUpLimitError);
     // The next user input goes on as usual.
     session.sendMessage('Try again.');
-    await settle();
+    await flushMicrotasks();
     expect(creates()).toHaveLength(2 + MAX_ERROR_FOLLOW_UPS);
     await session.close();
   });
@@ -187,7 +187,7 @@ describe('automatic follow-ups that only answer errors are bounded', () => {
     const { model, session, log, creates } = await start({ outputGuardrails: [always] });
     model.respondWith(...Array.from({ length: 20 }, () => 'Some words that will trip.'));
     session.sendMessage('Talk.');
-    await settle();
+    await flushMicrotasks();
     expect(creates()).toHaveLength(1 + MAX_ERROR_FOLLOW_UPS);
     expect(log.of('error').filter((e) => e.code === 'follow_up_limit')).toHaveLength(1);
     await session.close();
@@ -207,7 +207,7 @@ describe('automatic follow-ups that only answer errors are bounded', () => {
       'Done.',
     );
     session.sendMessage('Go.');
-    await settle();
+    await flushMicrotasks();
     expect(log.of('error').filter((e) => e.code === 'follow_up_limit')).toEqual([]);
     expect(creates()).toHaveLength(MAX_ERROR_FOLLOW_UPS + 2);
     expect(session.history.at(-1)).toMatchObject({ text: 'Done.' });
@@ -224,7 +224,7 @@ describe('a tool output that cannot be sent', () => {
     );
     model.connection.failNextSend('sendToolOutput');
     session.sendMessage('Call echo.');
-    await settle();
+    await flushMicrotasks();
     expect(log.of('error').map((e) => e.code)).toEqual(['tool_output_not_sent']);
     expect(creates()).toHaveLength(2);
     expect(log.of('response_done')).toHaveLength(2);

@@ -1,8 +1,8 @@
+import { EventRecorder } from '@parley/conformance';
 import { Agent, RealtimeSession, tool } from '@parley/core';
-import { ManualClock, MockRealtimeModel, type MockResponseStep } from '@parley/mock';
+import { flushMicrotasks, ManualClock, MockRealtimeModel, type MockResponseStep } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { recordEvents, settle } from './helpers.js';
 
 function countingAgent(options: { needsApproval?: boolean } = {}) {
   const runs: string[] = [];
@@ -42,7 +42,7 @@ async function start(options: { needsApproval?: boolean; clock?: ManualClock } =
     model,
     ...(options.clock && { clock: options.clock, reconnect: { jitter: 0 } }),
   });
-  const log = recordEvents(session);
+  const log = new EventRecorder(session);
   await session.connect();
   const outputs = () =>
     model.connections.flatMap((c) => c.commands).filter((c) => c.type === 'sendToolOutput');
@@ -54,10 +54,10 @@ describe('a function call id runs at most once per session', () => {
     const { model, session, log, runs, outputs } = await start();
     model.respondWith({ output: [call('a')] }, 'Done.', { output: [call('a')] }, 'Still done.');
     session.sendMessage('Look a up.');
-    await settle();
+    await flushMicrotasks();
     expect(runs).toEqual(['a']);
     session.sendMessage('And again?');
-    await settle();
+    await flushMicrotasks();
     expect(runs).toEqual(['a']);
     expect(outputs()).toHaveLength(1);
     expect(log.of('tool_start')).toHaveLength(1);
@@ -72,9 +72,9 @@ describe('a function call id runs at most once per session', () => {
       output: [call('b'), call('c', { name: 'other' })],
     });
     session.sendMessage('Look a up.');
-    await settle();
+    await flushMicrotasks();
     session.sendMessage('Now b.');
-    await settle();
+    await flushMicrotasks();
     expect(runs).toEqual(['a']);
     expect(outputs()).toHaveLength(1);
     const errors = log.of('error');
@@ -91,7 +91,7 @@ describe('a function call id runs at most once per session', () => {
     model.respondWith({ output: [call('a'), call('a')] }, 'Done.');
     const reply = session.generateReply();
     await reply.done;
-    await settle();
+    await flushMicrotasks();
     expect(runs).toEqual(['a']);
     expect(outputs()).toHaveLength(1);
     const creates = model.commands.filter((c) => c.type === 'createResponse');
@@ -104,12 +104,12 @@ describe('a function call id runs at most once per session', () => {
     const { model, session, log, runs, outputs } = await start({ needsApproval: true });
     model.respondWith({ output: [call('a')] }, 'Understood.', { output: [call('a')] }, 'Ok.');
     session.sendMessage('Look a up.');
-    await settle();
+    await flushMicrotasks();
     expect(log.of('tool_approval_requested')).toHaveLength(1);
     session.reject('call_A');
-    await settle();
+    await flushMicrotasks();
     session.sendMessage('Please?');
-    await settle();
+    await flushMicrotasks();
     expect(log.of('tool_approval_requested')).toHaveLength(1);
     expect(session.pendingApprovals).toEqual([]);
     expect(runs).toEqual([]);
@@ -122,17 +122,17 @@ describe('a function call id runs at most once per session', () => {
     const { model, session, log, runs } = await start({ clock });
     model.respondWith({ output: [call('a')] }, 'Done.');
     session.sendMessage('Look a up.');
-    await settle();
+    await flushMicrotasks();
     await clock.advance(5_000);
     expect(runs).toEqual(['a']);
     model.connection.disconnect('network');
-    await settle();
+    await flushMicrotasks();
     await clock.advance(1_000);
-    await settle();
+    await flushMicrotasks();
     expect(log.of('reconnected')).toHaveLength(1);
     model.respondWith({ output: [call('a')] }, 'Done again.');
     session.sendMessage('Again.');
-    await settle();
+    await flushMicrotasks();
     expect(runs).toEqual(['a']);
     expect(log.of('tool_start')).toHaveLength(1);
     await session.close();
@@ -156,7 +156,7 @@ describe('a function call id runs at most once per session', () => {
       name: 'lookup',
       arguments: '{"key":"x"}',
     });
-    await settle();
+    await flushMicrotasks();
     expect(runs).toEqual(['x']);
     expect(outputs()).toHaveLength(1);
     await session.close();
