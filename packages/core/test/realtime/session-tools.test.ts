@@ -386,13 +386,16 @@ describe('agent binding', () => {
     const specialist = new Agent({ name: 'Specialist', instructions: 'Specialist here.' });
     const triage = new Agent({ name: 'Triage', tools: [legacy], handoffs: [specialist] });
     const { model, session, log } = setup(triage);
-    model.respondWith({
-      output: [
-        { type: 'function_call', name: 'transfer_to_specialist', callId: 'h1' },
-        { type: 'pause' },
-        { type: 'function_call', name: 'legacy_lookup', callId: 'c1' },
-      ],
-    });
+    model.respondWith(
+      {
+        output: [
+          { type: 'function_call', name: 'transfer_to_specialist', callId: 'h1' },
+          { type: 'pause' },
+          { type: 'function_call', name: 'legacy_lookup', callId: 'c1' },
+        ],
+      },
+      'Specialist here, found it.',
+    );
     await session.connect();
     session.sendMessage('help');
     await flushMicrotasks();
@@ -406,6 +409,7 @@ describe('agent binding', () => {
       ['h1', '{"assistant":"Specialist"}'],
       ['c1', 'found'],
     ]);
+    model.assertComplete();
     await session.close();
   });
 });

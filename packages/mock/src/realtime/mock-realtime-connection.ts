@@ -116,6 +116,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
       outputModalities: () => this.#config.outputModalities,
       stopped: () => this.#clientClosed,
       open: () => this.#status === 'open',
+      received: () => ({ conversation: this.conversation, commands: [...this.commands] }),
     });
   }
 

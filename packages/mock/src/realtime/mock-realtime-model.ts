@@ -10,6 +10,7 @@ import {
   type RealtimeModel,
   UserError,
 } from '@parley/core';
+import { MockScriptError } from '../text/errors.js';
 import { checkConfig } from './check-config.js';
 import { CommandLog } from './command-log.js';
 import {
@@ -21,8 +22,23 @@ import { type MockResponseInput, type MockResponseScript, toScript } from './scr
 
 /** Options of {@link MockRealtimeModel}. */
 export interface MockRealtimeModelOptions {
-  /** Capabilities to switch off (all are `true` by default). */
+  /**
+   * Capabilities to change. By default every one is `true` except `autoToolReplyGeneration`, which is
+   * `false` like the OpenAI adapter declares (the session requests tool follow-ups itself); pass
+   * `{ autoToolReplyGeneration: true }` to test a provider that starts them on its own.
+   */
   capabilities?: Partial<RealtimeCapabilities>;
+  /**
+   * What a response does when no script is queued for it: `'fail'` (default) ends it `failed` with a
+   * `mock_script_exhausted` error event, and `assertComplete()` throws; `'wait'` holds it until
+   * `respondWith()` queues one.
+   */
+  unscriptedResponses?: 'fail' | 'wait';
+  /**
+   * Allow one open connection at a time: a `connect()` while another connection is open rejects with a
+   * `MockScriptError` (`mock_concurrent_connection`), and `assertComplete()` throws it. Default `false`.
+   */
+  strict?: boolean;
   /** Needed only by scripts with `delay` steps. Without it the mock uses no timers at all. */
   clock?: Clock;
   /** The provider name. Default `mock`. */
@@ -35,7 +51,7 @@ export interface MockRealtimeModelOptions {
   sessionLifetimeMs?: number;
 }
 
-/** Every capability on: the mock's default. */
+/** Every capability on. */
 export const ALL_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.freeze({
   ephemeralResponse: true,
   messageTruncation: true,
@@ -53,6 +69,8 @@ const MODEL_OPTIONS = optionKeys<MockRealtimeModelOptions>('MockRealtimeModelOpt
   clock: true,
   provider: true,
   sessionLifetimeMs: true,
+  unscriptedResponses: true,
+  strict: true,
 });
 const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptions', {
   ephemeralResponse: true,
@@ -64,6 +82,15 @@ const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptio
   mutableInstructions: true,
   mutableTools: true,
   autoToolReplyGeneration: true,
+});
+
+/**
+ * The mock's default capabilities: every one on except `autoToolReplyGeneration`, matching what the OpenAI
+ * adapter declares, so tests on the mock meet the tool follow-ups users meet in production.
+ */
+export const DEFAULT_MOCK_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.freeze({
+  ...ALL_REALTIME_CAPABILITIES,
+  autoToolReplyGeneration: false,
 });
 
 /** The error a mock connect fails with by default. */
@@ -86,7 +113,8 @@ type Taken = { script: MockResponseScript };
 /**
  * A scriptable in-memory realtime provider for tests and demos. Queue what the model says with
  * {@link respondWith}; every response (requested by the session or started by the provider) plays the
- * next queued script, or waits for one. Drive the rest through {@link connection}.
+ * next queued script (with none queued it fails, see `unscriptedResponses`). Drive the rest through
+ * {@link connection}; end a test with {@link assertComplete}.
  *
  * ```ts
  * const model = new MockRealtimeModel().respondWith('Hello!');
@@ -107,12 +135,21 @@ export class MockRealtimeModel implements RealtimeModel {
   readonly #lifetime: MockSessionLifetime | undefined;
   #gate: ConnectGate | undefined;
   #nextId = 0;
+  readonly #waitForScripts: boolean;
+  readonly #strict: boolean;
+  readonly #failures: MockScriptError[] = [];
 
   constructor(options: MockRealtimeModelOptions = {}) {
     MODEL_OPTIONS.check(options);
     if (options.capabilities) CAPABILITY_KEYS.check(options.capabilities, 'capabilities');
     this.provider = options.provider ?? 'mock';
-    this.capabilities = Object.freeze({ ...ALL_REALTIME_CAPABILITIES, ...options.capabilities });
+    this.capabilities = Object.freeze({ ...DEFAULT_MOCK_REALTIME_CAPABILITIES, ...options.capabilities });
+    const unscripted = options.unscriptedResponses ?? 'fail';
+    if (unscripted !== 'fail' && unscripted !== 'wait') {
+      throw new UserError(`unscriptedResponses must be 'fail' or 'wait', got ${JSON.stringify(unscripted)}.`);
+    }
+    this.#waitForScripts = unscripted === 'wait';
+    this.#strict = options.strict === true;
     const lifetimeMs = options.sessionLifetimeMs;
     if (lifetimeMs !== undefined) {
       if (typeof lifetimeMs !== 'number' || !Number.isFinite(lifetimeMs) || lifetimeMs <= 0) {
@@ -131,9 +168,14 @@ export class MockRealtimeModel implements RealtimeModel {
       capabilities: this.capabilities,
       clock: options.clock,
       nextId: (prefix) => `${prefix}_${++this.#nextId}`,
-      takeScript: () => {
+      takeScript: (responseId) => {
         const script = this.#scripts.shift();
         if (script) return { script };
+        if (!this.#waitForScripts) {
+          return {
+            missing: `MockRealtimeModel: response ${responseId} started, but no script is queued for it. Queue one with model.respondWith(…) before the session asks for a response (or pass unscriptedResponses: 'wait').`,
+          };
+        }
         let resolve!: (taken: Taken) => void;
         const promise = new Promise<Taken>((r) => {
           resolve = r;
@@ -146,6 +188,9 @@ export class MockRealtimeModel implements RealtimeModel {
         if (index >= 0) this.#takers.splice(index, 1);
       },
       recorded: (command) => this.#commands.record(command),
+      scriptFailed: (code, message) => {
+        this.#failures.push(new MockScriptError(code, message));
+      },
     };
   }
 
@@ -167,6 +212,22 @@ export class MockRealtimeModel implements RealtimeModel {
   /** Scripts queued and not yet played. */
   get queuedResponses(): number {
     return this.#scripts.length;
+  }
+
+  /**
+   * Throws a {@link MockScriptError} when the script went wrong: a response came with nothing scripted, an
+   * `expect_input` step did not match, a `strict` mock saw a second open connection, or queued scripts
+   * were never played. Call it at the end of a test.
+   */
+  assertComplete(): void {
+    const [failure] = this.#failures;
+    if (failure) throw failure;
+    if (this.#scripts.length > 0) {
+      throw new MockScriptError(
+        'mock_script_incomplete',
+        `MockRealtimeModel: ${this.#scripts.length} queued response script(s) were never played (${this.connections.length} connection(s) made). Remove them or check why the session stopped early.`,
+      );
+    }
   }
 
   /** Queues what the model does for the next responses, in order. A waiting response takes it at once. */
@@ -231,6 +292,15 @@ export class MockRealtimeModel implements RealtimeModel {
     if (signal?.aborted && !gate?.ignoreAbort) throw new AbortError('connect aborted');
     const plan = this.#plans.shift();
     if (plan?.kind === 'reject') throw plan.error;
+    const open = this.connections.find((connection) => connection.status === 'open');
+    if (this.#strict && open) {
+      const failure = new MockScriptError(
+        'mock_concurrent_connection',
+        `MockRealtimeModel (strict): connect() while connection #${this.connections.indexOf(open) + 1} is still open. Close the previous connection first.`,
+      );
+      this.#failures.push(failure);
+      throw failure;
+    }
     const problem = checkConfig(options.config, this.capabilities, false);
     if (problem) throw new MockConnectError(problem, 'capability_not_supported');
     const connection = new MockRealtimeConnection(this.#link, options.config, this.#lifetime);

@@ -8,15 +8,29 @@ import {
   type RealtimeResponseStatus,
   UserError,
 } from '@parley/core';
-import { audioChunks, type MockResponseScript, type MockResponseStep, textDeltas } from './script.js';
+import {
+  audioChunks,
+  type MockReceivedInput,
+  type MockResponseScript,
+  type MockResponseStep,
+  textDeltas,
+  unmetExpectation,
+} from './script.js';
 
 /** What a connection shares with its {@link MockRealtimeModel}. */
 export interface MockModelLink {
   readonly capabilities: RealtimeCapabilities;
   readonly clock: Clock | undefined;
   nextId(prefix: string): string;
-  /** The next queued script, waiting for one if none is queued. */
-  takeScript(): { script: MockResponseScript } | Promise<{ script: MockResponseScript }>;
+  /**
+   * The next queued script; with none queued, why the response fails (`missing`), or (when the model
+   * waits for scripts) a promise of the next one.
+   */
+  takeScript(
+    responseId: string,
+  ): { script: MockResponseScript } | { missing: string } | Promise<{ script: MockResponseScript }>;
+  /** Records a script failure the test should see (`assertComplete()` throws it). */
+  scriptFailed(code: 'mock_script_exhausted' | 'mock_expectation_failed', message: string): void;
   /** Gives back a waiting `takeScript` slot that is no longer needed. */
   cancelTake(promise: Promise<{ script: MockResponseScript }>): void;
   recorded(command: RealtimeCommand): void;
@@ -34,6 +48,8 @@ export interface MockPlayerHost {
   outputModalities(): ('text' | 'audio')[] | undefined;
   /** The client closed the connection: play nothing more, emit nothing more. */
   stopped(): boolean;
+  /** What the session has sent on this connection, for `expect_input` steps. */
+  received(): MockReceivedInput;
   open(): boolean;
 }
 
@@ -46,6 +62,8 @@ interface MockResponse {
   readonly modalities: ('text' | 'audio')[];
   cancelled: boolean;
   cancelReason: string | undefined;
+  /** The script failed (nothing queued, or an unmet expectation): the response ends `failed`. */
+  failed: boolean;
   done: boolean;
   paused: boolean;
   status: RealtimeResponseStatus | undefined;
@@ -127,6 +145,7 @@ export class MockResponsePlayer {
       modalities: modalities ?? this.#host.outputModalities() ?? (audioOn ? ['audio'] : ['text']),
       cancelled: false,
       cancelReason: undefined,
+      failed: false,
       done: false,
       paused: false,
       status: undefined,
@@ -150,8 +169,10 @@ export class MockResponsePlayer {
   async #play(response: MockResponse, given: MockResponseScript | undefined): Promise<void> {
     let script = given;
     if (!script) {
-      const taken = this.#host.link.takeScript();
-      if ('script' in taken) script = taken.script;
+      const taken = this.#host.link.takeScript(response.id);
+      if ('missing' in taken) {
+        this.#failScript(response, 'mock_script_exhausted', taken.missing);
+      } else if ('script' in taken) script = taken.script;
       else {
         const cancelled = new Promise<undefined>((resolve) => this.#onWake(response, resolve));
         const result = await Promise.race([taken, cancelled]);
@@ -161,7 +182,7 @@ export class MockResponsePlayer {
       }
     }
     for (const step of script?.output ?? []) {
-      if (response.cancelled || this.#host.stopped()) break;
+      if (response.cancelled || response.failed || this.#host.stopped()) break;
       await this.#step(response, step);
     }
     this.#finish(response, script);
@@ -181,7 +202,28 @@ export class MockResponsePlayer {
       case 'message':
         await this.#message(response, step);
         return;
+      case 'expect_input': {
+        const problem = unmetExpectation(step, this.#host.received());
+        if (problem) {
+          this.#failScript(
+            response,
+            'mock_expectation_failed',
+            `MockRealtimeModel: response ${response.id}: ${problem}.`,
+          );
+        }
+        return;
+      }
     }
+  }
+
+  #failScript(
+    response: MockResponse,
+    code: 'mock_script_exhausted' | 'mock_expectation_failed',
+    message: string,
+  ): void {
+    response.failed = true;
+    this.#host.link.scriptFailed(code, message);
+    this.#host.emit({ type: 'error', code, message });
   }
 
   async #message(
@@ -311,7 +353,11 @@ export class MockResponsePlayer {
 
   #finish(response: MockResponse, script: MockResponseScript | undefined): void {
     response.done = true;
-    response.status = response.cancelled ? 'cancelled' : (script?.status ?? 'completed');
+    response.status = response.cancelled
+      ? 'cancelled'
+      : response.failed
+        ? 'failed'
+        : (script?.status ?? 'completed');
     this.#responses.delete(response.id);
     if (this.#active === response) this.#active = undefined;
     if (this.#host.stopped()) return;

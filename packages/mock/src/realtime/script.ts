@@ -1,4 +1,18 @@
-import { PCM16_BYTES_PER_MS, type RealtimeResponseStatus, UserError } from '@parley/core';
+import {
+  PCM16_BYTES_PER_MS,
+  type RealtimeCommand,
+  type RealtimeItem,
+  type RealtimeResponseStatus,
+  UserError,
+} from '@parley/core';
+
+/** What an `expect_input` step checks: what the session has sent on this connection so far. */
+export interface MockReceivedInput {
+  /** The provider's conversation (what the model would remember). */
+  conversation: readonly RealtimeItem[];
+  /** Every command received on this connection, in order. */
+  commands: readonly RealtimeCommand[];
+}
 
 /** Assistant audio for a scripted message: a length (generated PCM16), or exact chunks. */
 export type MockAudio = { ms: number; chunkMs?: number } | readonly Uint8Array[];
@@ -31,6 +45,19 @@ export type MockResponseStep =
       /** Emit the call without its `responseId`, like providers that give none. */
       withoutResponseId?: boolean;
     }
+  /**
+   * Assert what the session sent before the model answers (put it first): `userText` is the text (or
+   * transcript) of the latest user message; `check` returns `false` (or throws) when the input is wrong.
+   * A failed expectation fails the response with a `mock_expectation_failed` error, and `assertComplete()`
+   * throws it.
+   */
+  | {
+      type: 'expect_input';
+      userText?: string;
+      check?: (input: MockReceivedInput) => boolean | undefined;
+      /** Names the expectation in the failure message. */
+      description?: string;
+    }
   /** Hold the response here until `connection.resume()`; a trailing pause keeps it active. */
   | { type: 'pause' }
   /** Wait this long on the model's clock (needs `clock` in the model options). */
@@ -60,6 +87,9 @@ export function toScript(input: MockResponseInput): MockResponseScript {
     if (step.type === 'delay' && !(step.ms >= 0)) throw new UserError('A delay step needs ms >= 0.');
     if (step.type === 'function_call' && !step.name)
       throw new UserError('A function_call step needs a name.');
+    if (step.type === 'expect_input' && step.userText === undefined && typeof step.check !== 'function') {
+      throw new UserError('An expect_input step needs userText or a check function.');
+    }
   }
   return script;
 }
@@ -89,4 +119,34 @@ export function audioChunks(text: string, audio: MockAudio | undefined): Uint8Ar
 /** Splits text into word-sized deltas that join back to the text. */
 export function textDeltas(text: string): string[] {
   return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
+function userTextOf(item: RealtimeItem): string | undefined {
+  if (item.type !== 'message' || item.role !== 'user') return undefined;
+  return item.content.map((part) => (part.type === 'text' ? part.text : (part.transcript ?? ''))).join('');
+}
+
+/** Why an `expect_input` step is not met by `input`, or `undefined` when it is. */
+export function unmetExpectation(
+  step: Extract<MockResponseStep, { type: 'expect_input' }>,
+  input: MockReceivedInput,
+): string | undefined {
+  const name = step.description ? ` (${step.description})` : '';
+  if (step.userText !== undefined) {
+    const latest = input.conversation
+      .map(userTextOf)
+      .filter((text) => text !== undefined)
+      .at(-1);
+    if (latest !== step.userText) {
+      return `expected the latest user message${name} to be ${JSON.stringify(step.userText)}, but it is ${latest === undefined ? 'missing' : JSON.stringify(latest)}`;
+    }
+  }
+  if (step.check) {
+    try {
+      if (step.check(input) === false) return `the input check${name} returned false`;
+    } catch (error) {
+      return `the input check${name} threw: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+  return undefined;
 }

@@ -1,6 +1,6 @@
 import type { HarnessResponse, RealtimeHarness } from '@parley/conformance';
 import type { RealtimeCapabilities, RealtimeCommand } from '@parley/core';
-import { MockRealtimeModel, type MockResponseScript } from '@parley/mock';
+import { ALL_REALTIME_CAPABILITIES, MockRealtimeModel, type MockResponseScript } from '@parley/mock';
 
 function toScript(response: HarnessResponse): MockResponseScript {
   return {
@@ -42,7 +42,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: () => string): Pr
 
 /** The conformance harness for {@link MockRealtimeModel}: the mock is its own backend. */
 export function createMockHarness(capabilities: Partial<RealtimeCapabilities> = {}): RealtimeHarness {
-  const model = new MockRealtimeModel({ capabilities });
+  // The suite runs with every capability on (autoToolReplyGeneration is off by default), then each one off.
+  const model = new MockRealtimeModel({ capabilities: { ...ALL_REALTIME_CAPABILITIES, ...capabilities } });
   return {
     model,
     respondWith: async (...responses) => {

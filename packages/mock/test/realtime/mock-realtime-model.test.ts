@@ -6,7 +6,16 @@ import {
   type RealtimeSessionConfig,
   UserError,
 } from '@parley/core';
-import { flushMicrotasks, ManualClock, MockConnectError, MockRealtimeModel, mockPcm16 } from '@parley/mock';
+import {
+  ALL_REALTIME_CAPABILITIES,
+  DEFAULT_MOCK_REALTIME_CAPABILITIES,
+  flushMicrotasks,
+  ManualClock,
+  MockConnectError,
+  MockRealtimeModel,
+  MockScriptError,
+  mockPcm16,
+} from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 
 const config: RealtimeSessionConfig = { instructions: 'x', tools: [], outputModalities: ['audio'] };
@@ -21,11 +30,15 @@ async function open(model = new MockRealtimeModel(), cfg: RealtimeSessionConfig 
 }
 
 describe('MockRealtimeModel', () => {
-  test('declares the current specification and every capability by default; each can be switched off', () => {
+  test('declares the current specification and every capability but autoToolReplyGeneration by default; each can be changed', () => {
     const model = new MockRealtimeModel();
     expect(model.specificationVersion).toBe(REALTIME_SPECIFICATION_VERSION);
-    expect(Object.values(model.capabilities).every((v) => v === true)).toBe(true);
+    expect(model.capabilities).toEqual({ ...ALL_REALTIME_CAPABILITIES, autoToolReplyGeneration: false });
+    expect(model.capabilities).toEqual(DEFAULT_MOCK_REALTIME_CAPABILITIES);
     expect(Object.keys(model.capabilities)).toHaveLength(9);
+    expect(new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: true } }).capabilities).toEqual(
+      ALL_REALTIME_CAPABILITIES,
+    );
     const off = new MockRealtimeModel({ capabilities: { messageTruncation: false } });
     expect(off.capabilities.messageTruncation).toBe(false);
     expect(off.capabilities.audioOutput).toBe(true);
@@ -128,8 +141,8 @@ describe('MockRealtimeModel', () => {
     expect(of('response_done')).toHaveLength(1);
   });
 
-  test('a response with no script queued starts and waits for one', async () => {
-    const { model, connection, of } = await open();
+  test("with unscriptedResponses: 'wait', a response with no script queued starts and waits for one", async () => {
+    const { model, connection, of } = await open(new MockRealtimeModel({ unscriptedResponses: 'wait' }));
     connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
     await flushMicrotasks();
     expect(of('response_started')).toHaveLength(1);
@@ -299,7 +312,9 @@ describe('MockRealtimeModel', () => {
   });
 
   test('autoToolReplyGeneration: the provider starts exactly one follow-up once every call has its output', async () => {
-    const { model, connection, of } = await open();
+    const { model, connection, of } = await open(
+      new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: true } }),
+    );
     model.respondWith(
       {
         output: [
@@ -364,5 +379,149 @@ describe('MockRealtimeModel', () => {
     await expect(pending).rejects.toMatchObject({ code: 'aborted' });
     gate.release();
     expect(model.connections).toHaveLength(0);
+  });
+});
+
+describe('MockRealtimeModel script checks', () => {
+  test('assertComplete passes when every script played, and names scripts left unplayed', async () => {
+    const { model, connection } = await open();
+    model.respondWith('One.', 'Two.');
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    await flushMicrotasks();
+    expect(() => model.assertComplete()).toThrow(
+      expect.objectContaining({
+        code: 'mock_script_incomplete',
+        message: expect.stringContaining('1 queued'),
+      }),
+    );
+    connection.send({ type: 'createResponse', clientRequestId: 'r2', conversation: 'default' });
+    await flushMicrotasks();
+    expect(() => model.assertComplete()).not.toThrow();
+  });
+
+  test('a response with nothing scripted fails at once with a clear error, and assertComplete throws it', async () => {
+    const { model, connection, of } = await open();
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    await flushMicrotasks();
+    expect(of('error')).toEqual([
+      expect.objectContaining({
+        code: 'mock_script_exhausted',
+        message: expect.stringMatching(/no script is queued.*respondWith/),
+      }),
+    ]);
+    expect(of('response_done')).toEqual([
+      expect.objectContaining({ status: 'failed', clientRequestId: 'r1' }),
+    ]);
+    expect(connection.activeResponseId).toBeUndefined();
+    expect(() => model.assertComplete()).toThrow(MockScriptError);
+    expect(() => model.assertComplete()).toThrow(expect.objectContaining({ code: 'mock_script_exhausted' }));
+  });
+
+  test('an unscripted response the provider starts itself (turn detection) fails the same way', async () => {
+    const { model, connection, of } = await open();
+    connection.userStartsSpeaking();
+    connection.userStopsSpeaking({ transcript: 'hello' });
+    await flushMicrotasks();
+    expect(of('response_done')[0]?.status).toBe('failed');
+    expect(() => model.assertComplete()).toThrow(expect.objectContaining({ code: 'mock_script_exhausted' }));
+  });
+
+  test('expect_input steps assert what the session sent before the model answers', async () => {
+    const { model, connection, of } = await open();
+    model.respondWith(
+      {
+        output: [
+          { type: 'expect_input', userText: 'What is my balance?' },
+          { type: 'message', text: 'It is 42.' },
+        ],
+      },
+      {
+        output: [
+          {
+            type: 'expect_input',
+            description: 'the tool output came back',
+            check: ({ conversation }) => conversation.some((item) => item.type === 'function_call_output'),
+          },
+          { type: 'message', text: 'never said' },
+        ],
+      },
+    );
+    connection.send({
+      type: 'createItem',
+      item: { type: 'message', role: 'user', content: [{ type: 'text', text: 'What is my balance?' }] },
+    });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    await flushMicrotasks();
+    expect(of('response_done')[0]).toMatchObject({ status: 'completed' });
+    expect(of('error')).toEqual([]);
+    connection.send({ type: 'createResponse', clientRequestId: 'r2', conversation: 'default' });
+    await flushMicrotasks();
+    expect(of('response_done')[1]).toMatchObject({ status: 'failed', clientRequestId: 'r2' });
+    expect(of('transcript_done').map((d) => d.transcript)).toEqual(['It is 42.']);
+    expect(of('error')[0]).toMatchObject({
+      code: 'mock_expectation_failed',
+      message: expect.stringContaining('the input check (the tool output came back) returned false'),
+    });
+    expect(() => model.assertComplete()).toThrow(
+      expect.objectContaining({ code: 'mock_expectation_failed' }),
+    );
+  });
+
+  test('an unmet userText names what was expected and what came; a throwing check is a failure too', async () => {
+    const { model, connection, of } = await open();
+    model.respondWith(
+      {
+        output: [
+          { type: 'expect_input', userText: 'yes' },
+          { type: 'message', text: 'x' },
+        ],
+      },
+      {
+        output: [
+          {
+            type: 'expect_input',
+            check: () => {
+              throw new Error('nope');
+            },
+          },
+        ],
+      },
+    );
+    connection.send({
+      type: 'createItem',
+      item: { type: 'message', role: 'user', content: [{ type: 'text', text: 'no' }] },
+    });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    await flushMicrotasks();
+    connection.send({ type: 'createResponse', clientRequestId: 'r2', conversation: 'default' });
+    await flushMicrotasks();
+    expect(of('error').map((e) => e.message)).toEqual([
+      expect.stringContaining('expected the latest user message to be "yes", but it is "no"'),
+      expect.stringContaining('threw: nope'),
+    ]);
+    expect(() => new MockRealtimeModel().respondWith({ output: [{ type: 'expect_input' }] })).toThrow(
+      UserError,
+    );
+  });
+
+  test('strict allows one open connection at a time; a closed one may be followed by another', async () => {
+    const model = new MockRealtimeModel({ strict: true });
+    const first = await model.connect({ config });
+    await expect(model.connect({ config })).rejects.toMatchObject({ code: 'mock_concurrent_connection' });
+    expect(model.connections).toHaveLength(1);
+    expect(() => model.assertComplete()).toThrow(
+      expect.objectContaining({ code: 'mock_concurrent_connection' }),
+    );
+    await first.close();
+    await expect(model.connect({ config })).resolves.toBeDefined();
+    const relaxed = new MockRealtimeModel();
+    await relaxed.connect({ config });
+    await expect(relaxed.connect({ config })).resolves.toBeDefined();
+    expect(() => relaxed.assertComplete()).not.toThrow();
+  });
+
+  test('unknown options are refused, with the nearest one', () => {
+    expect(() => new MockRealtimeModel({ strcit: true } as never)).toThrow(/Did you mean 'strict'/);
+    expect(() => new MockRealtimeModel({ unscriptedResponses: 'later' as never })).toThrow(UserError);
   });
 });
