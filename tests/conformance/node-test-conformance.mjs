@@ -1,0 +1,19 @@
+// The conformance suite under node:test, without vitest's runner: what a provider author on another runner writes.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { formatReport, runConformance } from '@parley/conformance';
+import { OpenAIRealtimeModel } from '@parley/openai';
+import { createSimulatorHarness } from '@parley/openai/testing';
+
+test('the OpenAI adapter passes the conformance suite under node:test', async () => {
+  const report = await runConformance(
+    () =>
+      createSimulatorHarness({
+        createModel: (simulator) => new OpenAIRealtimeModel({ apiKey: 'sk-node-test', url: simulator.url }),
+      }),
+    { probeUndeclared: false },
+  );
+  console.log(formatReport(report));
+  assert.ok(report.ok, formatReport(report));
+  assert.ok(report.results.filter((r) => r.status === 'pass').length >= 15);
+});
