@@ -1,19 +1,27 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CommandSpec } from '../cli/command.js';
+import { CliUsageError } from '../cli/errors.js';
 import { runSupportDemo } from '../demo/run-demo.js';
+import type { RealtimeProviderName } from '../providers/realtime-target.js';
 import { runVoiceDemo } from '../voice-demo/run-voice-demo.js';
 
 /** `parley demo`: the realtime voice agent on the embedded simulator; `--text` for the text agent demo. */
 export const demoCommand: CommandSpec = {
   name: 'demo',
   summary: 'Run a realtime voice agent on the embedded OpenAI Realtime simulator (no API key, no network)',
-  usage: ['demo [--out FILE]', 'demo --text'],
+  usage: ['demo [--out FILE] [--provider simulator|openai|azure]', 'demo --text'],
   flags: {
     out: {
       type: 'string',
       value: 'FILE',
       description: "Where to write the agent's audio (WAV). Default: a file in the temp folder",
+    },
+    provider: {
+      type: 'string',
+      choices: ['simulator', 'openai', 'azure'],
+      description:
+        'simulator (embedded, offline; the default), or the real service: openai (OPENAI_API_KEY), azure (AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY, AZURE_OPENAI_DEPLOYMENT)',
     },
     text: { type: 'boolean', description: 'Run the text agent demo instead (Runner, mock model)' },
   },
@@ -24,13 +32,20 @@ export const demoCommand: CommandSpec = {
   ],
   async run(flags, io) {
     if (flags.text === true) {
+      if (flags.provider !== undefined)
+        throw new CliUsageError(
+          'parley demo: --text runs on the mock model; leave out --provider (or --text).',
+        );
       await runSupportDemo(io.out);
       return 0;
     }
     const wavPath = resolve(
       typeof flags.out === 'string' ? flags.out : join(tmpdir(), 'parley-demo-agent.wav'),
     );
-    await runVoiceDemo(io.out, { wavPath });
+    const provider = (
+      typeof flags.provider === 'string' ? flags.provider : 'simulator'
+    ) as RealtimeProviderName;
+    await runVoiceDemo(io.out, { wavPath, provider, env: io.env });
     return 0;
   },
 };

@@ -1,5 +1,5 @@
 import { AzureOpenAIRealtimeModel } from '@parley/azure';
-import type { RealtimeModel } from '@parley/core';
+import type { Clock, RealtimeModel } from '@parley/core';
 import { OpenAIRealtimeModel } from '@parley/openai';
 import { type RealtimeBrain, type RealtimeSimulator, startRealtimeSimulator } from '@parley/openai/testing';
 import { providerEnvironment } from './environment.js';
@@ -30,6 +30,8 @@ export async function realtimeTarget(
   provider: RealtimeProviderName,
   env: Readonly<Record<string, string | undefined>>,
   brain: RealtimeBrain,
+  /** The clock the embedded simulator paces its responses on. Default the system clock. */
+  simulatorClock?: Clock,
 ): Promise<RealtimeTarget> {
   if (provider === 'openai') {
     const { OPENAI_API_KEY } = providerEnvironment('openai', env);
@@ -53,7 +55,11 @@ export async function realtimeTarget(
       close: async () => {},
     };
   }
-  const sim = await startRealtimeSimulator({ port: 0, brain });
+  const sim = await startRealtimeSimulator({
+    port: 0,
+    brain,
+    ...(simulatorClock && { clock: simulatorClock }),
+  });
   return {
     model: new OpenAIRealtimeModel({ apiKey: SIMULATOR_KEY, url: sim.url }),
     label: `the OpenAI Realtime simulator on ${new URL(sim.url).host}`,

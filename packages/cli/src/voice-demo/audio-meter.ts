@@ -8,11 +8,20 @@ export class AudioMeter {
   readonly #byItem = new Map<string, number>();
   readonly #byResponse = new Map<string, number>();
   #waiters: { itemId: string; bytes: number; resolve: () => void }[] = [];
+  readonly #lastItem = new Map<string, string>();
+  #responseWaiters: { responseId: string; bytes: number; resolve: (itemId: string) => void }[] = [];
 
   /** Records one `audio` event. */
   add(responseId: string, itemId: string, bytes: number): void {
     this.#byItem.set(itemId, this.itemBytes(itemId) + bytes);
     this.#byResponse.set(responseId, (this.#byResponse.get(responseId) ?? 0) + bytes);
+    this.#lastItem.set(responseId, itemId);
+    this.#responseWaiters = this.#responseWaiters.filter((waiter) => {
+      if (waiter.responseId !== responseId || (this.#byResponse.get(responseId) ?? 0) < waiter.bytes)
+        return true;
+      waiter.resolve(itemId);
+      return false;
+    });
     this.#waiters = this.#waiters.filter((waiter) => {
       if (waiter.itemId !== itemId || this.itemBytes(itemId) < waiter.bytes) return true;
       waiter.resolve();
@@ -46,5 +55,13 @@ export class AudioMeter {
   reached(itemId: string, bytes: number): Promise<void> {
     if (this.itemBytes(itemId) >= bytes) return Promise.resolve();
     return new Promise((resolve) => this.#waiters.push({ itemId, bytes, resolve }));
+  }
+
+  /** Resolves with the message id once response `responseId` has at least `bytes` of audio. */
+  responseReached(responseId: string, bytes: number): Promise<string> {
+    const itemId = this.#lastItem.get(responseId);
+    if (itemId !== undefined && (this.#byResponse.get(responseId) ?? 0) >= bytes)
+      return Promise.resolve(itemId);
+    return new Promise((resolve) => this.#responseWaiters.push({ responseId, bytes, resolve }));
   }
 }

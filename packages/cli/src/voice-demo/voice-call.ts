@@ -1,14 +1,14 @@
 import {
   type Clock,
   ParleyError,
-  PCM16_BYTES_PER_MS,
   type RealtimeHistoryItem,
   type RealtimeMessageHistoryItem,
   type RealtimeSession,
+  type RealtimeSessionEventOf,
 } from '@parley/core';
-import { type Hold, type RealtimeSimulator, speechAudio } from '@parley/openai/testing';
 import type { TranscriptPrinter } from '../transcript-printer.js';
 import { AudioMeter } from './audio-meter.js';
+import type { CallBackend } from './call-backend.js';
 import { CallRecording } from './call-recording.js';
 import { nextEvent } from './next-event.js';
 import { guarded } from './step-guard.js';
@@ -20,7 +20,7 @@ export interface VoiceDemoSummary {
   toolCalls: number;
   /** The most tool calls one response made. */
   parallelToolCalls: number;
-  /** `response.create` requests the session sent for the parallel calls' follow-up. */
+  /** Responses that answered the parallel calls (one, when the session coalesces their outputs). */
   followUpRequests: number;
   /** Handoffs, as `from → to`. */
   handoffs: string[];
@@ -28,10 +28,10 @@ export interface VoiceDemoSummary {
   spokenReplies: number;
   /** Milliseconds of assistant audio the session delivered. */
   audioMs: number;
-  /** How much of the interrupted answer the caller heard (as reported to the playback tracker). */
+  /** How much of the interrupted answer the caller heard (as reported to the playback tracker); 0 without barge-in. */
   heardMs: number;
-  /** Where the session truncated the interrupted message on the provider (`audio_end_ms`). */
-  truncatedAtMs: number;
+  /** Where the session truncated the interrupted message on the provider (`audio_end_ms`), when observable. */
+  truncatedAtMs: number | undefined;
   /** The out-of-band reply's transcript. */
   ephemeralTranscript: string;
   /** `session.history.length` before the ephemeral reply. */
@@ -45,10 +45,8 @@ export interface VoiceDemoSummary {
 /** What {@link runVoiceCall} drives. */
 export interface VoiceCall {
   session: RealtimeSession;
-  sim: RealtimeSimulator;
+  backend: CallBackend;
   printer: TranscriptPrinter;
-  /** The hold inside Cards' answer, where the caller barges in. */
-  midAnswer: Hold;
   clock: Clock;
   stepTimeoutMs: number;
 }
@@ -61,12 +59,14 @@ interface ToolRun {
   output?: string;
 }
 
+type ResponseDone = RealtimeSessionEventOf<'response_done'>;
+
 /**
- * The scripted call, step by step. Every printed value comes from the session, the wire or the script, never
- * from timing: each step waits for the events it reports.
+ * The call, step by step, on any provider. Every printed value comes from the session, the wire or the script,
+ * never from timing: each step waits for the events it reports.
  */
 export async function runVoiceCall(call: VoiceCall): Promise<VoiceDemoSummary> {
-  const { session, sim, printer } = call;
+  const { session, backend, printer } = call;
   const step = <T>(name: string, promise: Promise<T>) =>
     guarded(call.clock, call.stepTimeoutMs, name, promise);
   const meter = new AudioMeter();
@@ -74,7 +74,8 @@ export async function runVoiceCall(call: VoiceCall): Promise<VoiceDemoSummary> {
   const transcripts = new Map<string, string>();
   const toolRuns: ToolRun[] = [];
   const handoffs: string[] = [];
-  let responseCreates = 0;
+  const done: ResponseDone[] = [];
+  let wake: (() => void) | undefined;
   session.on('audio', (e) => {
     meter.add(e.responseId, e.itemId, e.data.byteLength);
     recording.add(e.itemId, e.data);
@@ -90,13 +91,6 @@ export async function runVoiceCall(call: VoiceCall): Promise<VoiceDemoSummary> {
     const run = toolRuns.find((t) => t.callId === e.callId);
     if (run) run.output = e.output;
   });
-  /** Prints the results of the calls not printed yet, in call order (calls finish in any order). */
-  let printedResults = 0;
-  const printResults = () => {
-    for (const run of toolRuns.slice(printedResults))
-      printer.toolResult(run.name, run.output ?? '(no output)');
-    printedResults = toolRuns.length;
-  };
   session.on('handoff', (e) => {
     handoffs.push(`${e.from.name} → ${e.to.name}`);
     printer.say(
@@ -104,22 +98,51 @@ export async function runVoiceCall(call: VoiceCall): Promise<VoiceDemoSummary> {
       `⇢ hands the call to ${e.to.name} (${e.via === 'tool_call' ? 'handoff tool call' : 'updateAgent'})`,
     );
   });
-  const stopCounting = sim.onClientEvent(({ event }) => {
-    if ((event as { type?: string }).type === 'response.create') responseCreates++;
+  session.on('warning', (e) => printer.say('session', `⚠ ${e.code}: ${e.message}`));
+  session.on('error', (e) => printer.say('session', `⚠ ${e.source} error ${e.code}: ${e.message}`));
+  session.on('response_done', (e) => {
+    if (e.conversation !== 'default') return;
+    done.push(e);
+    wake?.();
   });
-
-  /** Says `question` out loud, waits for its transcription, and for the `responses`-th response after it. */
-  const ask = async (question: string, responses: number) => {
+  const nextDone = (): Promise<ResponseDone> => {
+    const first = done.shift();
+    if (first) return Promise.resolve(first);
+    return new Promise((resolve) => {
+      wake = () => {
+        wake = undefined;
+        resolve(done.shift() as ResponseDone);
+      };
+    });
+  };
+  /** Prints the results of the calls not printed yet, in call order (calls finish in any order). */
+  let printedResults = 0;
+  const printResults = () => {
+    for (const run of toolRuns.slice(printedResults))
+      printer.toolResult(run.name, run.output ?? '(no output)');
+    printedResults = toolRuns.length;
+  };
+  /** Asks `question`; prints what the provider heard when it was spoken. */
+  const ask = async (question: string) => {
     const transcribed = historyChange(
       session,
       (item) => item.role === 'user' && item.hasAudio && item.text !== '',
     );
-    const answered = nextEvent(session, 'response_done', (e) => e.conversation === 'default', responses);
-    const pcm = speechAudio(question);
-    session.sendAudio(pcm, { commit: true });
-    printer.say('caller', `🎙 ${pcm.byteLength / PCM16_BYTES_PER_MS} ms of speech, committed`);
-    printer.more(`↳ transcribed: "${(await step('the transcription', transcribed)).text}"`);
-    return { answered };
+    const { description, spoken } = backend.ask(session, question);
+    printer.say('caller', description);
+    if (spoken) printer.more(`↳ transcribed: "${(await step('the transcription', transcribed)).text}"`);
+  };
+  /** The responses of one turn, up to the first that calls no function (the answer). */
+  const answer = async (name: string) => {
+    const responses: ResponseDone[] = [];
+    for (;;) {
+      const response = await step(name, nextDone());
+      responses.push(response);
+      const calledTools = session.history.some(
+        (item) => item.type === 'function_call' && item.responseId === response.responseId,
+      );
+      if (!calledTools || response.status !== 'completed') return responses;
+    }
   };
   /** Prints the spoken answer of `responseId`, heard in full. */
   const heardInFull = (responseId: string) => {
@@ -131,117 +154,114 @@ export async function runVoiceCall(call: VoiceCall): Promise<VoiceDemoSummary> {
     );
   };
 
-  try {
-    await step('connect', session.connect());
-    const server = await step('the simulator sees the connection', sim.waitForConnection());
+  await step('connect', session.connect());
+  await step('the provider sees the connection', backend.connected());
+  printer.say('session', `connected: ${backend.label}, agent ${session.currentAgent.name}`);
+
+  // 1. A question, one tool call, a spoken answer.
+  await ask(QUESTIONS.balance);
+  const balance = await answer('the balance answer');
+  printResults();
+  heardInFull((balance.at(-1) as ResponseDone).responseId);
+
+  // 2. Two tool calls in one response, run in parallel, answered by ONE follow-up response.
+  const toolsBefore = toolRuns.length;
+  await ask(QUESTIONS.savingsAndLimit);
+  const both = await answer('the answer to both questions');
+  printResults();
+  const parallel = Math.max(0, ...countBy(toolRuns.slice(toolsBefore).map((t) => t.responseId ?? t.callId)));
+  const followUpRequests = both.length - 1;
+  printer.say(
+    'session',
+    `⇉ ${parallel} parallel tool calls in one response; ${followUpRequests} follow-up response answers both`,
+  );
+  heardInFull((both.at(-1) as ResponseDone).responseId);
+
+  // 3. A handoff; the new agent answers, and the caller barges in mid-answer.
+  const firstAgent = session.currentAgent.name;
+  const newAgentStarted = nextEvent(
+    session,
+    'response_started',
+    (e) => e.conversation === 'default' && e.agent.name !== firstAgent,
+  );
+  const handedOff = nextEvent(session, 'handoff');
+  await ask(QUESTIONS.lostCard);
+  await step('the handoff', handedOff);
+  const { responseId } = await step("the new agent's answer", newAgentStarted);
+  const answerDone = nextEvent(session, 'response_done', (e) => e.responseId === responseId);
+  const itemId = await step('the middle of the answer', backend.midAnswer(responseId, meter, answerDone));
+  let truncatedAtMs: number | undefined;
+  let heardMs = 0;
+  if (itemId === undefined) {
     printer.say(
-      'session',
-      `connected: OpenAIRealtimeModel → ${new URL(sim.url).host} (the simulator), agent ${session.currentAgent.name}`,
+      session.currentAgent.name,
+      `🔊 "${transcripts.get(responseId) ?? ''}" (ended before the caller barged in)`,
     );
-
-    // 1. A spoken question, one tool call, a spoken answer.
-    const balance = await step('the balance answer', (await ask(QUESTIONS.balance, 2)).answered);
-    printResults();
-    heardInFull(balance.responseId);
-
-    // 2. Two tool calls in one response, run in parallel, answered by ONE follow-up response.
-    const firstCall = nextEvent(session, 'tool_start').then(() => responseCreates);
-    const both = await step(
-      'the answer to both questions',
-      (await ask(QUESTIONS.savingsAndLimit, 2)).answered,
-    );
-    const createsBefore = await firstCall;
-    printResults();
-    const parallel = Math.max(...countBy(toolRuns.map((t) => t.responseId ?? t.callId)));
-    const followUpRequests = responseCreates - createsBefore;
-    printer.say(
-      'session',
-      `⇉ ${parallel} parallel tool calls in one response; ${followUpRequests} follow-up response answers both`,
-    );
-    heardInFull(both.responseId);
-
-    // 3. A handoff; the new agent answers, and the caller barges in mid-answer.
-    const cardsStarted = nextEvent(
-      session,
-      'response_started',
-      (e) => e.conversation === 'default' && e.agent.name !== 'Teller',
-    );
-    const handedOff = nextEvent(session, 'handoff');
-    await ask(QUESTIONS.lostCard, 1);
-    await step('the handoff', handedOff);
-    const { responseId } = await step("the new agent's answer", cardsStarted);
-    await step('the middle of the answer', call.midAnswer.reached);
-    const cardsItem = server.conversation.lastId ?? '';
-    await step(
-      'the audio sent so far',
-      meter.reached(cardsItem, server.conversation.audioBytes(cardsItem).byteLength),
-    );
+  } else {
     printer.say(
       session.currentAgent.name,
       `🔊 "${(transcripts.get(responseId) ?? '').trimEnd()}…" (${meter.responseMs(responseId)} ms of audio so far, still talking)`,
     );
     const interrupted = nextEvent(session, 'audio_interrupted', (e) => e.responseId === responseId);
-    const cancelled = nextEvent(session, 'response_done', (e) => e.responseId === responseId);
-    const cut = historyChange(session, (item) => item.itemId === cardsItem && item.interrupted);
-    const truncate = server.waitForClientEvent('conversation.item.truncate');
-    session.playback.played(cardsItem, HEARD_MS);
-    recording.cut(cardsItem, HEARD_MS);
-    printer.say('caller', `✋ barges in after hearing ${HEARD_MS} ms: session.interrupt()`);
+    const cut = historyChange(session, (item) => item.itemId === itemId && item.interrupted);
+    const truncate = backend.truncation();
+    heardMs = HEARD_MS;
+    session.playback.played(itemId, heardMs);
+    recording.cut(itemId, heardMs);
+    printer.say('caller', `✋ barges in after hearing ${heardMs} ms: session.interrupt()`);
     session.interrupt();
     await step('audio_interrupted', interrupted);
     printer.say('session', '⏹ audio_interrupted: stop local playback now');
-    const { status } = await step('the cancelled response', cancelled);
+    const { status } = await step('the cancelled response', answerDone);
     printer.more(`↳ response_done: ${status}`);
-    const truncatedAtMs = Number((await step('the truncation', truncate)).audio_end_ms);
+    truncatedAtMs = await step('the truncation', truncate);
     printer.say(
       'session',
-      `✂ conversation.item.truncate at ${truncatedAtMs} ms: the model keeps only what was heard`,
+      truncatedAtMs === undefined
+        ? `✂ truncated where the caller stopped listening (${heardMs} ms heard, from session.playback)`
+        : `✂ conversation.item.truncate at ${truncatedAtMs} ms: the model keeps only what was heard`,
     );
     printer.more(
       `↳ history keeps the message as interrupted: "${(await step('the cut message', cut)).text}"`,
     );
-
-    // 4. An ephemeral reply reads a one-time code that never enters the history or the model's context.
-    const historyBefore = session.history.length;
-    printer.say('history', `${historyBefore} items before the one-time code`);
-    const code = session.generateReply({ instructions: ONE_TIME_CODE_INSTRUCTIONS, addToHistory: false });
-    const codeResponseId = await step('the ephemeral reply', code);
-    await step('the end of the ephemeral reply', code.done);
-    const ephemeralTranscript = transcripts.get(codeResponseId) ?? '';
-    printer.say(
-      session.currentAgent.name,
-      `🔒 out of band: "${ephemeralTranscript}" (${meter.responseMs(codeResponseId)} ms of audio)`,
-    );
-    const historyAfter = session.history.length;
-    const inHistory = session.history.some(
-      (item) => item.type === 'message' && item.text.includes(CODE_WORDS),
-    );
-    const inContext = server.conversation.items.some((item) =>
-      server.conversation.textOf(item).includes(CODE_WORDS),
-    );
-    printer.say(
-      'history',
-      `${historyAfter} items after; the code is ${inHistory ? 'IN' : 'not in'} the history and ` +
-        `${inContext ? 'IN' : 'not in'} the model's context (${server.conversation.items.length} items)`,
-    );
-
-    return {
-      toolCalls: toolRuns.length,
-      parallelToolCalls: parallel,
-      followUpRequests,
-      handoffs,
-      spokenReplies: meter.spokenResponses(),
-      audioMs: meter.totalMs(),
-      heardMs: HEARD_MS,
-      truncatedAtMs,
-      ephemeralTranscript,
-      historyBefore,
-      historyAfter,
-      heardAudio: recording.pcm(),
-    };
-  } finally {
-    stopCounting();
   }
+  // Responses of the turns above are all accounted for; the ephemeral reply is outside the conversation.
+  done.length = 0;
+
+  // 4. An ephemeral reply reads a one-time code that never enters the history or the model's context.
+  const historyBefore = session.history.length;
+  printer.say('history', `${historyBefore} items before the one-time code`);
+  const code = session.generateReply({ instructions: ONE_TIME_CODE_INSTRUCTIONS, addToHistory: false });
+  const codeResponseId = await step('the ephemeral reply', code);
+  await step('the end of the ephemeral reply', code.done);
+  const ephemeralTranscript = transcripts.get(codeResponseId) ?? '';
+  const historyAfter = session.history.length;
+  const inHistory = session.history.some((item) => item.type === 'message' && item.text.includes(CODE_WORDS));
+  printer.say(
+    session.currentAgent.name,
+    `${inHistory ? '🔓 as an ordinary reply' : '🔒 out of band'}: "${ephemeralTranscript}" (${meter.responseMs(codeResponseId)} ms of audio)`,
+  );
+  const inContext = backend.inModelContext(CODE_WORDS);
+  printer.say(
+    'history',
+    `${historyAfter} items after; the code is ${inHistory ? 'IN' : 'not in'} the history` +
+      (inContext === undefined ? '' : ` and ${inContext ? 'IN' : 'not in'} the model's context`),
+  );
+
+  return {
+    toolCalls: toolRuns.length,
+    parallelToolCalls: parallel,
+    followUpRequests,
+    handoffs,
+    spokenReplies: meter.spokenResponses(),
+    audioMs: meter.totalMs(),
+    heardMs,
+    truncatedAtMs,
+    ephemeralTranscript,
+    historyBefore,
+    historyAfter,
+    heardAudio: recording.pcm(),
+  };
 }
 
 /** How often each value occurs, in first-seen order. */
@@ -280,7 +300,7 @@ function assistantMessage(
   if (!found)
     throw new ParleyError(
       'voice_demo_no_answer',
-      `The simulator's response ${responseId} had no assistant message.`,
+      `The provider's response ${responseId} had no assistant message.`,
     );
   return found;
 }
