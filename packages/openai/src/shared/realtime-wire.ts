@@ -9,6 +9,11 @@ export type WireAudioFormat =
   | { type: 'audio/pcmu' }
   | { type: 'audio/pcma' };
 
+/** Bytes per millisecond of a GA audio format: PCM16 24 kHz is 48; G.711 (8 kHz, 1 byte a sample) is 8. */
+export function wireBytesPerMs(format: WireAudioFormat | undefined): number {
+  return format === undefined || format.type === 'audio/pcm' ? 48 : 8;
+}
+
 /** `audio.input.turn_detection` of the GA session object. */
 export interface WireTurnDetection {
   type: 'server_vad' | 'semantic_vad';

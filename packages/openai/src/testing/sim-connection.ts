@@ -1,8 +1,8 @@
-import { type Clock, PCM16_BYTES_PER_MS, type TimerHandle } from '@parley/core';
+import type { Clock, TimerHandle } from '@parley/core';
 import type { WebSocket } from 'ws';
 import { decodeBase64, encodeBase64, isBase64 } from '../shared/base64.js';
 import { deepMerge, isPlainObject, type JsonObject } from '../shared/deep-merge.js';
-import type { WireSession } from '../shared/realtime-wire.js';
+import { PCM_24K, type WireAudioFormat, type WireSession } from '../shared/realtime-wire.js';
 import type { RealtimeBrain } from './brain.js';
 import type { IdGenerator } from './ids.js';
 import type { Pace } from './pace.js';
@@ -16,6 +16,7 @@ import {
   SimulatedServiceError,
   unknownParameter,
 } from './sim-errors.js';
+import { wireBytesPerMs, wireToPcm24 } from './sim-format.js';
 import { checkItem } from './sim-items.js';
 import { type ResponseHost, type ResponseParams, ResponseRun } from './sim-response.js';
 import { parseResponseRequest } from './sim-response-request.js';
@@ -117,7 +118,9 @@ export class SimulatedConnection {
   #activeDefault: ResponseRun | undefined;
   #input: Uint8Array[] = [];
   #inputBytes = 0;
-  #totalAppendedBytes = 0;
+  /** Milliseconds in the input buffer (each append counted in the input format of its time). */
+  #inputMs = 0;
+  #totalAppendedMs = 0;
   #reservedItemId: string | undefined;
   readonly #vad = new EnergyVad();
   #assistantAudio = false;
@@ -140,10 +143,10 @@ export class SimulatedConnection {
       conversation: this.conversation,
       conversationId: init.ids.next('conv'),
       connectionId: init.id,
-      voice: () => this.session.audio?.output?.voice ?? 'alloy',
       msPerChar: init.msPerChar,
       chunkMs: init.chunkMs,
       brain: init.brain,
+      promptCache: { text: 0, audio: 0 },
       pace: init.pace,
       clock: init.clock,
       send: (event) => this.send(event),
@@ -329,7 +332,7 @@ export class SimulatedConnection {
         this.#append(event);
         return;
       case 'input_audio_buffer.commit': {
-        const ms = this.#inputBytes / PCM16_BYTES_PER_MS;
+        const ms = this.#inputMs;
         if (ms < 100) {
           throw new SimulatedServiceError(
             'input_audio_buffer_commit_empty',
@@ -342,6 +345,7 @@ export class SimulatedConnection {
       case 'input_audio_buffer.clear':
         this.#input = [];
         this.#inputBytes = 0;
+        this.#inputMs = 0;
         this.#reservedItemId = undefined;
         this.#vad.reset();
         this.send({ type: 'input_audio_buffer.cleared' });
@@ -410,11 +414,14 @@ export class SimulatedConnection {
     }
     const audio = decodeBase64(event.audio);
     this.#input.push(audio);
+    const format = this.#inputFormat;
+    const ms = audio.length / wireBytesPerMs(format);
     this.#inputBytes += audio.length;
-    this.#totalAppendedBytes += audio.length;
+    this.#inputMs += ms;
+    this.#totalAppendedMs += ms;
     const turnDetection = this.session.audio?.input?.turn_detection;
     if (!turnDetection) return;
-    for (const transition of this.#vad.push(audio, turnDetection)) {
+    for (const transition of this.#vad.push(wireToPcm24(format, audio), turnDetection)) {
       if (transition.type === 'start') this.#speechStarted(transition.audioStartMs);
       else this.#speechStopped(transition.audioEndMs, undefined);
     }
@@ -422,7 +429,12 @@ export class SimulatedConnection {
 
   /** Milliseconds of audio appended since the session started. */
   get #appendedMs(): number {
-    return Math.floor(this.#totalAppendedBytes / PCM16_BYTES_PER_MS);
+    return Math.floor(this.#totalAppendedMs);
+  }
+
+  /** The session's input audio format. */
+  get #inputFormat(): WireAudioFormat {
+    return this.session.audio?.input?.format ?? PCM_24K;
   }
 
   /**
@@ -477,6 +489,9 @@ export class SimulatedConnection {
     }
     this.#input = [];
     this.#inputBytes = 0;
+    const committedMs = this.#inputMs;
+    this.#inputMs = 0;
+    const format = this.#inputFormat;
     const item: StoredItem = {
       id: itemId,
       object: 'realtime.item',
@@ -486,8 +501,8 @@ export class SimulatedConnection {
       content: [{ type: 'input_audio', transcript: null }],
     };
     const previous = this.conversation.insert(item);
-    this.conversation.addAudio(itemId, audio);
-    const heard = transcriptOverride ?? decodeSpeechTexts(audio).join(' ');
+    this.conversation.addAudio(itemId, audio, wireBytesPerMs(format));
+    const heard = transcriptOverride ?? decodeSpeechTexts(wireToPcm24(format, audio)).join(' ');
     this.conversation.setHeard(itemId, heard);
     this.send({ type: 'input_audio_buffer.committed', previous_item_id: previous, item_id: itemId });
     this.send({ type: 'conversation.item.added', previous_item_id: previous, item: structuredClone(item) });
@@ -507,7 +522,7 @@ export class SimulatedConnection {
         item_id: itemId,
         content_index: 0,
         transcript,
-        usage: { type: 'duration', seconds: Math.ceil(audio.length / PCM16_BYTES_PER_MS / 1000) },
+        usage: { type: 'duration', seconds: Math.ceil(committedMs / 1000) },
       });
       const part = item.type === 'message' ? item.content[0] : undefined;
       if (part && part.type === 'input_audio') part.transcript = transcript;
@@ -543,8 +558,9 @@ export class SimulatedConnection {
       stored.content = stored.content.map((part) => {
         if (part.type !== 'input_audio' || part.audio === undefined) return part;
         const bytes = decodeBase64(part.audio);
-        this.conversation.addAudio(stored.id, bytes);
-        this.conversation.setHeard(stored.id, decodeSpeechTexts(bytes).join(' '));
+        const format = this.#inputFormat;
+        this.conversation.addAudio(stored.id, bytes, wireBytesPerMs(format));
+        this.conversation.setHeard(stored.id, decodeSpeechTexts(wireToPcm24(format, bytes)).join(' '));
         return { type: 'input_audio', transcript: part.transcript ?? null };
       });
     }
@@ -635,6 +651,9 @@ export class SimulatedConnection {
       outputModalities: [...(this.session.output_modalities ?? ['audio'])],
       metadata: null,
       input: undefined,
+      maxOutputTokens: this.session.max_output_tokens ?? 'inf',
+      outputFormat: structuredClone(this.session.audio?.output?.format ?? PCM_24K),
+      voice: structuredClone(this.session.audio?.output?.voice ?? 'alloy'),
     };
   }
 

@@ -1,4 +1,3 @@
-import { PCM16_BYTES_PER_MS } from '@parley/core';
 import type { WireItem } from '../shared/realtime-wire.js';
 import type { BrainMessage } from './brain.js';
 
@@ -8,6 +7,8 @@ export type StoredItem = WireItem & { id: string };
 interface ItemAudio {
   chunks: Uint8Array[];
   bytes: number;
+  /** Of the format the audio is in: 48 for PCM16 24 kHz, 8 for G.711. */
+  bytesPerMs: number;
 }
 
 /**
@@ -59,11 +60,11 @@ export class SimConversation {
     this.#heard.delete(id);
   }
 
-  /** Appends audio to an item's bookkeeping. */
-  addAudio(id: string, chunk: Uint8Array): void {
+  /** Appends audio (`bytesPerMs` of its format: 48 for PCM16 24 kHz, 8 for G.711) to an item's bookkeeping. */
+  addAudio(id: string, chunk: Uint8Array, bytesPerMs: number): void {
     let audio = this.#audio.get(id);
     if (!audio) {
-      audio = { chunks: [], bytes: 0 };
+      audio = { chunks: [], bytes: 0, bytesPerMs };
       this.#audio.set(id, audio);
     }
     audio.chunks.push(chunk);
@@ -72,7 +73,8 @@ export class SimConversation {
 
   /** Whole milliseconds of audio the item holds. */
   audioMs(id: string): number {
-    return Math.floor((this.#audio.get(id)?.bytes ?? 0) / PCM16_BYTES_PER_MS);
+    const audio = this.#audio.get(id);
+    return audio ? Math.floor(audio.bytes / audio.bytesPerMs) : 0;
   }
 
   /** `true` when the item has audio bookkeeping (user audio, or assistant audio that was sent). */
@@ -94,8 +96,9 @@ export class SimConversation {
 
   /** Cuts an item's audio to `ms`. */
   truncateAudio(id: string, ms: number): void {
-    const bytes = this.audioBytes(id).subarray(0, ms * PCM16_BYTES_PER_MS);
-    this.#audio.set(id, { chunks: [bytes], bytes: bytes.length });
+    const bytesPerMs = this.#audio.get(id)?.bytesPerMs ?? 48;
+    const bytes = this.audioBytes(id).subarray(0, ms * bytesPerMs);
+    this.#audio.set(id, { chunks: [bytes], bytes: bytes.length, bytesPerMs });
   }
 
   /** Records the words "heard" in a user audio item (see `speechAudio`). */

@@ -1,11 +1,18 @@
 import { isPlainObject } from '../shared/deep-merge.js';
-import type { WireTool, WireToolChoice } from '../shared/realtime-wire.js';
+import type { WireAudioFormat, WireTool, WireToolChoice } from '../shared/realtime-wire.js';
 import type { IdGenerator } from './ids.js';
 import type { SimConversation, StoredItem } from './sim-conversation.js';
 import { invalidType, invalidValue, unknownParameter } from './sim-errors.js';
 import { checkItem } from './sim-items.js';
 import type { ResponseParams } from './sim-response.js';
-import { checkMaxOutputTokens, checkOutputModalities, checkToolChoice, checkTools } from './sim-session.js';
+import {
+  checkFormat,
+  checkMaxOutputTokens,
+  checkOutputModalities,
+  checkToolChoice,
+  checkTools,
+  checkVoice,
+} from './sim-session.js';
 
 const RESPONSE_KEYS = [
   'conversation',
@@ -57,8 +64,33 @@ export function parseResponseRequest(
     checkOutputModalities(raw.output_modalities, 'response.output_modalities');
     params.outputModalities = [...(raw.output_modalities as ('text' | 'audio')[])];
   }
-  if (raw.max_output_tokens !== undefined)
+  if (raw.max_output_tokens !== undefined) {
     checkMaxOutputTokens(raw.max_output_tokens, 'response.max_output_tokens');
+    params.maxOutputTokens = raw.max_output_tokens as number | 'inf';
+  }
+  if (raw.audio !== undefined) {
+    const audio = raw.audio;
+    if (!isPlainObject(audio)) throw invalidType('response.audio', 'an object');
+    for (const key of Object.keys(audio))
+      if (key !== 'output') throw unknownParameter(`response.audio.${key}`);
+    if (audio.output !== undefined) {
+      const output = audio.output;
+      if (!isPlainObject(output)) throw invalidType('response.audio.output', 'an object');
+      for (const key of Object.keys(output)) {
+        if (key !== 'format' && key !== 'voice') throw unknownParameter(`response.audio.output.${key}`);
+      }
+      if (output.format !== undefined) {
+        checkFormat(output.format, 'response.audio.output.format');
+        const format = output.format as WireAudioFormat;
+        params.outputFormat =
+          format.type === 'audio/pcm' ? { type: 'audio/pcm', rate: 24000 } : { type: format.type };
+      }
+      if (output.voice !== undefined) {
+        checkVoice(output.voice, 'response.audio.output.voice');
+        params.voice = structuredClone(output.voice) as string | { id: string };
+      }
+    }
+  }
   if (raw.metadata !== undefined && raw.metadata !== null) params.metadata = checkMetadata(raw.metadata);
   if (raw.input !== undefined) params.input = resolveInput(raw.input, context);
   return params;

@@ -1,7 +1,7 @@
 import { type Clock, PCM16_BYTES_PER_MS } from '@parley/core';
 import { encodeBase64 } from '../shared/base64.js';
 import type { JsonObject } from '../shared/deep-merge.js';
-import type { WireTool, WireToolChoice } from '../shared/realtime-wire.js';
+import type { WireAudioFormat, WireTool, WireToolChoice } from '../shared/realtime-wire.js';
 import {
   arriveAt,
   type BrainOutput,
@@ -15,6 +15,7 @@ import type { IdGenerator } from './ids.js';
 import type { Pace } from './pace.js';
 import { assistantAudio } from './sim-audio.js';
 import type { SimConversation, StoredItem } from './sim-conversation.js';
+import { pcm24ToWire, wireBytesPerMs } from './sim-format.js';
 
 /** The resolved parameters of one response. */
 export interface ResponseParams {
@@ -27,7 +28,22 @@ export interface ResponseParams {
   metadata: Record<string, string> | null;
   /** The response's own context (`response.input`), else the default conversation. */
   input: StoredItem[] | undefined;
+  maxOutputTokens: number | 'inf';
+  /** The format of the audio it speaks (the session's, or `response.audio.output.format`). */
+  outputFormat: WireAudioFormat;
+  voice: string | { id: string };
 }
+
+/** Input tokens of a response's context, by kind (the simulator's prompt cache remembers the last one). */
+export interface InputTokens {
+  text: number;
+  audio: number;
+}
+
+/** The simulator's token arithmetic: 4 characters of text, 100 ms of input audio, 50 ms of output audio a token. */
+const CHARS_PER_TOKEN = 4;
+const INPUT_AUDIO_MS_PER_TOKEN = 100;
+const OUTPUT_AUDIO_MS_PER_TOKEN = 50;
 
 /** What a response needs from its connection. */
 export interface ResponseHost {
@@ -35,8 +51,11 @@ export interface ResponseHost {
   readonly conversation: SimConversation;
   readonly conversationId: string;
   readonly connectionId: string;
-  /** The session's current voice. */
-  voice(): string | { id: string };
+  /**
+   * The input tokens of the previous default-conversation response of the connection (its context is a prefix of
+   * this one's, so that much counts as cached); updated by each default-conversation response.
+   */
+  promptCache: InputTokens;
   readonly msPerChar: number;
   readonly chunkMs: number;
   readonly brain: RealtimeBrain;
@@ -100,6 +119,9 @@ export class ResponseRun {
   #finished = false;
   #wake: (() => void) | undefined;
   #outputChars = 0;
+  #outputAudioMs = 0;
+  #input: InputTokens | undefined;
+  #cached: InputTokens = { text: 0, audio: 0 };
 
   constructor(host: ResponseHost, params: ResponseParams) {
     this.#host = host;
@@ -113,6 +135,16 @@ export class ResponseRun {
 
   /** Sends `response.created` and starts streaming the brain's reply. */
   start(): void {
+    this.#input = this.#inputTokens();
+    if (this.params.conversation === 'default' && this.params.input === undefined) {
+      const cache = this.#host.promptCache;
+      this.#cached = {
+        text: Math.min(cache.text, this.#input.text),
+        audio: Math.min(cache.audio, this.#input.audio),
+      };
+      cache.text = this.#input.text;
+      cache.audio = this.#input.audio;
+    }
     this.#host.send({ type: 'response.created', response: this.#responseObject('in_progress', null, null) });
     let reply: BrainReply | Promise<BrainReply>;
     try {
@@ -200,7 +232,9 @@ export class ResponseRun {
               continue;
             }
             for (const token of segment.match(/\S+\s*|\s+/g) ?? []) {
-              const generated = this.#elapse(this.#streamToken(token));
+              const outputMs = this.#streamToken(token);
+              if (this.#stopAtMaxOutputTokens()) return;
+              const generated = this.#elapse(outputMs);
               if (generated && !(await generated)) return;
             }
           }
@@ -212,6 +246,8 @@ export class ResponseRun {
           for (const delta of call.deltas) {
             this.#host.send({ type: 'response.function_call_arguments.delta', ...call.ids, delta });
             call.streamed += delta;
+            this.#outputChars += delta.length;
+            if (this.#stopAtMaxOutputTokens()) return;
             const generated = this.#elapse(delta.length * this.#host.msPerChar);
             if (generated && !(await generated)) return;
           }
@@ -375,12 +411,15 @@ export class ResponseRun {
       buffered.set(part, offset);
       offset += part.length;
     }
+    const format = this.params.outputFormat;
     let start = 0;
     while (buffered.length - start >= chunkBytes || (all && start < buffered.length)) {
-      const chunk = buffered.subarray(start, Math.min(start + chunkBytes, buffered.length));
-      start += chunk.length;
+      const pcm24 = buffered.subarray(start, Math.min(start + chunkBytes, buffered.length));
+      start += pcm24.length;
+      const chunk = pcm24ToWire(format, pcm24).slice();
+      this.#outputAudioMs += pcm24.length / PCM16_BYTES_PER_MS;
       if (this.params.conversation === 'default')
-        this.#host.conversation.addAudio(message.item.id, chunk.slice());
+        this.#host.conversation.addAudio(message.item.id, chunk, wireBytesPerMs(format));
       this.#host.onAssistantAudio();
       this.#host.send({
         type: 'response.output_audio.delta',
@@ -450,7 +489,6 @@ export class ResponseRun {
       call_id: callId,
       arguments: '',
     };
-    this.#outputChars += args.length;
     const { outputIndex, previousItemId } = this.#addOutputItem(item);
     const half = Math.ceil(args.length / 2);
     this.#openCall = {
@@ -514,18 +552,57 @@ export class ResponseRun {
     this.#wake?.();
   }
 
+  /** The context's input tokens: text by characters, audio (user or assistant) by its length. */
+  #inputTokens(): InputTokens {
+    const conversation = this.#host.conversation;
+    let textChars = this.params.instructions.length;
+    let audioMs = 0;
+    for (const item of this.params.input ?? conversation.items) {
+      if (conversation.hasAudio(item.id)) audioMs += conversation.audioMs(item.id);
+      else textChars += conversation.textOf(item).length;
+    }
+    return {
+      text: Math.ceil(textChars / CHARS_PER_TOKEN),
+      audio: Math.ceil(audioMs / INPUT_AUDIO_MS_PER_TOKEN),
+    };
+  }
+
+  /** Output tokens so far: transcript or text, arguments, and audio. */
+  #outputTokens(): { text: number; audio: number } {
+    return {
+      text: Math.ceil(this.#outputChars / CHARS_PER_TOKEN),
+      audio: Math.ceil(this.#outputAudioMs / OUTPUT_AUDIO_MS_PER_TOKEN),
+    };
+  }
+
+  /** Once the output reached `max_output_tokens`, ends the response `incomplete` (and returns `true`). */
+  #stopAtMaxOutputTokens(): boolean {
+    const max = this.params.maxOutputTokens;
+    if (max === 'inf') return false;
+    const output = this.#outputTokens();
+    if (output.text + output.audio < max) return false;
+    this.#finish('incomplete', { type: 'incomplete', reason: 'max_output_tokens' });
+    return true;
+  }
+
   #usage(): JsonObject {
-    const context = this.params.input ?? this.#host.conversation.items;
-    let contextChars = this.params.instructions.length;
-    for (const item of context) contextChars += this.#host.conversation.textOf(item).length;
-    const inputTokens = Math.ceil(contextChars / 4);
-    const outputTokens = Math.ceil(this.#outputChars / 4);
+    const input = this.#input ?? this.#inputTokens();
+    const output = this.#outputTokens();
+    const cached = this.#cached;
+    const inputTokens = input.text + input.audio;
+    const outputTokens = output.text + output.audio;
     return {
       total_tokens: inputTokens + outputTokens,
       input_tokens: inputTokens,
       output_tokens: outputTokens,
-      input_token_details: { text_tokens: inputTokens, audio_tokens: 0, image_tokens: 0, cached_tokens: 0 },
-      output_token_details: { text_tokens: outputTokens, audio_tokens: 0 },
+      input_token_details: {
+        text_tokens: input.text,
+        audio_tokens: input.audio,
+        image_tokens: 0,
+        cached_tokens: cached.text + cached.audio,
+        cached_tokens_details: { text_tokens: cached.text, audio_tokens: cached.audio, image_tokens: 0 },
+      },
+      output_token_details: { text_tokens: output.text, audio_tokens: output.audio },
     };
   }
 
@@ -542,11 +619,11 @@ export class ResponseRun {
       output: clone(this.#output),
       conversation_id: this.params.conversation === 'default' ? this.#host.conversationId : null,
       output_modalities: [...this.params.outputModalities],
-      max_output_tokens: 'inf',
+      max_output_tokens: this.params.maxOutputTokens,
       audio: {
         output: {
-          format: { type: 'audio/pcm', rate: 24000 },
-          voice: this.#host.voice(),
+          format: clone(this.params.outputFormat),
+          voice: clone(this.params.voice),
         },
       },
       usage,

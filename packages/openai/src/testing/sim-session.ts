@@ -72,7 +72,8 @@ function checkObject(value: unknown, path: string): JsonObject {
   return value;
 }
 
-function checkFormat(value: unknown, path: string): void {
+/** Checks an audio format (`audio/pcm` at 24 kHz, `audio/pcmu`, `audio/pcma`). */
+export function checkFormat(value: unknown, path: string): void {
   const format = checkObject(value, path);
   if (format.type === 'audio/pcm') {
     checkKeys(format, ['type', 'rate'], path);
@@ -256,6 +257,19 @@ export function checkTranscription(value: unknown, path: string): void {
   }
 }
 
+/** Checks a voice: a built-in name or a custom `{ id }`. */
+export function checkVoice(voice: unknown, path: string): void {
+  const ok =
+    (typeof voice === 'string' && VOICES.includes(voice)) ||
+    (isPlainObject(voice) && typeof voice.id === 'string');
+  if (!ok) {
+    throw invalidValue(
+      path,
+      `Invalid value: '${JSON.stringify(voice)}'. Supported values are: ${VOICES.map((v) => `'${v}'`).join(', ')}.`,
+    );
+  }
+}
+
 /** Checks `max_output_tokens`. */
 export function checkMaxOutputTokens(value: unknown, path: string): void {
   if (value === 'inf') return;
@@ -351,15 +365,7 @@ export function applySessionUpdate(
       if (output.speed !== undefined) checkNumber(output.speed, 'session.audio.output.speed', 0.25, 1.5);
       if (output.voice !== undefined) {
         const voice = output.voice;
-        const ok =
-          (typeof voice === 'string' && VOICES.includes(voice)) ||
-          (isPlainObject(voice) && typeof voice.id === 'string');
-        if (!ok) {
-          throw invalidValue(
-            'session.audio.output.voice',
-            `Invalid value: '${JSON.stringify(voice)}'. Supported values are: ${VOICES.map((v) => `'${v}'`).join(', ')}.`,
-          );
-        }
+        checkVoice(voice, 'session.audio.output.voice');
         const currentVoice = current.audio?.output?.voice;
         if (state.assistantAudioProduced && JSON.stringify(voice) !== JSON.stringify(currentVoice)) {
           throw new SimulatedServiceError(
