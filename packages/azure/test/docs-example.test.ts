@@ -52,7 +52,10 @@ beforeAll(() =>
 );
 afterAll(() => server.close());
 
-test('the voice agent example in docs/providers/azure.md runs against the simulator in Azure mode', async () => {
+// The example runs as users run it: the simulator paces its responses in real time (about 2 s).
+test('the voice agent example in docs/providers/azure.md runs against the simulator in Azure mode', {
+  timeout: 20_000,
+}, async () => {
   const printed: string[] = [];
   const console = { log: (...parts: unknown[]) => printed.push(parts.join(' ')) };
   const { Agent, RealtimeSession, tool } = await import('@parley/core');
