@@ -25,7 +25,12 @@ export type {
 export { type RunFinalOutput, RunResult, RunResultBase } from './run-result.js';
 export { RunState } from './run-state.js';
 export type { ApprovalDecision, RunStatus } from './run-state-data.js';
-export { RUN_STATE_SCHEMA_VERSION, type RunStateJson } from './run-state-json.js';
+export {
+  RUN_STATE_SCHEMA_VERSION,
+  type RunItemJson,
+  type RunStateJson,
+  type ToolGuardrailResultJson,
+} from './run-state-json.js';
 export {
   DEFAULT_MAX_TURNS,
   type RunInput,

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { AnyAgent } from '../agent.js';
 import { createRunContext } from '../context.js';
 import { UserError } from '../errors.js';
-import type { ConversationItem } from '../items.js';
+import type { ConversationItem, FunctionCallItem, FunctionCallOutputItem, MessageItem } from '../items.js';
+import type { Usage } from '../usage.js';
 import { agentsByName, findAgent } from './agent-graph.js';
 import type { RunItem } from './run-items.js';
 import type { RunStateData } from './run-state-data.js';
@@ -11,6 +12,75 @@ import type { RunStateData } from './run-state-data.js';
 export const RUN_STATE_SCHEMA_VERSION = '1.0';
 
 const READABLE_VERSIONS: readonly string[] = ['1.0'];
+
+/** A run item in a saved {@link RunStateJson}: agents are referred to by name. */
+export type RunItemJson =
+  | { type: 'message_output_item'; agent: string; rawItem: MessageItem }
+  | {
+      type: 'tool_call_item' | 'handoff_call_item' | 'tool_approval_item';
+      agent: string;
+      rawItem: FunctionCallItem;
+    }
+  | { type: 'tool_call_output_item'; agent: string; rawItem: FunctionCallOutputItem }
+  | {
+      type: 'handoff_output_item';
+      agent: string;
+      rawItem: FunctionCallOutputItem;
+      sourceAgent: string;
+      targetAgent: string;
+    };
+
+interface GuardrailOutputJson {
+  tripwireTriggered: boolean;
+  outputInfo?: unknown;
+}
+
+/** A tool guardrail's decision on one call, in a saved {@link RunStateJson}. */
+export interface ToolGuardrailResultJson {
+  guardrail: { name: string };
+  toolName: string;
+  callId: string;
+  decision:
+    | { type: 'allow' }
+    | { type: 'reject_content'; message: string }
+    | { type: 'throw_exception'; outputInfo?: unknown };
+}
+
+/**
+ * The JSON form of a `RunState`, version 1.0. Written out rather than inferred from the schema, so the published
+ * declarations do not depend on one zod version's internal types.
+ */
+export interface RunStateJson {
+  $schemaVersion: '1.0';
+  status: 'in_progress' | 'interrupted' | 'completed' | 'aborted' | 'failed';
+  startingAgent: string;
+  currentAgent: string;
+  currentAgentStarted: boolean;
+  currentTurn: number;
+  /** `null` means unlimited (`Infinity` has no JSON form). */
+  maxTurns: number | null;
+  originalInput: string | ConversationItem[];
+  sessionHistory: ConversationItem[];
+  modelInputOverride: { items: ConversationItem[]; fromItem: number } | null;
+  generatedItems: RunItemJson[];
+  modelResponses: { output: ConversationItem[]; usage: Usage; responseId?: string }[];
+  usage: Usage;
+  inputGuardrailResults: { guardrail: { name: string }; output: GuardrailOutputJson }[];
+  outputGuardrailResults: {
+    guardrail: { name: string };
+    agentName: string;
+    agentOutput: unknown;
+    output: GuardrailOutputJson;
+  }[];
+  /** Written only when not empty (and absent in states saved before they were kept). */
+  toolInputGuardrailResults?: ToolGuardrailResultJson[];
+  toolOutputGuardrailResults?: ToolGuardrailResultJson[];
+  pendingTurn: { calls: FunctionCallItem[]; firstItemIndex: number } | null;
+  approvals: { callId: string; arguments: string; approved: boolean; message?: string }[];
+  hasFinalOutput: boolean;
+  finalOutput?: unknown;
+  sessionSaved: { input: boolean; items: number };
+}
 
 const usageSchema = z.object({
   requests: z.number(),
@@ -78,14 +148,13 @@ const toolGuardrailResultSchema = z.object({
   ]),
 });
 
-const runStateV1Schema = z.object({
+const runStateV1Schema: z.ZodType<RunStateJson> = z.object({
   $schemaVersion: z.literal('1.0'),
   status: z.enum(['in_progress', 'interrupted', 'completed', 'aborted', 'failed']),
   startingAgent: z.string(),
   currentAgent: z.string(),
   currentAgentStarted: z.boolean(),
   currentTurn: z.number().int().nonnegative(),
-  /** `null` means unlimited (`Infinity` has no JSON form). */
   maxTurns: z.number().int().nonnegative().nullable(),
   originalInput: z.union([z.string(), z.array(conversationItemSchema)]),
   sessionHistory: z.array(conversationItemSchema),
@@ -131,10 +200,7 @@ const runStateV1Schema = z.object({
   sessionSaved: z.object({ input: z.boolean(), items: z.number().int().nonnegative() }),
 });
 
-/** The JSON form of a `RunState`, version 1.0. */
-export type RunStateJson = z.infer<typeof runStateV1Schema>;
-
-type SerializedRunItem = RunStateJson['generatedItems'][number];
+type SerializedRunItem = RunItemJson;
 
 function serializeItem<TContext>(item: RunItem<TContext>): SerializedRunItem {
   if (item.type === 'handoff_output_item') {
