@@ -126,6 +126,25 @@ describe('legacy preview path', () => {
       item: { content: { type: string }[] };
     };
     expect(create.item.content[0]?.type).toBe('text');
+    // Response requests say `modalities`, and the service starts them.
+    const started = new Promise<void>((resolve) => {
+      connection.onEvent((event) => {
+        if (event.type === 'response_started' && event.clientRequestId === 'req-1') resolve();
+      });
+    });
+    connection.send({
+      type: 'createResponse',
+      clientRequestId: 'req-1',
+      conversation: 'default',
+      outputModalities: ['text'],
+      instructions: 'Answer in text.',
+    });
+    await started;
+    const request = sent.find((e) => (e as { type: string }).type === 'response.create') as {
+      response: Record<string, unknown>;
+    };
+    expect(request.response).toMatchObject({ modalities: ['text'], instructions: 'Answer in text.' });
+    expect(request.response).not.toHaveProperty('output_modalities');
     await connection.close();
   });
 
