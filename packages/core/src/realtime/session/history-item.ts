@@ -11,6 +11,16 @@ export interface RealtimeMessageHistoryItem {
   readonly status: 'in_progress' | 'completed' | 'incomplete';
   /** `true` when the response producing it was interrupted or cancelled before it finished. */
   readonly interrupted: boolean;
+  /**
+   * A spoken assistant message the listener stopped hearing: how many milliseconds of its audio they heard.
+   * Absent when they heard it all (or it was not spoken).
+   */
+  readonly heardMs?: number;
+  /**
+   * The part of `text` the heard audio covers (estimated in proportion to the audio heard, cut at a word
+   * boundary): what a reconnect replays. Present whenever `heardMs` is.
+   */
+  readonly heardText?: string;
   /** The response that produced it (assistant messages). */
   readonly responseId?: string;
   /** The agent whose response produced it (assistant messages). */

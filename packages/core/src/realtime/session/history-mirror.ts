@@ -151,9 +151,22 @@ export class HistoryMirror<TContext> {
   }
 
   /** How an interrupted message ended for the listener: `skipped` ones leave the history. */
-  messageOutcome(itemId: string, outcome: MessageOutcome): void {
-    if (outcome === 'skipped') this.#history.remove(itemId);
-    else this.#history.updateMessage(itemId, { interrupted: outcome === 'partial' });
+  /** How an interrupted message ended; `heard`: the audio the listener heard of what the app received. */
+  messageOutcome(itemId: string, outcome: MessageOutcome, heard?: { ms: number; ofMs: number }): void {
+    if (outcome === 'skipped') {
+      this.#history.remove(itemId);
+      return;
+    }
+    const item = this.#history.get(itemId);
+    if (!heard || item?.type !== 'message') {
+      this.#history.updateMessage(itemId, { interrupted: outcome === 'partial' });
+      return;
+    }
+    this.#history.updateMessage(itemId, {
+      interrupted: true,
+      heardMs: heard.ms,
+      heardText: heardPart(item.text, heard.ms / heard.ofMs),
+    });
   }
 
   /** Whether the history holds text for message `itemId`. */
@@ -168,4 +181,18 @@ export class HistoryMirror<TContext> {
     if (response?.conversation !== 'default') return;
     for (const itemId of response.itemIds) this.#history.updateMessage(itemId, { interrupted: true });
   }
+}
+
+/**
+ * The first `fraction` of `text` (the share of its audio the listener heard), cut back to the last whole word:
+ * a transcript runs roughly in step with its audio, so this is the part that was heard.
+ */
+export function heardPart(text: string, fraction: number): string {
+  if (!(fraction > 0)) return '';
+  const cut = Math.round(text.length * Math.min(1, fraction));
+  if (cut >= text.length) return text;
+  if (/\s/.test(text.charAt(cut))) return text.slice(0, cut).trimEnd();
+  const head = text.slice(0, cut);
+  const boundary = head.search(/\s\S*$/);
+  return boundary < 0 ? '' : head.slice(0, boundary).trimEnd();
 }

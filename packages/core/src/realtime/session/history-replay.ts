@@ -13,7 +13,7 @@ export interface HistoryReplayPlan {
 
 /**
  * Plans the replay of `history` into a fresh conversation: messages as text (spoken turns as their
- * transcript, assistant audio included), each function call followed by its output. Items keep their ids, so
+ * transcript, assistant audio included; an interrupted one as far as it was heard), each function call followed by its output. Items keep their ids, so
  * the history stays aligned with the provider's conversation. A call without an output is replayed without
  * one; messages with no text are left out (the spoken ones are listed in `skipped`).
  */
@@ -35,7 +35,9 @@ export function planHistoryReplay(history: readonly RealtimeHistoryItem[]): Hist
       }
       continue;
     }
-    if (item.text.length === 0) {
+    // An interrupted message is replayed as heard: its unheard rest was cut from the provider's context too.
+    const text = item.heardText ?? item.text;
+    if (text.length === 0) {
       if (item.hasAudio) skipped.push(item.itemId);
       continue;
     }
@@ -43,7 +45,7 @@ export function planHistoryReplay(history: readonly RealtimeHistoryItem[]): Hist
       type: 'message',
       itemId: item.itemId,
       role: item.role,
-      content: [{ type: 'text', text: item.text }],
+      content: [{ type: 'text', text }],
     });
   }
   return { commands, skipped };

@@ -31,8 +31,11 @@ export interface InterruptionHost<TContext> {
   providerCancelsOnSpeech(): boolean;
   send(command: RealtimeCommand): void;
   emit(event: RealtimeSessionEvent<TContext>): void;
-  /** Applies an outcome to the local history (`skipped` removes the message). */
-  applyOutcome(itemId: string, outcome: MessageOutcome): void;
+  /**
+   * Applies an outcome to the local history (`skipped` removes the message); `heard` says how much of a
+   * spoken message's audio the listener heard, of how much the app received.
+   */
+  applyOutcome(itemId: string, outcome: MessageOutcome, heard?: { ms: number; ofMs: number }): void;
   /** Whether the local history has text for the message (only asked for messages without audio). */
   hasText(itemId: string): boolean;
 }
@@ -42,6 +45,8 @@ interface Snapshot {
   readonly played: Map<string, number>;
   /** Messages whose audio (or, without audio, whose content) was complete at the interruption. */
   readonly complete: Set<string>;
+  /** Messages already corrected on the provider (at the interruption itself), with their outcome. */
+  readonly corrected: Map<string, MessageOutcome>;
   settled: boolean;
 }
 
@@ -49,9 +54,11 @@ interface Snapshot {
  * The one interruption path (DESIGN §4), shared by `session.interrupt()`, the provider's speech-started
  * event, `session.playback.interrupted()` and output guardrails: each response the listener is hearing
  * (or is about to) is cancelled by its response id once, `audio_interrupted` is emitted once for it,
- * and playback positions are frozen. Once the response is over, each of its messages ends `full`,
- * `partial` (truncated at its own heard position) or `skipped` (removed locally; truncated at 0 and/or
- * deleted on the provider), as far as the provider's capabilities allow; the rest is a `warning`.
+ * and playback positions are frozen. Each of its messages ends `full`, `partial` (truncated at its own
+ * heard position) or `skipped` (removed locally; truncated at 0 and/or deleted on the provider), as far as
+ * the provider's capabilities allow; the rest is a `warning`. Messages whose audio already arrived are
+ * corrected on the provider at once, in the same turn as the cancel (never waiting for the response's end);
+ * the local history takes the outcomes, and messages without audio are judged, once the response is over.
  */
 export class Interruptions<TContext> {
   readonly #host: InterruptionHost<TContext>;
@@ -133,7 +140,7 @@ export class Interruptions<TContext> {
       const hasAudio = message.receivedBytes > 0;
       if (hasAudio ? message.audioDone : message.messageDone) complete.add(message.itemId);
     }
-    return { played, complete, settled: false };
+    return { played, complete, corrected: new Map(), settled: false };
   }
 
   #stop(source: InterruptSource | 'abandoned', responseId: string, snapshot: Snapshot): void {
@@ -152,7 +159,18 @@ export class Interruptions<TContext> {
         withAudio.at(-1);
       this.#host.emit({ type: 'audio_interrupted', responseId, ...(heard && { itemId: heard.itemId }) });
     }
-    if (info.done) this.#settle(responseId, snapshot);
+    if (info.done) {
+      this.#settle(responseId, snapshot);
+      return;
+    }
+    // What the listener heard is known now: the provider's copy is cut in the same turn as the cancel.
+    if (source === 'abandoned' || info.conversation === 'none') return;
+    for (const message of messages) {
+      if (message.receivedBytes === 0) continue;
+      const outcome = this.#outcome(message, snapshot);
+      snapshot.corrected.set(message.itemId, outcome);
+      this.#correct(message.itemId, outcome, true, snapshot.played.get(message.itemId) ?? 0);
+    }
   }
 
   #settle(responseId: string, snapshot: Snapshot): void {
@@ -166,17 +184,32 @@ export class Interruptions<TContext> {
 
   #settleMessage(message: PlayoutMessage, snapshot: Snapshot): void {
     const { itemId } = message;
+    const corrected = snapshot.corrected.get(itemId);
+    const outcome = corrected ?? this.#outcome(message, snapshot);
     const played = snapshot.played.get(itemId) ?? 0;
-    const hasAudio = message.receivedBytes > 0;
-    const complete = snapshot.complete.has(itemId);
-    let outcome: MessageOutcome;
-    if (hasAudio) {
-      const passedMs = pcm16DurationMs(message.passedBytes);
-      outcome = complete && passedMs > 0 && played >= passedMs ? 'full' : played > 0 ? 'partial' : 'skipped';
-    } else {
-      outcome = complete ? 'full' : this.#host.hasText(itemId) ? 'partial' : 'skipped';
+    const heard =
+      outcome === 'partial' && message.receivedBytes > 0
+        ? { ms: played, ofMs: pcm16DurationMs(message.passedBytes) }
+        : undefined;
+    this.#host.applyOutcome(itemId, outcome, heard);
+    if (corrected === undefined) {
+      this.#correct(itemId, outcome, message.receivedBytes > 0, snapshot.played.get(itemId) ?? 0);
     }
-    this.#host.applyOutcome(itemId, outcome);
+  }
+
+  #outcome(message: PlayoutMessage, snapshot: Snapshot): MessageOutcome {
+    const { itemId } = message;
+    const played = snapshot.played.get(itemId) ?? 0;
+    const complete = snapshot.complete.has(itemId);
+    if (message.receivedBytes > 0) {
+      const passedMs = pcm16DurationMs(message.passedBytes);
+      return complete && passedMs > 0 && played >= passedMs ? 'full' : played > 0 ? 'partial' : 'skipped';
+    }
+    return complete ? 'full' : this.#host.hasText(itemId) ? 'partial' : 'skipped';
+  }
+
+  /** Cuts the provider's copy of a message to what the listener heard (or says why it cannot). */
+  #correct(itemId: string, outcome: MessageOutcome, hasAudio: boolean, played: number): void {
     const correction = messageCorrectionStrategy(outcome, hasAudio, played, this.#host.capabilities);
     if (correction.truncateAtMs !== undefined) this.#truncate(itemId, correction.truncateAtMs);
     if (correction.delete) this.#host.send({ type: 'deleteItem', itemId });

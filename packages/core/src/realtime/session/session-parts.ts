@@ -62,7 +62,7 @@ export function assembleSession<TContext>(
       turnDetectionStrategy.providerCancelsOnSpeech(resolved.config.turnDetection, model.capabilities),
     send: (command) => state.send(command),
     emit,
-    applyOutcome: (itemId, outcome) => mirror.messageOutcome(itemId, outcome),
+    applyOutcome: (itemId, outcome, heard) => mirror.messageOutcome(itemId, outcome, heard),
     hasText: (itemId) => mirror.hasText(itemId),
   });
   const mirror = new HistoryMirror(history, responses, (id) => interruptions.isStopped(id));
