@@ -4,6 +4,7 @@ import { UserError } from './errors.js';
 import type { InputGuardrail, OutputGuardrail } from './guardrails.js';
 import { type Handoff, handoff } from './handoff.js';
 import type { Model, ModelSettings, ToolDefinition } from './model.js';
+import { AGENT_OPTIONS, checkModelSettings } from './text-option-keys.js';
 import { type FunctionTool, type ToolCallInfo, toolDefinition } from './tool.js';
 
 /** A tool of any parameter shape, as an agent holds it. */
@@ -120,6 +121,11 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
   readonly toolUseBehavior: ToolUseBehavior<TContext>;
 
   constructor(options: AgentOptions<TContext, TOutput>) {
+    if (typeof options !== 'object' || options === null) {
+      throw new UserError('new Agent() needs an options object, e.g. new Agent({ name: "Assistant" }).');
+    }
+    AGENT_OPTIONS.check(options);
+    checkModelSettings(options.modelSettings);
     if (!options.name || typeof options.name !== 'string') {
       throw new UserError('An agent needs a non-empty name.');
     }

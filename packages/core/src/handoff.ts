@@ -2,6 +2,7 @@ import type { AnyAgent } from './agent.js';
 import type { RunContext } from './context.js';
 import type { ConversationItem } from './items.js';
 import type { ToolDefinition } from './model.js';
+import { HANDOFF_OPTIONS } from './text-option-keys.js';
 
 /** What an input filter sees and returns when control passes to another agent. */
 export interface HandoffInputData {
@@ -57,6 +58,7 @@ export function handoff<TContext>(
   agent: AnyAgent<TContext>,
   options: HandoffOptions<TContext> = {},
 ): Handoff<TContext> {
+  HANDOFF_OPTIONS.check(options);
   const toolName = options.toolName ?? defaultHandoffToolName(agent.name);
   const toolDescription =
     options.toolDescription ??

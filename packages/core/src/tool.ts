@@ -10,6 +10,7 @@ import type {
   ToolOutputGuardrail,
 } from './guardrails.js';
 import type { JsonSchema, ToolDefinition } from './model.js';
+import { TOOL_OPTIONS } from './text-option-keys.js';
 
 /** The call a tool is answering. */
 export interface ToolCallInfo {
@@ -119,6 +120,10 @@ export function defaultToolErrorFunction(_context: RunContext<unknown>, error: u
 export function tool<TContext = unknown, TParameters extends z.ZodObject = z.ZodObject>(
   options: ToolOptions<TContext, TParameters>,
 ): FunctionTool<TContext, TParameters> {
+  if (typeof options !== 'object' || options === null) {
+    throw new UserError('tool() needs an options object: { name, description, parameters, execute }.');
+  }
+  TOOL_OPTIONS.check(options);
   if (!TOOL_NAME.test(options.name)) {
     throw new UserError(
       `Tool name "${options.name}" is invalid: use 1-64 letters, digits, "_" or "-" (providers reject other names).`,

@@ -2,10 +2,13 @@ import type { AnyAgent } from '../agent.js';
 import type { RunContext } from '../context.js';
 import { UserError } from '../errors.js';
 import type { InputGuardrailResult, OutputGuardrailResult, ToolGuardrailResult } from '../guardrails.js';
+import { optionKeys } from '../option-keys.js';
 import type { Usage } from '../usage.js';
 import type { RunItem, ToolApprovalItem } from './run-items.js';
 import type { RunStateData, RunStatus } from './run-state-data.js';
 import { type RunStateJson, runStateDataFromString, runStateToJson } from './run-state-json.js';
+
+const REJECT_OPTIONS = optionKeys<{ message?: string }>('reject() options', { message: true });
 
 let dataOf: <TContext>(state: RunState<TContext>) => RunStateData<TContext>;
 let create: <TContext>(data: RunStateData<TContext>) => RunState<TContext>;
@@ -126,6 +129,7 @@ export class RunState<TContext = unknown> {
    * call's output instead. The decision binds to the call id and its arguments.
    */
   reject(item: ToolApprovalItem<TContext>, options: { message?: string } = {}): void {
+    REJECT_OPTIONS.check(options);
     this.#decide(item, false, options.message);
   }
 

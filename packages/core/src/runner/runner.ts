@@ -4,6 +4,8 @@ import { type Clock, systemClock } from '../clock.js';
 import { createRunContext } from '../context.js';
 import { AbortError, UserError } from '../errors.js';
 import type { ConversationItem } from '../items.js';
+import { optionKeys } from '../option-keys.js';
+import { checkModelSettings } from '../text-option-keys.js';
 import { throwIfAborted } from './concurrency.js';
 import { MaxTurnsExceededError } from './errors.js';
 import { collectAnsweredCallIds, inputToItems, type LoopEnv } from './loop-env.js';
@@ -44,6 +46,51 @@ export interface RunOptions<TContext = unknown> extends RunSettings<TContext> {
    * message; an aborted run writes nothing.
    */
   session?: Session;
+}
+
+const SETTINGS_KEYS = {
+  model: true,
+  modelProvider: true,
+  modelSettings: true,
+  maxTurns: true,
+  inputGuardrails: true,
+  outputGuardrails: true,
+  toolErrorFormatter: true,
+  unknownToolBehavior: true,
+  hooks: true,
+} as const;
+
+const RUNNER_CONFIG = optionKeys<RunnerConfig>('RunnerConfig', { ...SETTINGS_KEYS, clock: true });
+const RUN_OPTIONS = optionKeys<RunOptions>('RunOptions', {
+  ...SETTINGS_KEYS,
+  context: true,
+  signal: true,
+  stream: true,
+  session: true,
+});
+
+const UNKNOWN_TOOL_BEHAVIORS: readonly unknown[] = ['error_as_result', 'raise_exception'];
+
+/** Rejects unknown keys and values the Runner cannot use, before anything runs. */
+function checkSettings(options: Omit<RunSettings<unknown>, 'hooks'>, where: string): void {
+  checkModelSettings(options.modelSettings);
+  if (
+    options.unknownToolBehavior !== undefined &&
+    !UNKNOWN_TOOL_BEHAVIORS.includes(options.unknownToolBehavior)
+  ) {
+    throw new UserError(
+      `${where}: unknownToolBehavior must be 'error_as_result' or 'raise_exception', got ${JSON.stringify(options.unknownToolBehavior)}.`,
+      { code: 'invalid_option' },
+    );
+  }
+  for (const key of ['inputGuardrails', 'outputGuardrails'] as const) {
+    if (options[key] !== undefined && !Array.isArray(options[key])) {
+      throw new UserError(`${where}: ${key} must be an array of guardrails.`, { code: 'invalid_option' });
+    }
+  }
+  if (options.toolErrorFormatter !== undefined && typeof options.toolErrorFormatter !== 'function') {
+    throw new UserError(`${where}: toolErrorFormatter must be a function.`, { code: 'invalid_option' });
+  }
 }
 
 /** What a run starts from: text, conversation items, or a state to resume. */
@@ -97,6 +144,8 @@ export class Runner {
   readonly config: Readonly<RunnerConfig>;
 
   constructor(config: RunnerConfig = {}) {
+    RUNNER_CONFIG.check(config);
+    checkSettings(config, 'Runner');
     checkMaxTurns(config.maxTurns, 'Runner');
     this.config = { ...config };
   }
@@ -213,6 +262,13 @@ export class Runner {
     if (!(agent instanceof Agent)) {
       throw new UserError('run() needs an Agent as its first argument.', { code: 'invalid_agent' });
     }
+    if (typeof options !== 'object' || options === null) {
+      throw new UserError('run() options must be an object, e.g. { maxTurns: 5 }.', {
+        code: 'invalid_option',
+      });
+    }
+    RUN_OPTIONS.check(options);
+    checkSettings(options as Omit<RunSettings<unknown>, 'hooks'>, 'run()');
     const maxTurns = checkMaxTurns(options.maxTurns, 'run()');
     if (input instanceof RunState) {
       const data = runStateData(input);
