@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { bothWays } from './both-ways.js';
 
 /** Plain-JavaScript callers have no types to catch a typo: every options object checks its keys. */
-const typo = <T>(value: Record<string, unknown>) => value as T;
+const typo = (value: Record<string, unknown>) => value as never;
 
 describe('unknown options are a UserError naming the nearest valid option', () => {
   test('run(): before any model call, streamed or not (and in modelSettings)', async () => {
