@@ -1,4 +1,5 @@
 import { type OptionKeyList, UserError } from '@parley/core';
+import { RESERVED_UPGRADE_HEADERS } from '@parley/openai/protocol';
 import { type AzureCredential, type AzureTokenProvider, assertCredentialShape } from './credentials.js';
 import { AZURE_ENV, readEnv } from './env.js';
 
@@ -50,18 +51,6 @@ export const CONNECTION_OPTION_KEYS: OptionKeyList<AzureOpenAIConnectionOptions>
 
 const RESOURCE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9-]{0,62}$/;
 const DEPLOYMENT_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,63}$/;
-const RESERVED_HEADERS = new Set([
-  'api-key',
-  'authorization',
-  'host',
-  'upgrade',
-  'connection',
-  'sec-websocket-key',
-  'sec-websocket-version',
-  'sec-websocket-protocol',
-  'sec-websocket-extensions',
-  'openai-beta',
-]);
 
 /** A `UserError` with code `invalid_option`. */
 export function invalidOption(message: string): UserError {
@@ -151,7 +140,7 @@ function resolveHeaders(headers: Record<string, string> | undefined): Record<str
   if (headers === undefined) return resolved;
   if (typeof headers !== 'object' || headers === null) throw invalidOption('headers must be an object.');
   for (const [name, value] of Object.entries(headers)) {
-    if (RESERVED_HEADERS.has(name.toLowerCase())) {
+    if (RESERVED_UPGRADE_HEADERS.has(name.toLowerCase())) {
       throw invalidOption(
         `headers must not set "${name}": authentication comes from apiKey or tokenProvider, and the protocol from the model.`,
       );

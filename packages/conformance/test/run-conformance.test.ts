@@ -1,53 +1,7 @@
-import {
-  type ConformanceScenario,
-  formatReport,
-  type RealtimeHarness,
-  runConformance,
-} from '@parley/conformance';
-import { REALTIME_SPECIFICATION_VERSION, type RealtimeCapabilities, UnknownOptionError } from '@parley/core';
+import { type ConformanceScenario, formatReport, runConformance } from '@parley/conformance';
+import { type RealtimeCapabilities, UnknownOptionError } from '@parley/core';
 import { afterEach, expect, test, vi } from 'vitest';
-
-const none: RealtimeCapabilities = {
-  ephemeralResponse: false,
-  messageTruncation: false,
-  mutableChatContext: false,
-  turnDetection: false,
-  userTranscription: false,
-  audioOutput: false,
-  mutableInstructions: false,
-  mutableTools: false,
-  autoToolReplyGeneration: false,
-};
-
-/** A harness whose backend is never driven; `log` records disposals. */
-function inertHarness(capabilities: Partial<RealtimeCapabilities>, log: string[]): RealtimeHarness {
-  const unused = async (): Promise<never> => {
-    throw new Error('not used by these scenarios');
-  };
-  return {
-    model: {
-      specificationVersion: REALTIME_SPECIFICATION_VERSION,
-      provider: 'inert',
-      capabilities: { ...none, ...capabilities },
-      connect: unused,
-    },
-    respondWith: unused,
-    finishResponse: unused,
-    userStartsSpeaking: unused,
-    userStopsSpeaking: unused,
-    emitError: unused,
-    refuseNextResponse: unused,
-    disconnect: unused,
-    commands: async () => [],
-    waitForCommand: unused,
-    sessionConfig: unused,
-    conversation: unused,
-    waitForClientClose: unused,
-    dispose: async () => {
-      log.push('dispose');
-    },
-  };
-}
+import { inertHarness } from './inert-harness.js';
 
 /** A scenario that passes exactly when the model declares `works`. */
 function scenario(

@@ -2,53 +2,11 @@ import {
   type ConformanceScenario,
   defineConformanceSuite,
   missingCapabilities,
-  type RealtimeHarness,
   realtimeScenarios,
 } from '@parley/conformance';
-import { REALTIME_SPECIFICATION_VERSION, type RealtimeCapabilities, UnknownOptionError } from '@parley/core';
+import { UnknownOptionError } from '@parley/core';
 import { expect, test } from 'vitest';
-
-const none: RealtimeCapabilities = {
-  ephemeralResponse: false,
-  messageTruncation: false,
-  mutableChatContext: false,
-  turnDetection: false,
-  userTranscription: false,
-  audioOutput: false,
-  mutableInstructions: false,
-  mutableTools: false,
-  autoToolReplyGeneration: false,
-};
-
-/** A harness whose backend is never driven: these tests check the kit's own bookkeeping. */
-function inertHarness(capabilities: Partial<RealtimeCapabilities>, log: string[]): RealtimeHarness {
-  const fail = async (): Promise<never> => {
-    throw new Error('not used by these scenarios');
-  };
-  return {
-    model: {
-      specificationVersion: REALTIME_SPECIFICATION_VERSION,
-      provider: 'inert',
-      capabilities: { ...none, ...capabilities },
-      connect: fail,
-    },
-    respondWith: fail,
-    finishResponse: fail,
-    userStartsSpeaking: fail,
-    userStopsSpeaking: fail,
-    emitError: fail,
-    refuseNextResponse: fail,
-    disconnect: fail,
-    commands: async () => [],
-    waitForCommand: fail,
-    sessionConfig: fail,
-    conversation: fail,
-    waitForClientClose: fail,
-    dispose: async () => {
-      log.push('dispose');
-    },
-  };
-}
+import { inertHarness, NO_CAPABILITIES } from './inert-harness.js';
 
 const log: string[] = [];
 const needsTruncation: ConformanceScenario = {
@@ -88,7 +46,7 @@ test('the built-in scenarios have unique names and declare only known capabiliti
   const names = realtimeScenarios.map((s) => s.name);
   expect(new Set(names).size).toBe(names.length);
   for (const scenario of realtimeScenarios) {
-    for (const capability of scenario.requires) expect(Object.keys(none)).toContain(capability);
+    for (const capability of scenario.requires) expect(Object.keys(NO_CAPABILITIES)).toContain(capability);
   }
   expect(names.length).toBeGreaterThanOrEqual(8);
 });

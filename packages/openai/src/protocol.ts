@@ -5,6 +5,7 @@
  */
 export type { ConnectionSettings } from './realtime/connection.js';
 export { OpenAIRealtimeConnection } from './realtime/connection.js';
+export { RESERVED_UPGRADE_HEADERS } from './realtime/options.js';
 export {
   createSocket,
   detectWebSocketStyle,

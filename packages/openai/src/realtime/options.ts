@@ -62,7 +62,8 @@ const MODEL_OPTIONS = optionKeys<OpenAIRealtimeModelOptions>('OpenAIRealtimeMode
   closeTimeoutMs: true,
 });
 const DEFAULT_URL = 'wss://api.openai.com/v1/realtime';
-const RESERVED_HEADERS = new Set([
+/** Upgrade headers an app may not set: the adapter owns authentication, the handshake and the protocol. */
+export const RESERVED_UPGRADE_HEADERS: ReadonlySet<string> = new Set([
   'authorization',
   'api-key',
   'host',
@@ -147,7 +148,7 @@ export function resolveRealtimeOptions(options: OpenAIRealtimeModelOptions = {})
 
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.headers ?? {})) {
-    if (RESERVED_HEADERS.has(name.toLowerCase())) {
+    if (RESERVED_UPGRADE_HEADERS.has(name.toLowerCase())) {
       throw invalid(
         `headers must not set "${name}": authentication comes from apiKey, and the adapter speaks the GA protocol.`,
       );

@@ -141,15 +141,20 @@ export function fromBetaItem(item: unknown): unknown {
   return mapAssistantParts(item, ASSISTANT_PART_FROM_BETA);
 }
 
-function responseParamsToBeta(response: JsonObject): JsonObject {
-  const { output_modalities, audio, max_output_tokens, input, ...rest } = response;
+/**
+ * Response fields in the beta dialect: the request params of `response.create` (items under `input`) or the response
+ * object of `response.created` / `response.done` (items under `output`).
+ */
+function responseToBeta(response: JsonObject, itemsKey: 'input' | 'output'): JsonObject {
+  const { output_modalities, audio, max_output_tokens, ...rest } = response;
   const beta: JsonObject = { ...rest };
   set(beta, 'modalities', modalitiesToBeta(output_modalities));
   const output = isPlainObject(audio) && isPlainObject(audio.output) ? audio.output : {};
   set(beta, 'voice', output.voice);
   set(beta, 'output_audio_format', formatToBeta(output.format));
   set(beta, 'max_response_output_tokens', max_output_tokens);
-  if (Array.isArray(input)) beta.input = input.map(toBetaItem);
+  const items = response[itemsKey];
+  if (Array.isArray(items)) beta[itemsKey] = items.map(toBetaItem);
   return beta;
 }
 
@@ -175,7 +180,7 @@ export function toBetaClientEvent<T extends { type: string }>(event: T): T {
     case 'conversation.item.create':
       return { ...e, item: toBetaItem(e.item) };
     case 'response.create':
-      return isPlainObject(e.response) ? { ...e, response: responseParamsToBeta(e.response) } : e;
+      return isPlainObject(e.response) ? { ...e, response: responseToBeta(e.response, 'input') } : e;
     default:
       return event;
   }
@@ -203,19 +208,6 @@ const SERVER_RENAMES: readonly [string, string][] = [
   ['response.output_audio.', 'response.audio.'],
 ];
 
-function responseToBeta(response: unknown): unknown {
-  if (!isPlainObject(response)) return response;
-  const { output_modalities, audio, max_output_tokens, output, ...rest } = response;
-  const beta: JsonObject = { ...rest };
-  set(beta, 'modalities', modalitiesToBeta(output_modalities));
-  const out = isPlainObject(audio) && isPlainObject(audio.output) ? audio.output : {};
-  set(beta, 'voice', out.voice);
-  set(beta, 'output_audio_format', formatToBeta(out.format));
-  set(beta, 'max_response_output_tokens', max_output_tokens);
-  if (Array.isArray(output)) beta.output = output.map(toBetaItem);
-  return beta;
-}
-
 /**
  * A GA server event as the beta service sent it; `undefined` for events the beta protocol did not have
  * (`conversation.item.done`).
@@ -230,7 +222,9 @@ export function toBetaServerEvent(event: JsonObject): JsonObject | undefined {
     return { ...event, session: toBetaSession(event.session) };
   }
   if (type === 'response.created' || type === 'response.done') {
-    return { ...event, response: responseToBeta(event.response) };
+    return isPlainObject(event.response)
+      ? { ...event, response: responseToBeta(event.response, 'output') }
+      : event;
   }
   if ('item' in event) return { ...event, item: toBetaItem(event.item) };
   for (const [ga, beta] of SERVER_RENAMES) {
