@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Agent, RealtimeSession, type RealtimeSessionEventOf } from '@parley/core';
 import { OpenAIRealtimeModel } from '@parley/openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startParley } from './run-parley.js';
+import { runParley, startParley } from './run-parley.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -84,5 +84,18 @@ describe('parley simulator', () => {
     expect(reply).toBe('You said: slowly');
     expect(ms).toBeGreaterThanOrEqual(400);
     expect((await sim.stop()).code).toBe(0);
+  });
+
+  test('a script that is not a list of replies is refused before it listens, naming the bad entry', async () => {
+    const script = join(dir, 'bad.json');
+    await writeFile(script, JSON.stringify(['fine', { type: 'mesage', text: 'typo' }]));
+    expect(await runParley(['simulator', '--script', script])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        `parley simulator: the script ${script} is not a list of replies ([1].type: Invalid discriminator value. ` +
+        `Expected 'message' | 'function_call' | 'fail'); e.g. ["Hello!", {"type":"function_call","name":"get_time"}] ` +
+        '(see docs/simulator.md).\n',
+    });
   });
 });

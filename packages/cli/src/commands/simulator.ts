@@ -8,6 +8,7 @@ import {
   scriptedBrain,
   startRealtimeSimulator,
 } from '@parley/openai/testing';
+import { z } from 'zod';
 import type { CliIO, CommandSpec, FlagValues } from '../cli/command.js';
 import { CliUsageError } from '../cli/errors.js';
 
@@ -55,19 +56,59 @@ function auth(flags: FlagValues): SimulatorAuth {
   return key ? { kind, apiKeys: key } : { kind };
 }
 
+/** A scripted output object (a plain string is a message too). */
+const scriptOutput = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('message'),
+    text: z.string(),
+    audioMs: z.number().positive().optional(),
+    transcriptDeltas: z.boolean().optional(),
+  }),
+  z.strictObject({
+    type: z.literal('function_call'),
+    name: z.string().min(1),
+    arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+    callId: z.string().min(1).optional(),
+  }),
+  z.strictObject({ type: z.literal('fail'), code: z.string().optional(), message: z.string().optional() }),
+]);
+
+/** Why `reply` (at `path`) is not a reply: a string, an output, or a list of outputs (e.g. parallel calls). */
+function replyProblem(reply: unknown, path: string): string | undefined {
+  if (typeof reply === 'string') return undefined;
+  if (Array.isArray(reply)) {
+    for (const [i, output] of reply.entries()) {
+      const problem = Array.isArray(output)
+        ? `${path}[${i}]: a list inside a list`
+        : replyProblem(output, `${path}[${i}]`);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+  const parsed = scriptOutput.safeParse(reply);
+  if (parsed.success) return undefined;
+  const [issue] = parsed.error.issues;
+  return `${path}${issue?.path.map((p) => `.${String(p)}`).join('') ?? ''}: ${issue?.message ?? 'invalid'}`;
+}
+
 /** Reads a brain script: a JSON array of replies (a string, an output, or a list of outputs per response). */
 async function scriptBrain(path: string): Promise<RealtimeBrain> {
-  let replies: unknown;
+  let json: unknown;
   try {
-    replies = JSON.parse(await readFile(path, 'utf8'));
+    json = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
     throw new CliUsageError(`parley simulator: cannot read the script ${path}: ${(error as Error).message}`);
   }
-  if (!Array.isArray(replies))
+  const problem = Array.isArray(json)
+    ? json.map((reply, i) => replyProblem(reply, `[${i}]`)).find((p) => p !== undefined)
+    : 'not a JSON array';
+  if (problem !== undefined) {
     throw new CliUsageError(
-      `parley simulator: the script ${path} must be a JSON array of replies, e.g. ["Hello!", {"type":"function_call","name":"get_time"}].`,
+      `parley simulator: the script ${path} is not a list of replies (${problem}); ` +
+        'e.g. ["Hello!", {"type":"function_call","name":"get_time"}] (see docs/simulator.md).',
     );
-  return scriptedBrain(replies as BrainReply[], echoBrain);
+  }
+  return scriptedBrain(json as BrainReply[], echoBrain);
 }
 
 /** `parley simulator`: the OpenAI Realtime simulator as a standalone server on 127.0.0.1. */
