@@ -1,2 +1,3 @@
+export * from './live/index.js';
 export * from './realtime/index.js';
 export * from './responses/index.js';

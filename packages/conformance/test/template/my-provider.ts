@@ -79,6 +79,7 @@ export class MyRealtimeConnection implements RealtimeConnection {
       case 'createResponse':
       case 'cancelResponse':
       case 'sendToolOutput':
+      case 'appendContext': // only providers that declare contextAppends receive it
         // TODO: translate the command into your service's message and send it. Problems the service reports
         // later arrive as `error` events (with the command's `clientRequestId` where it has one), never as throws.
         return;

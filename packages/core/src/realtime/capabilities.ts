@@ -27,6 +27,23 @@ export interface RealtimeCapabilities {
    * request one.
    */
   autoToolReplyGeneration: boolean;
+  /**
+   * Optional (absent means `false`). The provider's voice model does not call tools; it delegates work and says so
+   * with `delegation_requested`. The app (or the session's `delegate` agent) answers with `appendContext`.
+   */
+  delegation?: boolean;
+  /**
+   * Optional (absent means `false`). Text can be appended to the model's context mid-session (`appendContext`: a
+   * standing instruction, a silent thought or speakable commentary), acknowledged with `context_appended` once the
+   * provider's timeline reaches it.
+   */
+  contextAppends?: boolean;
+  /**
+   * Optional (absent means `false`). The provider's clock advances with input audio, so input must never stop (send
+   * silence while the microphone is idle), and its output is one continuous track: speech arrives as responses,
+   * the silence between them as `output_silence`.
+   */
+  continuousAudio?: boolean;
 }
 
 /** The names of all capability flags. */

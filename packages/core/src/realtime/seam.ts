@@ -77,6 +77,23 @@ export interface CreateResponseCommand {
   metadata?: Record<string, string>;
 }
 
+/**
+ * What an appended context means to the model: a standing `instruction` (a rule from now on), a silent `thought`
+ * (informs later speech, never said by itself) or `commentary` (something to say, in the model's own words).
+ */
+export type ContextAppendKind = 'instruction' | 'thought' | 'commentary';
+
+/** Adds text to the model's context at the current point of its timeline (providers with `contextAppends`). */
+export interface AppendContextCommand {
+  type: 'appendContext';
+  kind: ContextAppendKind;
+  text: string;
+  /** The delegation this answers, if any. */
+  delegationId?: string;
+  /** Chosen by the session; the provider echoes it on `context_appended` (and on an `error` refusing it). */
+  clientRequestId: string;
+}
+
 /** The closed set of commands a session sends to a connection. */
 export type RealtimeCommand =
   | { type: 'updateSession'; config: RealtimeSessionConfig }
@@ -91,7 +108,8 @@ export type RealtimeCommand =
   /** Cancel a response; without `responseId`, the active default-conversation response. */
   | { type: 'cancelResponse'; responseId?: string }
   /** Adds a function call's output to the conversation; does not start a response by itself. */
-  | { type: 'sendToolOutput'; callId: string; output: string };
+  | { type: 'sendToolOutput'; callId: string; output: string }
+  | AppendContextCommand;
 
 /** How a response ended. */
 export type RealtimeResponseStatus = 'completed' | 'cancelled' | 'incomplete' | 'failed';
@@ -141,6 +159,25 @@ export type RealtimeEvent =
   | { type: 'item_added'; item: RealtimeItem; previousItemId?: string | null }
   | { type: 'item_deleted'; itemId: string }
   | { type: 'item_truncated'; itemId: string; audioEndMs: number }
+  /**
+   * The voice model handed work to someone else (providers with `delegation`). There is no task text: the request
+   * is what was said up to `offsetMs` on the provider's timeline. `target: 'app'` must be answered with
+   * `appendContext` carrying `delegationId`; `'provider'` runs on the provider's own backend, whose function calls
+   * arrive as `function_call` events.
+   */
+  | { type: 'delegation_requested'; delegationId: string; offsetMs: number; target: 'app' | 'provider' }
+  /** An `appendContext` reached the model, at this span of the provider's timeline (proof of injection). */
+  | {
+      type: 'context_appended';
+      kind: ContextAppendKind;
+      startMs: number;
+      endMs: number;
+      clientRequestId?: string;
+    }
+  /** The continuous output track carried silence between responses (providers with `continuousAudio`). */
+  | { type: 'output_silence'; durationMs: number }
+  /** Billed audio so far (cumulative), and how full the model's context is (0–1), when the provider reports them. */
+  | { type: 'usage_updated'; audioSeconds: number; contextWindowRatio?: number }
   | {
       type: 'error';
       /** The provider's error code, e.g. `conversation_already_has_active_response`. */

@@ -414,6 +414,9 @@ export class MockRealtimeConnection implements RealtimeConnection {
         this.#player.toolOutputReceived(command.callId);
         return;
       }
+      case 'appendContext':
+        this.#error(command, 'capability_not_supported', 'The mock realtime model has no context appends.');
+        return;
     }
   }
 
@@ -560,7 +563,9 @@ export class MockRealtimeConnection implements RealtimeConnection {
       code,
       message,
       commandType: command.type,
-      ...(command.type === 'createResponse' && { clientRequestId: command.clientRequestId }),
+      ...((command.type === 'createResponse' || command.type === 'appendContext') && {
+        clientRequestId: command.clientRequestId,
+      }),
     });
   }
 

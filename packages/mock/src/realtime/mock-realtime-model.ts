@@ -82,6 +82,9 @@ const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptio
   mutableInstructions: true,
   mutableTools: true,
   autoToolReplyGeneration: true,
+  delegation: true,
+  contextAppends: true,
+  continuousAudio: true,
 });
 
 /**

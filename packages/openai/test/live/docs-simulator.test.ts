@@ -50,7 +50,7 @@ test('the simulator example in docs/providers/openai-live.md works', async () =>
     'assistant: let',
     'assistant: me',
     'assistant: check.',
-    'assistant:Staging',
+    'assistant: Staging',
     'assistant: is',
     'assistant: healthy.',
   ]);

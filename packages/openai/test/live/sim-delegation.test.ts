@@ -110,7 +110,7 @@ describe('client delegation', () => {
     const id = (created as { delegation: { id: string } }).delegation.id;
     client.send({ type: 'session.commentary.append', content: 'Staging is healthy.', delegation_id: id });
     await client.stream(silenceAudio(1500));
-    expect(said(client)).toBe('One moment, let me check.Staging is healthy.');
+    expect(said(client)).toBe('One moment, let me check. Staging is healthy.');
     expect((await sim.waitForSession()).delegations.get(id)?.answers).toEqual([
       { kind: 'commentary', content: 'Staging is healthy.' },
     ]);
@@ -149,10 +149,10 @@ describe('client delegation', () => {
       'The forecast for tomorrow is sunny with a high of twenty degrees'.length,
     );
     await client.stream(speechAudio('what about sunday', { durationMs: 500 }));
-    await client.stream(silenceAudio(600));
+    await client.stream(silenceAudio(1000));
     const eventsAfter = new Set(client.events.map((e) => e.type));
     expect([...eventsAfter].filter((t) => /interrupt|speech|cancel|truncat/.test(t))).toEqual([]);
-    expect(said(client)).toBe(`${before}Sunday is rainy.`);
+    expect(said(client)).toBe(`${before} Sunday is rainy.`);
     const id = (client.ofType('session.delegation.created')[0] as { delegation: { id: string } }).delegation
       .id;
     client.send({ type: 'session.commentary.append', content: 'Late answer.', delegation_id: id });

@@ -179,3 +179,15 @@ export function ephemeralReplyStrategy(
 export function toolFollowUpStrategy(capabilities: RealtimeCapabilities): 'session' | 'provider' {
   return capabilities.autoToolReplyGeneration ? 'provider' : 'session';
 }
+
+/** `contextAppends`: `appendContext()` goes out only to a provider that takes appends. */
+export function requireContextAppends(capabilities: RealtimeCapabilities, provider: string): void {
+  if (!capabilities.contextAppends) {
+    throw new CapabilityNotSupportedError('contextAppends', provider, 'append context');
+  }
+}
+
+/** `delegation` (with `contextAppends`): a `delegate` agent can answer the provider's delegations. */
+export function delegationStrategy(capabilities: RealtimeCapabilities): { delegateAllowed: boolean } {
+  return { delegateAllowed: capabilities.delegation === true && capabilities.contextAppends === true };
+}

@@ -1,6 +1,6 @@
 import type { Agent } from '../../agent.js';
 import type { ToolInvocationResult } from '../../tool.js';
-import type { RealtimeResponseStatus } from '../seam.js';
+import type { ContextAppendKind, RealtimeResponseStatus } from '../seam.js';
 import type { RealtimeHistoryItem } from './history-item.js';
 
 /** The lifecycle state of a {@link RealtimeSession}. */
@@ -122,6 +122,35 @@ export type RealtimeSessionEvent<TContext = unknown> =
       arguments: string;
       responseId?: string;
     }
+  /**
+   * The voice model delegated work (providers with `delegation`). `target: 'app'`: answer with
+   * `session.appendContext(..., { delegationId })`, or let the session's `delegate` agent answer it.
+   */
+  | { type: 'delegation_requested'; delegationId: string; offsetMs: number; target: 'app' | 'provider' }
+  /** The session's `delegate` agent started on a delegation. */
+  | { type: 'delegation_started'; delegationId: string; agent: Agent<TContext> }
+  /** A delegated tool call waits for `session.approve(callId)` or `session.reject(callId)`; the voice goes on. */
+  | {
+      type: 'delegation_approval_requested';
+      delegationId: string;
+      callId: string;
+      name: string;
+      arguments: string;
+    }
+  /** The `delegate` agent finished; `output` went back to the voice model (`failed`: a spoken failure notice). */
+  | { type: 'delegation_done'; delegationId: string; status: 'completed' | 'failed'; output: string }
+  /** An appended context reached the model at this span of the provider's timeline. */
+  | {
+      type: 'context_appended';
+      kind: ContextAppendKind;
+      startMs: number;
+      endMs: number;
+      clientRequestId?: string;
+    }
+  /** Billed audio so far (cumulative seconds) and context fullness (0–1), as the provider reports them. */
+  | { type: 'usage_updated'; audioSeconds: number; contextWindowRatio?: number }
+  /** The provider's continuous output carried silence between responses (providers with `continuousAudio`). */
+  | { type: 'output_silence'; durationMs: number }
   /** A chunk of assistant audio: PCM16, 24 kHz, mono. Play it in order. */
   | { type: 'audio'; responseId: string; itemId: string; data: Uint8Array }
   /** The assistant message `itemId` has no more audio. */

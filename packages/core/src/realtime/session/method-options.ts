@@ -14,3 +14,6 @@ export const GENERATE_REPLY_OPTIONS = optionKeys<GenerateReplyOptions>('generate
   toolChoice: true,
   addToHistory: true,
 });
+export const APPEND_CONTEXT_OPTIONS = optionKeys<{ delegationId?: string }>('appendContext() options', {
+  delegationId: true,
+});

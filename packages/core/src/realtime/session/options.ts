@@ -11,6 +11,7 @@ import {
   type RealtimeSessionConfig,
   type TurnDetectionConfig,
 } from '../seam.js';
+import { delegationStrategy } from './capability-strategies.js';
 import {
   type RealtimeReconnectOptions,
   type ResolvedReconnectOptions,
@@ -55,6 +56,13 @@ export interface RealtimeSessionOptions<TContext = unknown> {
    * (`connect()` after `disconnected`); an object tunes it (see docs/realtime.md).
    */
   reconnect?: boolean | RealtimeReconnectOptions;
+  /**
+   * A text agent that answers the voice model's delegations (providers with `delegation`): it runs with the Runner
+   * on the conversation so far, and its final output goes back to the voice model. See docs/realtime.md.
+   */
+  delegate?: Agent<TContext>;
+  /** How the delegate's answer reaches the voice: `commentary` (spoken, the default) or `thought` (silent). */
+  delegateDelivery?: 'commentary' | 'thought';
 }
 
 /** {@link RealtimeSessionOptions} with defaults applied. */
@@ -70,6 +78,8 @@ export interface ResolvedSessionOptions<TContext> {
   playbackTracker: PlaybackTracker;
   config: RealtimeSessionSettings;
   reconnect: ResolvedReconnectOptions;
+  delegate: Agent<TContext> | undefined;
+  delegateDelivery: 'commentary' | 'thought';
 }
 
 const OWNER = 'RealtimeSessionOptions';
@@ -85,6 +95,8 @@ const SESSION_OPTIONS = optionKeys<RealtimeSessionOptions>(OWNER, {
   playbackTracker: true,
   config: true,
   reconnect: true,
+  delegate: true,
+  delegateDelivery: true,
 });
 const CONFIG_OPTIONS = optionKeys<RealtimeSessionSettings>(OWNER, {
   voice: true,
@@ -205,5 +217,27 @@ export function resolveSessionOptions<TContext>(
     playbackTracker: tracker ?? new RealtimePlaybackTracker(clock),
     config: { ...config },
     reconnect,
+    delegate: checkDelegate(options, model as RealtimeModel),
+    delegateDelivery: options.delegateDelivery ?? 'commentary',
   };
+}
+
+function checkDelegate<TContext>(
+  options: RealtimeSessionOptions<TContext>,
+  model: RealtimeModel,
+): Agent<TContext> | undefined {
+  const { delegate, delegateDelivery } = options;
+  if (delegateDelivery !== undefined && delegateDelivery !== 'commentary' && delegateDelivery !== 'thought') {
+    throw invalid("delegateDelivery must be 'commentary' or 'thought'.");
+  }
+  if (delegate === undefined) return undefined;
+  if (!(delegate instanceof Agent))
+    throw invalid('delegate must be an Agent (a text agent run by the Runner).');
+  if (!delegationStrategy(model.capabilities).delegateAllowed) {
+    throw invalid(
+      `delegate needs a provider that delegates and takes context appends; "${model.provider}" declares ` +
+        'no delegation / contextAppends. Give the voice agent the tools instead.',
+    );
+  }
+  return delegate;
 }

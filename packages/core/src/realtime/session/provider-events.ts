@@ -3,8 +3,10 @@ import { addUsage } from '../../usage.js';
 import type { RealtimeConnection, RealtimeEvent } from '../seam.js';
 import type { ConnectionLifecycle } from './connection-lifecycle.js';
 import { type ContentDeliveryHost, deliverContent } from './content-delivery.js';
+import type { Delegations } from './delegations.js';
 import type { EphemeralReplies } from './ephemeral-replies.js';
 import { ResponseRefusedError } from './errors.js';
+import type { RealtimeSessionEvent } from './events.js';
 import type { HistoryMirror } from './history-mirror.js';
 import type { Interruptions } from './interruption.js';
 import type { MessageContentEvent, MessagePlayout } from './message-playout.js';
@@ -20,6 +22,9 @@ type EventOf<T extends RealtimeEvent['type']> = Extract<RealtimeEvent, { type: T
 /** The units provider events go to. */
 export interface ProviderEventConsumers<TContext> {
   readonly runContext: RunContext<TContext>;
+  readonly delegations: Delegations<TContext>;
+  readonly emit: (event: RealtimeSessionEvent<TContext>) => void;
+  readonly observed: (type: RealtimeSessionEvent<TContext>['type']) => boolean;
   readonly lifecycle: ConnectionLifecycle<TContext>;
   readonly playout: MessagePlayout;
   readonly delivery: ContentDeliveryHost<TContext>;
@@ -101,6 +106,16 @@ export class ProviderEventRouter<TContext> {
         return;
       case 'item_truncated':
         to.mirror.itemTruncated(event);
+        return;
+      case 'delegation_requested':
+        to.delegations.requested(event);
+        return;
+      case 'context_appended':
+      case 'usage_updated':
+        to.emit(event);
+        return;
+      case 'output_silence':
+        if (to.observed('output_silence')) to.emit(event);
         return;
       case 'error':
         this.#error(event);

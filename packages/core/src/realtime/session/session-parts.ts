@@ -4,6 +4,7 @@ import { AgentSwitcher } from './agent-switch.js';
 import { ApprovalBook } from './approvals.js';
 import { turnDetectionStrategy } from './capability-strategies.js';
 import { ConnectionLifecycle } from './connection-lifecycle.js';
+import { Delegations } from './delegations.js';
 import type { RealtimeSessionEvent } from './events.js';
 import { correctTrippedResponse } from './guardrail-correction.js';
 import { RealtimeHistory } from './history.js';
@@ -32,6 +33,7 @@ export interface SessionParts<TContext> {
   readonly playback: SessionPlayback;
   readonly lifecycle: ConnectionLifecycle<TContext>;
   readonly switcher: AgentSwitcher<TContext>;
+  readonly delegations: Delegations<TContext>;
 }
 
 /** Builds the units of a session for `agent` with validated options, and connects them to each other. */
@@ -113,8 +115,21 @@ export function assembleSession<TContext>(
     tripped: (trip) => correctTrippedResponse(state, interruptions, coordinator, trip),
     failed: (error) => state.reportError('guardrail', error, 'guardrail_failed'),
   });
+  const delegations = new Delegations<TContext>({
+    delegate: resolved.delegate,
+    delivery: resolved.delegateDelivery === 'thought' ? 'thought' : 'commentary',
+    runContext,
+    tasks,
+    history: () => history.items,
+    send: (command) => state.send(command),
+    emit,
+    reportError: (error) => state.reportError('session', error, 'delegation_failed'),
+  });
   const consumers = {
     runContext,
+    delegations,
+    emit,
+    observed: (type: RealtimeSessionEvent<TContext>['type']) => state.hub.observed(type),
     playout,
     mirror,
     coordinator,
@@ -156,5 +171,6 @@ export function assembleSession<TContext>(
     playback,
     lifecycle,
     switcher,
+    delegations,
   };
 }

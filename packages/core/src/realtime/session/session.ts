@@ -3,10 +3,12 @@ import type { RunContext } from '../../context.js';
 import { UserError } from '../../errors.js';
 import type { Usage } from '../../usage.js';
 import type { RealtimeCapabilities } from '../capabilities.js';
+import type { ContextAppendKind } from '../seam.js';
 import type { AgentSwitcher } from './agent-switch.js';
 import type { ApprovalBook, PendingApproval } from './approvals.js';
-import { turnDetectionStrategy } from './capability-strategies.js';
+import { requireContextAppends, turnDetectionStrategy } from './capability-strategies.js';
 import type { ConnectionLifecycle } from './connection-lifecycle.js';
+import type { Delegations } from './delegations.js';
 import { SessionClosedError } from './errors.js';
 import type {
   RealtimeSessionEvent,
@@ -18,6 +20,7 @@ import type { RealtimeHistory } from './history.js';
 import type { RealtimeHistoryItem } from './history-item.js';
 import type { Interruptions } from './interruption.js';
 import {
+  APPEND_CONTEXT_OPTIONS,
   COMMIT_AUDIO_OPTIONS,
   GENERATE_REPLY_OPTIONS,
   SEND_AUDIO_OPTIONS,
@@ -62,6 +65,7 @@ export class RealtimeSession<TContext = unknown>
   readonly #playback: SessionPlayback;
   readonly #lifecycle: ConnectionLifecycle<TContext>;
   readonly #switcher: AgentSwitcher<TContext>;
+  readonly #delegations: Delegations<TContext>;
 
   /**
    * Creates a session for `agent`. Options are validated here: a bad option throws a `UserError` with
@@ -79,6 +83,7 @@ export class RealtimeSession<TContext = unknown>
     this.#playback = parts.playback;
     this.#lifecycle = parts.lifecycle;
     this.#switcher = parts.switcher;
+    this.#delegations = parts.delegations;
   }
 
   // ── state ──────────────────────────────────────────────────────────────────────────────────
@@ -260,9 +265,35 @@ export class RealtimeSession<TContext = unknown>
     await this.#switcher.switch(agent, 'update_agent');
   }
 
-  /** Approves a call announced by `tool_approval_requested`; `always` approves this tool from now on. */
+  /**
+   * Adds text to the voice model's context at the current point of its timeline (providers with
+   * `contextAppends`): a standing `instruction`, a silent `thought`, or `commentary` it says in its own words.
+   * `delegationId` answers a `delegation_requested`. Long text goes out in several appends; returns their request
+   * ids (echoed by `context_appended`).
+   */
+  appendContext(kind: ContextAppendKind, text: string, options: { delegationId?: string } = {}): string[] {
+    if (kind !== 'instruction' && kind !== 'thought' && kind !== 'commentary') {
+      throw new UserError("appendContext(kind) must be 'instruction', 'thought' or 'commentary'.");
+    }
+    if (typeof text !== 'string' || text.trim() === '') {
+      throw new UserError('appendContext(kind, text) needs a non-empty string.');
+    }
+    APPEND_CONTEXT_OPTIONS.check(options);
+    requireContextAppends(this.capabilities, this.#options.model.provider);
+    this.#state.connectionFor('append context');
+    return this.#delegations.append(kind, text, options.delegationId);
+  }
+
+  /**
+   * Approves a call announced by `tool_approval_requested` (or, for the `delegate` agent,
+   * `delegation_approval_requested`); `always` approves this tool from now on.
+   */
   approve(callId: string, options: { always?: boolean } = {}): void {
     if (this.#state.closing || this.#state.status === 'closed') throw new SessionClosedError();
+    if (this.#delegations.has(callId)) {
+      this.#delegations.decide(callId, true);
+      return;
+    }
     this.#approvals.decide(callId, { approved: true }, options.always ?? false);
   }
 
@@ -272,6 +303,10 @@ export class RealtimeSession<TContext = unknown>
    */
   reject(callId: string, options: { message?: string; always?: boolean } = {}): void {
     if (this.#state.closing || this.#state.status === 'closed') throw new SessionClosedError();
+    if (this.#delegations.has(callId)) {
+      this.#delegations.decide(callId, false, options.message);
+      return;
+    }
     const decision =
       options.message !== undefined
         ? { approved: false as const, message: options.message }

@@ -35,10 +35,11 @@ export interface RenderedSpan {
 /** Splits text into fragments (" word") laid out from `startMs` at `msPerChar`. */
 export function layOut(text: string, startMs: number, msPerChar: number): TimedText[] {
   const words = text.split(/\s+/).filter((w) => w.length > 0);
+  const lead = /^\s/.test(text) ? ' ' : '';
   const out: TimedText[] = [];
   let at = startMs;
   for (const [i, word] of words.entries()) {
-    const delta = i === 0 ? word : ` ${word}`;
+    const delta = i === 0 ? `${lead}${word}` : ` ${word}`;
     const endMs = at + Math.max(1, Math.round(delta.length * msPerChar));
     out.push({ delta, startMs: at, endMs });
     at = endMs;
@@ -51,6 +52,7 @@ export class OutputTrack {
   #queue: { text: string; notBeforeMs: number }[] = [];
   #speech: Speech | undefined;
   #fixture: { pcm24: Uint8Array; offset: number } | undefined;
+  #spoken = false;
 
   constructor(msPerChar: number) {
     this.#msPerChar = msPerChar;
@@ -110,7 +112,10 @@ export class OutputTrack {
         if (next === undefined || next.notBeforeMs >= endMs) break;
         this.#queue.shift();
         const at = Math.max(cursor, next.notBeforeMs);
-        const words = layOut(next.text, at, this.#msPerChar).map((w) => ({ ...w, emitted: false }));
+        // Utterances after the first continue the transcript with a space, as the service's fragments do.
+        const text = this.#spoken ? ` ${next.text}` : next.text;
+        this.#spoken = true;
+        const words = layOut(text, at, this.#msPerChar).map((w) => ({ ...w, emitted: false }));
         this.#speech = { startMs: at, endMs: words.at(-1)?.endMs ?? at, words };
       }
       const speech = this.#speech;

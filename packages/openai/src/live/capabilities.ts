@@ -1,0 +1,24 @@
+import type { RealtimeCapabilities } from '@parley/core';
+
+/**
+ * What GPT-Live offers through the seam: no out-of-band replies, no truncation, append-only context, turn-taking
+ * inside the model (no speech events), transcripts, audio only, fixed instructions; delegation, context appends and a
+ * continuous audio track. Tools exist only on a Responses backend; the connection continues it (`response.create`)
+ * by itself once every call has its output, so the session never requests a follow-up.
+ */
+export function liveCapabilities(delegation: 'client' | 'responses'): RealtimeCapabilities {
+  return {
+    ephemeralResponse: false,
+    messageTruncation: false,
+    mutableChatContext: false,
+    turnDetection: false,
+    userTranscription: true,
+    audioOutput: true,
+    mutableInstructions: false,
+    mutableTools: delegation === 'responses',
+    autoToolReplyGeneration: delegation === 'responses',
+    delegation: true,
+    contextAppends: true,
+    continuousAudio: true,
+  };
+}

@@ -1,0 +1,651 @@
+import {
+  AbortError,
+  type ContextAppendKind,
+  type RealtimeCommand,
+  type RealtimeConnection,
+  type RealtimeEvent,
+  type RealtimeSessionConfig,
+  type TimerHandle,
+  UserError,
+} from '@parley/core';
+import type { SocketEventMap, WebSocketLike } from '../realtime/socket-types.js';
+import { decodeBase64, encodeBase64 } from '../shared/base64.js';
+import { isPlainObject } from '../shared/deep-merge.js';
+import type { LiveAppendKind, LiveClientEvent } from '../shared/live-wire-events.js';
+import type { LiveFunctionTool, LiveSessionConfig } from '../shared/live-wire-session.js';
+import { redactSecrets } from '../shared/redact.js';
+import { BackendRelay } from './backend-relay.js';
+import { OpenAILiveError } from './errors.js';
+import { InputTurns } from './input-turns.js';
+import type { ResolvedLiveOptions } from './options.js';
+import { OutputSegmenter } from './output-segmenter.js';
+
+type Listener = (event: RealtimeEvent) => void;
+type Phase = 'connecting' | 'open' | 'closing' | 'closed';
+
+const WIRE_KIND: Record<ContextAppendKind, LiveAppendKind> = {
+  instruction: 'instructions',
+  thought: 'thinking',
+  commentary: 'commentary',
+};
+const SEAM_KIND: Record<string, ContextAppendKind> = {
+  'session.instructions.appended': 'instruction',
+  'session.thinking.appended': 'thought',
+  'session.commentary.appended': 'commentary',
+};
+const textDecoder = new TextDecoder();
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
+
+/** The `session.start` a seam configuration and the model's options produce. Only fields the service knows. */
+export function toSessionStart(
+  options: ResolvedLiveOptions,
+  config: RealtimeSessionConfig,
+): LiveSessionConfig {
+  const tools: LiveFunctionTool[] = (config.tools ?? []).map((t) => ({
+    type: 'function',
+    name: t.name,
+    description: t.description,
+    parameters: t.parameters as Record<string, unknown>,
+  }));
+  const session: LiveSessionConfig = {
+    model: options.model,
+    audio: {
+      format: { type: 'audio/pcm', rate: 24000 },
+      ...(config.voice !== undefined && { output: { voice: config.voice } }),
+    },
+  };
+  if (config.instructions) session.instructions = config.instructions;
+  const ack = options.acknowledgementDelayMs;
+  if (options.delegation === 'responses' && options.backend) {
+    session.delegation = {
+      type: 'responses',
+      responses: {
+        model: options.backend.model,
+        ...(options.backend.instructions !== undefined && { instructions: options.backend.instructions }),
+        ...(tools.length > 0 && { tools }),
+      },
+      ...(ack !== undefined && { acknowledgement_delay_ms: ack }),
+    };
+  } else {
+    session.delegation = { type: 'client', ...(ack !== undefined && { acknowledgement_delay_ms: ack }) };
+  }
+  if (options.input.length > 0) {
+    session.input = options.input.map((m) =>
+      m.role === 'assistant'
+        ? { role: 'assistant', content: [{ type: 'output_text', text: m.text }] }
+        : { role: m.role, content: [{ type: 'input_text', text: m.text }] },
+    );
+  }
+  return session;
+}
+
+/**
+ * One GPT-Live session over a primary WebSocket, as a seam connection. It owns the socket, its listeners and its
+ * timers (connect timeout, the silence frames that keep the timeline moving while the app sends no audio, the close
+ * wait) and releases them on every path out. A close by the owner sends `session.close` and waits for
+ * `session.closed` (bounded by `closeTimeoutMs`); reconnecting means a new session.
+ */
+export class OpenAILiveConnection implements RealtimeConnection {
+  readonly #socket: WebSocketLike;
+  readonly #options: ResolvedLiveOptions;
+  readonly #segmenter: OutputSegmenter;
+  readonly #turns: InputTurns;
+  readonly #backend: BackendRelay;
+  readonly #requests = new Map<string, RealtimeCommand['type']>();
+  readonly #silenceFrame: string;
+  #phase: Phase = 'connecting';
+  #listeners: Listener[] = [];
+  #backlog: RealtimeEvent[] | undefined = [];
+  #ids = 0;
+  #sessionId: string | undefined;
+  #expiresAt: number | undefined;
+  #instructions: string | undefined;
+  #settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  #connectTimer: TimerHandle | undefined;
+  #silenceTimer: TimerHandle | undefined;
+  #heardFromApp = false;
+  #signal: AbortSignal | undefined;
+  #closed: Promise<void> | undefined;
+  #resolveClosed: (() => void) | undefined;
+  #opened = false;
+  #socketError: string | undefined;
+
+  private constructor(socket: WebSocketLike, options: ResolvedLiveOptions) {
+    this.#socket = socket;
+    this.#options = options;
+    const emit = (event: RealtimeEvent) => this.#emit(event);
+    this.#turns = new InputTurns({ emit, nextId: () => this.#nextId('item'), gapMs: options.turnGapMs });
+    this.#segmenter = new OutputSegmenter({
+      emit,
+      nextId: (prefix) => this.#nextId(prefix),
+      gapMs: options.turnGapMs,
+      onSpeechStart: () => this.#turns.finish(),
+    });
+    this.#backend = new BackendRelay(emit, () =>
+      this.#write({ type: 'response.create', event_id: this.#eventId('continue') }),
+    );
+    this.#silenceFrame = encodeBase64(new Uint8Array(options.silenceFrameMs * 48));
+    socket.addEventListener('open', this.#onOpen);
+    socket.addEventListener('message', this.#onMessage);
+    socket.addEventListener('error', this.#onError);
+    socket.addEventListener('close', this.#onClose);
+  }
+
+  /** Wraps a socket being opened; sends `session.start` on open and resolves on `session.started`. */
+  static open(
+    socket: WebSocketLike,
+    options: ResolvedLiveOptions,
+    config: RealtimeSessionConfig,
+    signal?: AbortSignal,
+  ): Promise<OpenAILiveConnection> {
+    const connection = new OpenAILiveConnection(socket, options);
+    connection.#instructions = config.instructions;
+    return connection.#waitUntilStarted(toSessionStart(options, config), signal).then(() => connection);
+  }
+
+  get status(): 'open' | 'closed' {
+    return this.#phase === 'open' ? 'open' : 'closed';
+  }
+
+  /** The service's session id (`live_…`), once started. */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  get expiresAt(): number | undefined {
+    return this.#expiresAt;
+  }
+
+  /** What this session has added to the Responses backend's input (128 items / 32 KB per session). */
+  get backendBudget(): { items: number; bytes: number } {
+    return this.#backend.used;
+  }
+
+  onEvent(listener: Listener): () => void {
+    this.#listeners = [...this.#listeners, listener];
+    const backlog = this.#backlog;
+    this.#backlog = undefined;
+    if (backlog && backlog.length > 0) queueMicrotask(() => this.#dispatchAll(backlog));
+    return () => {
+      this.#listeners = this.#listeners.filter((l) => l !== listener);
+    };
+  }
+
+  send(command: RealtimeCommand): void {
+    if (this.#phase !== 'open') {
+      throw new UserError(`Cannot send "${command.type}": the GPT-Live connection is closed.`, {
+        code: 'connection_closed',
+      });
+    }
+    switch (command.type) {
+      case 'appendInputAudio':
+        this.#heardFromApp = true;
+        this.#socket.send(`{"type":"session.input_audio.append","audio":"${encodeBase64(command.audio)}"}`);
+        return;
+      case 'commitInputAudio':
+      case 'clearInputAudio':
+      case 'cancelResponse':
+        // The voice model end-points and yields the floor by itself; there is nothing to commit, clear or cancel.
+        return;
+      case 'appendContext': {
+        const responses = this.#options.delegation === 'responses';
+        this.#requests.set(command.clientRequestId, 'appendContext');
+        this.#write({
+          type: `session.${WIRE_KIND[command.kind]}.append`,
+          event_id: command.clientRequestId,
+          content: command.text,
+          delegation_id: responses ? null : (command.delegationId ?? null),
+        });
+        return;
+      }
+      case 'sendToolOutput': {
+        const result = this.#backend.toolOutput(command.callId, command.output);
+        if ('refused' in result) {
+          const message = result.refused;
+          queueMicrotask(() =>
+            this.#emit({
+              type: 'error',
+              code: 'response_input_buffer_full',
+              message,
+              commandType: 'sendToolOutput',
+            }),
+          );
+          return;
+        }
+        this.#write({
+          type: 'response.item.create',
+          event_id: this.#eventId('sendToolOutput'),
+          item: result.item as never,
+        });
+        this.#backend.outputSent(command.callId);
+        return;
+      }
+      case 'createResponse':
+        this.#refuse(
+          command,
+          'GPT-Live decides by itself when to speak: there is no response to request. Append commentary ' +
+            '(appendContext) to make it say something.',
+        );
+        return;
+      case 'updateSession': {
+        const { instructions, tools } = command.config;
+        if (instructions !== undefined && instructions !== this.#instructions) {
+          this.#refuse(
+            command,
+            'GPT-Live instructions are fixed at session start; append instructions instead.',
+          );
+          return;
+        }
+        if (tools !== undefined && this.#options.delegation === 'responses') {
+          this.#write({
+            type: 'session.update',
+            event_id: this.#eventId('updateSession'),
+            session: {
+              delegation: {
+                type: 'responses',
+                responses: {
+                  tools: tools.map((t) => ({
+                    type: 'function',
+                    name: t.name,
+                    description: t.description,
+                    parameters: t.parameters as Record<string, unknown>,
+                  })),
+                },
+              },
+            },
+          });
+        }
+        return;
+      }
+      case 'createItem':
+      case 'deleteItem':
+      case 'truncateItem':
+        this.#refuse(command, `GPT-Live has no conversation items: "${command.type}" is not supported.`);
+        return;
+    }
+  }
+
+  close(): Promise<void> {
+    if (this.#closed) return this.#closed;
+    if (this.#phase === 'closed') {
+      this.#closed = Promise.resolve();
+      return this.#closed;
+    }
+    const wasOpen = this.#phase === 'open';
+    this.#phase = 'closing';
+    this.#stopSilence();
+    this.#closed = new Promise<void>((resolve) => {
+      const timer = this.#options.clock.setTimeout(() => {
+        this.#detach();
+        (this.#socket as { terminate?: () => void }).terminate?.();
+        this.#phase = 'closed';
+        resolve();
+      }, this.#options.closeTimeoutMs);
+      this.#resolveClosed = () => {
+        this.#options.clock.clearTimeout(timer);
+        resolve();
+      };
+      if (wasOpen) this.#write({ type: 'session.close', event_id: this.#eventId('close') });
+      else this.#closeSocket();
+    });
+    return this.#closed;
+  }
+
+  // --- writing ---
+
+  #nextId(prefix: string): string {
+    return `${prefix}_${this.#sessionId ?? 'live'}_${++this.#ids}`;
+  }
+
+  #eventId(type: string): string {
+    return `parley.${type}.${++this.#ids}`;
+  }
+
+  #write(event: LiveClientEvent): void {
+    this.#socket.send(JSON.stringify(event));
+  }
+
+  /** Refuses a command the way a service does: with an `error` event after `send` returned. */
+  #refuse(command: RealtimeCommand, message: string): void {
+    queueMicrotask(() => this.#emitRefusal(command, message));
+  }
+
+  #emitRefusal(command: RealtimeCommand, message: string): void {
+    if (this.#phase !== 'open') return;
+    this.#emit({
+      type: 'error',
+      code: 'capability_not_supported',
+      message,
+      commandType: command.type,
+      ...((command.type === 'createResponse' || command.type === 'appendContext') && {
+        clientRequestId: command.clientRequestId,
+      }),
+    });
+  }
+
+  /** Keeps the timeline moving: a frame of silence for every frame period in which the app sent no audio. */
+  #scheduleSilence(): void {
+    this.#silenceTimer = this.#options.clock.setTimeout(() => {
+      if (this.#phase !== 'open') return;
+      if (!this.#heardFromApp) {
+        this.#socket.send(`{"type":"session.input_audio.append","audio":"${this.#silenceFrame}"}`);
+      }
+      this.#heardFromApp = false;
+      this.#scheduleSilence();
+    }, this.#options.silenceFrameMs);
+  }
+
+  #stopSilence(): void {
+    if (this.#silenceTimer !== undefined) this.#options.clock.clearTimeout(this.#silenceTimer);
+    this.#silenceTimer = undefined;
+  }
+
+  // --- reading ---
+
+  readonly #onOpen = (): void => {
+    this.#opened = true;
+    this.#write({
+      type: 'session.start',
+      event_id: 'parley.start',
+      session: this.#start as LiveSessionConfig,
+    });
+  };
+
+  #start: LiveSessionConfig | undefined;
+
+  readonly #onMessage = (event: SocketEventMap['message']): void => {
+    const data = event.data;
+    const text =
+      typeof data === 'string'
+        ? data
+        : data instanceof ArrayBuffer || ArrayBuffer.isView(data)
+          ? textDecoder.decode(data as ArrayBuffer)
+          : undefined;
+    if (text === undefined) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (isPlainObject(parsed) && typeof parsed.type === 'string') this.#handle(parsed.type, parsed);
+  };
+
+  #handle(type: string, event: Record<string, unknown>): void {
+    switch (type) {
+      case 'session.output_audio.delta': {
+        const delta = str(event.delta);
+        if (delta) this.#segmenter.audio(decodeBase64(delta));
+        return;
+      }
+      case 'session.output_transcript.delta':
+        this.#segmenter.transcript(str(event.delta) ?? '');
+        return;
+      case 'session.input_transcript.delta':
+        this.#turns.fragment(str(event.delta) ?? '', num(event.start_ms), num(event.end_ms));
+        return;
+      case 'session.started':
+        this.#started(event);
+        return;
+      case 'session.delegation.created': {
+        const delegation = isPlainObject(event.delegation) ? event.delegation : {};
+        this.#turns.finish();
+        this.#emit({
+          type: 'delegation_requested',
+          delegationId: str(delegation.id) ?? '',
+          offsetMs: num(event.offset_ms),
+          target: delegation.target === 'client' ? 'app' : 'provider',
+        });
+        return;
+      }
+      case 'session.instructions.appended':
+      case 'session.thinking.appended':
+      case 'session.commentary.appended': {
+        const id = str(event.client_event_id);
+        if (id !== undefined) this.#requests.delete(id);
+        this.#emit({
+          type: 'context_appended',
+          kind: SEAM_KIND[type] as ContextAppendKind,
+          startMs: num(event.start_ms),
+          endMs: num(event.end_ms),
+          ...(id !== undefined && { clientRequestId: id }),
+        });
+        return;
+      }
+      case 'response.event':
+        this.#backend.event(event);
+        return;
+      case 'session.usage.updated': {
+        const usage = isPlainObject(event.usage) ? event.usage : {};
+        const window = isPlainObject(event.context_window) ? event.context_window : undefined;
+        this.#emit({
+          type: 'usage_updated',
+          audioSeconds: num(usage.seconds),
+          ...(window && { contextWindowRatio: num(window.usage_ratio) }),
+        });
+        return;
+      }
+      case 'session.closed':
+        this.#sessionClosed(str(event.reason) ?? 'close_requested');
+        return;
+      case 'error':
+        this.#error(event);
+        return;
+    }
+  }
+
+  #started(event: Record<string, unknown>): void {
+    if (this.#phase !== 'connecting') return;
+    const session = isPlainObject(event.session) ? event.session : {};
+    this.#sessionId = str(session.id);
+    const expires = session.expires_at;
+    if (typeof expires === 'number' && expires > 0) this.#expiresAt = expires * 1000;
+    const settle = this.#settle;
+    this.#endConnectPhase();
+    this.#phase = 'open';
+    this.#scheduleSilence();
+    this.#emit({ type: 'connection_status', status: 'connected' });
+    settle?.resolve();
+  }
+
+  #error(event: Record<string, unknown>): void {
+    const error = isPlainObject(event.error) ? event.error : {};
+    const code = str(error.code) ?? 'unknown_error';
+    const message = redactSecrets(str(error.message) ?? 'GPT-Live reported an error.', [
+      this.#options.apiKey,
+    ]);
+    if (this.#phase === 'connecting') {
+      this.#rejectConnect(
+        new OpenAILiveError('live_session_rejected', `GPT-Live refused session.start (${code}): ${message}`, {
+          serverCode: code,
+        }),
+      );
+      return;
+    }
+    const id = str(event.client_event_id) ?? str(error.client_event_id);
+    const commandType = id === undefined ? undefined : (this.#requests.get(id) ?? commandTypeOf(id));
+    if (id !== undefined) this.#requests.delete(id);
+    const isRequest = commandType === 'createResponse' || commandType === 'appendContext';
+    this.#emit({
+      type: 'error',
+      code,
+      message,
+      ...(commandType !== undefined && { commandType }),
+      ...(isRequest && id !== undefined && { clientRequestId: id }),
+    });
+  }
+
+  #sessionClosed(reason: string): void {
+    this.#segmenter.end();
+    this.#turns.finish();
+    if (this.#phase === 'closing') {
+      this.#closeSocket();
+      return;
+    }
+    if (reason === 'expired') {
+      this.#emit({
+        type: 'error',
+        code: 'session_expired',
+        message: 'The GPT-Live session reached its time limit.',
+        fatal: true,
+      });
+    }
+    this.#phase = 'closing';
+    this.#stopSilence();
+    this.#closeSocket();
+  }
+
+  readonly #onError = (event: SocketEventMap['error']): void => {
+    const message = event.message ?? (event.error instanceof Error ? event.error.message : undefined);
+    if (message) this.#socketError = redactSecrets(message, [this.#options.apiKey]);
+  };
+
+  readonly #onClose = (event: SocketEventMap['close']): void => {
+    const previous = this.#phase;
+    this.#phase = 'closed';
+    this.#stopSilence();
+    this.#detach();
+    this.#resolveClosed?.();
+    if (previous === 'connecting') {
+      const status = Number(
+        /Unexpected server response: (\d{3})/.exec(this.#socketError ?? '')?.[1] ?? Number.NaN,
+      );
+      const error =
+        status === 401 || status === 403
+          ? new OpenAILiveError(
+              'live_auth_failed',
+              `GPT-Live refused the credentials (HTTP ${status}). Check the API key.`,
+              { status },
+            )
+          : new OpenAILiveError(
+              this.#opened ? 'live_closed_before_ready' : 'live_handshake_failed',
+              this.#opened
+                ? `GPT-Live closed the connection before session.started (close code ${event.code}).`
+                : `Could not open the GPT-Live WebSocket (${Number.isNaN(status) ? (this.#socketError ?? `close code ${event.code}`) : `HTTP ${status}`}). Check the url and the network.`,
+              { ...(!Number.isNaN(status) && { status }), closeCode: event.code },
+            );
+      this.#failConnect(error);
+      return;
+    }
+    if (previous === 'open' || previous === 'closing') {
+      this.#segmenter.end();
+      this.#turns.finish();
+      if (previous === 'open' || !this.#resolveClosed) {
+        this.#emit({
+          type: 'connection_status',
+          status: 'disconnected',
+          code: event.code,
+          reason: redactSecrets(event.reason || 'The GPT-Live connection was closed.', [
+            this.#options.apiKey,
+          ]),
+        });
+      }
+    }
+  };
+
+  #detach(): void {
+    this.#socket.removeEventListener('open', this.#onOpen);
+    this.#socket.removeEventListener('message', this.#onMessage);
+    this.#socket.removeEventListener('error', this.#onError);
+    this.#socket.removeEventListener('close', this.#onClose);
+  }
+
+  #closeSocket(): void {
+    try {
+      this.#socket.close(1000, 'OK');
+    } catch {
+      // A socket that never opened may throw on close; its close event follows.
+    }
+  }
+
+  #emit(event: RealtimeEvent): void {
+    if (this.#backlog) {
+      this.#backlog.push(event);
+      return;
+    }
+    this.#dispatchAll([event]);
+  }
+
+  #dispatchAll(events: readonly RealtimeEvent[]): void {
+    for (const event of events) {
+      for (const listener of this.#listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      }
+    }
+  }
+
+  // --- connect phase ---
+
+  #waitUntilStarted(start: LiveSessionConfig, signal: AbortSignal | undefined): Promise<void> {
+    this.#start = start;
+    return new Promise<void>((resolve, reject) => {
+      this.#settle = { resolve, reject };
+      this.#connectTimer = this.#options.clock.setTimeout(() => {
+        this.#connectTimer = undefined;
+        this.#rejectConnect(
+          new OpenAILiveError(
+            'live_connect_timeout',
+            `GPT-Live did not start the session within ${this.#options.connectTimeoutMs} ms; raise connectTimeoutMs or check the network.`,
+          ),
+        );
+      }, this.#options.connectTimeoutMs);
+      if (signal) {
+        this.#signal = signal;
+        if (signal.aborted) this.#onAbort();
+        else signal.addEventListener('abort', this.#onAbort);
+      }
+    });
+  }
+
+  readonly #onAbort = (): void => {
+    this.#rejectConnect(new AbortError('connect() was aborted.', { cause: this.#signal?.reason }));
+  };
+
+  #endConnectPhase(): void {
+    this.#settle = undefined;
+    if (this.#connectTimer !== undefined) this.#options.clock.clearTimeout(this.#connectTimer);
+    this.#connectTimer = undefined;
+    this.#signal?.removeEventListener('abort', this.#onAbort);
+    this.#signal = undefined;
+  }
+
+  #rejectConnect(error: Error): void {
+    const settle = this.#settle;
+    if (!settle) return;
+    this.#endConnectPhase();
+    this.#phase = 'closing';
+    this.#closed = new Promise<void>((resolve) => {
+      const timer = this.#options.clock.setTimeout(() => {
+        this.#detach();
+        (this.#socket as { terminate?: () => void }).terminate?.();
+        this.#phase = 'closed';
+        resolve();
+      }, this.#options.closeTimeoutMs);
+      this.#resolveClosed = () => {
+        this.#options.clock.clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.#closeSocket();
+    void this.#closed.then(() => settle.reject(error));
+  }
+
+  #failConnect(error: Error): void {
+    const settle = this.#settle;
+    this.#endConnectPhase();
+    settle?.reject(error);
+  }
+}
+
+function commandTypeOf(eventId: string): RealtimeCommand['type'] | undefined {
+  const match = /^parley\.(\w+)\.\d+$/.exec(eventId);
+  const type = match?.[1];
+  return type === 'updateSession' || type === 'sendToolOutput' ? type : undefined;
+}

@@ -1,0 +1,56 @@
+import {
+  AbortError,
+  REALTIME_SPECIFICATION_VERSION,
+  type RealtimeCapabilities,
+  type RealtimeConnectOptions,
+  type RealtimeModel,
+} from '@parley/core';
+import {
+  createSocket,
+  detectWebSocketStyle,
+  handshakeCredentials,
+  loadWebSocketConstructor,
+} from '../realtime/socket.js';
+import type { WebSocketStyle } from '../realtime/socket-types.js';
+import { liveCapabilities } from './capabilities.js';
+import { OpenAILiveConnection } from './live-connection.js';
+import { type OpenAILiveModelOptions, type ResolvedLiveOptions, resolveLiveOptions } from './options.js';
+
+/**
+ * OpenAI GPT-Live (`/v1/live/sessions`) as a Parley {@link RealtimeModel}: a full-duplex voice model that takes its
+ * turns by itself and delegates work instead of calling tools. See docs/providers/openai-live.md.
+ *
+ * ```ts
+ * const model = new OpenAILiveModel({ apiKey: process.env.OPENAI_API_KEY });
+ * const session = new RealtimeSession(voiceAgent, { model, delegate: backendAgent });
+ * ```
+ *
+ * `connect()` sends `session.start` (only fields the service knows: it refuses unknown ones) and resolves on
+ * `session.started`; a refused start rejects with {@link OpenAILiveError}. Each connection is a new session.
+ */
+export class OpenAILiveModel implements RealtimeModel {
+  readonly specificationVersion = REALTIME_SPECIFICATION_VERSION;
+  readonly provider = 'openai-live';
+  readonly capabilities: RealtimeCapabilities;
+  readonly model: string;
+  readonly #options: ResolvedLiveOptions;
+  readonly #style: WebSocketStyle;
+
+  constructor(options: OpenAILiveModelOptions = {}) {
+    this.#options = resolveLiveOptions(options);
+    this.model = this.#options.model;
+    this.capabilities = liveCapabilities(this.#options.delegation);
+    this.#style = this.#options.webSocketStyle ?? detectWebSocketStyle(this.#options.WebSocket);
+    if (this.#style === 'browser') this.#style = 'headers-init';
+  }
+
+  async connect(options: RealtimeConnectOptions): Promise<OpenAILiveConnection> {
+    const { signal } = options;
+    if (signal?.aborted) throw new AbortError('connect() was aborted.', { cause: signal.reason });
+    const credentials = handshakeCredentials(this.#style, this.#options.apiKey, this.#options.headers);
+    const WebSocketCtor = await loadWebSocketConstructor(this.#options.WebSocket);
+    if (signal?.aborted) throw new AbortError('connect() was aborted.', { cause: signal.reason });
+    const socket = createSocket(WebSocketCtor, this.#style, this.#options.url.toString(), credentials);
+    return OpenAILiveConnection.open(socket, this.#options, options.config ?? {}, signal);
+  }
+}

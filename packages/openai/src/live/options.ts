@@ -1,0 +1,173 @@
+import { type Clock, optionKeys, systemClock, UserError } from '@parley/core';
+import { assertApiKeyShape } from '../realtime/options.js';
+import type { WebSocketConstructor, WebSocketStyle } from '../realtime/socket-types.js';
+
+/** Options of {@link OpenAILiveModel}. */
+export interface OpenAILiveModelOptions {
+  /** An OpenAI API key. Defaults to the `OPENAI_API_KEY` environment variable. GPT-Live has no ephemeral keys. */
+  apiKey?: string;
+  /** The voice model, sent in `session.start` (never in the URL). Default `gpt-live-1`. */
+  model?: string;
+  /**
+   * The primary WebSocket endpoint, without a query string. Default `wss://api.openai.com/v1/live/sessions`; a local
+   * simulator: `ws://127.0.0.1:<port>/v1/live/sessions`.
+   */
+  url?: string;
+  /** Extra upgrade headers (e.g. `OpenAI-Organization`). Authorization is set from the key. */
+  headers?: Record<string, string>;
+  /**
+   * Who does delegated work. `'client'` (default): the app or the session's `delegate` agent answers each delegation
+   * with context appends. `'responses'`: a hosted Responses model (`backend`) runs with the agent's tools, whose
+   * function calls the session executes.
+   */
+  delegation?: 'client' | 'responses';
+  /** The hosted backend of Responses delegation: its model (required there) and its own instructions. */
+  backend?: { model: string; instructions?: string };
+  /** Delay before the voice model acknowledges a delegation aloud (ms). Default the service's (0). */
+  acknowledgementDelayMs?: number;
+  /** Startup history replayed into a new session (text only, ≤ 128 messages). */
+  input?: { role: 'user' | 'assistant' | 'developer'; text: string }[];
+  /** Size of the silence frames sent while the app sends no audio. Default 100 ms. */
+  silenceFrameMs?: number;
+  /** Output silence that ends a spoken response, and a transcript gap that ends a user turn. Default 800 ms. */
+  turnGapMs?: number;
+  /** The WebSocket constructor. Default `globalThis.WebSocket` where it exists, else the `ws` package. */
+  WebSocket?: WebSocketConstructor;
+  /** How `WebSocket` takes headers; detected from the constructor and the runtime when left out. */
+  webSocketStyle?: WebSocketStyle;
+  /** Time source for the timeouts and the silence frames. Default the system clock. */
+  clock?: Clock;
+  /** How long `connect()` waits for `session.started`. Default 30 000 ms. */
+  connectTimeoutMs?: number;
+  /** How long `close()` waits for `session.closed` and the closing handshake. Default 5 000 ms. */
+  closeTimeoutMs?: number;
+}
+
+/** The validated options. */
+export interface ResolvedLiveOptions {
+  apiKey: string;
+  model: string;
+  url: URL;
+  headers: Record<string, string>;
+  delegation: 'client' | 'responses';
+  backend: { model: string; instructions?: string } | undefined;
+  acknowledgementDelayMs: number | undefined;
+  input: { role: 'user' | 'assistant' | 'developer'; text: string }[];
+  silenceFrameMs: number;
+  turnGapMs: number;
+  WebSocket: WebSocketConstructor | undefined;
+  webSocketStyle: WebSocketStyle | undefined;
+  clock: Clock;
+  connectTimeoutMs: number;
+  closeTimeoutMs: number;
+}
+
+const OPTIONS = optionKeys<OpenAILiveModelOptions>('OpenAILiveModelOptions', {
+  apiKey: true,
+  model: true,
+  url: true,
+  headers: true,
+  delegation: true,
+  backend: true,
+  acknowledgementDelayMs: true,
+  input: true,
+  silenceFrameMs: true,
+  turnGapMs: true,
+  WebSocket: true,
+  webSocketStyle: true,
+  clock: true,
+  connectTimeoutMs: true,
+  closeTimeoutMs: true,
+});
+const DEFAULT_URL = 'wss://api.openai.com/v1/live/sessions';
+const RESERVED_HEADERS = new Set(['authorization', 'host', 'upgrade', 'connection', 'openai-beta']);
+
+function invalid(message: string): UserError {
+  return new UserError(message, { code: 'invalid_option' });
+}
+
+function positive(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw invalid(`${name} must be a positive integer (ms).`);
+  return value;
+}
+
+/** Validates {@link OpenAILiveModelOptions}; throws a `UserError` with code `invalid_option` before any connection. */
+export function resolveLiveOptions(options: OpenAILiveModelOptions = {}): ResolvedLiveOptions {
+  if (options === null || typeof options !== 'object')
+    throw invalid('OpenAILiveModel options must be an object.');
+  OPTIONS.check(options);
+  const fromEnv = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+    ?.OPENAI_API_KEY;
+  const apiKey = options.apiKey ?? fromEnv;
+  if (apiKey === undefined)
+    throw invalid('No API key: pass apiKey or set the OPENAI_API_KEY environment variable.');
+  assertApiKeyShape(apiKey, options.apiKey === undefined ? 'OPENAI_API_KEY' : 'apiKey');
+  const model = options.model ?? 'gpt-live-1';
+  if (typeof model !== 'string' || model.trim() === '') throw invalid('model must be a non-empty string.');
+  let url: URL;
+  try {
+    url = new URL(options.url ?? DEFAULT_URL);
+  } catch {
+    throw invalid('url is not a valid URL; expected e.g. wss://api.openai.com/v1/live/sessions.');
+  }
+  if (url.protocol !== 'wss:' && url.protocol !== 'ws:') {
+    throw invalid(`url must use wss: (or ws: for a local server), not ${url.protocol}`);
+  }
+  if (url.search || url.username || url.password) {
+    throw invalid(
+      'url must have no query string and no credentials: GPT-Live takes the model in session.start.',
+    );
+  }
+  const delegation = options.delegation ?? 'client';
+  if (delegation !== 'client' && delegation !== 'responses') {
+    throw invalid("delegation must be 'client' or 'responses'.");
+  }
+  const backend = options.backend;
+  if (delegation === 'responses' && (typeof backend?.model !== 'string' || backend.model === '')) {
+    throw invalid("delegation 'responses' needs backend: { model } (e.g. { model: 'gpt-5.5' }).");
+  }
+  if (delegation === 'client' && backend !== undefined) {
+    throw invalid("backend is only used with delegation: 'responses'.");
+  }
+  const ack = options.acknowledgementDelayMs;
+  if (ack !== undefined && (!Number.isInteger(ack) || ack < 0)) {
+    throw invalid('acknowledgementDelayMs must be a non-negative integer (ms).');
+  }
+  const input = options.input ?? [];
+  if (!Array.isArray(input) || input.length > 128)
+    throw invalid('input must be an array of at most 128 messages.');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (RESERVED_HEADERS.has(name.toLowerCase())) throw invalid(`headers must not set "${name}".`);
+    if (typeof value !== 'string' || /[\r\n]/.test(value)) {
+      throw invalid(`header "${name}" must be a string without line breaks.`);
+    }
+    headers[name] = value;
+  }
+  if (options.WebSocket !== undefined && typeof options.WebSocket !== 'function') {
+    throw invalid('WebSocket must be a WebSocket constructor (e.g. globalThis.WebSocket or the ws package).');
+  }
+  if (options.webSocketStyle === 'browser') {
+    throw invalid(
+      'GPT-Live has no browser keys: connect from a server (webSocketStyle "ws" or "headers-init").',
+    );
+  }
+  return {
+    apiKey,
+    model,
+    url,
+    headers,
+    delegation,
+    backend,
+    acknowledgementDelayMs: ack,
+    input,
+    silenceFrameMs: positive(options.silenceFrameMs, 'silenceFrameMs', 100),
+    turnGapMs: positive(options.turnGapMs, 'turnGapMs', 800),
+    WebSocket: options.WebSocket,
+    webSocketStyle: options.webSocketStyle,
+    clock: options.clock ?? systemClock,
+    connectTimeoutMs: positive(options.connectTimeoutMs, 'connectTimeoutMs', 30_000),
+    closeTimeoutMs: positive(options.closeTimeoutMs, 'closeTimeoutMs', 5_000),
+  };
+}
