@@ -51,7 +51,9 @@ test('the delegation example in docs/providers/openai-live.md works', async () =
     let at = 0;
     const next = () => {
       if (at >= mic.length) return resolve();
-      session.sendAudio(mic.subarray(at, (at += 4800)));
+      const frame = mic.subarray(at, at + 4800);
+      at += 4800;
+      session.sendAudio(frame);
     };
     session.on('audio', next);
     session.on('output_silence', next);
