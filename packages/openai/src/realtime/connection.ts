@@ -17,7 +17,7 @@ import { type ClientEvent, commandEventId, toClientEvent } from './client-events
 import { OpenAIRealtimeError } from './errors.js';
 import type { OpenAIRealtimeSessionConfig } from './options.js';
 import { ServerEventNormalizer } from './server-events.js';
-import { mergeSessionConfig, toWireSession } from './session-config.js';
+import { mergeSessionConfig, toTranscriptionSession, toWireSession } from './session-config.js';
 import type { SocketEventMap, WebSocketLike } from './socket-types.js';
 
 /** What a connection needs besides its socket. */
@@ -36,6 +36,8 @@ export interface ConnectionSettings {
   dialect?: 'ga' | 'beta';
   /** The transcription model of an `inputTranscription` that names none. Default `gpt-4o-mini-transcribe`. */
   transcriptionModel?: string;
+  /** `transcription` for a transcription session (`?intent=transcription`): updates carry only input audio. */
+  sessionType?: 'realtime' | 'transcription';
 }
 
 type Phase = 'connecting' | 'open' | 'closing' | 'closed';
@@ -228,7 +230,11 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     this.#write({
       type: 'session.update',
       event_id: eventId,
-      session: toWireSession(this.#settings.baseSession, this.config, this.#settings.transcriptionModel),
+      session: (this.#settings.sessionType === 'transcription'
+        ? toTranscriptionSession
+        : (s: WireSession) => s)(
+        toWireSession(this.#settings.baseSession, this.config, this.#settings.transcriptionModel),
+      ),
     });
     return eventId;
   }

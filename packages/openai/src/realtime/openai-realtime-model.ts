@@ -91,6 +91,7 @@ export class OpenAIRealtimeModel implements RealtimeModel {
         closeTimeoutMs: this.#options.closeTimeoutMs,
         baseSession: this.#options.sessionConfig,
         secrets: [apiKey],
+        sessionType: this.#options.target === 'transcription' ? 'transcription' : 'realtime',
       },
       config,
       signal,

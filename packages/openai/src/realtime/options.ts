@@ -11,8 +11,19 @@ export interface OpenAIRealtimeModelOptions {
   apiKey?: string;
   /** Called before every connection, e.g. to mint a fresh ephemeral key. */
   apiKeyProvider?: () => string | Promise<string>;
-  /** The model in the URL. Default `gpt-realtime`. */
+  /** The model in the URL. Default `gpt-realtime` (unless `intent` or `callId` names the target instead). */
   model?: string;
+  /**
+   * `'transcription'`: open a transcription session (`?intent=transcription`, no model in the URL): its
+   * `session.update`s carry `type: 'transcription'` and only the input audio settings; the service creates no
+   * responses and sends input transcription events. Not together with `model` or `callId`.
+   */
+  intent?: 'transcription';
+  /**
+   * Attach to an existing call (`?call_id=rtc_…`, e.g. a WebRTC or SIP call) to control it from the server side.
+   * Not together with `model` or `intent`.
+   */
+  callId?: string;
   /**
    * The endpoint, without the `model` query parameter (added unless the URL already names a `model`,
    * `deployment`, `intent` or `call_id`). Default `wss://api.openai.com/v1/realtime`.
@@ -38,6 +49,8 @@ export interface OpenAIRealtimeModelOptions {
 export interface ResolvedRealtimeOptions {
   apiKey: (() => string | Promise<string>) | string;
   model: string;
+  /** What the URL opens: a model session, a transcription session or an existing call. */
+  target: 'model' | 'transcription' | 'call';
   url: URL;
   headers: Record<string, string>;
   WebSocket: WebSocketConstructor | undefined;
@@ -52,6 +65,8 @@ const MODEL_OPTIONS = optionKeys<OpenAIRealtimeModelOptions>('OpenAIRealtimeMode
   apiKey: true,
   apiKeyProvider: true,
   model: true,
+  intent: true,
+  callId: true,
   url: true,
   headers: true,
   WebSocket: true,
@@ -102,6 +117,34 @@ function positiveInteger(value: number | undefined, name: string, fallback: numb
   return value;
 }
 
+/**
+ * What the connection opens. Exactly one target: `model`, `intent`, `callId`, or one named in `url` already; two
+ * are ambiguous (the service takes exactly one), so they are refused instead of one being dropped silently.
+ */
+function resolveTarget(
+  options: OpenAIRealtimeModelOptions,
+  url: URL,
+): { kind: ResolvedRealtimeOptions['target']; param?: string; value: string } {
+  const named = [
+    options.model !== undefined && 'model',
+    options.intent !== undefined && 'intent',
+    options.callId !== undefined && 'callId',
+    ...URL_TARGET_PARAMS.filter((name) => url.searchParams.has(name)).map((name) => `url ?${name}=`),
+  ].filter((name): name is string => typeof name === 'string');
+  if (named.length > 1) {
+    throw invalid(
+      `Ambiguous realtime target: ${named.join(' and ')} both name what to open. Pass exactly one: model (a model ` +
+        "session), intent: 'transcription' (a transcription session) or callId (attach to an existing call).",
+    );
+  }
+  if (options.intent !== undefined) return { kind: 'transcription', param: 'intent', value: 'transcription' };
+  if (options.callId !== undefined) return { kind: 'call', param: 'call_id', value: options.callId };
+  if (url.searchParams.has('intent')) return { kind: 'transcription', value: '' };
+  if (url.searchParams.has('call_id')) return { kind: 'call', value: '' };
+  if (URL_TARGET_PARAMS.some((name) => url.searchParams.has(name))) return { kind: 'model', value: '' };
+  return { kind: 'model', param: 'model', value: options.model ?? 'gpt-realtime' };
+}
+
 /** Validates {@link OpenAIRealtimeModelOptions}; throws a `UserError` with code `invalid_option`. */
 export function resolveRealtimeOptions(options: OpenAIRealtimeModelOptions = {}): ResolvedRealtimeOptions {
   if (options === null || typeof options !== 'object')
@@ -131,6 +174,16 @@ export function resolveRealtimeOptions(options: OpenAIRealtimeModelOptions = {})
 
   const model = options.model ?? 'gpt-realtime';
   if (typeof model !== 'string' || model.trim() === '') throw invalid('model must be a non-empty string.');
+  if (options.intent !== undefined && options.intent !== 'transcription') {
+    throw invalid(
+      "intent must be 'transcription' (a transcription session); leave it out for a model session.",
+    );
+  }
+  if (options.callId !== undefined && (typeof options.callId !== 'string' || !/^\S+$/.test(options.callId))) {
+    throw invalid(
+      'callId must be a non-empty string without spaces (the id of an existing call, e.g. rtc_…).',
+    );
+  }
 
   let url: URL;
   try {
@@ -144,7 +197,8 @@ export function resolveRealtimeOptions(options: OpenAIRealtimeModelOptions = {})
   if (url.username || url.password || url.searchParams.has('api-key') || url.searchParams.has('api_key')) {
     throw invalid('url must not carry credentials; pass the key as apiKey (it is sent in a header).');
   }
-  if (!URL_TARGET_PARAMS.some((name) => url.searchParams.has(name))) url.searchParams.set('model', model);
+  const target = resolveTarget(options, url);
+  if (target.param) url.searchParams.set(target.param, target.value);
 
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.headers ?? {})) {
@@ -176,6 +230,7 @@ export function resolveRealtimeOptions(options: OpenAIRealtimeModelOptions = {})
   return {
     apiKey,
     model,
+    target: target.kind,
     url,
     headers,
     WebSocket: options.WebSocket,

@@ -96,3 +96,13 @@ export function toWireSession(
   session.type = 'realtime';
   return session as WireSession;
 }
+
+/** A transcription session's update (`type: 'transcription'`): only the input audio settings and `include`. */
+export function toTranscriptionSession(session: WireSession): WireSession {
+  const input = { ...session.audio?.input };
+  return {
+    type: 'transcription',
+    audio: { input },
+    ...(session.include !== undefined && { include: session.include }),
+  };
+}

@@ -68,7 +68,7 @@ export interface WireTranscription {
 /** The GA session object (`type: 'realtime'`) as sent in `session.update` and received in `session.*`. */
 export interface WireSession {
   type: 'realtime' | 'transcription';
-  object?: 'realtime.session';
+  object?: 'realtime.session' | 'realtime.transcription_session';
   id?: string;
   model?: string;
   output_modalities?: ('text' | 'audio')[];

@@ -2,7 +2,12 @@ import type { Clock, TimerHandle } from '@parley/core';
 import type { WebSocket } from 'ws';
 import { decodeBase64, encodeBase64, isBase64 } from '../shared/base64.js';
 import { deepMerge, isPlainObject, type JsonObject } from '../shared/deep-merge.js';
-import { PCM_24K, type WireAudioFormat, type WireSession } from '../shared/realtime-wire.js';
+import {
+  PCM_24K,
+  type WireAudioFormat,
+  type WireSession,
+  type WireTurnDetection,
+} from '../shared/realtime-wire.js';
 import type { RealtimeBrain } from './brain.js';
 import type { IdGenerator } from './ids.js';
 import type { Pace } from './pace.js';
@@ -20,7 +25,12 @@ import { wireBytesPerMs, wireToPcm24 } from './sim-format.js';
 import { checkItem } from './sim-items.js';
 import { type ResponseHost, type ResponseParams, ResponseRun } from './sim-response.js';
 import { parseResponseRequest } from './sim-response-request.js';
-import { applySessionUpdate, defaultSession, effectiveSession } from './sim-session.js';
+import {
+  applySessionUpdate,
+  defaultSession,
+  defaultTranscriptionSession,
+  effectiveSession,
+} from './sim-session.js';
 import { EnergyVad } from './sim-vad.js';
 import type { SimulatedRefusal } from './simulator.js';
 
@@ -36,6 +46,21 @@ const CLIENT_EVENT_TYPES = [
   'response.create',
   'response.cancel',
 ];
+
+const TRANSCRIPTION_EVENT_TYPES = CLIENT_EVENT_TYPES.filter((type) => !type.startsWith('response.'));
+
+/** An existing call that connections attach to with `?call_id=`: its session and conversation outlive them. */
+export interface SimulatedCall {
+  readonly id: string;
+  session: WireSession;
+  readonly conversation: SimConversation;
+}
+
+/** What a connection's URL opened. */
+export type SimulatedTarget =
+  | { kind: 'model' }
+  | { kind: 'transcription' }
+  | { kind: 'call'; call: SimulatedCall };
 
 /** Matches a recorded event: by `type`, or by a predicate. */
 export type EventMatcher = string | ((event: JsonObject) => boolean);
@@ -62,6 +87,8 @@ export interface SimulatedConnectionInit {
   transcribe: Transcriber;
   /** GA session fields merged into the default session reported by `session.created`. */
   initialSession: Partial<WireSession> | undefined;
+  /** What the URL opened: a model session, a transcription session, or an existing call (its shared state). */
+  target: SimulatedTarget;
   /** The protocol on the wire: GA, or the beta dialect (legacy Azure path). Default GA. */
   dialect?: SimulatorDialect;
   /** A refusal the simulator was told to give the next `response.create` (taken once). */
@@ -94,8 +121,10 @@ export class SimulatedConnection {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The negotiated subprotocol (`realtime` or `''`). */
   readonly protocol: string;
-  /** The model (or Azure deployment) named in the URL. */
+  /** The model (or Azure deployment) named in the URL; `''` for a transcription session. */
   readonly model: string;
+  /** `model`, `transcription` (`?intent=transcription`) or `call` (`?call_id=`). */
+  readonly targetKind: SimulatedTarget['kind'];
   /** Every client event received, parsed (a frame that is not JSON is kept as its text). */
   readonly clientEvents: unknown[] = [];
   /** Every server event sent, in order. */
@@ -104,7 +133,7 @@ export class SimulatedConnection {
   readonly closed: Promise<{ code: number; reason: string }>;
 
   /** The default conversation: items in order, with each item's audio. */
-  readonly conversation = new SimConversation();
+  readonly conversation: SimConversation;
   /** The effective session (as the last `session.created` / `session.updated` reported it). */
   session: WireSession;
 
@@ -121,6 +150,8 @@ export class SimulatedConnection {
   /** Milliseconds in the input buffer (each append counted in the input format of its time). */
   #inputMs = 0;
   #totalAppendedMs = 0;
+  /** Where (in appended ms) the user's silence began: the end of the last response or of the last speech. */
+  #idleSinceMs = 0;
   #reservedItemId: string | undefined;
   readonly #vad = new EnergyVad();
   #assistantAudio = false;
@@ -137,6 +168,8 @@ export class SimulatedConnection {
     this.headers = init.headers;
     this.protocol = init.protocol;
     this.model = init.model;
+    this.targetKind = init.target.kind;
+    this.conversation = init.target.kind === 'call' ? init.target.call.conversation : new SimConversation();
     this.#ids = init.ids;
     this.#host = {
       ids: init.ids,
@@ -155,14 +188,24 @@ export class SimulatedConnection {
       },
       onFinished: (run) => {
         this.#runs.delete(run);
-        if (this.#activeDefault === run) this.#activeDefault = undefined;
+        if (this.#activeDefault === run) {
+          this.#activeDefault = undefined;
+          this.#idleSinceMs = this.#appendedMs;
+        }
       },
     };
     const expiresAt = Math.floor(Date.now() / 1000 + init.sessionLimitMs / 1000);
-    const session = defaultSession(init.ids.next('sess'), init.model, expiresAt);
-    this.session = effectiveSession(
-      init.initialSession ? (deepMerge(session, init.initialSession) as WireSession) : session,
-    );
+    if (init.target.kind === 'call') {
+      this.session = init.target.call.session;
+    } else {
+      const session =
+        init.target.kind === 'transcription'
+          ? defaultTranscriptionSession(init.ids.next('sess'), expiresAt)
+          : defaultSession(init.ids.next('sess'), init.model, expiresAt);
+      this.session = effectiveSession(
+        init.initialSession ? (deepMerge(session, init.initialSession) as WireSession) : session,
+      );
+    }
     this.closed = new Promise((resolve) => {
       this.#socket.on('close', (code, reason) => {
         this.#open = false;
@@ -372,10 +415,15 @@ export class SimulatedConnection {
         return;
       }
       case 'response.create':
-        this.#responseCreate(event);
-        return;
       case 'response.cancel':
-        this.#responseCancel(event);
+        if (this.session.type === 'transcription') {
+          throw invalidValue(
+            'type',
+            `Invalid value: '${event.type}'. A transcription session creates no responses; supported values are: ${TRANSCRIPTION_EVENT_TYPES.map((t) => `'${t}'`).join(', ')}.`,
+          );
+        }
+        if (event.type === 'response.create') this.#responseCreate(event);
+        else this.#responseCancel(event);
         return;
       default:
         throw invalidValue(
@@ -402,6 +450,7 @@ export class SimulatedConnection {
     this.session = applySessionUpdate(this.session, event.session, {
       assistantAudioProduced: this.#assistantAudio,
     });
+    if (this.#init.target.kind === 'call') this.#init.target.call.session = this.session;
     if (!this.session.audio?.input?.turn_detection) this.#vad.reset();
     this.send({ type: 'session.updated', session: structuredClone(this.session) });
   }
@@ -424,6 +473,32 @@ export class SimulatedConnection {
     for (const transition of this.#vad.push(wireToPcm24(format, audio), turnDetection)) {
       if (transition.type === 'start') this.#speechStarted(transition.audioStartMs);
       else this.#speechStopped(transition.audioEndMs, undefined);
+    }
+    this.#checkIdle(turnDetection);
+  }
+
+  /**
+   * `idle_timeout_ms` (server VAD): when the user has been silent that long (in appended audio) since the last
+   * response finished or speech stopped, with no response active, the service reports
+   * `input_audio_buffer.timeout_triggered`, commits the silent audio and responds (to prompt the user).
+   */
+  #checkIdle(turnDetection: WireTurnDetection): void {
+    const idleMs = turnDetection.type === 'server_vad' ? turnDetection.idle_timeout_ms : null;
+    if (!idleMs || this.#vad.speaking || this.#activeDefault) return;
+    const nowMs = this.#appendedMs;
+    if (nowMs - this.#idleSinceMs < idleMs) return;
+    const itemId = this.#ids.next('item');
+    this.send({
+      type: 'input_audio_buffer.timeout_triggered',
+      audio_start_ms: this.#idleSinceMs,
+      audio_end_ms: nowMs,
+      item_id: itemId,
+    });
+    this.#idleSinceMs = nowMs;
+    this.#reservedItemId = itemId;
+    this.#commit();
+    if (turnDetection.create_response !== false && this.session.type !== 'transcription') {
+      this.#startResponse(this.#sessionParams('vad'));
     }
   }
 
@@ -472,8 +547,9 @@ export class SimulatedConnection {
     const itemId = this.#reservedItemId ?? this.#ids.next('item');
     this.#reservedItemId = itemId;
     this.send({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: audioEndMs, item_id: itemId });
+    this.#idleSinceMs = audioEndMs;
     this.#commit(transcript);
-    if (turnDetection.create_response === false) return;
+    if (turnDetection.create_response === false || this.session.type === 'transcription') return;
     if (this.#activeDefault) this.#sendError(this.#activeResponseError(this.#activeDefault), null);
     else this.#startResponse(this.#sessionParams('vad'));
   }

@@ -61,6 +61,25 @@ export function defaultSession(id: string, model: string, expiresAt: number): Wi
   };
 }
 
+/** The session a transcription session (`?intent=transcription`) starts with. */
+export function defaultTranscriptionSession(id: string, expiresAt: number): WireSession {
+  return {
+    type: 'transcription',
+    object: 'realtime.transcription_session',
+    id,
+    expires_at: expiresAt,
+    audio: {
+      input: {
+        format: { type: 'audio/pcm', rate: 24000 },
+        transcription: null,
+        noise_reduction: null,
+        turn_detection: { type: 'server_vad' },
+      },
+    },
+    include: null,
+  };
+}
+
 function checkKeys(value: JsonObject, allowed: readonly string[], path: string): void {
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) throw unknownParameter(`${path}.${key}`);
@@ -293,6 +312,7 @@ export function applySessionUpdate(
   if (patch === undefined) throw missingParameter('session');
   const session = checkObject(patch, 'session');
   if (session.type === undefined) throw missingParameter('session.type');
+  if (current.type === 'transcription') return applyTranscriptionUpdate(current, session);
   if (session.type === 'transcription') {
     throw new SimulatedServiceError(
       'invalid_value',
@@ -388,6 +408,42 @@ export function applySessionUpdate(
   return effectiveSession(next);
 }
 
+/** A transcription session's update: `type: 'transcription'`, input audio settings and `include` only. */
+function applyTranscriptionUpdate(current: WireSession, session: JsonObject): WireSession {
+  if (session.type === 'realtime') {
+    throw new SimulatedServiceError(
+      'invalid_value',
+      'Passing a realtime session update event to a transcription session is not allowed.',
+      'session.type',
+    );
+  }
+  if (session.type !== 'transcription') {
+    throw invalidValue(
+      'session.type',
+      `Invalid value: '${String(session.type)}'. Supported values are: 'realtime' and 'transcription'.`,
+    );
+  }
+  checkKeys(session, ['type', 'audio', 'include'], 'session');
+  if (session.audio !== undefined) {
+    const audio = checkObject(session.audio, 'session.audio');
+    checkKeys(audio, ['input'], 'session.audio');
+  }
+  // The input checks are the realtime session's.
+  const { type: _type, ...rest } = session;
+  applySessionUpdate(
+    { ...current, type: 'realtime' },
+    { ...rest, type: 'realtime' },
+    { assistantAudioProduced: false },
+  );
+  const next = deepMerge(current as JsonObject, session) as WireSession;
+  const input = (session.audio as { input?: Record<string, unknown> } | undefined)?.input;
+  if (input?.turn_detection !== undefined && next.audio?.input) {
+    next.audio.input.turn_detection = input.turn_detection as never;
+  }
+  if (input?.format !== undefined && next.audio?.input) next.audio.input.format = input.format as never;
+  return effectiveSession(next);
+}
+
 /** The turn detection the service reports: the given fields over the defaults of its type. */
 function effectiveTurnDetection(td: WireTurnDetection | null | undefined): WireTurnDetection | null {
   if (!td) return null;
@@ -416,6 +472,18 @@ export function effectiveSession(session: WireSession): WireSession {
   const next = structuredClone(session);
   const input = next.audio?.input ?? {};
   const output = next.audio?.output ?? {};
+  if (next.type === 'transcription') {
+    next.audio = {
+      input: {
+        ...input,
+        format: effectiveFormat(input.format),
+        transcription: input.transcription ?? null,
+        noise_reduction: input.noise_reduction ?? null,
+        turn_detection: effectiveTurnDetection(input.turn_detection),
+      },
+    };
+    return next;
+  }
   next.audio = {
     input: {
       ...input,

@@ -2,12 +2,15 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { type Clock, systemClock } from '@parley/core';
 import { WebSocketServer } from 'ws';
+import { deepMerge } from '../shared/deep-merge.js';
 import type { WireSession } from '../shared/realtime-wire.js';
 import { type BrainReply, echoBrain, type RealtimeBrain } from './brain.js';
 import { IdGenerator } from './ids.js';
 import { resolvePace, type SimulatorPacing } from './pace.js';
 import type { SimulatorDialect } from './sim-beta.js';
-import { SimulatedConnection, type Transcriber } from './sim-connection.js';
+import { type SimulatedCall, SimulatedConnection, type Transcriber } from './sim-connection.js';
+import { SimConversation } from './sim-conversation.js';
+import { defaultSession, effectiveSession } from './sim-session.js';
 
 /** Which credentials and URL forms the simulator accepts at the HTTP upgrade. */
 export type SimulatorAuth =
@@ -109,6 +112,12 @@ export interface RealtimeSimulator {
   readonly openSockets: number;
   /** The brain used for responses not covered by {@link RealtimeSimulator.script}. */
   brain: RealtimeBrain;
+  /**
+   * Creates a simulated existing call (as a WebRTC or SIP call would be) and returns its id (`rtc_…`). Connections
+   * to `?call_id=<id>` attach to it: they share its session and conversation, which outlive each connection. An
+   * unknown id is refused at the upgrade with 404.
+   */
+  createCall(options?: { model?: string; session?: Partial<WireSession> }): string;
   /** Queues replies used, in order, by the next responses (any connection) before falling back to `brain`. */
   script(...replies: (BrainReply | RealtimeBrain)[]): void;
   /**
@@ -140,10 +149,31 @@ function refuse(socket: Socket, status: number, body: unknown): void {
   );
 }
 
+/** What an upgrade URL names: exactly one of a model, the transcription intent, or an existing call. */
 interface Route {
   model: string;
   /** The legacy Azure path speaks the beta (preview) dialect. */
   dialect: SimulatorDialect;
+  intent?: 'transcription';
+  callId?: string;
+}
+
+function target(url: URL, missing: string): Route | { status: number; message: string } {
+  const model = url.searchParams.get('model');
+  const intent = url.searchParams.get('intent');
+  const callId = url.searchParams.get('call_id');
+  const named = [model, intent, callId].filter((value) => value !== null && value !== '');
+  if (named.length === 0) return { status: 400, message: missing };
+  if (named.length > 1) {
+    return { status: 400, message: "Pass exactly one of 'model', 'intent' or 'call_id'." };
+  }
+  if (intent) {
+    return intent === 'transcription'
+      ? { model: '', dialect: 'ga', intent: 'transcription' }
+      : { status: 400, message: `Invalid value: '${intent}'. Supported values are: 'transcription'.` };
+  }
+  if (callId) return { model: '', dialect: 'ga', callId };
+  return { model: model as string, dialect: 'ga' };
 }
 
 function route(auth: SimulatorAuth, url: URL): Route | { status: number; message: string } {
@@ -153,10 +183,7 @@ function route(auth: SimulatorAuth, url: URL): Route | { status: number; message
       if (url.searchParams.has('api-version')) {
         return { status: 400, message: 'api-version is not supported on the /openai/v1 path.' };
       }
-      const model = url.searchParams.get('model');
-      return model
-        ? { model, dialect: 'ga' }
-        : { status: 400, message: "Missing required query parameter 'model'." };
+      return target(url, "Missing required query parameter 'model'.");
     }
     if (path === '/openai/realtime') {
       const deployment = url.searchParams.get('deployment');
@@ -168,8 +195,7 @@ function route(auth: SimulatorAuth, url: URL): Route | { status: number; message
     return { status: 404, message: 'Resource not found' };
   }
   if (path !== '/v1/realtime') return { status: 404, message: 'Not found' };
-  const model = url.searchParams.get('model');
-  return model ? { model, dialect: 'ga' } : { status: 400, message: "Missing required parameter: 'model'." };
+  return target(url, "Missing required parameter: 'model'.");
 }
 
 function offeredProtocols(request: IncomingMessage): string[] {
@@ -215,6 +241,7 @@ export async function startRealtimeSimulator(
   const sockets = new Set<Socket>();
   const scripted: (BrainReply | RealtimeBrain)[] = [];
   const refusals: SimulatedRefusal[] = [];
+  const calls = new Map<string, SimulatedCall>();
   let clientEventListeners: ((event: RecordedClientEvent) => void)[] = [];
   let brain = options.brain ?? echoBrain;
   let openConnections = 0;
@@ -279,6 +306,18 @@ export async function startRealtimeSimulator(
       });
       return;
     }
+    const call = target.callId === undefined ? undefined : calls.get(target.callId);
+    if (target.callId !== undefined && !call) {
+      record.status = 404;
+      refuse(socket, 404, {
+        error: {
+          message: `No call found with id '${target.callId}'.`,
+          type: 'invalid_request_error',
+          code: null,
+        },
+      });
+      return;
+    }
     if (!authorized(auth, request, url)) {
       record.status = 401;
       refuse(socket, 401, {
@@ -299,7 +338,8 @@ export async function startRealtimeSimulator(
         path: record.path,
         headers: record.headers,
         protocol: ws.protocol,
-        model: target.model,
+        model: call ? (call.session.model ?? '') : target.model,
+        target: call ? { kind: 'call', call } : target.intent ? { kind: 'transcription' } : { kind: 'model' },
         ids,
         clock,
         sessionLimitMs,
@@ -374,6 +414,16 @@ export async function startRealtimeSimulator(
     },
     set brain(value: RealtimeBrain) {
       brain = value;
+    },
+    createCall(callOptions = {}) {
+      const id = `rtc_SIM${String(calls.size + 1).padStart(14, '0')}`;
+      const base = defaultSession(ids.next('sess'), callOptions.model ?? 'gpt-realtime', 0);
+      const session = effectiveSession(
+        callOptions.session ? (deepMerge(base, callOptions.session) as WireSession) : base,
+      );
+      session.expires_at = Math.floor(Date.now() / 1000 + sessionLimitMs / 1000);
+      calls.set(id, { id, session, conversation: new SimConversation() });
+      return id;
     },
     script(...replies) {
       scripted.push(...replies);
