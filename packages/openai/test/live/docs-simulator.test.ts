@@ -1,7 +1,8 @@
 import { expect, test } from 'vitest';
 import { liveDoc, regionCode } from './docs-region.js';
 
-test('the simulator example in docs/providers/openai-live.md works', async () => {
+// The example streams its audio in real time as a user's would (about 2 s; more on a loaded machine).
+test('the simulator example in docs/providers/openai-live.md works', { timeout: 20_000 }, async () => {
   const printed: string[] = [];
   const console = { log: (...parts: unknown[]) => printed.push(parts.join(' ')) };
   const { silenceAudio, speechAudio, startLiveSimulator } = await import('@parley/openai/testing');
