@@ -1,4 +1,5 @@
 import type { Clock, TimerHandle } from '@parley/core';
+import { FAST_FORWARD_CLOCK_OPTIONS } from './option-keys.js';
 
 interface Timer {
   id: number;
@@ -30,6 +31,7 @@ export class FastForwardClock implements Clock {
   #pumping = false;
 
   constructor(options: FastForwardClockOptions = {}) {
+    FAST_FORWARD_CLOCK_OPTIONS.check(options);
     this.#idleTurns = options.idleTurns ?? 10;
     this.#maxJumpMs = options.maxJumpMs ?? 10_000;
   }

@@ -1,4 +1,5 @@
 import { PCM16_BYTES_PER_MS } from '@parley/core';
+import { SPEECH_AUDIO_OPTIONS } from './option-keys.js';
 
 /**
  * Synthesized PCM16 24 kHz mono for the simulator: a 400 Hz tone (60 samples per period). "Speech" made with
@@ -42,6 +43,7 @@ export interface SpeechAudioOptions {
  * transcribes it (and its brain sees it as the user's words). Follow it with {@link silenceAudio} to end the turn.
  */
 export function speechAudio(text: string, options: SpeechAudioOptions = {}): Uint8Array {
+  SPEECH_AUDIO_OPTIONS.check(options);
   const payload = new TextEncoder().encode(text);
   const durationMs = options.durationMs ?? Math.max(300, text.length * 60);
   const samples = tone(Math.round(durationMs * 24), options.amplitude ?? 0.3);

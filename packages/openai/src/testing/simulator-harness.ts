@@ -1,6 +1,7 @@
 import type { RealtimeCommand, RealtimeItem, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
 import { type BrainOutput, type BrainReply, createHold, type Hold } from './brain.js';
 import { FastForwardClock } from './fast-forward-clock.js';
+import { HARNESS_OPTIONS, HARNESS_SIMULATOR_OPTIONS } from './option-keys.js';
 import { conversationToSeamItems, seamCommandsOf, sessionToSeamConfig } from './seam-view.js';
 import type { SimulatedConnection } from './sim-connection.js';
 import {
@@ -231,6 +232,8 @@ export class SimulatorHarness {
 
 /** Starts a simulator (with input transcription on) and the adapter under test, as one harness. */
 export async function createSimulatorHarness(options: SimulatorHarnessOptions): Promise<SimulatorHarness> {
+  HARNESS_OPTIONS.check(options);
+  if (options.simulator) HARNESS_SIMULATOR_OPTIONS.check(options.simulator, 'simulator');
   const simulator = await startRealtimeSimulator({
     session: { audio: { input: { transcription: { model: 'whisper-1' } } } },
     clock: new FastForwardClock(),

@@ -6,6 +6,7 @@ import { deepMerge } from '../shared/deep-merge.js';
 import type { WireSession } from '../shared/realtime-wire.js';
 import { type BrainReply, echoBrain, type RealtimeBrain } from './brain.js';
 import { IdGenerator } from './ids.js';
+import { SIMULATOR_OPTIONS } from './option-keys.js';
 import { resolvePace, type SimulatorPacing } from './pace.js';
 import type { SimulatorDialect } from './sim-beta.js';
 import { type SimulatedCall, SimulatedConnection, type Transcriber } from './sim-connection.js';
@@ -227,6 +228,7 @@ function authorized(auth: SimulatorAuth, request: IncomingMessage, url: URL): bo
 export async function startRealtimeSimulator(
   options: RealtimeSimulatorOptions = {},
 ): Promise<RealtimeSimulator> {
+  SIMULATOR_OPTIONS.check(options);
   const auth = options.auth ?? { kind: 'openai' };
   const clock = options.clock ?? systemClock;
   const pace = resolvePace(options.pace);

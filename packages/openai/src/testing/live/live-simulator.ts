@@ -5,6 +5,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { isPlainObject } from '../../shared/deep-merge.js';
 import type { LiveServerEvent } from '../../shared/live-wire-events.js';
 import { IdGenerator } from '../ids.js';
+import { LIVE_SIMULATOR_OPTIONS } from '../option-keys.js';
 import { SimulatedServiceError } from '../sim-errors.js';
 import { type LiveBrain, type LiveReaction, liveEchoBrain } from './live-brain.js';
 import { resolveSession, validateStart } from './live-config.js';
@@ -125,6 +126,7 @@ function parse(data: unknown, isBinary: boolean): unknown {
  * with `close()`.
  */
 export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Promise<LiveSimulator> {
+  LIVE_SIMULATOR_OPTIONS.check(options);
   const clock = options.clock ?? systemClock;
   const tuning: LiveSessionTuning = {
     msPerChar: options.msPerChar ?? 50,
