@@ -12,6 +12,7 @@ import type { CallBackend } from './call-backend.js';
 import { CallRecording } from './call-recording.js';
 import { nextEvent } from './next-event.js';
 import { guarded } from './step-guard.js';
+import { TurnResponses } from './turn-responses.js';
 import { CODE_WORDS, HEARD_MS, ONE_TIME_CODE_INSTRUCTIONS, QUESTIONS } from './voice-script.js';
 
 /** A summary of what the voice demo did, for callers and tests. */
@@ -74,8 +75,7 @@ export async function runVoiceCall(call: VoiceCall): Promise<VoiceDemoSummary> {
   const transcripts = new Map<string, string>();
   const toolRuns: ToolRun[] = [];
   const handoffs: string[] = [];
-  const done: ResponseDone[] = [];
-  let wake: (() => void) | undefined;
+  const turns = new TurnResponses(session);
   session.on('audio', (e) => {
     meter.add(e.responseId, e.itemId, e.data.byteLength);
     recording.add(e.itemId, e.data);
@@ -100,21 +100,6 @@ export async function runVoiceCall(call: VoiceCall): Promise<VoiceDemoSummary> {
   });
   session.on('warning', (e) => printer.say('session', `⚠ ${e.code}: ${e.message}`));
   session.on('error', (e) => printer.say('session', `⚠ ${e.source} error ${e.code}: ${e.message}`));
-  session.on('response_done', (e) => {
-    if (e.conversation !== 'default') return;
-    done.push(e);
-    wake?.();
-  });
-  const nextDone = (): Promise<ResponseDone> => {
-    const first = done.shift();
-    if (first) return Promise.resolve(first);
-    return new Promise((resolve) => {
-      wake = () => {
-        wake = undefined;
-        resolve(done.shift() as ResponseDone);
-      };
-    });
-  };
   /** Prints the results of the calls not printed yet, in call order (calls finish in any order). */
   let printedResults = 0;
   const printResults = () => {
@@ -132,18 +117,8 @@ export async function runVoiceCall(call: VoiceCall): Promise<VoiceDemoSummary> {
     printer.say('caller', description);
     if (spoken) printer.more(`↳ transcribed: "${(await step('the transcription', transcribed)).text}"`);
   };
-  /** The responses of one turn, up to the first that calls no function (the answer). */
-  const answer = async (name: string) => {
-    const responses: ResponseDone[] = [];
-    for (;;) {
-      const response = await step(name, nextDone());
-      responses.push(response);
-      const calledTools = session.history.some(
-        (item) => item.type === 'function_call' && item.responseId === response.responseId,
-      );
-      if (!calledTools || response.status !== 'completed') return responses;
-    }
-  };
+  /** The responses of one turn, up to the answer. */
+  const answer = (name: string) => turns.untilAnswer((response) => step(name, response));
   /** Prints the spoken answer of `responseId`, heard in full. */
   const heardInFull = (responseId: string) => {
     const message = assistantMessage(session.history, responseId);
@@ -226,7 +201,7 @@ export async function runVoiceCall(call: VoiceCall): Promise<VoiceDemoSummary> {
     );
   }
   // Responses of the turns above are all accounted for; the ephemeral reply is outside the conversation.
-  done.length = 0;
+  turns.clear();
 
   // 4. An ephemeral reply reads a one-time code that never enters the history or the model's context.
   const historyBefore = session.history.length;

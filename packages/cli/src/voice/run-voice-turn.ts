@@ -4,7 +4,6 @@ import {
   PCM16_BYTES_PER_MS,
   PCM16_SAMPLE_RATE,
   RealtimeSession,
-  type RealtimeSessionEventOf,
   systemClock,
 } from '@parley/core';
 import { createHold } from '@parley/openai/testing';
@@ -15,6 +14,7 @@ import { realtimeTarget } from '../providers/realtime-target.js';
 import { TranscriptPrinter } from '../transcript-printer.js';
 import { CallRecording } from '../voice-demo/call-recording.js';
 import { guarded } from '../voice-demo/step-guard.js';
+import { TurnResponses } from '../voice-demo/turn-responses.js';
 import { bankBrain, tellerAgent } from '../voice-demo/voice-script.js';
 import type { QuestionAudio } from './question-audio.js';
 
@@ -62,8 +62,7 @@ export async function runVoiceTurn(options: VoiceTurnOptions): Promise<VoiceTurn
       reconnect: false,
     });
     const recording = new CallRecording();
-    const done: RealtimeSessionEventOf<'response_done'>[] = [];
-    let wake: (() => void) | undefined;
+    const turns = new TurnResponses(session);
     let toolCalls = 0;
     session.on('audio', (e) => recording.add(e.itemId, e.data));
     session.on('tool_start', (e) => {
@@ -84,20 +83,6 @@ export async function runVoiceTurn(options: VoiceTurnOptions): Promise<VoiceTurn
         if (item.type === 'message' && item.role === 'user' && item.text !== '') heard(item.text);
       });
     }
-    session.on('response_done', (e) => {
-      if (e.conversation !== 'default') return;
-      done.push(e);
-      wake?.();
-    });
-    const nextDone = () =>
-      done.length > 0
-        ? Promise.resolve(done.shift() as RealtimeSessionEventOf<'response_done'>)
-        : new Promise<RealtimeSessionEventOf<'response_done'>>((resolve) => {
-            wake = () => {
-              wake = undefined;
-              resolve(done.shift() as RealtimeSessionEventOf<'response_done'>);
-            };
-          });
     try {
       printer.title(`Parley voice: one turn with a realtime voice agent on ${target.label}`);
       await step('connect', session.connect());
@@ -108,8 +93,7 @@ export async function runVoiceTurn(options: VoiceTurnOptions): Promise<VoiceTurn
       printer.say('caller', `🎙 ${question.description}, committed`);
 
       const answers: string[] = [];
-      for (;;) {
-        const { responseId, status } = await step('the answer', nextDone());
+      for (const { responseId } of await turns.untilAnswer((response) => step('the answer', response))) {
         heard(userTranscript(session));
         const message = session.history.find(
           (item) => item.type === 'message' && item.role === 'assistant' && item.responseId === responseId,
@@ -118,10 +102,6 @@ export async function runVoiceTurn(options: VoiceTurnOptions): Promise<VoiceTurn
           answers.push(message.text);
           printer.say(message.agentName ?? session.currentAgent.name, `🔊 "${message.text}"`);
         }
-        const calledTools = session.history.some(
-          (item) => item.type === 'function_call' && item.responseId === responseId,
-        );
-        if (!calledTools || status !== 'completed') break;
       }
       const pcm = recording.pcm();
       await writeFile(options.outPath, encodeWav(pcm, PCM16_SAMPLE_RATE));
