@@ -95,10 +95,10 @@ async function baselineRun(turns) {
   }
 }
 
-async function timeRuns(once) {
+async function timeRuns(once, runs = THROUGHPUT_RUNS) {
   gc();
   const started = performance.now();
-  for (let i = 0; i < THROUGHPUT_RUNS; i++) await once();
+  for (let i = 0; i < runs; i++) await once();
   return (performance.now() - started) / 1000;
 }
 
@@ -178,4 +178,54 @@ console.log(
   `Runner overhead per turn: ${(runner.microsPerTurn - baseline.microsPerTurn).toFixed(1)} µs ` +
     `(${(baseline.turnsPerSecond / runner.turnsPerSecond).toFixed(2)}x the baseline); ` +
     `heap kept by a finished 1,000-turn run: ${kb(runnerMemory)} (baseline conversation: ${kb(baselineMemory)}).`,
+);
+
+// Cost per turn against run length: 10-turn and 1,000-turn runs, each against the hand-written loop of the
+// same length, alternating for several rounds (medians). The mock model itself scans its input on every call
+// (call ids, usage), so its cost grows with the run for the baseline too; the Runner's own share (Runner
+// minus baseline, per turn) is what must stay flat.
+const LONG_TURNS = 1000;
+const LONG_RUNS = Math.max(2, Math.round(THROUGHPUT_RUNS / 50));
+const SHORT_RUNS = LONG_RUNS * (LONG_TURNS / TURNS_PER_RUN);
+async function perTurnByLength(rounds = 5) {
+  const scenarios = [
+    { key: 'runner10', once: () => runnerRun(TURNS_PER_RUN), runs: SHORT_RUNS, turns: TURNS_PER_RUN },
+    { key: 'base10', once: () => baselineRun(TURNS_PER_RUN), runs: SHORT_RUNS, turns: TURNS_PER_RUN },
+    { key: 'runner1000', once: () => runnerRun(LONG_TURNS), runs: LONG_RUNS, turns: LONG_TURNS },
+    { key: 'base1000', once: () => baselineRun(LONG_TURNS), runs: LONG_RUNS, turns: LONG_TURNS },
+  ];
+  for (const scenario of scenarios) await timeRuns(scenario.once, scenario.runs);
+  const samples = Object.fromEntries(scenarios.map((scenario) => [scenario.key, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const scenario of scenarios) {
+      const seconds = await timeRuns(scenario.once, scenario.runs);
+      samples[scenario.key].push((seconds * 1e6) / (scenario.runs * scenario.turns));
+    }
+  }
+  const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return Object.fromEntries(Object.entries(samples).map(([key, values]) => [key, median(values)]));
+}
+
+const perTurn = await perTurnByLength();
+const overhead10 = perTurn.runner10 - perTurn.base10;
+const overhead1000 = perTurn.runner1000 - perTurn.base1000;
+console.log(`\nCost per turn by run length (median of 5 rounds; µs per turn):`);
+console.table([
+  {
+    'run length': `${TURNS_PER_RUN} turns`,
+    Runner: perTurn.runner10.toFixed(1),
+    baseline: perTurn.base10.toFixed(1),
+    'Runner overhead': overhead10.toFixed(1),
+    'Runner vs baseline': `${(perTurn.runner10 / perTurn.base10).toFixed(2)}x`,
+  },
+  {
+    'run length': `${LONG_TURNS} turns`,
+    Runner: perTurn.runner1000.toFixed(1),
+    baseline: perTurn.base1000.toFixed(1),
+    'Runner overhead': overhead1000.toFixed(1),
+    'Runner vs baseline': `${(perTurn.runner1000 / perTurn.base1000).toFixed(2)}x`,
+  },
+]);
+console.log(
+  `Runner overhead per turn, ${LONG_TURNS} vs ${TURNS_PER_RUN} turns: ${(overhead1000 / overhead10).toFixed(2)}x (flat is 1.0).`,
 );

@@ -179,9 +179,13 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
     return this.instructions;
   }
 
+  #handoffs: Handoff<TContext>[] | undefined;
+  #toolDefinitions: ToolDefinition[] | undefined;
+
   /** This agent's handoffs, each normalized to a {@link Handoff}. */
   getHandoffs(): Handoff<TContext>[] {
-    return this.handoffs.map((entry) => (entry instanceof Agent ? handoff(entry) : entry));
+    this.#handoffs ??= this.handoffs.map((entry) => (entry instanceof Agent ? handoff(entry) : entry));
+    return [...this.#handoffs];
   }
 
   /** The function tool with the given name, if any. */
@@ -191,14 +195,16 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
 
   /** The handoff offered under the given tool name, if any. */
   findHandoff(toolName: string): Handoff<TContext> | undefined {
+    if (this.handoffs.length === 0) return undefined;
     return this.getHandoffs().find((h) => h.toolName === toolName);
   }
 
   /** Everything the model is offered: tools first, then handoffs. */
   toolDefinitions(): ToolDefinition[] {
-    return [
+    this.#toolDefinitions ??= [
       ...this.tools.map((t) => toolDefinition(t)),
       ...this.getHandoffs().map((h) => h.toolDefinition()),
     ];
+    return [...this.#toolDefinitions];
   }
 }

@@ -212,6 +212,8 @@ export interface InvokeToolOptions<TContext> {
   defaultTimeoutMs?: number;
   /** The clock the timeout runs on. Default `systemClock`. */
   clock?: Clock;
+  /** The call's arguments already parsed with {@link parseToolArguments}, when the caller has them. */
+  parsed?: ParsedToolArguments;
   /** Called with each tool guardrail's decision, before it takes effect. */
   onGuardrailResult?: (stage: 'input' | 'output', result: ToolGuardrailResult) => void;
   /**
@@ -239,7 +241,7 @@ export async function invokeFunctionTool<TContext>(
   options: InvokeToolOptions<TContext>,
 ): Promise<ToolInvocationResult> {
   const { agent, runContext, call } = options;
-  const parsed = parseToolArguments(tool, call.arguments);
+  const parsed = options.parsed ?? parseToolArguments(tool, call.arguments);
   if (!parsed.ok) return { status: 'invalid_arguments', output: parsed.message };
   const input = parsed.input;
 
@@ -298,52 +300,64 @@ async function failureText<TContext>(
 
 function noop(): void {}
 
+/** The signal of a tool call nobody can cancel. */
+const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+
+function execute<TContext>(
+  tool: FunctionTool<TContext>,
+  input: unknown,
+  options: InvokeToolOptions<TContext>,
+  signal: AbortSignal,
+): Promise<unknown> {
+  return Promise.resolve().then(() =>
+    tool.execute(input as Record<string, unknown>, {
+      runContext: options.runContext,
+      agent: options.agent,
+      call: options.call,
+      signal,
+    }),
+  );
+}
+
+/**
+ * Runs `execute`. Without a timeout it gets the caller's signal as is and is simply awaited (a cancelled
+ * caller must not settle while `execute` still runs its cleanup). With one, it gets its own signal, aborted
+ * by the caller's or by the timer, and the timer's rejection wins the race: a timeout exists for tools that
+ * do not return, so it does not wait for them.
+ */
 async function runWithTimeout<TContext>(
   tool: FunctionTool<TContext>,
   input: unknown,
   options: InvokeToolOptions<TContext>,
 ): Promise<unknown> {
+  const outer = options.signal;
+  if (outer?.aborted) throw outer.reason;
   const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
+  if (timeoutMs === undefined) return await execute(tool, input, options, outer ?? NEVER_ABORTED);
+
   const clock = options.clock ?? systemClock;
   const controller = new AbortController();
-  const onOuterAbort = () => controller.abort(options.signal?.reason);
-  if (options.signal?.aborted) throw options.signal.reason;
-  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const onOuterAbort = () => controller.abort(outer?.reason);
+  outer?.addEventListener('abort', onOuterAbort, { once: true });
   let timer: unknown;
-  let execution: Promise<unknown> | undefined;
+  const execution = execute(tool, input, options, controller.signal);
   try {
-    execution = Promise.resolve().then(() =>
-      tool.execute(input as Record<string, unknown>, {
-        runContext: options.runContext,
-        agent: options.agent,
-        call: options.call,
-        signal: controller.signal,
-      }),
-    );
-    const stops: Promise<never>[] = [
+    return await Promise.race([
+      execution,
       new Promise<never>((_, reject) => {
-        controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+        timer = clock.setTimeout(() => {
+          timer = undefined;
+          const error = new ToolTimeoutError(tool.name, timeoutMs);
+          controller.abort(error);
+          reject(error);
+        }, timeoutMs);
       }),
-    ];
-    if (timeoutMs !== undefined) {
-      stops.push(
-        new Promise<never>((_, reject) => {
-          timer = clock.setTimeout(() => {
-            const error = new ToolTimeoutError(tool.name, timeoutMs);
-            controller.abort(error);
-            reject(error);
-          }, timeoutMs);
-        }),
-      );
-    }
-    return await Promise.race([execution, ...stops]);
+    ]);
   } catch (error) {
-    // A cancelled caller must not settle while `execute` is still running its cleanup: await it (it was
-    // handed the aborted signal). A timeout does not wait: it exists for tools that do not return.
-    if (options.signal?.aborted && execution) await execution.then(noop, noop);
+    if (outer?.aborted) await execution.then(noop, noop);
     throw error;
   } finally {
     if (timer !== undefined) clock.clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onOuterAbort);
+    outer?.removeEventListener('abort', onOuterAbort);
   }
 }

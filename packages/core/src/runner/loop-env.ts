@@ -3,7 +3,7 @@ import type { ConversationItem } from '../items.js';
 import { userMessage } from '../items.js';
 import type { RunHookEventName, RunHookEvents } from './hooks.js';
 import type { ResolvedRunSettings } from './run-config.js';
-import { type RunItem, runItemsToConversation } from './run-items.js';
+import type { RunItem } from './run-items.js';
 import type { RunState } from './run-state.js';
 import type { RunStateData } from './run-state-data.js';
 import { type RunStreamEvent, runItemEvent } from './stream-events.js';
@@ -25,6 +25,8 @@ export interface LoopEnv<TContext> {
   stopAfterTurn(): boolean;
   /** Call ids that already have an output, in the input or among the generated items. */
   answeredCallIds: Set<string>;
+  /** The model input built so far (see {@link modelInput}). */
+  modelInputCache: ModelInputCache | undefined;
 }
 
 /** Records a new run item and announces it on the stream. */
@@ -33,7 +35,7 @@ export function addItem<TContext>(env: LoopEnv<TContext>, item: RunItem<TContext
   if (item.type === 'tool_call_output_item' || item.type === 'handoff_output_item') {
     env.answeredCallIds.add(item.rawItem.callId);
   }
-  env.emit(runItemEvent(item));
+  if (env.stream) env.emit(runItemEvent(item));
 }
 
 /** Calls the listeners of a hook event on every hooks object of the run, in order. */
@@ -50,14 +52,40 @@ export function inputToItems(input: string | readonly ConversationItem[]): Conve
   return typeof input === 'string' ? [userMessage(input)] : [...input];
 }
 
+/**
+ * What the model sees, kept up to date incrementally: the base (session history and input, or a handoff
+ * filter's rewrite) followed by the conversation items of the generated items appended since.
+ */
+export interface ModelInputCache {
+  /** The override the items were built on (`undefined`: session history and input). */
+  override: RunStateData<unknown>['modelInputOverride'];
+  items: ConversationItem[];
+  /** Generated items up to this index are in `items`. */
+  through: number;
+}
+
 /** What the model sees this turn: session history, the input, and the items generated so far. */
-export function modelInput<TContext>(data: RunStateData<TContext>): ConversationItem[] {
+export function modelInput<TContext>(
+  data: RunStateData<TContext>,
+  cache: ModelInputCache | undefined,
+): { input: ConversationItem[]; cache: ModelInputCache } {
   const override = data.modelInputOverride;
-  const base = override ? override.items : [...data.sessionHistory, ...inputToItems(data.originalInput)];
-  const generated = runItemsToConversation(
-    override ? data.generatedItems.slice(override.fromItem) : data.generatedItems,
-  );
-  return [...base, ...generated];
+  let current = cache;
+  if (!current || current.override !== override) {
+    current = {
+      override,
+      items: override ? [...override.items] : [...data.sessionHistory, ...inputToItems(data.originalInput)],
+      through: override ? override.fromItem : 0,
+    };
+  }
+  const generated = data.generatedItems;
+  for (let index = current.through; index < generated.length; index++) {
+    const item = generated[index]!;
+    if (item.type !== 'tool_approval_item') current.items.push(item.rawItem);
+  }
+  current.through = generated.length;
+  // The model gets its own array: the cache keeps growing after the call.
+  return { input: current.items.slice(), cache: current };
 }
 
 /** Call ids that have an output in what the model sees or in the run's items. */

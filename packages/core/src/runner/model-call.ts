@@ -34,9 +34,11 @@ export async function buildRequest<TContext>(
   agent: AnyAgent<TContext>,
 ): Promise<ModelRequest> {
   const instructions = await agent.getInstructions(env.data.runContext);
+  const { input, cache } = modelInput(env.data, env.modelInputCache);
+  env.modelInputCache = cache;
   return {
     ...(instructions === undefined ? {} : { systemInstructions: instructions }),
-    input: modelInput(env.data),
+    input,
     tools: agent.toolDefinitions(),
     ...(agent.outputType ? { outputSchema: outputSchemaOf(agent) } : {}),
     modelSettings: { ...agent.modelSettings, ...env.settings.modelSettings },

@@ -194,6 +194,7 @@ export class Runner {
       consumerCaughtUp: () => CAUGHT_UP,
       stopAfterTurn: () => stopAfterTurn,
       answeredCallIds: new Set(),
+      modelInputCache: undefined,
     };
 
     // The terminal failure of the run, if any; `undefined` also for a run cancelled with cancel('immediate').

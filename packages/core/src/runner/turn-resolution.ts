@@ -7,6 +7,7 @@ import type { ModelResponse } from '../model.js';
 import {
   defaultToolErrorFunction,
   invokeFunctionTool,
+  type ParsedToolArguments,
   parseToolArguments,
   type ToolCallInfo,
 } from '../tool.js';
@@ -152,7 +153,8 @@ async function resolveCalls<TContext>(
   const data = env.data;
   const answered = env.answeredCallIds;
   const outputs = new Map<string, FunctionCallOutputItem>();
-  const toRun: { call: FunctionCallItem; tool: AnyFunctionTool<TContext> }[] = [];
+  const toRun: { call: FunctionCallItem; tool: AnyFunctionTool<TContext>; parsed?: ParsedToolArguments }[] =
+    [];
   const awaitingApproval: FunctionCallItem[] = [];
   let chosenHandoff: { call: FunctionCallItem; handoff: Handoff<TContext> } | undefined;
   let firstHandoffName: string | undefined;
@@ -206,15 +208,15 @@ async function resolveCalls<TContext>(
       awaitingApproval.push(call);
       continue;
     }
-    toRun.push({ call, tool });
+    toRun.push({ call, tool, parsed });
   }
 
   const results = await runAllOrAbort(
     env.signal,
     toRun.map(
-      ({ call, tool }) =>
+      ({ call, tool, parsed }) =>
         (signal: AbortSignal) =>
-          runTool(env, agent, tool, call, signal),
+          runTool(env, agent, tool, call, signal, parsed),
     ),
   );
   for (const result of results) outputs.set(result.callId, result);
@@ -292,6 +294,7 @@ async function runTool<TContext>(
   tool: AnyFunctionTool<TContext>,
   call: FunctionCallItem,
   signal: AbortSignal,
+  parsed: ParsedToolArguments | undefined,
 ): Promise<FunctionCallOutputItem> {
   const info = callInfo(call);
   const context = env.data.runContext;
@@ -303,6 +306,7 @@ async function runTool<TContext>(
     call: info,
     signal,
     clock: env.clock,
+    ...(parsed ? { parsed } : {}),
     onGuardrailResult: (stage, guardrailResult) =>
       (stage === 'input' ? data.toolInputGuardrailResults : data.toolOutputGuardrailResults).push(
         guardrailResult,

@@ -341,3 +341,29 @@ describe('tool guardrail results', () => {
     });
   });
 });
+
+describe('model input', () => {
+  test('each request gets its own input array; a model that changes it does not change the next request', async () => {
+    await bothWays(async (h) => {
+      const { add } = adder();
+      const model = h.model([
+        (request) => {
+          (request.input as unknown[]).push({ type: 'message', role: 'user', content: 'injected' });
+          return MockModel.toolCall('add', { a: 1, b: 1 });
+        },
+        MockModel.toolCall('add', { a: 2, b: 2 }),
+        MockModel.text('4'),
+      ]);
+      const result = await h.run(new Agent({ name: 'A', tools: [add], model }), 'go');
+      expect(result.finalOutput).toBe('4');
+      expect(model.requests[2]?.input.map((item) => item.type)).toEqual([
+        'message',
+        'function_call',
+        'function_call_output',
+        'function_call',
+        'function_call_output',
+      ]);
+      expect(JSON.stringify(model.requests[2]?.input)).not.toContain('injected');
+    });
+  });
+});
