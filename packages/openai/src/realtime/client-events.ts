@@ -1,13 +1,14 @@
 import { type RealtimeCommand, type RealtimeItemInput, UserError } from '@parley/core';
 import { encodeBase64 } from '../shared/base64.js';
 import type { WireContentPart, WireItem, WireResponseCreateParams } from '../shared/realtime-wire.js';
+import type { WireClientEvent } from '../shared/realtime-wire-events.js';
 import { toWireTool, toWireToolChoice } from './session-config.js';
 
 /** The `response.metadata` key that carries the session's `clientRequestId`. */
 export const CLIENT_REQUEST_ID_KEY = 'parley_request_id';
 
 /** A client event as sent on the wire. */
-export type ClientEvent = { type: string; event_id?: string } & Record<string, unknown>;
+export type ClientEvent = WireClientEvent;
 
 /**
  * The event id of a command other than `createResponse`: `parley.<commandType>.<n>`, so an `error` echoing it
@@ -120,7 +121,7 @@ export function toClientEvent(
       if (command.tools !== undefined) response.tools = command.tools.map(toWireTool);
       if (command.toolChoice !== undefined) response.tool_choice = toWireToolChoice(command.toolChoice);
       if (command.outputModalities !== undefined) response.output_modalities = [...command.outputModalities];
-      return { type: 'response.create', event_id: eventId, response: response as Record<string, unknown> };
+      return { type: 'response.create', event_id: eventId, response };
     }
     case 'cancelResponse':
       return {

@@ -1,8 +1,18 @@
 import type { RealtimeContentPart, RealtimeEvent, RealtimeItem, RealtimeResponseStatus } from '@parley/core';
 import { decodeBase64 } from '../shared/base64.js';
 import { isPlainObject, type JsonObject } from '../shared/deep-merge.js';
+import type { WireServerEventType } from '../shared/realtime-wire-events.js';
 import { CLIENT_REQUEST_ID_KEY, commandTypeOfEventId } from './client-events.js';
 import { readDeltaFrame } from './delta-frame.js';
+
+/** Beta (preview) server event names the adapter still reads besides the GA ones. */
+type BetaServerEventType =
+  | 'response.text.delta'
+  | 'response.audio.delta'
+  | 'response.audio.done'
+  | 'response.audio_transcript.delta'
+  | 'response.audio_transcript.done'
+  | 'conversation.item.created';
 
 /** Server error codes after which the service closes the socket. */
 const FATAL_CODES = new Set(['session_expired', 'beta_api_shape_disabled']);
@@ -171,10 +181,12 @@ export class ServerEventNormalizer {
   /** Handles one parsed server event. */
   handleEvent(event: JsonObject & { type: string }): void {
     const emit = this.#hooks.emit;
-    switch (event.type) {
+    // Every name handled below is a GA name of the wire catalogue or a beta name still read (the compiler checks).
+    const type = event.type as WireServerEventType | BetaServerEventType;
+    switch (type) {
       case 'session.created':
       case 'session.updated':
-        this.#hooks.onControl?.(event.type, event);
+        this.#hooks.onControl?.(type, event);
         return;
       case 'error':
         this.#error(event);

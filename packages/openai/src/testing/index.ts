@@ -1,4 +1,12 @@
 export {
+  WIRE_CLIENT_EVENT_TYPES,
+  WIRE_SERVER_EVENT_TYPES,
+  type WireClientEvent,
+  type WireClientEventType,
+  type WireServerEvent,
+  type WireServerEventType,
+} from '../shared/realtime-wire-events.js';
+export {
   type BrainMessage,
   type BrainOutput,
   type BrainReply,

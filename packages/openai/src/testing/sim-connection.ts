@@ -8,6 +8,7 @@ import {
   type WireSession,
   type WireTurnDetection,
 } from '../shared/realtime-wire.js';
+import { WIRE_CLIENT_EVENT_TYPES, type WireServerEvent } from '../shared/realtime-wire-events.js';
 import type { RealtimeBrain } from './brain.js';
 import type { IdGenerator } from './ids.js';
 import type { Pace } from './pace.js';
@@ -34,18 +35,7 @@ import {
 import { EnergyVad } from './sim-vad.js';
 import type { SimulatedRefusal } from './simulator.js';
 
-const CLIENT_EVENT_TYPES = [
-  'session.update',
-  'input_audio_buffer.append',
-  'input_audio_buffer.commit',
-  'input_audio_buffer.clear',
-  'conversation.item.create',
-  'conversation.item.retrieve',
-  'conversation.item.truncate',
-  'conversation.item.delete',
-  'response.create',
-  'response.cancel',
-];
+const CLIENT_EVENT_TYPES = WIRE_CLIENT_EVENT_TYPES;
 
 const TRANSCRIPTION_EVENT_TYPES = CLIENT_EVENT_TYPES.filter((type) => !type.startsWith('response.'));
 
@@ -182,7 +172,7 @@ export class SimulatedConnection {
       promptCache: { text: 0, audio: 0 },
       pace: init.pace,
       clock: init.clock,
-      send: (event) => this.send(event),
+      send: (event) => this.send(event as unknown as JsonObject),
       onAssistantAudio: () => {
         this.#assistantAudio = true;
       },
@@ -230,7 +220,7 @@ export class SimulatedConnection {
       this.#expiryTimer = undefined;
       this.expire();
     }, this.#init.sessionLimitMs);
-    this.send({ type: 'session.created', session: structuredClone(this.session) });
+    this.#emit({ type: 'session.created', session: structuredClone(this.session) });
   }
 
   /** `true` until the socket closes. */
@@ -256,6 +246,11 @@ export class SimulatedConnection {
     this.#notify(this.#serverWaiters, this.serverEvents);
     const wire = this.#init.dialect === 'beta' ? writeBetaServerEvent(full) : full;
     if (wire) this.#socket.send(JSON.stringify(wire));
+  }
+
+  /** Sends a server event of the wire catalogue: how the simulated service itself speaks. */
+  #emit(event: WireServerEvent): void {
+    this.send(event as unknown as JsonObject);
   }
 
   /** Sends a raw text frame (e.g. malformed JSON). */
@@ -348,7 +343,7 @@ export class SimulatedConnection {
   }
 
   #sendError(error: SimulatedServiceError, clientEventId: string | null): void {
-    this.send({
+    this.#emit({
       type: 'error',
       error: {
         type: error.errorType,
@@ -391,7 +386,7 @@ export class SimulatedConnection {
         this.#inputMs = 0;
         this.#reservedItemId = undefined;
         this.#vad.reset();
-        this.send({ type: 'input_audio_buffer.cleared' });
+        this.#emit({ type: 'input_audio_buffer.cleared' });
         return;
       case 'conversation.item.create':
         this.#createItem(event);
@@ -411,7 +406,7 @@ export class SimulatedConnection {
           );
         }
         this.conversation.delete(itemId);
-        this.send({ type: 'conversation.item.deleted', item_id: itemId });
+        this.#emit({ type: 'conversation.item.deleted', item_id: itemId });
         return;
       }
       case 'response.create':
@@ -452,7 +447,7 @@ export class SimulatedConnection {
     });
     if (this.#init.target.kind === 'call') this.#init.target.call.session = this.session;
     if (!this.session.audio?.input?.turn_detection) this.#vad.reset();
-    this.send({ type: 'session.updated', session: structuredClone(this.session) });
+    this.#emit({ type: 'session.updated', session: structuredClone(this.session) });
   }
 
   #append(event: JsonObject): void {
@@ -488,7 +483,7 @@ export class SimulatedConnection {
     const nowMs = this.#appendedMs;
     if (nowMs - this.#idleSinceMs < idleMs) return;
     const itemId = this.#ids.next('item');
-    this.send({
+    this.#emit({
       type: 'input_audio_buffer.timeout_triggered',
       audio_start_ms: this.#idleSinceMs,
       audio_end_ms: nowMs,
@@ -533,7 +528,7 @@ export class SimulatedConnection {
     const turnDetection = this.session.audio?.input?.turn_detection;
     if (!turnDetection) return;
     this.#reservedItemId = this.#ids.next('item');
-    this.send({
+    this.#emit({
       type: 'input_audio_buffer.speech_started',
       audio_start_ms: audioStartMs,
       item_id: this.#reservedItemId,
@@ -546,7 +541,7 @@ export class SimulatedConnection {
     if (!turnDetection) return;
     const itemId = this.#reservedItemId ?? this.#ids.next('item');
     this.#reservedItemId = itemId;
-    this.send({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: audioEndMs, item_id: itemId });
+    this.#emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: audioEndMs, item_id: itemId });
     this.#idleSinceMs = audioEndMs;
     this.#commit(transcript);
     if (turnDetection.create_response === false || this.session.type === 'transcription') return;
@@ -580,20 +575,20 @@ export class SimulatedConnection {
     this.conversation.addAudio(itemId, audio, wireBytesPerMs(format));
     const heard = transcriptOverride ?? decodeSpeechTexts(wireToPcm24(format, audio)).join(' ');
     this.conversation.setHeard(itemId, heard);
-    this.send({ type: 'input_audio_buffer.committed', previous_item_id: previous, item_id: itemId });
-    this.send({ type: 'conversation.item.added', previous_item_id: previous, item: structuredClone(item) });
-    this.send({ type: 'conversation.item.done', previous_item_id: previous, item: structuredClone(item) });
+    this.#emit({ type: 'input_audio_buffer.committed', previous_item_id: previous, item_id: itemId });
+    this.#emit({ type: 'conversation.item.added', previous_item_id: previous, item: structuredClone(item) });
+    this.#emit({ type: 'conversation.item.done', previous_item_id: previous, item: structuredClone(item) });
     if (this.session.audio?.input?.transcription) {
       const transcript = transcriptOverride ?? this.#init.transcribe(audio, { itemId, heard });
       if (transcript) {
-        this.send({
+        this.#emit({
           type: 'conversation.item.input_audio_transcription.delta',
           item_id: itemId,
           content_index: 0,
           delta: transcript,
         });
       }
-      this.send({
+      this.#emit({
         type: 'conversation.item.input_audio_transcription.completed',
         item_id: itemId,
         content_index: 0,
@@ -624,8 +619,8 @@ export class SimulatedConnection {
     const stored = {
       ...item,
       id: item.id ?? this.#ids.next('item'),
-      object: 'realtime.item',
-      status: 'completed',
+      object: 'realtime.item' as const,
+      status: 'completed' as const,
     };
     if (stored.type === 'function_call' && stored.call_id === undefined)
       stored.call_id = this.#ids.next('call');
@@ -644,8 +639,12 @@ export class SimulatedConnection {
       stored as StoredItem,
       typeof previousId === 'string' ? previousId : undefined,
     );
-    this.send({ type: 'conversation.item.added', previous_item_id: previous, item: structuredClone(stored) });
-    this.send({ type: 'conversation.item.done', previous_item_id: previous, item: structuredClone(stored) });
+    this.#emit({
+      type: 'conversation.item.added',
+      previous_item_id: previous,
+      item: structuredClone(stored),
+    });
+    this.#emit({ type: 'conversation.item.done', previous_item_id: previous, item: structuredClone(stored) });
   }
 
   #retrieveItem(event: JsonObject): void {
@@ -666,7 +665,7 @@ export class SimulatedConnection {
         if (part.type === 'input_audio' || part.type === 'output_audio') part.audio = audio;
       }
     }
-    this.send({ type: 'conversation.item.retrieved', item: copy });
+    this.#emit({ type: 'conversation.item.retrieved', item: copy });
   }
 
   #truncateItem(event: JsonObject): void {
@@ -709,7 +708,7 @@ export class SimulatedConnection {
       const keep = Math.floor((part.transcript.length * audioEndMs) / availableMs);
       part.transcript = part.transcript.slice(0, keep);
     }
-    this.send({
+    this.#emit({
       type: 'conversation.item.truncated',
       item_id: itemId,
       content_index: contentIndex,

@@ -1,7 +1,12 @@
 import { type Clock, PCM16_BYTES_PER_MS } from '@parley/core';
 import { encodeBase64 } from '../shared/base64.js';
-import type { JsonObject } from '../shared/deep-merge.js';
 import type { WireAudioFormat, WireTool, WireToolChoice } from '../shared/realtime-wire.js';
+import type {
+  WireContentIds,
+  WireResponse,
+  WireServerEvent,
+  WireUsage,
+} from '../shared/realtime-wire-events.js';
 import {
   arriveAt,
   type BrainOutput,
@@ -62,7 +67,8 @@ export interface ResponseHost {
   /** How fast responses stream (`undefined`: instantly), on `clock`. */
   readonly pace: Pace;
   readonly clock: Clock;
-  send(event: JsonObject): void;
+  /** Sends a server event of the wire catalogue (its `event_id` is added). */
+  send(event: WireServerEvent): void;
   onAssistantAudio(): void;
   onFinished(run: ResponseRun): void;
 }
@@ -88,7 +94,7 @@ interface OpenFunctionCall {
   args: string;
   outputIndex: number;
   previousItemId: string | null;
-  ids: JsonObject;
+  ids: { response_id: string; item_id: string; output_index: number; call_id: string };
   deltas: string[];
   streamed: string;
 }
@@ -301,7 +307,7 @@ export class ResponseRun {
     return !this.#finished;
   }
 
-  #ids(message: OpenMessage): JsonObject {
+  #ids(message: OpenMessage): WireContentIds {
     return {
       response_id: this.id,
       item_id: message.item.id,
@@ -532,7 +538,7 @@ export class ResponseRun {
     }
   }
 
-  #finish(status: Status, details: JsonObject | null): void {
+  #finish(status: Status, details: WireResponse['status_details']): void {
     if (this.#finished) return;
     if (this.#open) this.#closeMessage('incomplete');
     if (this.#openCall) this.#finishFunctionCall(this.#openCall, 'incomplete');
@@ -585,7 +591,7 @@ export class ResponseRun {
     return true;
   }
 
-  #usage(): JsonObject {
+  #usage(): WireUsage {
     const input = this.#input ?? this.#inputTokens();
     const output = this.#outputTokens();
     const cached = this.#cached;
@@ -608,9 +614,9 @@ export class ResponseRun {
 
   #responseObject(
     status: Status | 'in_progress',
-    details: JsonObject | null,
-    usage: JsonObject | null,
-  ): JsonObject {
+    details: WireResponse['status_details'],
+    usage: WireUsage | null,
+  ): WireResponse {
     return {
       object: 'realtime.response',
       id: this.id,

@@ -1,8 +1,13 @@
 import { connect } from 'node:net';
-import { createHold, type SimulatedConnection } from '@parley/openai/testing';
+import {
+  createHold,
+  type SimulatedConnection,
+  WIRE_CLIENT_EVENT_TYPES,
+  WIRE_SERVER_EVENT_TYPES,
+} from '@parley/openai/testing';
 import OpenAI from 'openai';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
-import type { RealtimeServerEvent } from 'openai/resources/realtime/realtime';
+import type { RealtimeClientEvent, RealtimeServerEvent } from 'openai/resources/realtime/realtime';
 import { describe, expect, test } from 'vitest';
 import { simulator } from '../realtime/helpers.js';
 
@@ -103,6 +108,16 @@ function record(rt: OpenAIRealtimeWS) {
 }
 
 const responseOf = (e: Raw) => (e as unknown as { response: Record<string, unknown> }).response;
+
+describe('the wire catalogue shared by the adapter and the simulator', () => {
+  test("every event type it names is one of the official SDK's", () => {
+    const server: Record<string, boolean> = SDK_SERVER_EVENT_TYPES;
+    expect(WIRE_SERVER_EVENT_TYPES.filter((type) => !server[type])).toEqual([]);
+    // Compile-time: each catalogue client event type is a type of the SDK's RealtimeClientEvent union.
+    const client: readonly RealtimeClientEvent['type'][] = WIRE_CLIENT_EVENT_TYPES;
+    expect(client).toHaveLength(10);
+  });
+});
 
 describe('the official `openai` Node client against the simulator', () => {
   test('a realistic conversation: every event is an SDK server event type, and no error but the refused second response.create', async () => {
@@ -233,6 +248,9 @@ describe('the official `openai` Node client against the simulator', () => {
 
       const known: Record<string, boolean> = SDK_SERVER_EVENT_TYPES;
       expect(events.filter((e) => !known[e.type]).map((e) => e.type)).toEqual([]);
+      // The simulator speaks only the wire catalogue it shares with the adapter.
+      const catalogue: readonly string[] = WIRE_SERVER_EVENT_TYPES;
+      expect(events.filter((e) => !catalogue.includes(e.type)).map((e) => e.type)).toEqual([]);
       expect(errors).toHaveLength(1);
       expect(String((errors[0] as Error).message)).toContain('conversation_already_has_active_response');
     } finally {
