@@ -5,6 +5,13 @@ export * from './errors.js';
 export * from './guardrails.js';
 export * from './handoff.js';
 export * from './items.js';
+export {
+  configureLogging,
+  type LogFields,
+  type LoggingOptions,
+  type LogLevel,
+  type LogSink,
+} from './logger.js';
 export * from './model.js';
 export * from './option-keys.js';
 export * from './realtime/audio.js';

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import type { Agent } from './agent.js';
 import { type Clock, systemClock } from './clock.js';
 import type { RunContext } from './context.js';
-import { ToolGuardrailTripwireTriggered, ToolTimeoutError, UserError } from './errors.js';
+import { ParleyError, ToolGuardrailTripwireTriggered, ToolTimeoutError, UserError } from './errors.js';
 import type {
   ToolGuardrailDecision,
   ToolGuardrailResult,
   ToolInputGuardrail,
   ToolOutputGuardrail,
 } from './guardrails.js';
+import { errorText, log } from './logger.js';
 import type { JsonSchema, ToolDefinition } from './model.js';
 import { TOOL_OPTIONS } from './text-option-keys.js';
 
@@ -269,6 +270,14 @@ export async function invokeFunctionTool<TContext>(
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     if (error instanceof ToolTimeoutError && tool.timeoutBehavior === 'raise_exception') throw error;
+    log.warn(`Tool "${tool.name}" failed; the model gets an error output instead of a result.`, {
+      event: 'tool_failed',
+      tool: tool.name,
+      callId: call.callId,
+      agent: agent.name,
+      code: error instanceof ParleyError ? error.code : undefined,
+      error: errorText(error),
+    });
     return { status: 'failed', output: await failureText(tool, runContext, error, options), error };
   }
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { AnyAgent } from '../agent.js';
-import { ModelBehaviorError, UserError } from '../errors.js';
+import { ModelBehaviorError, ParleyError, UserError } from '../errors.js';
 import type { InputGuardrailResult } from '../guardrails.js';
+import { errorText, log } from '../logger.js';
 import type { JsonSchema, Model, ModelRequest, ModelResponse } from '../model.js';
 import { runAllOrAbort } from './concurrency.js';
 import { InputGuardrailTripwireTriggered } from './errors.js';
@@ -52,15 +53,28 @@ export async function callModel<TContext>(
   request: ModelRequest,
   signal: AbortSignal,
 ): Promise<ModelResponse> {
-  if (!env.stream) return await model.getResponse(request, { signal });
-  let response: ModelResponse | undefined;
-  for await (const event of model.streamResponse(request, { signal })) {
-    env.emit({ type: 'raw_model_event', data: event });
-    if (event.type === 'response_done') response = event.response;
+  try {
+    if (!env.stream) return await model.getResponse(request, { signal });
+    let response: ModelResponse | undefined;
+    for await (const event of model.streamResponse(request, { signal })) {
+      env.emit({ type: 'raw_model_event', data: event });
+      if (event.type === 'response_done') response = event.response;
+    }
+    if (!response)
+      throw new ModelBehaviorError(
+        `The ${model.provider} model's stream ended without a response_done event.`,
+      );
+    return response;
+  } catch (error) {
+    if (!signal.aborted) {
+      log.error(`The ${model.provider} model call failed: ${errorText(error)}`, {
+        event: 'model_call_failed',
+        provider: model.provider,
+        code: error instanceof ParleyError ? error.code : undefined,
+      });
+    }
+    throw error;
   }
-  if (!response)
-    throw new ModelBehaviorError(`The ${model.provider} model's stream ended without a response_done event.`);
-  return response;
 }
 
 /** The starting agent's input guardrails, then the run's. */

@@ -1,4 +1,5 @@
 import type { RunContext } from '../../context.js';
+import { log } from '../../logger.js';
 import { addUsage } from '../../usage.js';
 import type { RealtimeConnection, RealtimeEvent } from '../seam.js';
 import type { ConnectionLifecycle } from './connection-lifecycle.js';
@@ -189,6 +190,12 @@ export class ProviderEventRouter<TContext> {
         to.requests.fail(request.clientRequestId, refusal);
       }
     }
+    log.error(`The realtime provider reported an error: ${event.message}`, {
+      event: 'provider_error',
+      code: event.code,
+      fatal: event.fatal,
+      clientRequestId: id,
+    });
     this.#state.emit({
       type: 'error',
       source: 'provider',
