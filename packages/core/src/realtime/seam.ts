@@ -212,6 +212,11 @@ export interface RealtimeConnection {
    * session reads it once `connect` resolved and recycles the connection between turns shortly before.
    */
   readonly expiresAt?: number;
+  /**
+   * The session configuration the provider confirmed (its effective turn detection included), when it reports
+   * one. The session decides barge-in from it rather than from what the app asked.
+   */
+  readonly confirmedConfig?: Readonly<RealtimeSessionConfig>;
   send(command: RealtimeCommand): void;
   /** Subscribes to events; returns the function that unsubscribes. */
   onEvent(listener: (event: RealtimeEvent) => void): () => void;

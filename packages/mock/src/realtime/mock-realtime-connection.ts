@@ -180,6 +180,11 @@ export class MockRealtimeConnection implements RealtimeConnection {
     return { ...this.#config };
   }
 
+  /** What the mock confirmed: the connect configuration with every accepted update (as `config`). */
+  get confirmedConfig(): Readonly<RealtimeSessionConfig> {
+    return this.config;
+  }
+
   /** The provider's conversation: what the model would remember. Out-of-band responses never enter it. */
   get conversation(): readonly RealtimeItem[] {
     return this.#conversation.map((item) => structuredClone(item));

@@ -17,7 +17,12 @@ import { type ClientEvent, commandEventId, toClientEvent } from './client-events
 import { OpenAIRealtimeError } from './errors.js';
 import type { OpenAIRealtimeSessionConfig } from './options.js';
 import { ServerEventNormalizer } from './server-events.js';
-import { mergeSessionConfig, toTranscriptionSession, toWireSession } from './session-config.js';
+import {
+  fromWireTurnDetection,
+  mergeSessionConfig,
+  toTranscriptionSession,
+  toWireSession,
+} from './session-config.js';
 import type { SocketEventMap, WebSocketLike } from './socket-types.js';
 
 /** What a connection needs besides its socket. */
@@ -159,6 +164,15 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
       (config, pending) => mergeSessionConfig(config, pending.update),
       this.#confirmed,
     );
+  }
+
+  /**
+   * What the service confirmed: the updates it acknowledged, with the turn detection it reports in its own
+   * session object (which may differ from what the app asked, e.g. a session bound to a client secret).
+   */
+  get confirmedConfig(): Readonly<RealtimeSessionConfig> {
+    const turnDetection = fromWireTurnDetection(this.#session);
+    return turnDetection === undefined ? { ...this.#confirmed } : { ...this.#confirmed, turnDetection };
   }
 
   onEvent(listener: Listener): () => void {

@@ -60,6 +60,23 @@ function toWireTurnDetection(config: TurnDetectionConfig): WireTurnDetection {
   return wire;
 }
 
+/** The service's turn detection in the seam's shape; `undefined` when the session object does not say. */
+export function fromWireTurnDetection(
+  session: WireSession | undefined,
+): TurnDetectionConfig | null | undefined {
+  const input = session?.audio?.input;
+  if (!input || !('turn_detection' in input)) return undefined;
+  const wire = input.turn_detection;
+  if (wire === null || wire === undefined) return wire === null ? null : undefined;
+  const config: TurnDetectionConfig = { type: wire.type };
+  if (wire.threshold !== undefined) config.threshold = wire.threshold;
+  if (wire.prefix_padding_ms !== undefined) config.prefixPaddingMs = wire.prefix_padding_ms;
+  if (wire.silence_duration_ms !== undefined) config.silenceDurationMs = wire.silence_duration_ms;
+  if (wire.create_response !== undefined) config.createResponse = wire.create_response;
+  if (wire.interrupt_response !== undefined) config.interruptResponse = wire.interrupt_response;
+  return config;
+}
+
 /**
  * The complete GA session object for the effective configuration: the model's `sessionConfig` underneath, the
  * seam's fields over it, `providerData` last. Audio formats are always PCM16 24 kHz, so no update can reset them.

@@ -60,8 +60,13 @@ export function assembleSession<TContext>(
     tracker,
     coordinator,
     ephemeral: replies.ephemeral,
-    providerCancelsOnSpeech: () =>
-      turnDetectionStrategy.providerCancelsOnSpeech(resolved.config.turnDetection, model.capabilities),
+    // The provider's confirmed turn detection decides, not only what the app asked for.
+    providerCancelsOnSpeech: () => {
+      const confirmed = state.connection?.confirmedConfig;
+      const setting =
+        confirmed && 'turnDetection' in confirmed ? confirmed.turnDetection : resolved.config.turnDetection;
+      return turnDetectionStrategy.providerCancelsOnSpeech(setting, model.capabilities);
+    },
     send: (command) => state.send(command),
     emit,
     applyOutcome: (itemId, outcome, heard) => mirror.messageOutcome(itemId, outcome, heard),

@@ -3,7 +3,7 @@ import type { RunContext } from '../../context.js';
 import { UserError } from '../../errors.js';
 import type { Usage } from '../../usage.js';
 import type { RealtimeCapabilities } from '../capabilities.js';
-import type { ContextAppendKind } from '../seam.js';
+import type { ContextAppendKind, RealtimeModel, RealtimeSessionConfig } from '../seam.js';
 import type { AgentSwitcher } from './agent-switch.js';
 import type { ApprovalBook, PendingApproval } from './approvals.js';
 import { requireContextAppends, turnDetectionStrategy } from './capability-strategies.js';
@@ -104,6 +104,22 @@ export class RealtimeSession<TContext = unknown>
   /** What the provider declares; the session chooses its strategies from it. */
   get capabilities(): RealtimeCapabilities {
     return this.#options.model.capabilities;
+  }
+
+  /** The model the session runs on. */
+  get model(): RealtimeModel {
+    return this.#options.model;
+  }
+
+  /**
+   * The session configuration the provider confirmed on the live connection (read-only; a fresh frozen copy
+   * on each read), or `undefined` while not connected or when the provider reports none. Barge-in follows it:
+   * when the provider confirms turn detection with `interruptResponse: false`, the session cancels on user
+   * speech itself, whatever the app's own config said.
+   */
+  get confirmedConfig(): Readonly<RealtimeSessionConfig> | undefined {
+    const confirmed = this.#state.connection?.confirmedConfig;
+    return confirmed && Object.freeze(structuredClone(confirmed));
   }
 
   /** The conversation so far: frozen snapshots, in order. */
