@@ -103,7 +103,7 @@ describe('realtime output guardrails', () => {
     await session.close();
   });
 
-  test('a response finished before its guardrail tripped: no cancel, but playback stops and the model is corrected', async () => {
+  test('a response finished before its guardrail tripped: no cancel, playback stops, no feedback and no extra response', async () => {
     const model = new MockRealtimeModel();
     const session = new RealtimeSession(agent, { model, outputGuardrails: [watching('secret')] });
     const log = new EventRecorder(session);
@@ -114,8 +114,44 @@ describe('realtime output guardrails', () => {
     expect(log.of('guardrail_tripped')).toHaveLength(1);
     expect(model.commands.some((c) => c.type === 'cancelResponse')).toBe(false);
     expect(log.of('audio_interrupted')).toHaveLength(1);
-    expect(log.of('response_started')).toHaveLength(2);
+    expect(log.of('response_started')).toHaveLength(1);
+    expect(model.commands.filter((c) => c.type === 'createItem')).toHaveLength(1);
     expect(log.of('error')).toEqual([]);
+    await session.close();
+  });
+
+  test('several guardrails tripping in one check: one event names them all', async () => {
+    const model = new MockRealtimeModel();
+    const session = new RealtimeSession(agent, {
+      model,
+      outputGuardrails: [watching('secret'), watching('short')],
+    });
+    const log = new EventRecorder(session);
+    model.respondWith('A short secret.', 'Let me rephrase.');
+    await session.connect();
+    session.sendMessage('hi');
+    await flushMicrotasks();
+    const trips = log.of('guardrail_tripped');
+    expect(trips).toHaveLength(1);
+    expect(trips[0]!.guardrailName).toBe('no_secret');
+    expect(trips[0]!.guardrails).toEqual([
+      { name: 'no_secret', outputInfo: { word: 'secret' } },
+      { name: 'no_short', outputInfo: { word: 'short' } },
+    ]);
+    await session.close();
+  });
+
+  test('a guardrail attached to both the session and the agent runs once per check', async () => {
+    const seen: string[] = [];
+    const shared = watching('never', seen);
+    const guarded = new Agent({ name: 'Guarded', outputGuardrails: [shared] });
+    const model = new MockRealtimeModel();
+    const session = new RealtimeSession(guarded, { model, outputGuardrails: [shared] });
+    model.respondWith('Hello there.');
+    await session.connect();
+    session.sendMessage('hi');
+    await flushMicrotasks();
+    expect(seen).toEqual(['Hello there.']);
     await session.close();
   });
 

@@ -185,7 +185,8 @@ describe('automatic follow-ups that only answer errors are bounded', () => {
       execute: () => ({ tripwireTriggered: true, outputInfo: {} }),
     };
     const { model, session, log, creates } = await start({ outputGuardrails: [always] });
-    model.respondWith(...Array.from({ length: 20 }, () => 'Some words that will trip.'));
+    // Each response is still running when its trip lands, so each gets a correction, until the bound.
+    model.respondWith(...Array.from({ length: 20 }, () => held('Some words that will trip.')));
     session.sendMessage('Talk.');
     await flushMicrotasks();
     expect(creates()).toHaveLength(1 + MAX_ERROR_FOLLOW_UPS);

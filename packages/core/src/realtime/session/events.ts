@@ -172,8 +172,11 @@ export type RealtimeSessionEvent<TContext = unknown> =
       type: 'guardrail_tripped';
       responseId: string;
       agent: Agent<TContext>;
+      /** The first guardrail that tripped. */
       guardrailName: string;
       outputInfo?: unknown;
+      /** Every guardrail that tripped in the same check, in order (the first is `guardrailName`). */
+      guardrails: readonly { name: string; outputInfo?: unknown }[];
       /** The text the guardrail judged. */
       text: string;
     }

@@ -8,7 +8,8 @@ const CORRECTION = (name: string) =>
 
 /**
  * What a tripped output guardrail does to the conversation: `guardrail_tripped` is emitted, the response is
- * interrupted (as any interruption), a system message tells the model why, and a new response is requested
+ * interrupted (as any interruption), and, if it is still running, a system message tells the model why and a
+ * new response is requested
  * (an automatic follow-up that answers an error: bounded in a row by the coordinator).
  */
 export function correctTrippedResponse<TContext>(
@@ -24,11 +25,15 @@ export function correctTrippedResponse<TContext>(
     agent: trip.agent,
     guardrailName: trip.guardrailName,
     outputInfo: trip.outputInfo,
+    guardrails: trip.tripped,
     text: trip.text,
   });
   try {
+    // A response that already finished gets no correction: the conversation has moved on (or is about to).
+    const stillRunning = coordinator.activeResponseId === trip.responseId;
     // Guardrails watch default-conversation responses only (see response_started), so a correction always fits.
     interruptions.interrupt('guardrail', trip.responseId);
+    if (!stillRunning) return;
     state.send({
       type: 'createItem',
       item: {

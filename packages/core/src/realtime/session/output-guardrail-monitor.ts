@@ -8,8 +8,11 @@ import { TextBuilder } from './text-builder.js';
 export interface GuardrailTrip<TContext> {
   responseId: string;
   agent: Agent<TContext>;
+  /** The first guardrail that tripped (in the order they apply). */
   guardrailName: string;
   outputInfo: unknown;
+  /** Every guardrail that tripped in this check, in order. */
+  tripped: { name: string; outputInfo: unknown }[];
   text: string;
 }
 
@@ -36,8 +39,9 @@ interface ResponseText<TContext> {
 
 /**
  * Realtime output guardrails: each response's transcript (or text) is judged every `debounceChars`
- * characters and once more when the response ends. The first tripwire of a response reports a trip;
- * later runs for that response are skipped, so a response trips at most once.
+ * characters and once more when the response ends. The first check with a tripwire reports one trip naming
+ * every guardrail that tripped in it; later runs for that response are skipped, so a response trips at most
+ * once. A guardrail that applies twice (session and agent) runs once per check.
  */
 export class OutputGuardrailMonitor<TContext> {
   readonly #host: GuardrailMonitorHost<TContext>;
@@ -86,7 +90,8 @@ export class OutputGuardrailMonitor<TContext> {
   }
 
   #check(responseId: string, state: ResponseText<TContext>): void {
-    const guardrails = this.#host.guardrailsFor(state.agent);
+    // A guardrail attached to both the session and the agent runs once per check.
+    const guardrails = [...new Set(this.#host.guardrailsFor(state.agent))];
     if (guardrails.length === 0) return;
     const text = state.text.toString();
     state.checkedLength = text.length;
@@ -112,7 +117,8 @@ export class OutputGuardrailMonitor<TContext> {
               }),
             })),
           );
-          const hit = results.find((r) => r.output.tripwireTriggered);
+          const hits = results.filter((r) => r.output.tripwireTriggered);
+          const hit = hits[0];
           if (!hit || state.tripped || signal.aborted) return;
           state.tripped = true;
           this.#host.tripped({
@@ -120,6 +126,7 @@ export class OutputGuardrailMonitor<TContext> {
             agent: state.agent,
             guardrailName: hit.guardrail.name,
             outputInfo: hit.output.outputInfo,
+            tripped: hits.map((r) => ({ name: r.guardrail.name, outputInfo: r.output.outputInfo })),
             text,
           });
         } finally {
