@@ -37,3 +37,39 @@ export function delay(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * The longest delay a timer takes: Node and browsers treat a delay above 2^31 − 1 ms (about 24.8 days) as 1 ms.
+ */
+export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
+/** A wait armed by {@link setLongTimeout}; `cancel()` is idempotent. */
+export interface LongTimeout {
+  cancel(): void;
+}
+
+/**
+ * Calls `callback` after `ms` on `clock`, however far ahead: a wait longer than {@link MAX_TIMER_DELAY_MS}
+ * re-arms in steps instead of overflowing. For every deadline a provider states (a session's expiry).
+ */
+export function setLongTimeout(clock: Clock, callback: () => void, ms: number): LongTimeout {
+  let handle: TimerHandle | undefined;
+  const arm = (remaining: number): void => {
+    const step = Math.min(remaining, MAX_TIMER_DELAY_MS);
+    handle = clock.setTimeout(() => {
+      if (remaining > step) arm(remaining - step);
+      else {
+        handle = undefined;
+        callback();
+      }
+    }, step);
+  };
+  arm(Math.max(0, ms));
+  return {
+    cancel() {
+      if (handle === undefined) return;
+      clock.clearTimeout(handle);
+      handle = undefined;
+    },
+  };
+}

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '@parley/core';
+import { type Clock, MAX_TIMER_DELAY_MS, type TimerHandle } from '@parley/core';
 
 interface Timer {
   id: number;
@@ -23,8 +23,10 @@ export class ManualClock implements Clock {
     return this.#now;
   }
 
+  /** As Node's timers do, a delay above 2^31 − 1 ms fires after 1 ms, so an overflowing wait shows in tests. */
   setTimeout(callback: () => void, ms: number): TimerHandle {
-    const timer = { id: this.#nextId++, at: this.#now + Math.max(0, ms), callback };
+    const delay = ms > MAX_TIMER_DELAY_MS ? 1 : Math.max(0, ms);
+    const timer = { id: this.#nextId++, at: this.#now + delay, callback };
     this.#timers.push(timer);
     return timer.id;
   }

@@ -703,6 +703,28 @@ describe('recycling before the session limit', () => {
     expectNothingLeft(clock, model);
   });
 
+  test('a session limit beyond the timer range (30 days) recycles once, shortly before it, not in a loop', async () => {
+    const DAY_MS = 86_400_000;
+    const { clock, model, session, log } = setup({
+      lifetimeMs: 30 * DAY_MS,
+      reconnect: { jitter: 0, recycleBeforeExpiryMs: 10_000 },
+    });
+    await session.connect();
+    await clock.advance(60_000);
+    expect(model.connections).toHaveLength(1);
+    expect(log.of('reconnecting')).toEqual([]);
+
+    // Past the 2^31 ms (24.8 days) a single timer can wait, still before the recycle is due.
+    await clock.advance(30 * DAY_MS - 60_000 - 11_000);
+    expect(model.connections).toHaveLength(1);
+    await clock.advance(2_000);
+    expect(model.connections).toHaveLength(2);
+    expect(log.of('reconnected')).toEqual([expect.objectContaining({ reason: 'recycle' })]);
+    expect(model.connections[0]?.closeCalls).toBe(1);
+    await session.close();
+    expectNothingLeft(clock, model);
+  });
+
   test('not during a turn: a streaming response defers the recycle until it is done', async () => {
     const { clock, model, session, log } = setup({
       lifetimeMs: 60_000,

@@ -1,6 +1,7 @@
 import {
   type Clock,
   type CreateResponseCommand,
+  type LongTimeout,
   optionKeys,
   PCM16_BYTES_PER_MS,
   pcm16DurationMs,
@@ -10,7 +11,7 @@ import {
   type RealtimeEvent,
   type RealtimeItem,
   type RealtimeSessionConfig,
-  type TimerHandle,
+  setLongTimeout,
   UserError,
 } from '@parley/core';
 import { capabilityOff, checkConfig } from './check-config.js';
@@ -87,7 +88,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
   readonly #refusals: ResponseRefusal[] = [];
   readonly #sendFailures = new Map<RealtimeCommand['type'], Error>();
   readonly #lifetime: MockSessionLifetime | undefined;
-  #expiryTimer: TimerHandle | undefined;
+  #expiryTimer: LongTimeout | undefined;
   /** When the provider ends this session (epoch ms), if the model was given `sessionLifetimeMs`. */
   readonly expiresAt: number | undefined;
 
@@ -100,10 +101,14 @@ export class MockRealtimeConnection implements RealtimeConnection {
     this.#lifetime = lifetime;
     if (lifetime) {
       this.expiresAt = Date.now() + lifetime.ms;
-      this.#expiryTimer = lifetime.clock.setTimeout(() => {
-        this.#expiryTimer = undefined;
-        this.expire();
-      }, lifetime.ms);
+      this.#expiryTimer = setLongTimeout(
+        lifetime.clock,
+        () => {
+          this.#expiryTimer = undefined;
+          this.expire();
+        },
+        lifetime.ms,
+      );
     }
     this.#closedByClient = new Promise<void>((resolve) => {
       this.#resolveClosed = resolve;
@@ -575,8 +580,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
   }
 
   #clearExpiry(): void {
-    if (this.#expiryTimer === undefined || !this.#lifetime) return;
-    this.#lifetime.clock.clearTimeout(this.#expiryTimer);
+    this.#expiryTimer?.cancel();
     this.#expiryTimer = undefined;
   }
 

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../clock.js';
+import { type Clock, type LongTimeout, setLongTimeout } from '../../clock.js';
 import { RECYCLE_RECHECK_MS } from '../../constants.js';
 import type { ParleyError } from '../../errors.js';
 import type { RealtimeConnection } from '../seam.js';
@@ -30,7 +30,7 @@ export class Recycler<TContext> {
   readonly #steps: RecycleSteps<TContext>;
   readonly #work = new Set<Promise<void>>();
   #abort: AbortController | undefined;
-  #timer: TimerHandle | undefined;
+  #timer: LongTimeout | undefined;
   #failures = 0;
   #stopped = false;
 
@@ -61,7 +61,7 @@ export class Recycler<TContext> {
     if (remaining <= 0) return;
     // Never before half the lifetime: a limit shorter than the margin must not make it recycle at once.
     const wait = Math.max(remaining - options.recycleBeforeExpiryMs, remaining / 2);
-    this.#timer = this.#clock.setTimeout(() => this.#due(connection), wait);
+    this.#timer = setLongTimeout(this.#clock, () => this.#due(connection), wait);
   }
 
   /** A recycle being opened is void (the connection was lost): it is dropped. */
@@ -70,8 +70,7 @@ export class Recycler<TContext> {
   }
 
   cancelTimer(): void {
-    if (this.#timer === undefined) return;
-    this.#clock.clearTimeout(this.#timer);
+    this.#timer?.cancel();
     this.#timer = undefined;
   }
 
@@ -105,7 +104,7 @@ export class Recycler<TContext> {
 
   #schedule(connection: RealtimeConnection, ms: number): void {
     this.cancelTimer();
-    this.#timer = this.#clock.setTimeout(() => this.#due(connection), ms);
+    this.#timer = setLongTimeout(this.#clock, () => this.#due(connection), ms);
   }
 
   /** Opens the next connection while the current one serves, then swaps them if it is still between turns. */
