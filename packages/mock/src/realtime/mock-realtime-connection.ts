@@ -87,7 +87,6 @@ export class MockRealtimeConnection implements RealtimeConnection {
   #nextCommitTranscript: string | undefined;
   readonly #refusals: ResponseRefusal[] = [];
   readonly #sendFailures = new Map<RealtimeCommand['type'], Error>();
-  readonly #lifetime: MockSessionLifetime | undefined;
   #expiryTimer: LongTimeout | undefined;
   /** When the provider ends this session (epoch ms), if the model was given `sessionLifetimeMs`. */
   readonly expiresAt: number | undefined;
@@ -98,7 +97,6 @@ export class MockRealtimeConnection implements RealtimeConnection {
   constructor(link: MockModelLink, config: RealtimeSessionConfig, lifetime?: MockSessionLifetime) {
     this.#link = link;
     this.#config = { ...config };
-    this.#lifetime = lifetime;
     if (lifetime) {
       this.expiresAt = Date.now() + lifetime.ms;
       this.#expiryTimer = setLongTimeout(

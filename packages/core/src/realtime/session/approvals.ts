@@ -24,16 +24,17 @@ interface Waiting<TContext> {
  * are cancelled by the session); standing decisions survive for the life of the session.
  */
 export class ApprovalBook<TContext> {
-  readonly #waiting = new Map<string, Waiting<TContext>>();
-  readonly #standing = new Map<string, ApprovalDecision>();
+  /** Both created on first use: most sessions never wait for an approval. */
+  #waiting: Map<string, Waiting<TContext>> | undefined;
+  #standing: Map<string, ApprovalDecision> | undefined;
 
   get pending(): readonly PendingApproval<TContext>[] {
-    return [...this.#waiting.values()].map((w) => w.approval);
+    return this.#waiting ? [...this.#waiting.values()].map((w) => w.approval) : [];
   }
 
   /** A standing decision for this tool, if the app gave one with `always: true`. */
   standing(toolName: string): ApprovalDecision | undefined {
-    return this.#standing.get(toolName);
+    return this.#standing?.get(toolName);
   }
 
   /** Waits for the decision on `approval`; rejects with the signal's reason when it aborts. */
@@ -44,10 +45,11 @@ export class ApprovalBook<TContext> {
         return;
       }
       const onAbort = () => {
-        this.#waiting.delete(approval.callId);
+        this.#waiting?.delete(approval.callId);
         reject(signal.reason);
       };
       signal.addEventListener('abort', onAbort, { once: true });
+      this.#waiting ??= new Map<string, Waiting<TContext>>();
       this.#waiting.set(approval.callId, {
         approval,
         resolve: (decision) => {
@@ -60,7 +62,7 @@ export class ApprovalBook<TContext> {
 
   /** Settles call `callId`; with `always`, also every other waiting and future call of the same tool. */
   decide(callId: string, decision: ApprovalDecision, always: boolean): void {
-    const waiting = this.#waiting.get(callId);
+    const waiting = this.#waiting?.get(callId);
     if (!waiting) {
       throw new UserError(
         `No tool call "${callId}" is waiting for approval. Use the callId of a tool_approval_requested event that has not been decided yet.`,
@@ -68,19 +70,20 @@ export class ApprovalBook<TContext> {
       );
     }
     const settle = (entry: Waiting<TContext>) => {
-      this.#waiting.delete(entry.approval.callId);
+      this.#waiting?.delete(entry.approval.callId);
       entry.resolve(decision);
     };
     settle(waiting);
     if (!always) return;
+    this.#standing ??= new Map();
     this.#standing.set(waiting.approval.name, decision);
-    for (const other of [...this.#waiting.values()]) {
+    for (const other of [...(this.#waiting?.values() ?? [])]) {
       if (other.approval.name === waiting.approval.name) settle(other);
     }
   }
 
   /** Forgets every waiting call (the session cancels their tasks). */
   clear(): void {
-    this.#waiting.clear();
+    this.#waiting?.clear();
   }
 }

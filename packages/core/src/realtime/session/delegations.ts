@@ -73,7 +73,8 @@ export function appendChunks(text: string): string[] {
  */
 export class Delegations<TContext> {
   readonly #host: DelegationsHost<TContext>;
-  readonly #approvals = new Map<string, PendingApproval<TContext>>();
+  /** Created on first use: most sessions never delegate. */
+  #approvals: Map<string, PendingApproval<TContext>> | undefined;
   readonly #runner = new Runner();
   #requests = 0;
 
@@ -83,14 +84,14 @@ export class Delegations<TContext> {
 
   /** Calls waiting for a decision, by call id. */
   has(callId: string): boolean {
-    return this.#approvals.has(callId);
+    return this.#approvals?.has(callId) ?? false;
   }
 
   /** Decides a delegated call waiting for approval. */
   decide(callId: string, approved: boolean, message?: string): void {
-    const pending = this.#approvals.get(callId);
+    const pending = this.#approvals?.get(callId);
     if (!pending) throw new UserError(`No delegated tool call "${callId}" waits for a decision.`);
-    this.#approvals.delete(callId);
+    this.#approvals?.delete(callId);
     pending.decide(approved, message);
   }
 
@@ -166,10 +167,11 @@ export class Delegations<TContext> {
     const { callId, name, arguments: args } = item.rawItem;
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
-        this.#approvals.delete(callId);
+        this.#approvals?.delete(callId);
         reject(signal.reason);
       };
       signal.addEventListener('abort', onAbort, { once: true });
+      this.#approvals ??= new Map<string, PendingApproval<TContext>>();
       this.#approvals.set(callId, {
         delegationId,
         item,

@@ -64,27 +64,32 @@ const keyOf = (item: RealtimeItemInput | RealtimeItem): string | undefined =>
  * echo per replayed item, on the connection it was replayed to.
  */
 export class ReplayEchoes {
-  readonly #expected = new Map<string, number>();
+  /** Created on the first replay. */
+  #expected: Map<string, number> | undefined;
 
   /** Expects the echoes of `commands`. */
   expect(commands: readonly CreateItemCommand[]): void {
     for (const command of commands) {
       const key = keyOf(command.item);
-      if (key !== undefined) this.#expected.set(key, (this.#expected.get(key) ?? 0) + 1);
+      if (key === undefined) continue;
+      this.#expected ??= new Map();
+      const expected = this.#expected;
+      expected.set(key, (expected.get(key) ?? 0) + 1);
     }
   }
 
   /** `true` (and forgets it) when `item` is the echo of a replayed item. */
   consume(item: RealtimeItem): boolean {
     const key = keyOf(item);
-    const count = key === undefined ? undefined : this.#expected.get(key);
-    if (key === undefined || count === undefined) return false;
-    if (count <= 1) this.#expected.delete(key);
-    else this.#expected.set(key, count - 1);
+    const expected = this.#expected;
+    const count = key === undefined ? undefined : expected?.get(key);
+    if (key === undefined || count === undefined || !expected) return false;
+    if (count <= 1) expected.delete(key);
+    else expected.set(key, count - 1);
     return true;
   }
 
   clear(): void {
-    this.#expected.clear();
+    this.#expected?.clear();
   }
 }

@@ -62,7 +62,8 @@ interface Snapshot {
  */
 export class Interruptions<TContext> {
   readonly #host: InterruptionHost<TContext>;
-  readonly #stopped = new Map<string, Snapshot>();
+  /** Created on the first interruption. */
+  #stopped: Map<string, Snapshot> | undefined;
 
   constructor(host: InterruptionHost<TContext>) {
     this.#host = host;
@@ -70,7 +71,7 @@ export class Interruptions<TContext> {
 
   /** Whether `responseId` was stopped: its further audio and text are dropped. */
   isStopped(responseId: string): boolean {
-    return this.#stopped.size !== 0 && this.#stopped.has(responseId);
+    return this.#stopped !== undefined && this.#stopped.size !== 0 && this.#stopped.has(responseId);
   }
 
   /**
@@ -91,7 +92,7 @@ export class Interruptions<TContext> {
       if (ephemeral?.responseId !== undefined) targets.add(ephemeral.responseId);
       for (const id of this.#host.playout.responsesWithAudio()) if (this.#audible(id)) targets.add(id);
     }
-    const fresh = [...targets].filter((id) => !this.#stopped.has(id));
+    const fresh = [...targets].filter((id) => !this.#stopped?.has(id));
     if (fresh.length === 0) return;
     const snapshots = fresh.map((id) => [id, this.#snapshot(id)] as const);
     this.#host.tracker.stopped();
@@ -103,19 +104,19 @@ export class Interruptions<TContext> {
    * started: cancel it by id; its events are ignored. Playback of anything else goes on.
    */
   abandoned(responseId: string): void {
-    if (this.#stopped.has(responseId)) return;
+    if (this.#stopped?.has(responseId)) return;
     this.#stop('abandoned', responseId, this.#snapshot(responseId));
   }
 
   /** The response ended: an interrupted one gets its message outcomes now. */
   responseDone(responseId: string): void {
-    const snapshot = this.#stopped.get(responseId);
+    const snapshot = this.#stopped?.get(responseId);
     if (snapshot && !snapshot.settled) this.#settle(responseId, snapshot);
   }
 
   /** Forgets everything (the connection is gone). */
   reset(): void {
-    this.#stopped.clear();
+    this.#stopped?.clear();
   }
 
   #audible(responseId: string): boolean {
@@ -145,8 +146,10 @@ export class Interruptions<TContext> {
 
   #stop(source: InterruptSource | 'abandoned', responseId: string, snapshot: Snapshot): void {
     const info = this.#host.responses.track(responseId);
-    this.#stopped.set(responseId, snapshot);
-    if (this.#stopped.size > INTERRUPTION_SNAPSHOTS_LIMIT) this.#forgetOldest();
+    this.#stopped ??= new Map();
+    const stopped = this.#stopped;
+    stopped.set(responseId, snapshot);
+    if (stopped.size > INTERRUPTION_SNAPSHOTS_LIMIT) this.#forgetOldest();
     info.interrupted = true;
     const providerCancels =
       source === 'speech' && info.conversation === 'default' && this.#host.providerCancelsOnSpeech();
@@ -237,6 +240,7 @@ export class Interruptions<TContext> {
   }
 
   #forgetOldest(): void {
+    if (!this.#stopped) return;
     for (const [id, snapshot] of this.#stopped) {
       if (snapshot.settled) {
         this.#stopped.delete(id);

@@ -45,7 +45,8 @@ interface ResponseText<TContext> {
  */
 export class OutputGuardrailMonitor<TContext> {
   readonly #host: GuardrailMonitorHost<TContext>;
-  readonly #responses = new Map<string, ResponseText<TContext>>();
+  /** Created for the first response a guardrail applies to. */
+  #responses: Map<string, ResponseText<TContext>> | undefined;
 
   constructor(host: GuardrailMonitorHost<TContext>) {
     this.#host = host;
@@ -53,7 +54,8 @@ export class OutputGuardrailMonitor<TContext> {
 
   /** Starts tracking a response of `agent` (not at all when no guardrail applies to it: nothing could run). */
   begin(responseId: string, agent: Agent<TContext>): void {
-    if (this.#responses.has(responseId) || this.#host.guardrailsFor(agent).length === 0) return;
+    if (this.#responses?.has(responseId) || this.#host.guardrailsFor(agent).length === 0) return;
+    this.#responses ??= new Map();
     this.#responses.set(responseId, {
       agent,
       text: new TextBuilder(),
@@ -66,8 +68,8 @@ export class OutputGuardrailMonitor<TContext> {
 
   /** Adds transcript or text of a response; runs the guardrails when the next threshold is crossed. */
   delta(responseId: string, delta: string): void {
-    if (this.#responses.size === 0) return;
-    const state = this.#responses.get(responseId);
+    if (!this.#responses || this.#responses.size === 0) return;
+    const state = this.#responses?.get(responseId);
     if (!state || state.tripped) return;
     state.text.append(delta);
     if (state.text.length < state.nextCheckAt) return;
@@ -78,15 +80,15 @@ export class OutputGuardrailMonitor<TContext> {
 
   /** The response ended: judge its final text (if not already judged) and stop tracking it. */
   end(responseId: string): void {
-    const state = this.#responses.get(responseId);
+    const state = this.#responses?.get(responseId);
     if (!state) return;
-    this.#responses.delete(responseId);
+    this.#responses?.delete(responseId);
     if (!state.tripped && state.text.length > state.checkedLength) this.#check(responseId, state);
   }
 
   /** Forgets every response (their runs were cancelled with the session's tasks). */
   reset(): void {
-    this.#responses.clear();
+    this.#responses?.clear();
   }
 
   #check(responseId: string, state: ResponseText<TContext>): void {

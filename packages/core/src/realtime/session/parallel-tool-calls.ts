@@ -21,22 +21,27 @@ export interface FollowUpDue {
  * that response already ended) asks for its own follow-up when it finishes.
  */
 export class ParallelToolCalls {
-  readonly #groups = new Map<string, CallGroup>();
-  readonly #callResponse = new Map<string, string | undefined>();
+  /** Both created on the first call: most sessions run no tool. */
+  #groups: Map<string, CallGroup> | undefined;
+  #callResponse: Map<string, string | undefined> | undefined;
   readonly #recentlyEnded: string[] = [];
 
   /** A function call of `responseId` (if the provider gave one) started running. */
   started(callId: string, responseId: string | undefined): void {
-    if (this.#callResponse.has(callId)) return;
+    this.#callResponse ??= new Map();
+    const callResponse = this.#callResponse;
+    if (callResponse.has(callId)) return;
     if (responseId === undefined || this.#recentlyEnded.includes(responseId)) {
-      this.#callResponse.set(callId, undefined);
+      callResponse.set(callId, undefined);
       return;
     }
-    this.#callResponse.set(callId, responseId);
-    let group = this.#groups.get(responseId);
+    callResponse.set(callId, responseId);
+    this.#groups ??= new Map();
+    const groups = this.#groups;
+    let group = groups.get(responseId);
     if (!group) {
       group = { pending: new Set(), ended: false, succeeded: false };
-      this.#groups.set(responseId, group);
+      groups.set(responseId, group);
     }
     group.pending.add(callId);
   }
@@ -46,11 +51,12 @@ export class ParallelToolCalls {
    * a follow-up response is due now.
    */
   finished(callId: string, failed: boolean): FollowUpDue | undefined {
-    if (!this.#callResponse.has(callId)) return undefined;
-    const responseId = this.#callResponse.get(callId);
-    this.#callResponse.delete(callId);
+    const callResponse = this.#callResponse;
+    if (!callResponse?.has(callId)) return undefined;
+    const responseId = callResponse.get(callId);
+    callResponse.delete(callId);
     if (responseId === undefined) return { succeeded: !failed };
-    const group = this.#groups.get(responseId);
+    const group = this.#groups?.get(responseId);
     if (!group) return undefined;
     group.pending.delete(callId);
     if (!failed) group.succeeded = true;
@@ -61,7 +67,7 @@ export class ParallelToolCalls {
   responseDone(responseId: string, status: RealtimeResponseStatus): FollowUpDue | undefined {
     this.#recentlyEnded.push(responseId);
     if (this.#recentlyEnded.length > RECENTLY_ENDED_RESPONSES_LIMIT) this.#recentlyEnded.shift();
-    const group = this.#groups.get(responseId);
+    const group = this.#groups?.get(responseId);
     if (!group) return undefined;
     group.ended = true;
     group.status = status;
@@ -70,14 +76,14 @@ export class ParallelToolCalls {
 
   /** Forgets every group (the connection is gone). */
   reset(): void {
-    this.#groups.clear();
-    this.#callResponse.clear();
+    this.#groups?.clear();
+    this.#callResponse?.clear();
     this.#recentlyEnded.length = 0;
   }
 
   #completeIfDone(responseId: string, group: CallGroup): FollowUpDue | undefined {
     if (!group.ended || group.pending.size > 0) return undefined;
-    this.#groups.delete(responseId);
+    this.#groups?.delete(responseId);
     return group.status === 'completed' ? { succeeded: group.succeeded } : undefined;
   }
 }

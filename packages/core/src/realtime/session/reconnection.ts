@@ -49,7 +49,7 @@ export class Reconnection<TContext> {
   readonly #history: RealtimeHistory;
   readonly #echoes: ReplayEchoes;
   readonly #steps: ReconnectionSteps<TContext>;
-  readonly #work = new Set<Promise<void>>();
+  #work: Set<Promise<void>> | undefined;
   #outage: Outage | undefined;
   #loopAbort: AbortController | undefined;
   /** Attempts spent on the current outage (kept when a reconnected connection drops again soon). */
@@ -113,7 +113,8 @@ export class Reconnection<TContext> {
         current.reject(error);
       },
     );
-    const tracked = work.finally(() => this.#work.delete(tracked));
+    const tracked = work.finally(() => this.#work?.delete(tracked));
+    this.#work ??= new Set();
     this.#work.add(tracked);
   }
 
@@ -122,7 +123,7 @@ export class Reconnection<TContext> {
     this.#stopped = true;
     const closed = new SessionClosedError();
     this.#loopAbort?.abort(closed);
-    while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
+    while (this.#work && this.#work.size > 0) await Promise.allSettled([...this.#work]);
     this.#outage?.reject(closed);
     this.#outage = undefined;
   }

@@ -28,7 +28,7 @@ export class Recycler<TContext> {
   readonly #options: ResolvedReconnectOptions;
   readonly #reconnection: Reconnection<TContext>;
   readonly #steps: RecycleSteps<TContext>;
-  readonly #work = new Set<Promise<void>>();
+  #work: Set<Promise<void>> | undefined;
   #abort: AbortController | undefined;
   #timer: LongTimeout | undefined;
   #failures = 0;
@@ -79,7 +79,7 @@ export class Recycler<TContext> {
     this.#stopped = true;
     this.cancelTimer();
     this.#abort?.abort(new SessionClosedError());
-    while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
+    while (this.#work && this.#work.size > 0) await Promise.allSettled([...this.#work]);
   }
 
   #stillLive(connection: RealtimeConnection): boolean {
@@ -98,7 +98,8 @@ export class Recycler<TContext> {
     }
     const tracked: Promise<void> = this.#recycle(connection)
       .catch(() => {})
-      .finally(() => this.#work.delete(tracked));
+      .finally(() => this.#work?.delete(tracked));
+    this.#work ??= new Set();
     this.#work.add(tracked);
   }
 

@@ -8,11 +8,18 @@ import { type ReplyHandle, ReplyWaiter } from './reply-handle.js';
  * `generateReply()` returned (until their response ends or they fail), and the reply timeout of each
  * request on the wire (until the provider starts, ends or refuses it).
  */
+/** What the session holds for one request id: its `generateReply()` handle and/or its reply timeout. */
+interface Request {
+  waiter?: ReplyWaiter;
+  timer?: TimerHandle;
+}
+
 export class ReplyRequests {
   readonly #clock: Clock;
   readonly #timeoutMs: number;
-  readonly #waiters = new Map<string, ReplyWaiter>();
-  readonly #timers = new Map<string, TimerHandle>();
+  /** Created on first use: an idle session holds none. */
+  #requests: Map<string, Request> | undefined;
+  #waiting = 0;
   readonly #prefix = `req_${Math.random().toString(36).slice(2, 8)}_`;
   #seq = 0;
 
@@ -23,7 +30,7 @@ export class ReplyRequests {
 
   /** How many `generateReply()` handles are still waiting. */
   get waiting(): number {
-    return this.#waiters.size;
+    return this.#waiting;
   }
 
   /** A fresh client request id, unique within the session. */
@@ -31,10 +38,34 @@ export class ReplyRequests {
     return `${this.#prefix}${++this.#seq}`;
   }
 
+  #entry(id: string): Request {
+    this.#requests ??= new Map();
+    const requests = this.#requests;
+    let entry = requests.get(id);
+    if (!entry) {
+      entry = {};
+      requests.set(id, entry);
+    }
+    return entry;
+  }
+
+  #forget(id: string, entry: Request): void {
+    if (entry.waiter === undefined && entry.timer === undefined) this.#requests?.delete(id);
+  }
+
+  #dropWaiter(id: string, entry: Request): void {
+    if (entry.waiter === undefined) return;
+    entry.waiter = undefined;
+    this.#waiting--;
+    this.#forget(id, entry);
+  }
+
   /** The handle of request `clientRequestId`, settled by `started`, `responseDone` and `fail`. */
   wait(clientRequestId: string): ReplyHandle {
     const waiter = new ReplyWaiter(clientRequestId);
-    this.#waiters.set(clientRequestId, waiter);
+    const entry = this.#entry(clientRequestId);
+    if (entry.waiter === undefined) this.#waiting++;
+    entry.waiter = waiter;
     return waiter.handle;
   }
 
@@ -48,49 +79,59 @@ export class ReplyRequests {
   /** The provider started `responseId` for `clientRequestId`: its timeout stops, its handle resolves. */
   started(clientRequestId: string, responseId: string): void {
     this.stopTimeout(clientRequestId);
-    this.#waiters.get(clientRequestId)?.started(responseId);
+    this.#requests?.get(clientRequestId)?.waiter?.started(responseId);
   }
 
   /** Response `responseId` ended: the handles it started are done. */
   responseDone(responseId: string, status: RealtimeResponseStatus): void {
-    for (const [id, waiter] of this.#waiters) {
-      if (waiter.responseId !== responseId) continue;
-      waiter.finished({ responseId, status });
-      this.#waiters.delete(id);
+    if (this.#waiting === 0 || !this.#requests) return;
+    for (const [id, entry] of this.#requests) {
+      if (entry.waiter?.responseId !== responseId) continue;
+      entry.waiter.finished({ responseId, status });
+      this.#dropWaiter(id, entry);
     }
   }
 
   /** Rejects the handle of `clientRequestId` (if any) with `error` and forgets it. */
   fail(clientRequestId: string, error: unknown): void {
-    this.#waiters.get(clientRequestId)?.fail(error);
-    this.#waiters.delete(clientRequestId);
+    const entry = this.#requests?.get(clientRequestId);
+    if (!entry) return;
+    entry.waiter?.fail(error);
+    this.#dropWaiter(clientRequestId, entry);
   }
 
   /** Rejects every waiting handle with `reason` (the connection is gone). */
   failAll(reason: unknown): void {
-    for (const waiter of this.#waiters.values()) waiter.fail(reason);
-    this.#waiters.clear();
+    if (this.#waiting === 0 || !this.#requests) return;
+    for (const [id, entry] of this.#requests) {
+      entry.waiter?.fail(reason);
+      this.#dropWaiter(id, entry);
+    }
   }
 
   /** Starts the reply timeout of a request just sent: `onTimeout` runs unless it is stopped first. */
   startTimeout(clientRequestId: string, onTimeout: (error: ReplyTimeoutError) => void): void {
-    const timer = this.#clock.setTimeout(() => {
-      this.#timers.delete(clientRequestId);
+    const entry = this.#entry(clientRequestId);
+    if (entry.timer !== undefined) this.#clock.clearTimeout(entry.timer);
+    entry.timer = this.#clock.setTimeout(() => {
+      entry.timer = undefined;
+      this.#forget(clientRequestId, entry);
       onTimeout(new ReplyTimeoutError(clientRequestId, this.#timeoutMs));
     }, this.#timeoutMs);
-    this.#timers.set(clientRequestId, timer);
   }
 
   /** Stops the reply timeout of `clientRequestId`, if it runs. */
   stopTimeout(clientRequestId: string): void {
-    const timer = this.#timers.get(clientRequestId);
-    if (timer === undefined) return;
-    this.#clock.clearTimeout(timer);
-    this.#timers.delete(clientRequestId);
+    const entry = this.#requests?.get(clientRequestId);
+    if (entry?.timer === undefined) return;
+    this.#clock.clearTimeout(entry.timer);
+    entry.timer = undefined;
+    this.#forget(clientRequestId, entry);
   }
 
   /** Stops every reply timeout. */
   stopTimeouts(): void {
-    for (const id of [...this.#timers.keys()]) this.stopTimeout(id);
+    if (!this.#requests) return;
+    for (const id of [...this.#requests.keys()]) this.stopTimeout(id);
   }
 }

@@ -3,10 +3,11 @@
  * once every one of them has finished (settled), so cleanup in their `finally` blocks has run.
  */
 export class TaskSet {
-  readonly #tasks = new Map<Promise<void>, AbortController>();
+  /** Created on first use: an idle session runs no task. */
+  #tasks: Map<Promise<void>, AbortController> | undefined;
 
   get size(): number {
-    return this.#tasks.size;
+    return this.#tasks?.size ?? 0;
   }
 
   /** Starts `run` now; its rejection is reported to `onError` (never unhandled). */
@@ -18,16 +19,17 @@ export class TaskSet {
         if (!controller.signal.aborted) onError(error);
       })
       .finally(() => {
-        this.#tasks.delete(task);
+        this.#tasks?.delete(task);
       });
+    this.#tasks ??= new Map();
     this.#tasks.set(task, controller);
   }
 
   /** Aborts every task with `reason` and waits until all of them (and tasks they spawn meanwhile) settled. */
   async cancelAll(reason: unknown): Promise<void> {
-    while (this.#tasks.size > 0) {
-      for (const controller of this.#tasks.values()) controller.abort(reason);
-      await Promise.allSettled([...this.#tasks.keys()]);
+    for (let tasks = this.#tasks; tasks !== undefined && tasks.size > 0; tasks = this.#tasks) {
+      for (const controller of tasks.values()) controller.abort(reason);
+      await Promise.allSettled([...tasks.keys()]);
     }
   }
 }

@@ -13,11 +13,13 @@ export type ToolCallAdmission =
  * de-duplicate too; the session does not rely on it.
  */
 export class ToolCallLedger {
-  readonly #calls = new Map<string, { name: string; arguments: string }>();
+  /** Created on the first call: an idle session holds none. */
+  #calls: Map<string, { name: string; arguments: string }> | undefined;
 
   admit(call: { callId: string; name: string; arguments: string }): ToolCallAdmission {
-    const first = this.#calls.get(call.callId);
+    const first = this.#calls?.get(call.callId);
     if (!first) {
+      this.#calls ??= new Map();
       this.#calls.set(call.callId, { name: call.name, arguments: call.arguments });
       return { kind: 'new' };
     }
