@@ -1,9 +1,11 @@
 import {
   Agent,
+  GuardrailExecutionError,
   type InputGuardrail,
   InputGuardrailTripwireTriggered,
   MODEL_SPECIFICATION_VERSION,
   type Model,
+  ModelBehaviorError,
   type OutputGuardrail,
   OutputGuardrailTripwireTriggered,
   REALTIME_SPECIFICATION_VERSION,
@@ -251,5 +253,31 @@ describe('the model is checked when the run starts', () => {
       expect.objectContaining({ code: 'invalid_model', message: expect.stringMatching(/cannot stream/) }),
     );
     expect((await new Runner().run(agent, 'x')).finalOutput).toBe('hi');
+  });
+});
+
+describe('a guardrail that throws', () => {
+  test('an output guardrail (agent or run level) that throws is a GuardrailExecutionError, not a model error', async () => {
+    await bothWays(async (h) => {
+      const broken: OutputGuardrail = {
+        name: 'broken_output',
+        execute: () => {
+          throw new TypeError('classifier crashed');
+        },
+      };
+      const agent = new Agent({ name: 'A', model: h.model([MockModel.text('x'), MockModel.text('y')]) });
+      for (const options of [{ outputGuardrails: [broken] }, {}]) {
+        const target = options.outputGuardrails ? agent : agent.clone({ outputGuardrails: [broken] });
+        const error = await h.run(target, 'hi', options).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(GuardrailExecutionError);
+        expect(error).not.toBeInstanceOf(ModelBehaviorError);
+        expect(error).toMatchObject({
+          code: 'guardrail_execution_error',
+          guardrailName: 'broken_output',
+          kind: 'output',
+          cause: new TypeError('classifier crashed'),
+        });
+      }
+    });
   });
 });
