@@ -20,4 +20,13 @@ export * from './realtime/seam.js';
 export * from './realtime/session/index.js';
 export * from './runner/index.js';
 export * from './tool.js';
+export {
+  configureTracing,
+  type OpenTelemetryApi,
+  type OpenTelemetrySpan,
+  type OpenTelemetryTracer,
+  type OpenTelemetryTracerProvider,
+  type TraceAttributes,
+  type TracingOptions,
+} from './tracing.js';
 export * from './usage.js';

@@ -10,6 +10,7 @@ import type {
 import type { ConversationItem } from '../items.js';
 import { runAllOrAbort, type SignalTask } from './concurrency.js';
 import { GuardrailExecutionError } from './errors.js';
+import { traceGuardrail } from './run-tracing.js';
 
 /** Thrown inside a guardrail task to stop its siblings; carries the result that tripped. */
 export class TrippedInputGuardrail {
@@ -22,18 +23,21 @@ export class TrippedOutputGuardrail {
 }
 
 /** Runs one guardrail; a throw that is not the run's own abort becomes a {@link GuardrailExecutionError}. */
-async function executeGuardrail(
+function executeGuardrail(
+  context: RunContext<unknown>,
   name: string,
   kind: 'input' | 'output',
   signal: AbortSignal,
   execute: () => GuardrailFunctionOutput | Promise<GuardrailFunctionOutput>,
 ): Promise<GuardrailFunctionOutput> {
-  try {
-    return await execute();
-  } catch (error) {
-    if (signal.aborted) throw error;
-    throw new GuardrailExecutionError(name, kind, error);
-  }
+  return traceGuardrail(context, name, kind, async () => {
+    try {
+      return await execute();
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw new GuardrailExecutionError(name, kind, error);
+    }
+  });
 }
 
 /**
@@ -46,7 +50,7 @@ export function inputGuardrailTasks<TContext>(
   results: (InputGuardrailResult | undefined)[],
 ): SignalTask<void>[] {
   return guardrails.map((guardrail, index) => async (signal) => {
-    const output = await executeGuardrail(guardrail.name, 'input', signal, () =>
+    const output = await executeGuardrail(args.context, guardrail.name, 'input', signal, () =>
       guardrail.execute({ ...args, signal }),
     );
     const result: InputGuardrailResult = { guardrail: { name: guardrail.name }, output };
@@ -65,7 +69,7 @@ export async function runOutputGuardrails<TContext>(
   await runAllOrAbort(
     signal,
     guardrails.map((guardrail, index) => async (taskSignal: AbortSignal) => {
-      const output = await executeGuardrail(guardrail.name, 'output', taskSignal, () =>
+      const output = await executeGuardrail(args.context, guardrail.name, 'output', taskSignal, () =>
         guardrail.execute({ ...args, signal: taskSignal }),
       );
       const result: OutputGuardrailResult = {

@@ -8,6 +8,7 @@ import { runAllOrAbort } from './concurrency.js';
 import { InputGuardrailTripwireTriggered } from './errors.js';
 import { inputGuardrailTasks, TrippedInputGuardrail } from './guardrail-runs.js';
 import { type LoopEnv, modelInput } from './loop-env.js';
+import { traceModelCall } from './run-tracing.js';
 
 const outputSchemas = new WeakMap<z.ZodType, JsonSchema>();
 
@@ -48,6 +49,15 @@ export async function buildRequest<TContext>(
 
 /** One model call: `getResponse`, or `streamResponse` with every event passed to the stream. */
 export async function callModel<TContext>(
+  env: LoopEnv<TContext>,
+  model: Model,
+  request: ModelRequest,
+  signal: AbortSignal,
+): Promise<ModelResponse> {
+  return traceModelCall(env, model, () => modelResponse(env, model, request, signal));
+}
+
+async function modelResponse<TContext>(
   env: LoopEnv<TContext>,
   model: Model,
   request: ModelRequest,

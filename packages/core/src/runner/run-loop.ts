@@ -14,6 +14,7 @@ import {
 } from './model-call.js';
 import { resolveModel } from './model-resolution.js';
 import type { NextStep } from './next-step.js';
+import { beginTurn, traceRun } from './run-tracing.js';
 import { processModelResponse, resumePendingTurn } from './turn-resolution.js';
 
 /**
@@ -22,6 +23,10 @@ import { processModelResponse, resumePendingTurn } from './turn-resolution.js';
  * Returns when the run completes, pauses for approvals, or stops after a turn on request.
  */
 export async function runLoop<TContext>(env: LoopEnv<TContext>): Promise<void> {
+  await traceRun(env, () => runTurns(env));
+}
+
+async function runTurns<TContext>(env: LoopEnv<TContext>): Promise<void> {
   const data = env.data;
   env.emit({ type: 'agent_updated', agent: data.currentAgent });
   if (data.status === 'interrupted' && data.pendingTurn) {
@@ -37,6 +42,7 @@ export async function runLoop<TContext>(env: LoopEnv<TContext>): Promise<void> {
     throwIfAborted(env.signal);
     const agent = data.currentAgent;
     if (data.currentTurn >= data.maxTurns) throw new MaxTurnsExceededError(data.maxTurns, env.state);
+    beginTurn(env, agent, data.currentTurn + 1);
     const model = await resolveModel(agent, env.settings, env.stream);
     if (!data.currentAgentStarted) {
       data.currentAgentStarted = true;

@@ -17,6 +17,7 @@ import type { NextStep } from './next-step.js';
 import type { ToolErrorKind } from './run-config.js';
 import { runItemsToConversation } from './run-items.js';
 import type { PendingTurn } from './run-state-data.js';
+import { traceHandoff, traceToolCall } from './run-tracing.js';
 
 function callInfo(call: FunctionCallItem): ToolCallInfo {
   return { callId: call.callId, name: call.name, arguments: call.arguments };
@@ -239,7 +240,10 @@ async function resolveCalls<TContext>(
   }
   data.pendingTurn = undefined;
   if (chosenHandoff) {
-    await performHandoff(env, agent, chosenHandoff.call, chosenHandoff.handoff, turn.firstItemIndex);
+    const { call, handoff } = chosenHandoff;
+    await traceHandoff(env, agent, handoff.agent, call.callId, () =>
+      performHandoff(env, agent, call, handoff, turn.firstItemIndex),
+    );
     return { type: 'handoff' };
   }
   return await toolUseStep(env, agent, turn);
@@ -300,24 +304,26 @@ async function runTool<TContext>(
   const context = env.data.runContext;
   await emitHook(env, 'tool_start', { agent, tool, call: info, context });
   const data = env.data;
-  const result = await invokeFunctionTool(tool, {
-    agent,
-    runContext: context,
-    call: info,
-    signal,
-    clock: env.clock,
-    ...(parsed ? { parsed } : {}),
-    onGuardrailResult: (stage, guardrailResult) =>
-      (stage === 'input' ? data.toolInputGuardrailResults : data.toolOutputGuardrailResults).push(
-        guardrailResult,
-      ),
-    ...(env.settings.toolErrorFormatter
-      ? {
-          formatError: (error: unknown) =>
-            toolErrorText(env, 'execution_failed', call, defaultToolErrorFunction(context, error), error),
-        }
-      : {}),
-  });
+  const result = await traceToolCall(context, tool, call.callId, () =>
+    invokeFunctionTool(tool, {
+      agent,
+      runContext: context,
+      call: info,
+      signal,
+      clock: env.clock,
+      ...(parsed ? { parsed } : {}),
+      onGuardrailResult: (stage, guardrailResult) =>
+        (stage === 'input' ? data.toolInputGuardrailResults : data.toolOutputGuardrailResults).push(
+          guardrailResult,
+        ),
+      ...(env.settings.toolErrorFormatter
+        ? {
+            formatError: (error: unknown) =>
+              toolErrorText(env, 'execution_failed', call, defaultToolErrorFunction(context, error), error),
+          }
+        : {}),
+    }),
+  );
   await emitHook(env, 'tool_end', { agent, tool, call: info, context, result });
   return output(call, result.output);
 }
