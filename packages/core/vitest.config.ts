@@ -16,5 +16,7 @@ export default defineConfig({
     ],
   },
   ssr: { resolve: { conditions: ['@parley/source'] } },
-  test: { include: ['test/**/*.test.ts'] },
+  // Tests run on injected clocks; the limit only bounds a hang. Importing sources on a loaded 2-core CI machine
+  // can take seconds, which the 5 s default counted against tests that import inside their body.
+  test: { include: ['test/**/*.test.ts'], testTimeout: 20_000 },
 });
