@@ -1,4 +1,5 @@
 import type { JsonSchema, ToolChoice } from '../model.js';
+import type { RealtimeAudioFormat } from './audio.js';
 import type { RealtimeCapabilities } from './capabilities.js';
 
 /** The version of the realtime model interface this release of `@parley/core` implements. */
@@ -34,6 +35,13 @@ export interface RealtimeSessionConfig {
   turnDetection?: TurnDetectionConfig | null;
   /** User-audio transcription; `null` turns it off. */
   inputTranscription?: { model?: string; language?: string } | null;
+  /** The encoding of the user audio the app appends. Default `pcm16`. */
+  inputAudioFormat?: RealtimeAudioFormat;
+  /**
+   * The encoding of the model's audio: `audio` events carry it, and the session counts played and truncated
+   * milliseconds by its byte rate. Default `pcm16`. Set it in the session's connect configuration.
+   */
+  outputAudioFormat?: RealtimeAudioFormat;
   /** Provider-specific options, merged into the provider's own session object. */
   providerData?: Record<string, unknown>;
 }

@@ -1,4 +1,5 @@
 import type {
+  RealtimeAudioFormat,
   RealtimeSessionConfig,
   RealtimeToolDefinition,
   ToolChoice,
@@ -7,6 +8,7 @@ import type {
 import { deepMerge, type JsonObject } from '../shared/deep-merge.js';
 import {
   PCM_24K,
+  type WireAudioFormat,
   type WireFunctionTool,
   type WireSession,
   type WireToolChoice,
@@ -77,9 +79,17 @@ export function fromWireTurnDetection(
   return config;
 }
 
+/** A seam audio format as the GA wire names it. */
+export function toWireFormat(format: RealtimeAudioFormat): WireAudioFormat {
+  if (format === 'g711_ulaw') return { type: 'audio/pcmu' };
+  if (format === 'g711_alaw') return { type: 'audio/pcma' };
+  return PCM_24K;
+}
+
 /**
  * The complete GA session object for the effective configuration: the model's `sessionConfig` underneath, the
- * seam's fields over it, `providerData` last. Audio formats are always PCM16 24 kHz, so no update can reset them.
+ * seam's fields over it, `providerData` last. Audio formats are always set (PCM16 24 kHz unless the configuration
+ * names G.711), so no update can reset them.
  */
 export function toWireSession(
   base: OpenAIRealtimeSessionConfig,
@@ -94,6 +104,8 @@ export function toWireSession(
   if (config.toolChoice !== undefined) seam.tool_choice = toWireToolChoice(config.toolChoice);
   if (config.outputModalities !== undefined) seam.output_modalities = [...config.outputModalities];
   if (config.voice !== undefined) output.voice = config.voice;
+  if (config.inputAudioFormat !== undefined) input.format = toWireFormat(config.inputAudioFormat);
+  if (config.outputAudioFormat !== undefined) output.format = toWireFormat(config.outputAudioFormat);
   if (config.turnDetection !== undefined) {
     input.turn_detection = config.turnDetection === null ? null : toWireTurnDetection(config.turnDetection);
   }

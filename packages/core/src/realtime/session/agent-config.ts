@@ -48,6 +48,8 @@ export function initialSessionConfig(
   const config: RealtimeSessionConfig = { ...agentConfig, outputModalities: output.outputModalities };
   if (settings.voice !== undefined) config.voice = settings.voice;
   if (settings.providerData !== undefined) config.providerData = settings.providerData;
+  if (settings.inputAudioFormat !== undefined) config.inputAudioFormat = settings.inputAudioFormat;
+  if (settings.outputAudioFormat !== undefined) config.outputAudioFormat = settings.outputAudioFormat;
   const turnDetection = turnDetectionStrategy.apply(settings.turnDetection, capabilities, provider);
   if (turnDetection.warning) warnings.push(turnDetection.warning);
   else if (turnDetection.send) config.turnDetection = settings.turnDetection;

@@ -1,4 +1,3 @@
-import { PCM16_BYTES_PER_MS } from '../audio.js';
 import type { PlaybackTracker } from '../playback/playback-tracker.js';
 import type { RealtimeSessionEvent } from './events.js';
 import type { HistoryMirror } from './history-mirror.js';
@@ -47,7 +46,7 @@ export function deliverContent<TContext>(
       if (stopped) return;
       host.responses.audio(responseId, itemId);
       host.mirror.audio(itemId);
-      host.tracker.audioReceived(itemId, event.audio.byteLength / PCM16_BYTES_PER_MS);
+      host.tracker.audioReceived(itemId, event.audio.byteLength / host.playout.bytesPerMs);
       if (host.observed('audio')) host.emit({ type: 'audio', responseId, itemId, data: event.audio });
       return;
     case 'audio_done':

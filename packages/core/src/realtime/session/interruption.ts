@@ -1,5 +1,4 @@
 import { INTERRUPTION_SNAPSHOTS_LIMIT } from '../../constants.js';
-import { pcm16DurationMs } from '../audio.js';
 import type { RealtimeCapabilities } from '../capabilities.js';
 import type { PlaybackTracker } from '../playback/playback-tracker.js';
 import type { RealtimeCommand } from '../seam.js';
@@ -124,13 +123,13 @@ export class Interruptions<TContext> {
     if (info && !info.done) return true;
     return this.#host.playout
       .messagesOf(responseId)
-      .some((message) => this.#heardMs(message) < pcm16DurationMs(message.passedBytes));
+      .some((message) => this.#heardMs(message) < this.#host.playout.durationMs(message.passedBytes));
   }
 
   #heardMs(message: PlayoutMessage): number {
     const played = this.#host.tracker.playedMs(message.itemId);
     const bounded = Number.isFinite(played) ? Math.floor(played) : 0;
-    return Math.min(Math.max(0, bounded), pcm16DurationMs(message.passedBytes));
+    return Math.min(Math.max(0, bounded), this.#host.playout.durationMs(message.passedBytes));
   }
 
   #snapshot(responseId: string): Snapshot {
@@ -158,8 +157,9 @@ export class Interruptions<TContext> {
     const withAudio = messages.filter((m) => m.passedBytes > 0);
     if (source !== 'abandoned' && withAudio.length > 0) {
       const heard =
-        withAudio.find((m) => (snapshot.played.get(m.itemId) ?? 0) < pcm16DurationMs(m.passedBytes)) ??
-        withAudio.at(-1);
+        withAudio.find(
+          (m) => (snapshot.played.get(m.itemId) ?? 0) < this.#host.playout.durationMs(m.passedBytes),
+        ) ?? withAudio.at(-1);
       this.#host.emit({ type: 'audio_interrupted', responseId, ...(heard && { itemId: heard.itemId }) });
     }
     if (info.done) {
@@ -192,7 +192,7 @@ export class Interruptions<TContext> {
     const played = snapshot.played.get(itemId) ?? 0;
     const heard =
       outcome === 'partial' && message.receivedBytes > 0
-        ? { ms: played, ofMs: pcm16DurationMs(message.passedBytes) }
+        ? { ms: played, ofMs: this.#host.playout.durationMs(message.passedBytes) }
         : undefined;
     this.#host.applyOutcome(itemId, outcome, heard);
     if (corrected === undefined) {
@@ -205,7 +205,7 @@ export class Interruptions<TContext> {
     const played = snapshot.played.get(itemId) ?? 0;
     const complete = snapshot.complete.has(itemId);
     if (message.receivedBytes > 0) {
-      const passedMs = pcm16DurationMs(message.passedBytes);
+      const passedMs = this.#host.playout.durationMs(message.passedBytes);
       return complete && passedMs > 0 && played >= passedMs ? 'full' : played > 0 ? 'partial' : 'skipped';
     }
     return complete ? 'full' : this.#host.hasText(itemId) ? 'partial' : 'skipped';

@@ -59,6 +59,14 @@ export class MessagePlayout {
   /** The message whose audio arrived last. */
   #lastAudio: PlayoutMessage | undefined;
 
+  /** `bytesPerMs`: of the session's output audio format (48 for PCM16 24 kHz, 8 for G.711). */
+  constructor(readonly bytesPerMs = 48) {}
+
+  /** Whole milliseconds of `bytes` of output audio. */
+  durationMs(bytes: number): number {
+    return Math.floor(bytes / this.bytesPerMs);
+  }
+
   /** The provider started message `itemId` of `responseId` (also implied by its first audio). */
   messageStarted(responseId: string, itemId: string): PlayoutMessage {
     const response = this.#response(responseId);

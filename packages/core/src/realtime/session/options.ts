@@ -21,7 +21,13 @@ import {
 /** Session settings that do not come from the agent (the agent supplies instructions and tools). */
 export type RealtimeSessionSettings = Pick<
   RealtimeSessionConfig,
-  'voice' | 'turnDetection' | 'inputTranscription' | 'outputModalities' | 'providerData'
+  | 'voice'
+  | 'turnDetection'
+  | 'inputTranscription'
+  | 'outputModalities'
+  | 'providerData'
+  | 'inputAudioFormat'
+  | 'outputAudioFormat'
 >;
 
 /** Options of {@link RealtimeSession}. */
@@ -104,6 +110,8 @@ const CONFIG_OPTIONS = optionKeys<RealtimeSessionSettings>(OWNER, {
   inputTranscription: true,
   outputModalities: true,
   providerData: true,
+  inputAudioFormat: true,
+  outputAudioFormat: true,
 });
 const TURN_DETECTION_OPTIONS = optionKeys<TurnDetectionConfig>(OWNER, {
   type: true,
@@ -205,6 +213,13 @@ export function resolveSessionOptions<TContext>(
       config.outputModalities.every((m) => m === 'text' || m === 'audio');
     if (!ok) throw invalid("config.outputModalities must be ['audio'] or ['text'].");
   }
+  for (const key of ['inputAudioFormat', 'outputAudioFormat'] as const) {
+    const format = config[key];
+    if (format !== undefined && format !== 'pcm16' && format !== 'g711_ulaw' && format !== 'g711_alaw') {
+      throw invalid(`config.${key} must be 'pcm16', 'g711_ulaw' or 'g711_alaw'.`);
+    }
+  }
+
   return {
     model: options.model,
     context: options.context as TContext,

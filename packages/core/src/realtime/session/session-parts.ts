@@ -1,5 +1,6 @@
 import type { Agent } from '../../agent.js';
 import { createRunContext, type RunContext } from '../../context.js';
+import { audioBytesPerMs } from '../audio.js';
 import { AgentSwitcher } from './agent-switch.js';
 import { ApprovalBook } from './approvals.js';
 import { turnDetectionStrategy } from './capability-strategies.js';
@@ -45,7 +46,7 @@ export function assembleSession<TContext>(
   const state = new SessionState(agent);
   const runContext = createRunContext(resolved.context);
   const tasks = new TaskSet();
-  const playout = new MessagePlayout();
+  const playout = new MessagePlayout(audioBytesPerMs(resolved.config.outputAudioFormat));
   const emit = (event: RealtimeSessionEvent<TContext>) => state.emit(event);
   const history = new RealtimeHistory(emit);
   const approvals = new ApprovalBook<TContext>();
