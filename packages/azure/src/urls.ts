@@ -26,3 +26,11 @@ export function realtimeURL(base: URL, deployment: string, apiVersion?: string):
 export function responsesBaseURL(base: URL): string {
   return `${base.href.replace(/\/+$/, '')}/openai/v1`;
 }
+
+/**
+ * The GPT-Live primary WebSocket of a Foundry resource: `…/openai/v1/live/sessions`, no query string (the deployment
+ * goes in `session.start`).
+ */
+export function liveURL(base: URL): URL {
+  return new URL(`${webSocketBase(base)}/openai/v1/live/sessions`);
+}

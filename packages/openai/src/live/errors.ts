@@ -11,7 +11,9 @@ export type OpenAILiveErrorCode =
   /** The service answered `session.start` with an error (`serverCode` says which, e.g. `unknown_parameter`). */
   | 'live_session_rejected'
   /** No `session.started` within `connectTimeoutMs`. */
-  | 'live_connect_timeout';
+  | 'live_connect_timeout'
+  /** The `apiKeyProvider` threw or returned something that is not a key. */
+  | 'live_api_key_unavailable';
 
 /** A failure to open a GPT-Live session. Messages never contain the API key. */
 export class OpenAILiveError extends ParleyError {
@@ -24,9 +26,9 @@ export class OpenAILiveError extends ParleyError {
   constructor(
     code: OpenAILiveErrorCode,
     message: string,
-    details: { status?: number; closeCode?: number; serverCode?: string } = {},
+    details: { status?: number; closeCode?: number; serverCode?: string; cause?: unknown } = {},
   ) {
-    super(code, message);
+    super(code, message, details.cause === undefined ? undefined : { cause: details.cause });
     this.code = code;
     if (details.status !== undefined) this.status = details.status;
     if (details.closeCode !== undefined) this.closeCode = details.closeCode;

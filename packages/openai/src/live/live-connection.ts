@@ -94,6 +94,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
   readonly #backend: BackendRelay;
   readonly #requests = new Map<string, RealtimeCommand['type']>();
   readonly #silenceFrame: string;
+  readonly #secrets: string[];
   #phase: Phase = 'connecting';
   #listeners: Listener[] = [];
   #backlog: RealtimeEvent[] | undefined = [];
@@ -111,9 +112,10 @@ export class OpenAILiveConnection implements RealtimeConnection {
   #opened = false;
   #socketError: string | undefined;
 
-  private constructor(socket: WebSocketLike, options: ResolvedLiveOptions) {
+  private constructor(socket: WebSocketLike, options: ResolvedLiveOptions, apiKey: string) {
     this.#socket = socket;
     this.#options = options;
+    this.#secrets = [apiKey];
     const emit = (event: RealtimeEvent) => this.#emit(event);
     this.#turns = new InputTurns({ emit, nextId: () => this.#nextId('item'), gapMs: options.turnGapMs });
     this.#segmenter = new OutputSegmenter({
@@ -136,10 +138,11 @@ export class OpenAILiveConnection implements RealtimeConnection {
   static open(
     socket: WebSocketLike,
     options: ResolvedLiveOptions,
+    apiKey: string,
     config: RealtimeSessionConfig,
     signal?: AbortSignal,
   ): Promise<OpenAILiveConnection> {
-    const connection = new OpenAILiveConnection(socket, options);
+    const connection = new OpenAILiveConnection(socket, options, apiKey);
     connection.#instructions = config.instructions;
     return connection.#waitUntilStarted(toSessionStart(options, config), signal).then(() => connection);
   }
@@ -452,9 +455,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
   #error(event: Record<string, unknown>): void {
     const error = isPlainObject(event.error) ? event.error : {};
     const code = str(error.code) ?? 'unknown_error';
-    const message = redactSecrets(str(error.message) ?? 'GPT-Live reported an error.', [
-      this.#options.apiKey,
-    ]);
+    const message = redactSecrets(str(error.message) ?? 'GPT-Live reported an error.', this.#secrets);
     if (this.#phase === 'connecting') {
       this.#rejectConnect(
         new OpenAILiveError('live_session_rejected', `GPT-Live refused session.start (${code}): ${message}`, {
@@ -498,7 +499,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
 
   readonly #onError = (event: SocketEventMap['error']): void => {
     const message = event.message ?? (event.error instanceof Error ? event.error.message : undefined);
-    if (message) this.#socketError = redactSecrets(message, [this.#options.apiKey]);
+    if (message) this.#socketError = redactSecrets(message, this.#secrets);
   };
 
   readonly #onClose = (event: SocketEventMap['close']): void => {
@@ -536,9 +537,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
           type: 'connection_status',
           status: 'disconnected',
           code: event.code,
-          reason: redactSecrets(event.reason || 'The GPT-Live connection was closed.', [
-            this.#options.apiKey,
-          ]),
+          reason: redactSecrets(event.reason || 'The GPT-Live connection was closed.', this.#secrets),
         });
       }
     }

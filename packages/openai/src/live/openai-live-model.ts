@@ -5,6 +5,7 @@ import {
   type RealtimeConnectOptions,
   type RealtimeModel,
 } from '@parley/core';
+import { assertApiKeyShape } from '../realtime/options.js';
 import {
   createSocket,
   detectWebSocketStyle,
@@ -13,6 +14,7 @@ import {
 } from '../realtime/socket.js';
 import type { WebSocketStyle } from '../realtime/socket-types.js';
 import { liveCapabilities } from './capabilities.js';
+import { OpenAILiveError } from './errors.js';
 import { OpenAILiveConnection } from './live-connection.js';
 import { type OpenAILiveModelOptions, type ResolvedLiveOptions, resolveLiveOptions } from './options.js';
 
@@ -47,10 +49,39 @@ export class OpenAILiveModel implements RealtimeModel {
   async connect(options: RealtimeConnectOptions): Promise<OpenAILiveConnection> {
     const { signal } = options;
     if (signal?.aborted) throw new AbortError('connect() was aborted.', { cause: signal.reason });
-    const credentials = handshakeCredentials(this.#style, this.#options.apiKey, this.#options.headers);
+    const apiKey = await this.#resolveKey();
+    if (signal?.aborted) throw new AbortError('connect() was aborted.', { cause: signal.reason });
+    const { headers } = this.#options;
+    const credentials =
+      this.#options.authHeader === 'api-key'
+        ? { headers: { ...headers, 'api-key': apiKey }, protocols: [] }
+        : handshakeCredentials(this.#style, apiKey, headers);
     const WebSocketCtor = await loadWebSocketConstructor(this.#options.WebSocket);
     if (signal?.aborted) throw new AbortError('connect() was aborted.', { cause: signal.reason });
     const socket = createSocket(WebSocketCtor, this.#style, this.#options.url.toString(), credentials);
-    return OpenAILiveConnection.open(socket, this.#options, options.config ?? {}, signal);
+    return OpenAILiveConnection.open(socket, this.#options, apiKey, options.config ?? {}, signal);
+  }
+
+  async #resolveKey(): Promise<string> {
+    const source = this.#options.apiKey;
+    if (typeof source === 'string') return source;
+    let key: unknown;
+    try {
+      key = await source();
+    } catch (error) {
+      throw new OpenAILiveError(
+        'live_api_key_unavailable',
+        'apiKeyProvider threw instead of returning a key; see `cause`.',
+        {
+          cause: error,
+        },
+      );
+    }
+    try {
+      assertApiKeyShape(key, 'The key returned by apiKeyProvider');
+    } catch (error) {
+      throw new OpenAILiveError('live_api_key_unavailable', (error as Error).message);
+    }
+    return key;
   }
 }

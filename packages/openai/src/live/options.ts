@@ -6,6 +6,10 @@ import type { WebSocketConstructor, WebSocketStyle } from '../realtime/socket-ty
 export interface OpenAILiveModelOptions {
   /** An OpenAI API key. Defaults to the `OPENAI_API_KEY` environment variable. GPT-Live has no ephemeral keys. */
   apiKey?: string;
+  /** Called before every connection for a fresh credential (e.g. a Microsoft Entra token). Not with `apiKey`. */
+  apiKeyProvider?: () => string | Promise<string>;
+  /** How the credential is sent: `Authorization: Bearer` (default) or the `api-key` header (Azure keys). */
+  authHeader?: 'bearer' | 'api-key';
   /** The voice model, sent in `session.start` (never in the URL). Default `gpt-live-1`. */
   model?: string;
   /**
@@ -45,7 +49,8 @@ export interface OpenAILiveModelOptions {
 
 /** The validated options. */
 export interface ResolvedLiveOptions {
-  apiKey: string;
+  apiKey: string | (() => string | Promise<string>);
+  authHeader: 'bearer' | 'api-key';
   model: string;
   url: URL;
   headers: Record<string, string>;
@@ -64,6 +69,8 @@ export interface ResolvedLiveOptions {
 
 const OPTIONS = optionKeys<OpenAILiveModelOptions>('OpenAILiveModelOptions', {
   apiKey: true,
+  apiKeyProvider: true,
+  authHeader: true,
   model: true,
   url: true,
   headers: true,
@@ -80,7 +87,14 @@ const OPTIONS = optionKeys<OpenAILiveModelOptions>('OpenAILiveModelOptions', {
   closeTimeoutMs: true,
 });
 const DEFAULT_URL = 'wss://api.openai.com/v1/live/sessions';
-const RESERVED_HEADERS = new Set(['authorization', 'host', 'upgrade', 'connection', 'openai-beta']);
+const RESERVED_HEADERS = new Set([
+  'authorization',
+  'api-key',
+  'host',
+  'upgrade',
+  'connection',
+  'openai-beta',
+]);
 
 function invalid(message: string): UserError {
   return new UserError(message, { code: 'invalid_option' });
@@ -97,12 +111,26 @@ export function resolveLiveOptions(options: OpenAILiveModelOptions = {}): Resolv
   if (options === null || typeof options !== 'object')
     throw invalid('OpenAILiveModel options must be an object.');
   OPTIONS.check(options);
-  const fromEnv = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
-    ?.OPENAI_API_KEY;
-  const apiKey = options.apiKey ?? fromEnv;
-  if (apiKey === undefined)
-    throw invalid('No API key: pass apiKey or set the OPENAI_API_KEY environment variable.');
-  assertApiKeyShape(apiKey, options.apiKey === undefined ? 'OPENAI_API_KEY' : 'apiKey');
+  let apiKey: ResolvedLiveOptions['apiKey'];
+  if (options.apiKeyProvider !== undefined) {
+    if (options.apiKey !== undefined) throw invalid('Pass either apiKey or apiKeyProvider, not both.');
+    if (typeof options.apiKeyProvider !== 'function') throw invalid('apiKeyProvider must be a function.');
+    apiKey = options.apiKeyProvider;
+  } else {
+    const fromEnv = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+      ?.OPENAI_API_KEY;
+    const key = options.apiKey ?? fromEnv;
+    if (key === undefined) {
+      throw invalid(
+        'No API key: pass apiKey (or apiKeyProvider) or set the OPENAI_API_KEY environment variable.',
+      );
+    }
+    assertApiKeyShape(key, options.apiKey === undefined ? 'OPENAI_API_KEY' : 'apiKey');
+    apiKey = key;
+  }
+  const authHeader = options.authHeader ?? 'bearer';
+  if (authHeader !== 'bearer' && authHeader !== 'api-key')
+    throw invalid("authHeader must be 'bearer' or 'api-key'.");
   const model = options.model ?? 'gpt-live-1';
   if (typeof model !== 'string' || model.trim() === '') throw invalid('model must be a non-empty string.');
   let url: URL;
@@ -155,6 +183,7 @@ export function resolveLiveOptions(options: OpenAILiveModelOptions = {}): Resolv
   }
   return {
     apiKey,
+    authHeader,
     model,
     url,
     headers,

@@ -17,8 +17,13 @@ import { LiveSimSocket } from './live-sim-socket.js';
 export interface LiveSimulatorOptions {
   /** Default 0 (a free port). The server listens on 127.0.0.1 only. */
   port?: number;
-  /** Accepted `Authorization: Bearer` keys; default any non-empty key. */
+  /** Accepted `Authorization: Bearer` keys (and, with `azure`, `api-key` header keys); default any non-empty key. */
   apiKeys?: readonly string[];
+  /**
+   * The Azure Foundry form: the endpoints live under `/openai/v1/live/sessions` and the key may come in the `api-key`
+   * header as well as `Authorization: Bearer` (an Entra token).
+   */
+  azure?: boolean;
   /** What the voice model does after each user utterance. Default {@link liveEchoBrain}. */
   brain?: LiveBrain;
   /** Wall-clock time source (startup close, `session.updated` latency, expiry). Default the system clock. */
@@ -60,7 +65,7 @@ export interface LiveRecordedClientEvent {
 
 /** A running GPT-Live simulator. */
 export interface LiveSimulator {
-  /** The primary WebSocket endpoint, `ws://127.0.0.1:<port>/v1/live/sessions`. */
+  /** The primary WebSocket endpoint, `ws://127.0.0.1:<port>/v1/live/sessions` (Azure: `/openai/v1/live/sessions`). */
   readonly url: string;
   /** The API base for HTTP-style clients (the official `openai` client's `baseURL`): `http://127.0.0.1:<port>/v1`. */
   readonly baseURL: string;
@@ -94,8 +99,10 @@ type Route =
   | { kind: 'sideband'; sessionId: string }
   | { status: number; message: string };
 
-function route(url: URL): Route {
-  const path = url.pathname.replace(/\/+$/, '');
+function route(url: URL, prefix: string): Route {
+  const full = url.pathname.replace(/\/+$/, '');
+  if (!full.startsWith(`${prefix}/v1/live/sessions`)) return { status: 404, message: 'Not found' };
+  const path = full.slice(prefix.length);
   if (path === '/v1/live/sessions') {
     return url.search
       ? { status: 400, message: 'The live sessions endpoint takes no query parameters.' }
@@ -139,6 +146,7 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
     transcribe: options.transcribe ?? ((_audio, info) => info.heard),
   };
   const startupCloseDelayMs = options.startupCloseDelayMs ?? 2000;
+  const prefix = options.azure ? '/openai' : '';
   const lifetimeMs = options.sessionLimitMs ?? 60 * 60_000;
   const ids = new IdGenerator();
   const sessions: LiveSimSession[] = [];
@@ -239,13 +247,16 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
       socket.destroy();
       return;
     }
-    const target = route(url);
+    const target = route(url, prefix);
     if ('status' in target) {
       record.status = target.status;
       refuse(socket, target.status, target.message);
       return;
     }
-    const key = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    const apiKeyHeader = options.azure ? request.headers['api-key'] : undefined;
+    const key =
+      /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ??
+      (typeof apiKeyHeader === 'string' ? apiKeyHeader : undefined);
     if (!key || (options.apiKeys !== undefined && !options.apiKeys.includes(key))) {
       record.status = 401;
       refuse(socket, 401, 'Incorrect API key provided.', 'invalid_api_key');
@@ -297,8 +308,8 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
   const port = (server.address() as AddressInfo).port;
 
   return {
-    url: `ws://127.0.0.1:${port}/v1/live/sessions`,
-    baseURL: `http://127.0.0.1:${port}/v1`,
+    url: `ws://127.0.0.1:${port}${prefix}/v1/live/sessions`,
+    baseURL: `http://127.0.0.1:${port}${prefix}/v1`,
     port,
     sessions,
     clientEvents,

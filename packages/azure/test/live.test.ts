@@ -1,0 +1,70 @@
+import { AzureOpenAILiveModel } from '@parley/azure';
+import { Agent, RealtimeSession } from '@parley/core';
+import { OpenAILiveError } from '@parley/openai';
+import { type LiveSimulator, startLiveSimulator } from '@parley/openai/testing';
+import { afterEach, describe, expect, test } from 'vitest';
+import { AZURE_KEY } from './harness.js';
+
+let sim: LiveSimulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+const endpoint = (s: LiveSimulator) => `http://127.0.0.1:${s.port}`;
+
+describe('GPT-Live on Azure Foundry', () => {
+  test('connects to /openai/v1/live/sessions with the api-key header; the deployment is the session model', async () => {
+    sim = await startLiveSimulator({ azure: true, apiKeys: [AZURE_KEY] });
+    const model = new AzureOpenAILiveModel({
+      endpoint: endpoint(sim),
+      deployment: 'my-live',
+      apiKey: AZURE_KEY,
+    });
+    expect(model.url).toBe(`ws://127.0.0.1:${sim.port}/openai/v1/live/sessions`);
+    expect(model.capabilities.delegation).toBe(true);
+    const session = new RealtimeSession(new Agent({ name: 'V', instructions: 'Be brief.' }), { model });
+    await session.connect();
+    await session.close();
+    const [upgrade] = sim.upgrades;
+    expect(upgrade).toMatchObject({ path: '/openai/v1/live/sessions', status: 101 });
+    expect(upgrade?.headers['api-key']).toBe(AZURE_KEY);
+    expect(upgrade?.headers.authorization).toBeUndefined();
+    expect(sim.sessions[0]?.resource).toMatchObject({ model: 'my-live', instructions: 'Be brief.' });
+  });
+
+  test('a Microsoft Entra token goes as Authorization: Bearer, fetched before every connection', async () => {
+    sim = await startLiveSimulator({ azure: true, apiKeys: ['entra-token-2'] });
+    let n = 0;
+    const model = new AzureOpenAILiveModel({
+      endpoint: endpoint(sim),
+      deployment: 'my-live',
+      tokenProvider: () => `entra-token-${++n}`,
+    });
+    const refused = await model.connect({ config: {} }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OpenAILiveError);
+    expect((refused as OpenAILiveError).code).toBe('live_auth_failed');
+    expect(String((refused as Error).message)).not.toContain('entra-token');
+    const connection = await model.connect({ config: {} });
+    await connection.close();
+    expect(sim.upgrades.map((u) => [u.headers.authorization, u.status])).toEqual([
+      ['Bearer entra-token-1', 401],
+      ['Bearer entra-token-2', 101],
+    ]);
+  });
+
+  test('options are checked before connecting: unknown keys, a missing deployment', () => {
+    expect(
+      () =>
+        new AzureOpenAILiveModel({
+          endpoint: 'https://r.openai.azure.com',
+          deployment: 'd',
+          apiKey: 'k',
+          voice: 'x',
+        } as never),
+    ).toThrow(/voice/);
+    expect(() => new AzureOpenAILiveModel({ endpoint: 'https://r.openai.azure.com', apiKey: 'k' })).toThrow(
+      /deployment/,
+    );
+  });
+});
