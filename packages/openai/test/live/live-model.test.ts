@@ -368,6 +368,37 @@ describe('Responses delegation budget', () => {
   });
 });
 
+describe('reconnect', () => {
+  test('a dropped connection means a new GPT-Live session; the conversation so far goes in as one silent thought', async () => {
+    const { sim, live, session, until, speak, events } = await rig();
+    sim.script('Good morning to you.');
+    await speak(speechAudio('good morning', { durationMs: 600 }));
+    await speak(silenceAudio(2000));
+    await until((e) => e.type === 'response_done');
+    const reconnected = new Promise((resolve) => session.on('reconnected', resolve));
+    live.dropPrimary();
+    expect(await reconnected).toMatchObject({ replayedItems: 1 });
+    const next = await sim.waitForSession(1);
+    expect(next.id).not.toBe(live.id);
+    while (!sim.clientEvents.some((e) => e.sessionId === next.id)) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const replay = sim.clientEvents
+      .filter((e) => e.sessionId === next.id)
+      .map((e) => e.event as { type: string; content?: string; delegation_id?: unknown });
+    expect(replay).toEqual([
+      {
+        type: 'session.thinking.append',
+        event_id: 'parley_replay_1',
+        delegation_id: null,
+        content:
+          'The conversation so far (the connection was renewed; do not repeat it):\nuser: good morning\nassistant: Good morning to you.',
+      },
+    ]);
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+  });
+});
+
 describe('what GPT-Live lacks, through the session', () => {
   test('sendMessage and generateReply are refused with capability_not_supported; appendContext needs the capability', async () => {
     const { session, ofType, until } = await rig();

@@ -191,3 +191,11 @@ export function requireContextAppends(capabilities: RealtimeCapabilities, provid
 export function delegationStrategy(capabilities: RealtimeCapabilities): { delegateAllowed: boolean } {
   return { delegateAllowed: capabilities.delegation === true && capabilities.contextAppends === true };
 }
+
+/**
+ * `mutableChatContext` / `contextAppends` on reconnect: the history is replayed as items, or — for an append-only
+ * provider that takes context appends — as one silent thought.
+ */
+export function historyReplayStrategy(capabilities: RealtimeCapabilities): 'items' | 'context' {
+  return !capabilities.mutableChatContext && capabilities.contextAppends === true ? 'context' : 'items';
+}

@@ -11,7 +11,7 @@ import {
 } from './agent-config.js';
 import type { AgentSwitcher } from './agent-switch.js';
 import type { ApprovalBook } from './approvals.js';
-import { toolFollowUpStrategy } from './capability-strategies.js';
+import { historyReplayStrategy, toolFollowUpStrategy } from './capability-strategies.js';
 import type { EphemeralReplies } from './ephemeral-replies.js';
 import { ConnectionLostError, RealtimeConnectError, SessionClosedError } from './errors.js';
 import type { RealtimeReconnectReason } from './events.js';
@@ -93,7 +93,15 @@ export class ConnectionLifecycle<TContext> {
       release: (reason: ParleyError) => this.release(reason),
       betweenTurns: () => this.#betweenTurns(),
     };
-    this.#reconnection = new Reconnection(state, clock, reconnect, parts.history, this.#echoes, steps);
+    this.#reconnection = new Reconnection(
+      state,
+      clock,
+      reconnect,
+      parts.history,
+      this.#echoes,
+      steps,
+      historyReplayStrategy(model.capabilities),
+    );
     this.#recycler = new Recycler(state, clock, reconnect, this.#reconnection, steps);
   }
 

@@ -1,4 +1,5 @@
-import type { RealtimeCommand, RealtimeItem, RealtimeItemInput } from '../seam.js';
+import type { AppendContextCommand, RealtimeCommand, RealtimeItem, RealtimeItemInput } from '../seam.js';
+import { appendChunks } from './delegations.js';
 import type { RealtimeHistoryItem } from './history-item.js';
 
 type CreateItemCommand = Extract<RealtimeCommand, { type: 'createItem' }>;
@@ -92,4 +93,29 @@ export class ReplayEchoes {
   clear(): void {
     this.#expected?.clear();
   }
+}
+
+/**
+ * The replay for a provider whose context is append-only (no items, but context appends): the conversation so far as
+ * one silent thought (split into appends the provider accepts), so the new session knows what was said.
+ */
+export function planContextReplay(history: readonly RealtimeHistoryItem[]): AppendContextCommand[] {
+  const lines: string[] = [];
+  for (const item of history) {
+    if (item.type === 'function_call') {
+      if (item.output !== undefined)
+        lines.push(`tool ${item.name}(${item.arguments}) returned: ${item.output}`);
+      continue;
+    }
+    const text = item.heardText ?? item.text;
+    if (text.length > 0) lines.push(`${item.role}: ${text}`);
+  }
+  if (lines.length === 0) return [];
+  const text = `The conversation so far (the connection was renewed; do not repeat it):\n${lines.join('\n')}`;
+  return appendChunks(text).map((chunk, i) => ({
+    type: 'appendContext',
+    kind: 'thought',
+    text: chunk,
+    clientRequestId: `parley_replay_${i + 1}`,
+  }));
 }

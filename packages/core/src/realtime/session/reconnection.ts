@@ -6,7 +6,7 @@ import type { OpenedConnection } from './connection-lifecycle.js';
 import { ConnectionLostError, ReconnectFailedError, SessionClosedError } from './errors.js';
 import type { RealtimeReconnectReason } from './events.js';
 import type { RealtimeHistory } from './history.js';
-import { planHistoryReplay, type ReplayEchoes } from './history-replay.js';
+import { planContextReplay, planHistoryReplay, type ReplayEchoes } from './history-replay.js';
 import { type ResolvedReconnectOptions, reconnectDelayMs } from './reconnect-options.js';
 import type { SessionState } from './session-state.js';
 
@@ -49,6 +49,8 @@ export class Reconnection<TContext> {
   readonly #history: RealtimeHistory;
   readonly #echoes: ReplayEchoes;
   readonly #steps: ReconnectionSteps<TContext>;
+  /** How the history goes into a new connection (see `historyReplayStrategy`). */
+  readonly #replay: 'items' | 'context';
   #work: Set<Promise<void>> | undefined;
   #outage: Outage | undefined;
   #loopAbort: AbortController | undefined;
@@ -64,7 +66,9 @@ export class Reconnection<TContext> {
     history: RealtimeHistory,
     echoes: ReplayEchoes,
     steps: ReconnectionSteps<TContext>,
+    replay: 'items' | 'context' = 'items',
   ) {
+    this.#replay = replay;
     this.#state = state;
     this.#clock = clock;
     this.#options = options;
@@ -198,10 +202,13 @@ export class Reconnection<TContext> {
       await opened.connection.close().catch(() => {});
       throw error;
     }
-    const plan = planHistoryReplay(this.#history.items);
+    const byContext = this.#replay === 'context';
+    const plan = byContext ? { commands: [], skipped: [] } : planHistoryReplay(this.#history.items);
+    const appends = byContext ? planContextReplay(this.#history.items) : [];
     try {
       this.#echoes.expect(plan.commands);
       for (const command of plan.commands) state.send(command);
+      for (const command of appends) state.send(command);
     } catch (error) {
       state.status = 'reconnecting';
       await this.#steps.release(new ConnectionLostError());
@@ -217,6 +224,11 @@ export class Reconnection<TContext> {
           `conversation (${plan.skipped.join(', ')}); turn on input transcription to keep them.`,
       });
     }
-    state.emit({ type: 'reconnected', reason, attempt, replayedItems: plan.commands.length });
+    state.emit({
+      type: 'reconnected',
+      reason,
+      attempt,
+      replayedItems: plan.commands.length + appends.length,
+    });
   }
 }

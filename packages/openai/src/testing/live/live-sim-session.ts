@@ -173,6 +173,11 @@ export class LiveSimSession {
     void socket.closed.then(() => this.#sidebands.delete(socket));
   }
 
+  /** Cuts the primary socket without a closing handshake, like a dropped network; the session ends (`connection_lost`). */
+  dropPrimary(): void {
+    this.#primary.terminate();
+  }
+
   /** The primary socket went away without `session.close`: the session ends for its sidebands. */
   primaryLost(): void {
     this.close('connection_lost');
