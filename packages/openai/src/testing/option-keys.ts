@@ -42,6 +42,7 @@ export const FAST_FORWARD_CLOCK_OPTIONS = optionKeys<FastForwardClockOptions>('F
 export const LIVE_SIMULATOR_OPTIONS = optionKeys<LiveSimulatorOptions>('LiveSimulatorOptions', {
   port: true,
   apiKeys: true,
+  azure: true,
   brain: true,
   clock: true,
   sessionLimitMs: true,

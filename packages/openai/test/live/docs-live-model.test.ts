@@ -1,7 +1,8 @@
 import { expect, test } from 'vitest';
 import { liveDoc, regionCode } from './docs-region.js';
 
-test('the delegation example in docs/providers/openai-live.md works', async () => {
+// Socket round trips per 100 ms frame (about 1.5 s; more on a loaded machine).
+test('the delegation example in docs/providers/openai-live.md works', { timeout: 20_000 }, async () => {
   const printed: string[] = [];
   const console = { log: (...parts: unknown[]) => printed.push(parts.join(' ')) };
   const { Agent, RealtimeSession, tool } = await import('@parley/core');
