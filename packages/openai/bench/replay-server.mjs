@@ -10,6 +10,11 @@
 import { WebSocket, WebSocketServer } from 'ws';
 
 const AUDIO_DELTAS = Number(process.env.BENCH_AUDIO_DELTAS ?? 20_000);
+/** `burst` (default): one long response as fast as the socket drains; `interrupt`: short interruptible responses. */
+const MODE = process.env.BENCH_MODE ?? 'burst';
+/** In `interrupt` mode: audio deltas per response and the gap between them. */
+const INTERRUPTIBLE_DELTAS = 40;
+const INTERRUPTIBLE_GAP_MS = 5;
 const BYTES_PER_DELTA = 4_800; // 100 ms
 const DISTINCT_CHUNKS = 32;
 /** Frames handed to the socket and not yet written; above it the server waits for the socket to drain. */
@@ -159,6 +164,28 @@ function streamDeltas(ws) {
   });
 }
 
+/** `paced` mode: the response starts now, its deltas come on the shared clock. */
+function startPacedResponse(ws, request) {
+  const metadata = request.response?.metadata ?? null;
+  const ids = { response_id: RESPONSE_ID, item_id: ITEM_ID, output_index: 0, content_index: 0 };
+  const item = {
+    id: ITEM_ID,
+    object: 'realtime.item',
+    type: 'message',
+    status: 'in_progress',
+    role: 'assistant',
+    content: [],
+  };
+  send(ws, {
+    type: 'response.created',
+    response: { object: 'realtime.response', id: RESPONSE_ID, status: 'in_progress', output: [], metadata },
+  });
+  send(ws, { type: 'response.output_item.added', response_id: RESPONSE_ID, output_index: 0, item });
+  send(ws, { type: 'conversation.item.added', previous_item_id: null, item });
+  send(ws, { type: 'response.content_part.added', ...ids, part: { type: 'audio', transcript: '' } });
+  paced.set(ws, metadata);
+}
+
 async function respond(ws, request, previousItemId) {
   const metadata = request.response?.metadata ?? null;
   const response = {
@@ -203,18 +230,88 @@ async function respond(ws, request, previousItemId) {
   send(ws, { type: 'response.done', response: { ...response, status: 'completed', output: [item], usage } });
 }
 
+/**
+ * `interrupt` mode: a response with fresh ids whose audio deltas arrive every INTERRUPTIBLE_GAP_MS; a response.cancel
+ * ends it `cancelled` (after the deltas already on their way), as the service does.
+ */
+function respondInterruptible(ws, connection, request) {
+  const n = ++connection.responses;
+  const responseId = `resp_bench${n}`;
+  const itemId = `item_bench${n}`;
+  const ids = { response_id: responseId, item_id: itemId, output_index: 0, content_index: 0 };
+  const metadata = request.response?.metadata ?? null;
+  const response = {
+    object: 'realtime.response',
+    id: responseId,
+    status: 'in_progress',
+    output: [],
+    metadata,
+  };
+  const item = {
+    id: itemId,
+    object: 'realtime.item',
+    type: 'message',
+    status: 'in_progress',
+    role: 'assistant',
+    content: [],
+  };
+  send(ws, { type: 'response.created', response });
+  send(ws, { type: 'response.output_item.added', response_id: responseId, output_index: 0, item });
+  send(ws, { type: 'conversation.item.added', previous_item_id: null, item });
+  send(ws, { type: 'response.content_part.added', ...ids, part: { type: 'audio', transcript: '' } });
+  let sent = 0;
+  const finish = (status) => {
+    connection.current = undefined;
+    const done = { ...item, status: status === 'completed' ? 'completed' : 'incomplete' };
+    send(ws, { type: 'response.output_item.done', response_id: responseId, output_index: 0, item: done });
+    send(ws, { type: 'response.done', response: { ...response, status, output: [done] } });
+  };
+  const tick = () => {
+    if (connection.current?.responseId !== responseId) return;
+    if (connection.current.cancelled) return finish('cancelled');
+    if (sent === INTERRUPTIBLE_DELTAS) return finish('completed');
+    send(ws, { type: 'response.output_audio.delta', ...ids, delta: deltaAudio });
+    sent++;
+    setTimeout(tick, INTERRUPTIBLE_GAP_MS);
+  };
+  connection.current = { responseId, cancelled: false };
+  tick();
+}
+const deltaAudio = pcmChunk(1);
+
+function onInterruptModeMessage(ws, connection, event) {
+  if (event.type === 'response.create' && !connection.current) respondInterruptible(ws, connection, event);
+  else if (event.type === 'response.cancel' && connection.current) connection.current.cancelled = true;
+  else if (event.type === 'conversation.item.truncate')
+    send(ws, {
+      type: 'conversation.item.truncated',
+      item_id: event.item_id,
+      content_index: 0,
+      audio_end_ms: event.audio_end_ms,
+    });
+}
+
 const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
 wss.on('connection', (ws) => {
   let session = defaultSession;
   let lastItemId = null;
   let itemCounter = 0;
   let streaming = false;
+  const interruptible = { responses: 0, current: undefined };
   send(ws, { type: 'session.created', session });
   ws.on('message', (data) => {
     let event;
     try {
       event = JSON.parse(data.toString());
     } catch {
+      return;
+    }
+    if (
+      MODE === 'interrupt' &&
+      event.type !== 'session.update' &&
+      event.type !== 'conversation.item.create'
+    ) {
+      onInterruptModeMessage(ws, interruptible, event);
       return;
     }
     switch (event.type) {
@@ -234,6 +331,10 @@ wss.on('connection', (ws) => {
         return;
       }
       case 'response.create':
+        if (MODE === 'paced') {
+          startPacedResponse(ws, event);
+          return;
+        }
         if (streaming) return;
         streaming = true;
         void respond(ws, event, lastItemId);
@@ -243,6 +344,39 @@ wss.on('connection', (ws) => {
     }
   });
 });
+/** `paced` mode: connections that asked for a response, fed on the shared clock the parent starts. */
+const paced = new Map();
+const pacedFrames = { transcript: deltaFrames[0], audio: deltaFrames[1] };
+function startPaced({ at, ticks }) {
+  let k = 0;
+  const tick = () => {
+    for (const ws of paced.keys()) {
+      if (ws.readyState !== WebSocket.OPEN) {
+        paced.delete(ws);
+        continue;
+      }
+      ws.send(pacedFrames.transcript, { binary: false });
+      ws.send(pacedFrames.audio, { binary: false });
+    }
+    if (++k < ticks) setTimeout(tick, Math.max(0, at + k * 100 - Date.now()));
+    else {
+      for (const [ws, metadata] of paced)
+        send(ws, {
+          type: 'response.done',
+          response: {
+            id: RESPONSE_ID,
+            object: 'realtime.response',
+            status: 'completed',
+            output: [],
+            metadata,
+          },
+        });
+      paced.clear();
+    }
+  };
+  setTimeout(tick, Math.max(0, at - Date.now()));
+}
+
 wss.on('listening', () => {
   process.send?.({
     type: 'listening',
@@ -252,6 +386,7 @@ wss.on('listening', () => {
   });
 });
 process.on('message', (message) => {
+  if (message?.type === 'start') startPaced(message);
   if (message?.type === 'stop') wss.close(() => process.exit(0));
 });
 process.on('disconnect', () => process.exit(0));

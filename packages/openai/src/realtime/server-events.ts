@@ -125,10 +125,13 @@ export interface NormalizerHooks {
 export class ServerEventNormalizer {
   readonly #hooks: NormalizerHooks;
   /** clientRequestId → requested conversation, until `response.created` (or an error) answers it. */
-  readonly #pendingRequests = new Map<string, 'default' | 'none'>();
-  readonly #responses = new Map<string, ResponseInfo>();
+  /** Created on first use: an idle session holds none. */
+  #pendingRequests: Map<string, 'default' | 'none'> | undefined;
+  /** Created on first use: an idle session holds none. */
+  #responses: Map<string, ResponseInfo> | undefined;
   /** Ids of items a response is producing, until their `conversation.item.added` (or the response's end). */
-  readonly #modelItems = new Set<string>();
+  /** Created on first use: an idle session holds none. */
+  #modelItems: Set<string> | undefined;
 
   constructor(hooks: NormalizerHooks) {
     this.#hooks = hooks;
@@ -136,6 +139,7 @@ export class ServerEventNormalizer {
 
   /** Records a `response.create` so its `response.created` (or `error`) maps back to `clientRequestId`. */
   trackRequest(clientRequestId: string, conversation: 'default' | 'none'): void {
+    this.#pendingRequests ??= new Map<string, 'default' | 'none'>();
     this.#pendingRequests.set(clientRequestId, conversation);
   }
 
@@ -243,7 +247,7 @@ export class ServerEventNormalizer {
       case 'conversation.item.created': {
         const item = toRealtimeItem(event.item);
         if (!item) return;
-        if (this.#modelItems.delete(item.itemId)) return;
+        if (this.#modelItems?.delete(item.itemId)) return;
         const previous = event.previous_item_id;
         emit({
           type: 'item_added',
@@ -335,8 +339,8 @@ export class ServerEventNormalizer {
     let commandType: ReturnType<typeof commandTypeOfEventId>;
     if (eventId !== undefined) {
       this.#hooks.onRejected?.(eventId);
-      if (this.#pendingRequests.has(eventId)) {
-        this.#pendingRequests.delete(eventId);
+      if (this.#pendingRequests?.has(eventId)) {
+        this.#pendingRequests?.delete(eventId);
         clientRequestId = eventId;
         commandType = 'createResponse';
       } else {
@@ -347,7 +351,7 @@ export class ServerEventNormalizer {
       // request collides, and they are answered in order: the oldest one still waiting is the refused one.
       commandType = 'createResponse';
       clientRequestId = this.#oldestDefaultRequest();
-      if (clientRequestId !== undefined) this.#pendingRequests.delete(clientRequestId);
+      if (clientRequestId !== undefined) this.#pendingRequests?.delete(clientRequestId);
     }
     this.#hooks.emit({
       type: 'error',
@@ -360,7 +364,7 @@ export class ServerEventNormalizer {
   }
 
   #oldestDefaultRequest(): string | undefined {
-    for (const [id, conversation] of this.#pendingRequests) if (conversation === 'default') return id;
+    for (const [id, conversation] of this.#pendingRequests ?? []) if (conversation === 'default') return id;
     return undefined;
   }
 
@@ -372,12 +376,13 @@ export class ServerEventNormalizer {
     const clientRequestId = str(metadata?.[CLIENT_REQUEST_ID_KEY]);
     let conversation: 'default' | 'none' = response.conversation_id === null ? 'none' : 'default';
     if (clientRequestId !== undefined) {
-      const requested = this.#pendingRequests.get(clientRequestId);
+      const requested = this.#pendingRequests?.get(clientRequestId);
       if (requested !== undefined) {
         conversation = requested;
-        this.#pendingRequests.delete(clientRequestId);
+        this.#pendingRequests?.delete(clientRequestId);
       }
     }
+    this.#responses ??= new Map<string, ResponseInfo>();
     this.#responses.set(responseId, {
       conversation,
       ...(clientRequestId !== undefined && { clientRequestId }),
@@ -397,9 +402,9 @@ export class ServerEventNormalizer {
     const response = isPlainObject(event.response) ? event.response : undefined;
     const responseId = str(response?.id);
     if (!response || responseId === undefined) return;
-    const info = this.#responses.get(responseId);
-    this.#responses.delete(responseId);
-    for (const itemId of info?.items ?? []) this.#modelItems.delete(itemId);
+    const info = this.#responses?.get(responseId);
+    this.#responses?.delete(responseId);
+    for (const itemId of info?.items ?? []) this.#modelItems?.delete(itemId);
     const metadata = isPlainObject(response.metadata) ? response.metadata : undefined;
     const clientRequestId = info?.clientRequestId ?? str(metadata?.[CLIENT_REQUEST_ID_KEY]);
     const conversation = info?.conversation ?? (response.conversation_id === null ? 'none' : 'default');
@@ -429,8 +434,9 @@ export class ServerEventNormalizer {
     const item = isPlainObject(event.item) ? event.item : undefined;
     const itemId = str(item?.id);
     if (responseId === undefined || !item || itemId === undefined) return;
+    this.#modelItems ??= new Set<string>();
     this.#modelItems.add(itemId);
-    this.#responses.get(responseId)?.items.add(itemId);
+    this.#responses?.get(responseId)?.items.add(itemId);
     if (item.type === 'message') {
       this.#hooks.emit({
         type: 'message_started',
@@ -439,7 +445,9 @@ export class ServerEventNormalizer {
         outputIndex: num(event.output_index) ?? 0,
       });
     } else if (item.type === 'function_call') {
-      this.#responses.get(responseId)?.calls.set(itemId, { name: str(item.name), callId: str(item.call_id) });
+      this.#responses
+        ?.get(responseId)
+        ?.calls.set(itemId, { name: str(item.name), callId: str(item.call_id) });
     }
   }
 
@@ -466,7 +474,7 @@ export class ServerEventNormalizer {
     const itemId = str(event.item_id);
     const args = str(event.arguments);
     if (responseId === undefined || itemId === undefined || args === undefined) return;
-    const known = this.#responses.get(responseId)?.calls.get(itemId);
+    const known = this.#responses?.get(responseId)?.calls.get(itemId);
     const callId = str(event.call_id) ?? known?.callId;
     const name = str(event.name) ?? known?.name;
     // Without a name the call cannot be dispatched yet; output_item.done carries it.
@@ -481,7 +489,7 @@ export class ServerEventNormalizer {
     name: string,
     args: string,
   ): void {
-    const info = responseId !== undefined ? this.#responses.get(responseId) : undefined;
+    const info = responseId !== undefined ? this.#responses?.get(responseId) : undefined;
     if (info) {
       if (info.reportedCalls.has(itemId)) return;
       info.reportedCalls.add(itemId);

@@ -42,7 +42,8 @@ interface Entry {
 /** What both built-in trackers share: per-message bookkeeping and the app's reports. */
 abstract class BaseTracker implements PlaybackTracker {
   /** In arrival order: the order the app plays them. */
-  protected readonly entries = new Map<string, Entry>();
+  /** Created on first use: an idle session holds none. */
+  protected entries: Map<string, Entry> | undefined;
   /** The entry that received audio last: the next chunk is almost always for it too. */
   #recent: Entry | undefined;
 
@@ -52,7 +53,7 @@ abstract class BaseTracker implements PlaybackTracker {
 
   audioReceived(itemId: string, ms: number): void {
     const recent = this.#recent;
-    let entry = recent !== undefined && recent.itemId === itemId ? recent : this.entries.get(itemId);
+    let entry = recent !== undefined && recent.itemId === itemId ? recent : this.entries?.get(itemId);
     if (!entry) {
       entry = {
         itemId,
@@ -62,41 +63,42 @@ abstract class BaseTracker implements PlaybackTracker {
         finished: false,
         frozenMs: undefined,
       };
+      this.entries ??= new Map<string, Entry>();
       this.entries.set(itemId, entry);
-      if (this.entries.size > PLAYBACK_ENTRIES_LIMIT)
-        this.entries.delete(this.entries.keys().next().value as string);
+      if ((this.entries?.size ?? 0) > PLAYBACK_ENTRIES_LIMIT)
+        this.entries?.delete(this.entries.keys().next().value as string);
     }
     this.#recent = entry;
     if (Number.isFinite(ms) && ms > 0) entry.receivedMs += ms;
   }
 
   played(itemId: string, ms: number): void {
-    const entry = this.entries.get(itemId);
+    const entry = this.entries?.get(itemId);
     if (!entry || entry.frozenMs !== undefined || !Number.isFinite(ms)) return;
     entry.reportedMs = Math.max(entry.reportedMs ?? 0, ms);
   }
 
   finished(itemId: string): void {
-    const entry = this.entries.get(itemId);
+    const entry = this.entries?.get(itemId);
     if (entry && entry.frozenMs === undefined) entry.finished = true;
   }
 
   playedMs(itemId: string): number {
-    const entry = this.entries.get(itemId);
+    const entry = this.entries?.get(itemId);
     if (!entry) return 0;
     if (entry.frozenMs !== undefined) return entry.frozenMs;
     return this.#position(entry);
   }
 
   stopped(): void {
-    const positions = [...this.entries.values()].map(
+    const positions = [...(this.entries?.values() ?? [])].map(
       (entry) => [entry, this.playedMs(entry.itemId)] as const,
     );
     for (const [entry, position] of positions) entry.frozenMs = position;
   }
 
   reset(): void {
-    this.entries.clear();
+    this.entries?.clear();
     this.#recent = undefined;
   }
 
@@ -127,7 +129,7 @@ export class RealtimePlaybackTracker extends BaseTracker {
   protected estimate(target: Entry): number {
     // Messages queue up: each starts when it arrived or when the one before it ends, whichever is later.
     let queueEnd = Number.NEGATIVE_INFINITY;
-    for (const entry of this.entries.values()) {
+    for (const entry of this.entries?.values() ?? []) {
       if (entry.frozenMs !== undefined) continue;
       const start = Math.max(entry.firstAt, queueEnd);
       if (entry === target) return this.now() - start;

@@ -39,7 +39,8 @@ class Subscription<E> {
 export class EventHub<E extends { type: string }> {
   /** Replaced (never mutated) on subscribe and unsubscribe, so `emit` iterates a stable list without copying it. */
   readonly #listeners = new Map<string, readonly ((event: E) => void)[]>();
-  readonly #subscriptions = new Set<Subscription<E>>();
+  /** Created on first use: an idle session holds none. */
+  #subscriptions: Set<Subscription<E>> | undefined;
   readonly #onListenerError: (error: unknown, event: E) => void;
   #ended = false;
 
@@ -66,13 +67,13 @@ export class EventHub<E extends { type: string }> {
 
   /** Whether an event of `type` emitted now would reach anyone (a listener or an iterator). */
   observed(type: string): boolean {
-    return !this.#ended && (this.#subscriptions.size > 0 || this.#listeners.has(type));
+    return !this.#ended && ((this.#subscriptions?.size ?? 0) > 0 || this.#listeners.has(type));
   }
 
   emit(event: E): void {
     if (this.#ended) return;
-    if (this.#subscriptions.size > 0)
-      for (const subscription of this.#subscriptions) subscription.push(event);
+    if ((this.#subscriptions?.size ?? 0) > 0)
+      for (const subscription of this.#subscriptions ?? []) subscription.push(event);
     const listeners = this.#listeners.get(event.type);
     if (!listeners) return;
     for (const listener of listeners) {
@@ -88,25 +89,28 @@ export class EventHub<E extends { type: string }> {
   end(): void {
     if (this.#ended) return;
     this.#ended = true;
-    for (const subscription of this.#subscriptions) subscription.end();
+    for (const subscription of this.#subscriptions ?? []) subscription.end();
     this.#listeners.clear();
   }
 
   iterate(): AsyncIterableIterator<E> {
     const subscription = new Subscription<E>();
     if (this.#ended) subscription.end();
-    else this.#subscriptions.add(subscription);
+    else {
+      this.#subscriptions ??= new Set<Subscription<E>>();
+      this.#subscriptions.add(subscription);
+    }
     const release = () => {
       subscription.end();
       subscription.buffer.length = 0;
-      this.#subscriptions.delete(subscription);
+      this.#subscriptions?.delete(subscription);
     };
     const iterator: AsyncIterableIterator<E> = {
       next: () => {
         const event = subscription.buffer.shift();
         if (event !== undefined) return Promise.resolve({ value: event, done: false });
         if (subscription.ended) {
-          this.#subscriptions.delete(subscription);
+          this.#subscriptions?.delete(subscription);
           return Promise.resolve({ value: undefined, done: true });
         }
         if (subscription.waiter) {

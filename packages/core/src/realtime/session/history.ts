@@ -42,7 +42,8 @@ interface Entry {
 export class RealtimeHistory {
   /** In conversation order. */
   readonly #entries: Entry[] = [];
-  readonly #byId = new Map<string, Entry>();
+  /** Created on first use: an idle session holds none. */
+  #byId: Map<string, Entry> | undefined;
   /** The message that received a delta or audio last: the next one is almost always for it too. */
   #recent: Entry | undefined;
   #recentId: string | undefined;
@@ -61,7 +62,7 @@ export class RealtimeHistory {
   }
 
   get(itemId: string): RealtimeHistoryItem | undefined {
-    const entry = this.#byId.get(itemId);
+    const entry = this.#byId?.get(itemId);
     return entry && this.#current(entry);
   }
 
@@ -78,7 +79,7 @@ export class RealtimeHistory {
     fields: Omit<RealtimeMessageHistoryItem, 'type' | 'itemId'>,
     options: { previousItemId?: string | null } = {},
   ): void {
-    const existing = this.#byId.get(itemId);
+    const existing = this.#byId?.get(itemId);
     if (existing?.item.type === 'message') {
       this.#replace(existing, fields);
       return;
@@ -93,7 +94,7 @@ export class RealtimeHistory {
     fields: Omit<RealtimeFunctionCallHistoryItem, 'type' | 'itemId'>,
     options: { previousItemId?: string | null } = {},
   ): void {
-    const existing = this.#byId.get(itemId) ?? this.#callEntry(fields.callId);
+    const existing = this.#byId?.get(itemId) ?? this.#callEntry(fields.callId);
     if (existing?.item.type === 'function_call') {
       this.#replace(existing, {
         responseId: existing.item.responseId ?? fields.responseId,
@@ -106,7 +107,7 @@ export class RealtimeHistory {
   }
 
   updateMessage(itemId: string, patch: MessagePatch): void {
-    const existing = this.#byId.get(itemId);
+    const existing = this.#byId?.get(itemId);
     if (existing?.item.type === 'message') this.#replace(existing, patch);
   }
 
@@ -133,10 +134,10 @@ export class RealtimeHistory {
   }
 
   remove(itemId: string): void {
-    const entry = this.#byId.get(itemId);
+    const entry = this.#byId?.get(itemId);
     if (!entry) return;
     this.#entries.splice(this.#entries.indexOf(entry), 1);
-    this.#byId.delete(itemId);
+    this.#byId?.delete(itemId);
     if (this.#recent === entry) {
       this.#recent = undefined;
       this.#recentId = undefined;
@@ -149,7 +150,7 @@ export class RealtimeHistory {
   #entry(itemId: string): Entry | undefined {
     // Compared with the id it was last asked for: the session passes the same string for a message's deltas.
     if (this.#recent !== undefined && itemId === this.#recentId) return this.#recent;
-    const entry = this.#byId.get(itemId);
+    const entry = this.#byId?.get(itemId);
     if (entry) {
       this.#recent = entry;
       this.#recentId = itemId;
@@ -186,11 +187,12 @@ export class RealtimeHistory {
     let index = this.#entries.length;
     if (previousItemId === null) index = 0;
     else if (previousItemId !== undefined) {
-      const previous = this.#byId.get(previousItemId);
+      const previous = this.#byId?.get(previousItemId);
       if (previous) index = this.#entries.indexOf(previous) + 1;
     }
     const entry: Entry = { item, draft: undefined, unpublished: false };
     this.#entries.splice(index, 0, entry);
+    this.#byId ??= new Map<string, Entry>();
     this.#byId.set(item.itemId, entry);
     this.#snapshot = undefined;
     this.#emit({ type: 'history_added', item });

@@ -52,8 +52,10 @@ export type ContentProcessor = (event: MessageContentEvent, responseId: string, 
  * per message how much audio arrived and how much reached the app.
  */
 export class MessagePlayout {
-  readonly #responses = new Map<string, ResponseMessages>();
-  readonly #messages = new Map<string, PlayoutMessage>();
+  /** Created on first use: an idle session holds none. */
+  #responses: Map<string, ResponseMessages> | undefined;
+  /** Created on first use: an idle session holds none. */
+  #messages: Map<string, PlayoutMessage> | undefined;
   /** The response whose head message received content last: the common case, checked before any lookup. */
   #current: ResponseMessages | undefined;
   /** The message whose audio arrived last. */
@@ -71,7 +73,7 @@ export class MessagePlayout {
   messageStarted(responseId: string, itemId: string): PlayoutMessage {
     const response = this.#response(responseId);
     if (!response.order.includes(itemId)) response.order.push(itemId);
-    let message = this.#messages.get(itemId);
+    let message = this.#messages?.get(itemId);
     if (!message) {
       message = {
         itemId,
@@ -81,6 +83,7 @@ export class MessagePlayout {
         audioDone: false,
         messageDone: false,
       };
+      this.#messages ??= new Map<string, PlayoutMessage>();
       this.#messages.set(itemId, message);
     }
     return message;
@@ -97,7 +100,7 @@ export class MessagePlayout {
         return;
       }
     }
-    const response = this.#responses.get(event.responseId);
+    const response = this.#responses?.get(event.responseId);
     const index = response ? response.order.indexOf(event.itemId) : -1;
     if (!response || index < 0 || index < response.head) {
       process(event, event.responseId, event.itemId);
@@ -116,7 +119,7 @@ export class MessagePlayout {
 
   /** The response ended: whatever is still held is processed, in message order. */
   responseDone(responseId: string, process: ContentProcessor): void {
-    const response = this.#responses.get(responseId);
+    const response = this.#responses?.get(responseId);
     if (!response) return;
     for (const itemId of response.order) {
       const held = response.held.get(itemId);
@@ -130,7 +133,7 @@ export class MessagePlayout {
   audio(responseId: string, itemId: string, bytes: number, passed: boolean): void {
     // A known message of this response is already in its order (forgetting a response forgets its messages).
     const last = this.#lastAudio;
-    const known = last !== undefined && last.itemId === itemId ? last : this.#messages.get(itemId);
+    const known = last !== undefined && last.itemId === itemId ? last : this.#messages?.get(itemId);
     const message = known?.responseId === responseId ? known : this.messageStarted(responseId, itemId);
     this.#lastAudio = message;
     message.receivedBytes += bytes;
@@ -138,32 +141,32 @@ export class MessagePlayout {
   }
 
   audioDone(itemId: string): void {
-    const message = this.#messages.get(itemId);
+    const message = this.#messages?.get(itemId);
     if (message) message.audioDone = true;
   }
 
   messageDone(itemId: string): void {
-    const message = this.#messages.get(itemId);
+    const message = this.#messages?.get(itemId);
     if (message) message.messageDone = true;
   }
 
   /** The messages of a response, in order. */
   messagesOf(responseId: string): readonly PlayoutMessage[] {
-    const order = this.#responses.get(responseId)?.order ?? [];
-    return order.map((itemId) => this.#messages.get(itemId)).filter((m) => m !== undefined);
+    const order = this.#responses?.get(responseId)?.order ?? [];
+    return order.map((itemId) => this.#messages?.get(itemId)).filter((m) => m !== undefined);
   }
 
   /** Responses that handed audio to the app, oldest first. */
   responsesWithAudio(): string[] {
-    return [...this.#responses.keys()].filter((id) =>
+    return [...(this.#responses?.keys() ?? [])].filter((id) =>
       this.messagesOf(id).some((message) => message.passedBytes > 0),
     );
   }
 
   /** Forgets everything (the connection is gone). */
   reset(): void {
-    this.#responses.clear();
-    this.#messages.clear();
+    this.#responses?.clear();
+    this.#messages?.clear();
     this.#current = undefined;
     this.#lastAudio = undefined;
   }
@@ -185,19 +188,21 @@ export class MessagePlayout {
   }
 
   #response(responseId: string): ResponseMessages {
-    let response = this.#responses.get(responseId);
+    let response = this.#responses?.get(responseId);
     if (!response) {
       response = { responseId, order: [], head: 0, held: new Map() };
+      this.#responses ??= new Map<string, ResponseMessages>();
       this.#responses.set(responseId, response);
-      if (this.#responses.size > PLAYOUT_RESPONSES_LIMIT) this.#forgetOldest();
+      if ((this.#responses?.size ?? 0) > PLAYOUT_RESPONSES_LIMIT) this.#forgetOldest();
     }
     return response;
   }
 
   #forgetOldest(): void {
+    if (!this.#responses) return;
     const [oldest, response] = this.#responses.entries().next().value as [string, ResponseMessages];
-    this.#responses.delete(oldest);
-    for (const itemId of response.order) this.#messages.delete(itemId);
+    this.#responses?.delete(oldest);
+    for (const itemId of response.order) this.#messages?.delete(itemId);
     if (this.#current === response) this.#current = undefined;
     this.#lastAudio = undefined;
   }

@@ -99,9 +99,11 @@ export class ResponseCoordinator {
   readonly #autoToolReply: boolean;
   readonly #queue: MutableRequest[] = [];
   #inFlight: MutableRequest | undefined;
-  readonly #outOfBand = new Map<string, MutableRequest>();
+  /** Created on first use: an idle session holds none. */
+  #outOfBand: Map<string, MutableRequest> | undefined;
   #activeResponseId: string | undefined;
-  readonly #abandoned = new Set<string>();
+  /** Created on first use: an idle session holds none. */
+  #abandoned: Set<string> | undefined;
   readonly #toolCalls = new ParallelToolCalls();
   readonly #clock: Clock | undefined;
   readonly #providerFollowUpTimeoutMs: number | undefined;
@@ -135,9 +137,11 @@ export class ResponseCoordinator {
 
   /** Requests waiting for the active response to end, then the one in flight, then out-of-band ones. */
   get pendingRequests(): readonly PendingResponseRequest[] {
-    return [...(this.#inFlight ? [this.#inFlight] : []), ...this.#queue, ...this.#outOfBand.values()].map(
-      (r) => ({ ...r }),
-    );
+    return [
+      ...(this.#inFlight ? [this.#inFlight] : []),
+      ...this.#queue,
+      ...(this.#outOfBand?.values() ?? []),
+    ].map((r) => ({ ...r }));
   }
 
   /**
@@ -190,11 +194,11 @@ export class ResponseCoordinator {
     if (id !== undefined && this.#inFlight?.clientRequestId === id) {
       request = this.#inFlight;
       this.#inFlight = undefined;
-    } else if (id !== undefined && this.#outOfBand.has(id)) {
-      request = this.#outOfBand.get(id);
-      this.#outOfBand.delete(id);
+    } else if (id !== undefined && this.#outOfBand?.has(id)) {
+      request = this.#outOfBand?.get(id);
+      this.#outOfBand?.delete(id);
     }
-    const abandoned = id !== undefined && this.#abandoned.delete(id);
+    const abandoned = id !== undefined && this.#abandoned?.delete(id) === true;
     if (event.conversation === 'default') {
       this.#activeResponseId = event.responseId;
       if (id === undefined) {
@@ -217,8 +221,8 @@ export class ResponseCoordinator {
     const id = event.clientRequestId;
     if (id !== undefined && this.#inFlight?.clientRequestId === id) this.#inFlight = undefined;
     if (id !== undefined) {
-      this.#outOfBand.delete(id);
-      this.#abandoned.delete(id);
+      this.#outOfBand?.delete(id);
+      this.#abandoned?.delete(id);
     }
     const due = this.#toolCalls.responseDone(event.responseId, event.status);
     if (due) this.#toolFollowUp(due.succeeded);
@@ -232,7 +236,7 @@ export class ResponseCoordinator {
    */
   requestRefused(clientRequestId: string | undefined): PendingResponseRequest | undefined {
     if (clientRequestId === undefined) {
-      const only = this.#outOfBand.size === 1 ? [...this.#outOfBand.keys()][0] : undefined;
+      const only = (this.#outOfBand?.size ?? 0) === 1 ? [...(this.#outOfBand?.keys() ?? [])][0] : undefined;
       const named = this.#inFlight?.clientRequestId ?? only;
       if (named === undefined) return undefined;
       clientRequestId = named;
@@ -241,11 +245,11 @@ export class ResponseCoordinator {
     if (this.#inFlight?.clientRequestId === clientRequestId) {
       request = this.#inFlight;
       this.#inFlight = undefined;
-    } else if (this.#outOfBand.has(clientRequestId)) {
-      request = this.#outOfBand.get(clientRequestId);
-      this.#outOfBand.delete(clientRequestId);
+    } else if (this.#outOfBand?.has(clientRequestId)) {
+      request = this.#outOfBand?.get(clientRequestId);
+      this.#outOfBand?.delete(clientRequestId);
     }
-    this.#abandoned.delete(clientRequestId);
+    this.#abandoned?.delete(clientRequestId);
     this.#pump();
     return request;
   }
@@ -262,8 +266,10 @@ export class ResponseCoordinator {
     }
     if (this.#inFlight?.clientRequestId === clientRequestId) {
       this.#inFlight = undefined;
+      this.#abandoned ??= new Set<string>();
       this.#abandoned.add(clientRequestId);
-    } else if (this.#outOfBand.delete(clientRequestId)) {
+    } else if (this.#outOfBand?.delete(clientRequestId)) {
+      this.#abandoned ??= new Set<string>();
       this.#abandoned.add(clientRequestId);
     }
     this.#pump();
@@ -304,9 +310,9 @@ export class ResponseCoordinator {
     const dropped = [...this.pendingRequests];
     this.#queue.length = 0;
     this.#inFlight = undefined;
-    this.#outOfBand.clear();
+    this.#outOfBand?.clear();
     this.#activeResponseId = undefined;
-    this.#abandoned.clear();
+    this.#abandoned?.clear();
     this.#toolCalls.reset();
     if (this.#awaitingProviderFollowUp) this.#stopAwaitingProvider();
     this.#errorFollowUpsInARow = 0;
@@ -350,13 +356,16 @@ export class ResponseCoordinator {
   #dispatch(request: MutableRequest): unknown {
     request.state = 'sent';
     if (request.command.conversation === 'default') this.#inFlight = request;
-    else this.#outOfBand.set(request.clientRequestId, request);
+    else {
+      this.#outOfBand ??= new Map<string, MutableRequest>();
+      this.#outOfBand.set(request.clientRequestId, request);
+    }
     try {
       this.#hooks.send(request.command);
       return undefined;
     } catch (error) {
       if (this.#inFlight === request) this.#inFlight = undefined;
-      this.#outOfBand.delete(request.clientRequestId);
+      this.#outOfBand?.delete(request.clientRequestId);
       return error ?? new ParleyError('send_failed', 'Sending the response request failed.');
     }
   }

@@ -22,7 +22,8 @@ export interface TrackedResponse<TContext> {
  * audio arrived last (the app may still be playing it).
  */
 export class ResponseTracker<TContext> {
-  readonly #responses = new Map<string, TrackedResponse<TContext>>();
+  /** Created on first use: an idle session holds none. */
+  #responses: Map<string, TrackedResponse<TContext>> | undefined;
   readonly #currentAgent: () => Agent<TContext>;
   #lastAudioResponseId: string | undefined;
   /** The response whose audio arrived last (never forgotten while it is that one). */
@@ -38,12 +39,12 @@ export class ResponseTracker<TContext> {
   }
 
   get(responseId: string): TrackedResponse<TContext> | undefined {
-    return this.#responses.get(responseId);
+    return this.#responses?.get(responseId);
   }
 
   /** The response, first seen now (with the active agent) if it is new. */
   track(responseId: string, conversation: 'default' | 'none' = 'default'): TrackedResponse<TContext> {
-    let response = this.#responses.get(responseId);
+    let response = this.#responses?.get(responseId);
     if (response) return response;
     response = {
       agent: this.#currentAgent(),
@@ -53,8 +54,9 @@ export class ResponseTracker<TContext> {
       audioItemId: undefined,
       itemIds: new Set(),
     };
+    this.#responses ??= new Map<string, TrackedResponse<TContext>>();
     this.#responses.set(responseId, response);
-    if (this.#responses.size > TRACKED_RESPONSES_LIMIT) this.#forgetOldest();
+    if ((this.#responses?.size ?? 0) > TRACKED_RESPONSES_LIMIT) this.#forgetOldest();
     return response;
   }
 
@@ -71,7 +73,7 @@ export class ResponseTracker<TContext> {
 
   /** Whether `itemId` is an output of an out-of-band response (it must never enter history). */
   isOutOfBandItem(itemId: string): boolean {
-    for (const response of this.#responses.values()) {
+    for (const response of this.#responses?.values() ?? []) {
       if (response.conversation === 'none' && response.itemIds.has(itemId)) return true;
     }
     return false;
@@ -79,15 +81,15 @@ export class ResponseTracker<TContext> {
 
   /** Forgets everything (the connection is gone). */
   clear(): void {
-    this.#responses.clear();
+    this.#responses?.clear();
     this.#lastAudioResponseId = undefined;
     this.#lastAudio = undefined;
   }
 
   #forgetOldest(): void {
-    for (const [id, response] of this.#responses) {
+    for (const [id, response] of this.#responses ?? []) {
       if (response.done && id !== this.#lastAudioResponseId) {
-        this.#responses.delete(id);
+        this.#responses?.delete(id);
         return;
       }
     }

@@ -10,7 +10,8 @@ import type { RealtimeEvent } from '../seam.js';
 export class TurnActivity {
   readonly #clock: Clock;
   readonly #autoToolReply: boolean;
-  readonly #active = new Set<string>();
+  /** Created on first use: an idle session holds none. */
+  #active: Set<string> | undefined;
   #speaking = false;
   #expectingSince: number | undefined;
 
@@ -21,7 +22,7 @@ export class TurnActivity {
 
   /** Responses that started and have not ended, oldest first. */
   get activeResponseIds(): string[] {
-    return [...this.#active];
+    return this.#active ? [...this.#active] : [];
   }
 
   /** `true` while nothing suggests a turn is under way. */
@@ -29,17 +30,18 @@ export class TurnActivity {
     const expecting =
       this.#expectingSince !== undefined &&
       this.#clock.now() - this.#expectingSince < EXPECTED_RESPONSE_GRACE_MS;
-    return this.#active.size === 0 && !this.#speaking && !expecting;
+    return (this.#active?.size ?? 0) === 0 && !this.#speaking && !expecting;
   }
 
   observe(event: RealtimeEvent): void {
     switch (event.type) {
       case 'response_started':
+        this.#active ??= new Set<string>();
         this.#active.add(event.responseId);
         this.#expectingSince = undefined;
         return;
       case 'response_done':
-        this.#active.delete(event.responseId);
+        this.#active?.delete(event.responseId);
         return;
       case 'input_speech_started':
         this.#speaking = true;
@@ -59,7 +61,7 @@ export class TurnActivity {
   }
 
   reset(): void {
-    this.#active.clear();
+    this.#active?.clear();
     this.#speaking = false;
     this.#expectingSince = undefined;
   }

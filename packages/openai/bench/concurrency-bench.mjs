@@ -1,0 +1,77 @@
+// Concurrency: N sessions in one process, each fed real-time-paced audio. Not a test: run `pnpm bench`.
+//
+// The replay server (its own process, BENCH_MODE=paced) answers each response.create with a response whose deltas it
+// writes on a shared clock: at start + k × 100 ms, for every streaming connection, a transcript delta and a 100 ms
+// audio delta (PCM16 24 kHz), BENCH_PACED_TICKS times (default 30: 3 s). Each client run is a fresh process that
+// opens N sessions (each asks for a reply), then measures, for every audio event its `audio` listener gets, the delay
+// from the tick it was written at (the first two ticks warm up and are not counted), and counts Mark-Compact GCs during the stream. For each N in BENCH_CONCURRENCY
+// (default 100,500,1000) and each of BENCH_CONCURRENCY_ROUNDS rounds (default 1), the floor (bare `ws` +
+// JSON.parse + base64 decode) and Parley alternate. Reported: p99 and max delay per N, GCs, missing events.
+import { fork } from 'node:child_process';
+
+const SIZES = (process.env.BENCH_CONCURRENCY ?? '100,500,1000').split(',').map(Number);
+const ROUNDS = Number(process.env.BENCH_CONCURRENCY_ROUNDS ?? 1);
+const TICKS = Number(process.env.BENCH_PACED_TICKS ?? 30);
+const CLIENTS = ['floor', 'parley-session'];
+const here = (file) => new URL(file, import.meta.url).pathname;
+
+const server = fork(here('./replay-server.mjs'), [], {
+  env: { ...process.env, BENCH_MODE: 'paced', BENCH_AUDIO_DELTAS: '1' },
+});
+const { port } = await new Promise((resolve, reject) => {
+  server.once('message', resolve);
+  server.once('exit', (code) => reject(new Error(`The replay server exited (${code}) before listening.`)));
+});
+const url = `ws://127.0.0.1:${port}/v1/realtime?model=gpt-realtime`;
+
+function runClient(kind, sessions) {
+  return new Promise((resolve, reject) => {
+    const child = fork(here('./concurrency-client.mjs'), [kind, url, String(sessions), String(TICKS)]);
+    let result;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000 + sessions * 50 + TICKS * 100);
+    child.on('message', (message) => {
+      if (message.type === 'ready') {
+        // Everyone connected and asked: the stream starts on a shared clock (epoch ms) a moment later.
+        const at = Date.now() + 300;
+        server.send({ type: 'start', at, ticks: TICKS });
+        child.send({ type: 'start', at });
+      } else result = message;
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (result && code === 0) resolve(result);
+      else reject(new Error(`Client "${kind}" with ${sessions} sessions failed (exit ${code ?? signal}).`));
+    });
+  });
+}
+
+try {
+  const rows = [];
+  for (const sessions of SIZES) {
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const kind of CLIENTS) {
+        const r = await runClient(kind, sessions);
+        process.stderr.write(
+          `N=${sessions} round ${round} ${kind}: p99 ${r.p99.toFixed(1)} ms (p50 ${r.p50.toFixed(1)})\n`,
+        );
+        rows.push({
+          N: sessions,
+          round,
+          client: kind,
+          'p50 ms': r.p50.toFixed(1),
+          'p99 ms': r.p99.toFixed(1),
+          'max ms': r.max.toFixed(1),
+          'Mark-Compact GCs': r.majorGcs,
+          missing: r.missing,
+          'under 20 ms': r.p99 < 20 && r.missing === 0 ? 'yes' : 'no',
+        });
+      }
+    }
+  }
+  console.log(
+    `\nConcurrency: audio delivery delay with N paced sessions in one process (${TICKS} ticks of 100 ms)`,
+  );
+  console.table(rows);
+} finally {
+  server.kill();
+}
