@@ -116,3 +116,30 @@ describe('history records what the listener heard', () => {
     await session.close();
   });
 });
+
+describe('audio_start', () => {
+  test('is emitted once at the first audio of each message, before its first audio chunk', async () => {
+    const model = new MockRealtimeModel();
+    const session = new RealtimeSession(new Agent({ name: 'Speaker' }), { model, clock: new ManualClock() });
+    const log = new EventRecorder(session);
+    await session.connect();
+    model.respondWith({
+      output: [
+        { type: 'message', text: 'First.', audio: { ms: 300 } },
+        { type: 'message', text: 'Second.', audio: { ms: 300 } },
+      ],
+    });
+    const reply = session.generateReply();
+    await reply;
+    await reply.done;
+    const audioEvents = log.events.filter((e) => e.type === 'audio_start' || e.type === 'audio');
+    const items = [...new Set(log.of('audio').map((e) => e.itemId))];
+    expect(items).toHaveLength(2);
+    for (const itemId of items) {
+      const mine = audioEvents.filter((e) => e.itemId === itemId).map((e) => e.type);
+      expect(mine[0]).toBe('audio_start');
+      expect(mine.filter((t) => t === 'audio_start')).toHaveLength(1);
+    }
+    await session.close();
+  });
+});

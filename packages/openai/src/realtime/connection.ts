@@ -309,9 +309,13 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   // --- events ---
 
   #onNormalized(normalized: RealtimeEvent): void {
-    // Errors are rare, and their text comes from the service: it may echo a key.
+    // Errors and response ends are rare, and their words come from the service: any of them may echo a key.
     const event =
-      normalized.type === 'error' ? { ...normalized, message: this.#redact(normalized.message) } : normalized;
+      normalized.type === 'error'
+        ? { ...normalized, code: this.#redact(normalized.code), message: this.#redact(normalized.message) }
+        : normalized.type === 'response_done' && normalized.reason !== undefined
+          ? { ...normalized, reason: this.#redact(normalized.reason) }
+          : normalized;
     if (this.#phase === 'connecting' && event.type === 'error') {
       if (event.commandType === 'updateSession' && this.#initialUpdateId !== undefined) {
         this.#rejectConnect(

@@ -42,7 +42,9 @@ export function deliverContent<TContext>(
       if (host.observed(event.type)) host.emit({ type: event.type, responseId, itemId, delta: event.delta });
       return;
     case 'audio_delta':
-      host.playout.audio(responseId, itemId, event.audio.byteLength, !stopped);
+      if (host.playout.audio(responseId, itemId, event.audio.byteLength, !stopped)) {
+        host.emit({ type: 'audio_start', responseId, itemId });
+      }
       if (stopped) return;
       host.responses.audio(responseId, itemId);
       host.mirror.audio(itemId);

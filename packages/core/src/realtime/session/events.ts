@@ -151,6 +151,8 @@ export type RealtimeSessionEvent<TContext = unknown> =
   | { type: 'usage_updated'; audioSeconds: number; contextWindowRatio?: number }
   /** The provider's continuous output carried silence between responses (providers with `continuousAudio`). */
   | { type: 'output_silence'; durationMs: number }
+  /** The first audio of a message: it starts playing (one per message, before its first `audio`). */
+  | { type: 'audio_start'; responseId: string; itemId: string }
   /** A chunk of assistant audio: PCM16, 24 kHz, mono. Play it in order. */
   | { type: 'audio'; responseId: string; itemId: string; data: Uint8Array }
   /** The assistant message `itemId` has no more audio. */

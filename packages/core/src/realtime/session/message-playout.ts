@@ -130,14 +130,18 @@ export class MessagePlayout {
   }
 
   /** Audio of a message arrived; `passed` when it was handed to the app. */
-  audio(responseId: string, itemId: string, bytes: number, passed: boolean): void {
+  /** Counts a message's audio; `true` when it is the first audio of the message that passes to the app. */
+  audio(responseId: string, itemId: string, bytes: number, passed: boolean): boolean {
     // A known message of this response is already in its order (forgetting a response forgets its messages).
     const last = this.#lastAudio;
     const known = last !== undefined && last.itemId === itemId ? last : this.#messages?.get(itemId);
     const message = known?.responseId === responseId ? known : this.messageStarted(responseId, itemId);
     this.#lastAudio = message;
     message.receivedBytes += bytes;
-    if (passed) message.passedBytes += bytes;
+    if (!passed) return false;
+    const first = message.passedBytes === 0;
+    message.passedBytes += bytes;
+    return first;
   }
 
   audioDone(itemId: string): void {
