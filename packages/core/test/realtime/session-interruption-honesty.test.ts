@@ -132,6 +132,7 @@ describe('audio_start', () => {
     const reply = session.generateReply();
     await reply;
     await reply.done;
+    await flushMicrotasks();
     const audioEvents = log.events.filter((e) => e.type === 'audio_start' || e.type === 'audio');
     const items = [...new Set(log.of('audio').map((e) => e.itemId))];
     expect(items).toHaveLength(2);
