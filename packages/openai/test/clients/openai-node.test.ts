@@ -258,3 +258,31 @@ describe('the official `openai` Node client against the simulator', () => {
     }
   });
 });
+
+describe('the official `openai` Node client: the other connection targets', () => {
+  test("{ intent: 'transcription' } opens a transcription session; { callID } attaches to a call", async () => {
+    const sim = await simulator();
+    const transcription = openaiClientFor(sim.port, { intent: 'transcription' });
+    const t = record(transcription);
+    const callId = sim.createCall({ session: { instructions: 'Phone agent.' } });
+    const call = openaiClientFor(sim.port, { callID: callId });
+    const c = record(call);
+    try {
+      expect((await t.nth('session.created')) as unknown).toMatchObject({
+        session: { type: 'transcription' },
+      });
+      expect((await c.nth('session.created')) as unknown).toMatchObject({
+        session: { instructions: 'Phone agent.' },
+      });
+      expect(sim.connections.map((connection) => connection.targetKind).sort()).toEqual([
+        'call',
+        'transcription',
+      ]);
+      expect(t.errors).toEqual([]);
+      expect(c.errors).toEqual([]);
+    } finally {
+      transcription.close();
+      call.close();
+    }
+  });
+});
