@@ -105,6 +105,11 @@ export function configureTracing(options: TracingOptions = {}): void {
   };
 }
 
+/** @internal Whether spans are being recorded (so callers can skip setting up what only tracing needs). */
+export function tracingEnabled(): boolean {
+  return tracing !== undefined;
+}
+
 /** @internal One of Parley's spans; a shared no-op when tracing is off. */
 export interface TraceSpan {
   set(attributes: TraceAttributes): void;

@@ -64,7 +64,9 @@ export const interruptMidMessageScenario: ConformanceScenario = {
         await contextEdits(harness, messageTruncation ? 1 : 0, 0);
         const commands = await harness.commands();
         expect(commandsOf(commands, 'cancelResponse')).toEqual([{ type: 'cancelResponse', responseId }]);
-        expect(events.of('audio_interrupted')).toEqual([{ type: 'audio_interrupted', responseId, itemId }]);
+        expect(events.of('audio_interrupted')).toEqual([
+          { type: 'audio_interrupted', responseId, itemId, heardMs: 480 },
+        ]);
         expect(events.of('response_done').at(-1)).toMatchObject({ responseId, status: 'cancelled' });
         if (messageTruncation) {
           expect(commandsOf(commands, 'truncateItem')).toEqual([
@@ -127,7 +129,9 @@ export const interruptBeforeAudioScenario: ConformanceScenario = {
           await events.waitFor('history_removed', (e) => e.itemId === itemId);
           expect((await harness.conversation()).some((i) => i.itemId === itemId)).toBe(false);
         }
-        expect(events.of('audio_interrupted')).toEqual([{ type: 'audio_interrupted', responseId, itemId }]);
+        expect(events.of('audio_interrupted')).toEqual([
+          { type: 'audio_interrupted', responseId, itemId, heardMs: 0 },
+        ]);
         expect(events.of('warning')).toEqual(
           messageTruncation || mutableChatContext
             ? []
@@ -169,7 +173,9 @@ export const bargeInScenario: ConformanceScenario = {
         const commands = await harness.commands();
         expect(events.of('response_done').at(-1)).toMatchObject({ responseId, status: 'cancelled' });
         expect(commandsOf(commands, 'cancelResponse')).toEqual([]);
-        expect(events.of('audio_interrupted')).toEqual([{ type: 'audio_interrupted', responseId, itemId }]);
+        expect(events.of('audio_interrupted')).toEqual([
+          { type: 'audio_interrupted', responseId, itemId, heardMs: 300 },
+        ]);
         expect(commandsOf(commands, 'truncateItem')).toEqual(
           messageTruncation ? [{ type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 300 }] : [],
         );
@@ -283,8 +289,8 @@ export const multiMessageScenario: ConformanceScenario = {
           mutableChatContext ? [{ type: 'deleteItem', itemId: d }] : [],
         );
         expect(events.of('audio_interrupted')).toEqual([
-          { type: 'audio_interrupted', responseId: first, itemId: b },
-          { type: 'audio_interrupted', responseId: second, itemId: c },
+          { type: 'audio_interrupted', responseId: first, itemId: b, heardMs: 200 },
+          { type: 'audio_interrupted', responseId: second, itemId: c, heardMs: 100 },
         ]);
         const messages = session.history.filter((i) => i.type === 'message');
         expect(messages.map((m) => [m.itemId, m.interrupted])).toEqual([

@@ -254,7 +254,9 @@ describe('playback reporting', () => {
       { type: 'cancelResponse', responseId },
       { type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 260 },
     ]);
-    expect(log.of('audio_interrupted')).toEqual([{ type: 'audio_interrupted', responseId, itemId }]);
+    expect(log.of('audio_interrupted')).toEqual([
+      { type: 'audio_interrupted', responseId, itemId, heardMs: 260 },
+    ]);
     await session.close();
   });
 

@@ -38,7 +38,9 @@ describe('several messages in one response', () => {
       { type: 'truncateItem', itemId: c, contentIndex: 0, audioEndMs: 0 },
       { type: 'deleteItem', itemId: c },
     ]);
-    expect(log.of('audio_interrupted')).toEqual([{ type: 'audio_interrupted', responseId, itemId: b }]);
+    expect(log.of('audio_interrupted')).toEqual([
+      { type: 'audio_interrupted', responseId, itemId: b, heardMs: 100 },
+    ]);
     expect(
       session.history.map((i) => (i.type === 'message' ? [i.itemId, i.text, i.interrupted] : i)),
     ).toEqual([

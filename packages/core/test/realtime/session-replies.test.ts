@@ -270,7 +270,9 @@ describe('interrupt()', () => {
     expect(model.commands.filter((c) => c.type === 'cancelResponse')).toEqual([
       { type: 'cancelResponse', responseId },
     ]);
-    expect(log.of('audio_interrupted')).toEqual([{ type: 'audio_interrupted', responseId, itemId }]);
+    expect(log.of('audio_interrupted')).toEqual([
+      { type: 'audio_interrupted', responseId, itemId, heardMs: 150 },
+    ]);
     expect(log.of('response_done').at(-1)).toMatchObject({ responseId, status: 'cancelled' });
     expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
       { type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 150 },

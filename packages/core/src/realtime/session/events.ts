@@ -157,8 +157,11 @@ export type RealtimeSessionEvent<TContext = unknown> =
   | { type: 'audio'; responseId: string; itemId: string; data: Uint8Array }
   /** The assistant message `itemId` has no more audio. */
   | { type: 'audio_done'; responseId: string; itemId: string }
-  /** Stop local playback of this response now: it was interrupted or cut by a guardrail. */
-  | { type: 'audio_interrupted'; responseId: string; itemId?: string }
+  /**
+   * Stop local playback of this response now: it was interrupted or cut by a guardrail. `itemId` is the message
+   * the listener was hearing and `heardMs` how much of its audio they had heard (whole ms).
+   */
+  | { type: 'audio_interrupted'; responseId: string; itemId?: string; heardMs?: number }
   /** Transcript of assistant audio. */
   | { type: 'transcript_delta'; responseId: string; itemId: string; delta: string }
   /** Assistant text (text-only output). */

@@ -160,7 +160,11 @@ export class Interruptions<TContext> {
         withAudio.find(
           (m) => (snapshot.played.get(m.itemId) ?? 0) < this.#host.playout.durationMs(m.passedBytes),
         ) ?? withAudio.at(-1);
-      this.#host.emit({ type: 'audio_interrupted', responseId, ...(heard && { itemId: heard.itemId }) });
+      this.#host.emit({
+        type: 'audio_interrupted',
+        responseId,
+        ...(heard && { itemId: heard.itemId, heardMs: snapshot.played.get(heard.itemId) ?? 0 }),
+      });
     }
     if (info.done) {
       this.#settle(responseId, snapshot);

@@ -19,6 +19,7 @@ import { ProviderEventRouter } from './provider-events.js';
 import { Replies } from './replies.js';
 import { ResponseTracker } from './response-tracker.js';
 import { SessionState } from './session-state.js';
+import { traceSession } from './session-tracing.js';
 import { TaskSet } from './task-set.js';
 import { ToolExecutor } from './tool-executor.js';
 
@@ -44,6 +45,7 @@ export function assembleSession<TContext>(
 ): SessionParts<TContext> {
   const { model, clock, playbackTracker: tracker } = resolved;
   const state = new SessionState(agent);
+  traceSession(state.hub, model.provider);
   const runContext = createRunContext(resolved.context);
   const tasks = new TaskSet();
   const playout = new MessagePlayout(audioBytesPerMs(resolved.config.outputAudioFormat));
