@@ -126,7 +126,7 @@ describe('legacy preview path', () => {
       item: { content: { type: string }[] };
     };
     expect(create.item.content[0]?.type).toBe('text');
-    // Response requests say `modalities`, and the service starts them.
+    // Response requests go out in the beta shape, and the service starts them.
     const started = new Promise<void>((resolve) => {
       connection.onEvent((event) => {
         if (event.type === 'response_started' && event.clientRequestId === 'req-1') resolve();
@@ -136,14 +136,13 @@ describe('legacy preview path', () => {
       type: 'createResponse',
       clientRequestId: 'req-1',
       conversation: 'default',
-      outputModalities: ['text'],
       instructions: 'Answer in text.',
     });
     await started;
     const request = sent.find((e) => (e as { type: string }).type === 'response.create') as {
       response: Record<string, unknown>;
     };
-    expect(request.response).toMatchObject({ modalities: ['text'], instructions: 'Answer in text.' });
+    expect(request.response).toMatchObject({ instructions: 'Answer in text.' });
     expect(request.response).not.toHaveProperty('output_modalities');
     await connection.close();
   });

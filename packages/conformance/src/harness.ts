@@ -51,8 +51,8 @@ export type CommandMatch = RealtimeCommand['type'] | ((command: RealtimeCommand)
  *   backend started it itself (turn detection, `autoToolReplyGeneration`), plays the next queued
  *   {@link HarnessResponse}; scenarios queue a response before they trigger one;
  * - the backend behaves like the provider: one active default-conversation response (a second request
- *   is refused with `conversation_already_has_active_response`), items enter its conversation, a
- *   cancelled response ends with status `cancelled`.
+ *   is refused with an `error` event that echoes its `clientRequestId`, in the provider's own code),
+ *   items enter its conversation, a cancelled response ends with status `cancelled`.
  *
  * Normalization rules for {@link commands}: what the backend received, translated back to the seam's
  * {@link RealtimeCommand} shapes, in the order received, on every connection of this harness. A tool

@@ -15,9 +15,9 @@ export {
 export * from './model.js';
 export * from './option-keys.js';
 export * from './realtime/audio.js';
-export * from './realtime/capabilities.js';
 export * from './realtime/seam.js';
 export * from './realtime/session/index.js';
+export * from './realtime/spec/v1/index.js';
 export * from './runner/index.js';
 export * from './tool.js';
 export {

@@ -4,6 +4,10 @@ export interface Usage {
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
+  /** Input tokens by kind, where the provider reports them; `cachedTokens` came from its prompt cache. */
+  inputTokenDetails?: { textTokens?: number; audioTokens?: number; cachedTokens?: number };
+  /** Output tokens by kind, where the provider reports them. */
+  outputTokenDetails?: { textTokens?: number; audioTokens?: number };
 }
 
 /** A zeroed {@link Usage}. */
@@ -11,11 +15,28 @@ export function emptyUsage(): Usage {
   return { requests: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 }
 
-/** Adds `more` into `into` and returns `into`. */
+function addDetails<K extends string>(
+  into: Partial<Record<K, number>> | undefined,
+  more: Partial<Record<K, number>> | undefined,
+): Partial<Record<K, number>> | undefined {
+  if (!more) return into;
+  const sum: Partial<Record<K, number>> = { ...into };
+  for (const key of Object.keys(more) as K[]) {
+    const value = more[key];
+    if (typeof value === 'number') sum[key] = (sum[key] ?? 0) + value;
+  }
+  return sum;
+}
+
+/** Adds `more` into `into` and returns `into`; token details are summed where either reports them. */
 export function addUsage(into: Usage, more: Partial<Usage>): Usage {
   into.requests += more.requests ?? 0;
   into.inputTokens += more.inputTokens ?? 0;
   into.outputTokens += more.outputTokens ?? 0;
   into.totalTokens += more.totalTokens ?? 0;
+  const input = addDetails(into.inputTokenDetails, more.inputTokenDetails);
+  if (input) into.inputTokenDetails = input;
+  const output = addDetails(into.outputTokenDetails, more.outputTokenDetails);
+  if (output) into.outputTokenDetails = output;
   return into;
 }

@@ -70,7 +70,7 @@ export const interruptMidMessageScenario: ConformanceScenario = {
         expect(events.of('response_done').at(-1)).toMatchObject({ responseId, status: 'cancelled' });
         if (messageTruncation) {
           expect(commandsOf(commands, 'truncateItem')).toEqual([
-            { type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 480 },
+            { type: 'truncateItem', itemId, audioEndMs: 480 },
           ]);
           expect(events.of('warning')).toEqual([]);
         } else {
@@ -119,7 +119,7 @@ export const interruptBeforeAudioScenario: ConformanceScenario = {
         const commands = await harness.commands();
         expect(commandsOf(commands, 'cancelResponse')).toEqual([{ type: 'cancelResponse', responseId }]);
         expect(commandsOf(commands, 'truncateItem')).toEqual(
-          messageTruncation ? [{ type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 0 }] : [],
+          messageTruncation ? [{ type: 'truncateItem', itemId, audioEndMs: 0 }] : [],
         );
         expect(commandsOf(commands, 'deleteItem')).toEqual(
           mutableChatContext ? [{ type: 'deleteItem', itemId }] : [],
@@ -177,7 +177,7 @@ export const bargeInScenario: ConformanceScenario = {
           { type: 'audio_interrupted', responseId, itemId, heardMs: 300 },
         ]);
         expect(commandsOf(commands, 'truncateItem')).toEqual(
-          messageTruncation ? [{ type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 300 }] : [],
+          messageTruncation ? [{ type: 'truncateItem', itemId, audioEndMs: 300 }] : [],
         );
         expect(session.history.find((i) => i.itemId === itemId)).toMatchObject({ interrupted: true });
         await roundTrip(harness, session, events);
@@ -222,7 +222,7 @@ export const truncationWithoutTranscriptScenario: ConformanceScenario = {
         await contextEdits(harness, messageTruncation ? 1 : 0, 0);
         const commands = await harness.commands();
         expect(commandsOf(commands, 'truncateItem')).toEqual(
-          messageTruncation ? [{ type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 250 }] : [],
+          messageTruncation ? [{ type: 'truncateItem', itemId, audioEndMs: 250 }] : [],
         );
         expect(events.of('warning').map((w) => [w.code, w.itemId])).toEqual(
           messageTruncation ? [] : [['message_not_truncated', itemId]],

@@ -72,7 +72,6 @@ export class MyRealtimeConnection implements RealtimeConnection {
       case 'updateSession':
       case 'appendInputAudio':
       case 'commitInputAudio':
-      case 'clearInputAudio':
       case 'createItem':
       case 'deleteItem':
       case 'truncateItem':

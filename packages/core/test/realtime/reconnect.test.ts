@@ -140,7 +140,7 @@ describe('an unexpected close', () => {
     const first = model.connection;
     const before = log.events.length;
 
-    first.disconnect('network down', 1006);
+    first.disconnect('network down');
     await flushMicrotasks();
 
     expect(model.connections).toHaveLength(2);

@@ -31,7 +31,7 @@ describe('the per-delta path', () => {
     const { model, session, clock, c } = await connected();
     const r = 'resp_quiet';
     c.emit({ type: 'response_started', responseId: r, conversation: 'default' });
-    c.emit({ type: 'message_started', responseId: r, itemId: 'A', outputIndex: 0 });
+    c.emit({ type: 'message_started', responseId: r, itemId: 'A' });
     for (const word of ['one ', 'two ', 'three ']) {
       c.emit({ type: 'audio_delta', responseId: r, itemId: 'A', audio: mockPcm16(100, 1) });
       c.emit({ type: 'transcript_delta', responseId: r, itemId: 'A', delta: word });
@@ -58,7 +58,6 @@ describe('the per-delta path', () => {
     expect(model.commands).toContainEqual({
       type: 'truncateItem',
       itemId: 'A',
-      contentIndex: 0,
       audioEndMs: 250,
     });
     await session.close();
@@ -69,7 +68,7 @@ describe('the per-delta path', () => {
     const texts: string[] = [];
     session.on('transcript_delta', (e) => texts.push(`${e.responseId}/${e.itemId}:${e.delta}`));
     c.emit({ type: 'response_started', responseId: 'r1', conversation: 'default' });
-    c.emit({ type: 'message_started', responseId: 'r1', itemId: 'A', outputIndex: 0 });
+    c.emit({ type: 'message_started', responseId: 'r1', itemId: 'A' });
     c.emit({ type: 'audio_delta', responseId: 'r1', itemId: 'A', audio: mockPcm16(100, 1) });
     c.emit({ type: 'transcript_delta', responseId: 'r1', itemId: 'A', delta: 'alpha ' });
     await flushMicrotasks();
@@ -81,7 +80,7 @@ describe('the per-delta path', () => {
     c.emit(messageDone('r1', 'A', 'alpha late'));
     c.emit({ type: 'response_done', responseId: 'r1', status: 'completed', conversation: 'default' });
     c.emit({ type: 'response_started', responseId: 'r2', conversation: 'default' });
-    c.emit({ type: 'message_started', responseId: 'r2', itemId: 'B', outputIndex: 0 });
+    c.emit({ type: 'message_started', responseId: 'r2', itemId: 'B' });
     c.emit({ type: 'audio_delta', responseId: 'r2', itemId: 'B', audio: mockPcm16(100, 2) });
     c.emit({ type: 'transcript_delta', responseId: 'r2', itemId: 'B', delta: 'beta' });
     c.emit({ type: 'audio_delta', responseId: 'r2', itemId: 'B', audio: mockPcm16(100, 3) });

@@ -208,7 +208,7 @@ describe('ephemeral replies', () => {
       clientRequestId: reply.clientRequestId,
       conversation: 'none',
     });
-    c.emit({ type: 'message_started', responseId, itemId: 'item_x', outputIndex: 0 });
+    c.emit({ type: 'message_started', responseId, itemId: 'item_x' });
     c.emit({ type: 'audio_delta', responseId, itemId: 'item_x', audio: mockPcm16(100) });
     c.emit({ type: 'transcript_delta', responseId, itemId: 'item_x', delta: 'Your code' });
     c.emit({ type: 'response_done', responseId, status: 'cancelled', conversation: 'none' });

@@ -94,7 +94,7 @@ test('items of an out-of-band response never enter the history', async () => {
   await session.connect();
   const c = model.connection;
   c.emit({ type: 'response_started', responseId: 'oob', conversation: 'none' });
-  c.emit({ type: 'message_started', responseId: 'oob', itemId: 'oob_item', outputIndex: 0 });
+  c.emit({ type: 'message_started', responseId: 'oob', itemId: 'oob_item' });
   c.emit({ type: 'transcript_delta', responseId: 'oob', itemId: 'oob_item', delta: 'Code 4711' });
   c.emit({
     type: 'message_done',
@@ -122,7 +122,7 @@ test('a final transcript equal to its deltas is still published as history_updat
   await session.connect();
   const c = model.connection;
   c.emit({ type: 'response_started', responseId: 'r1', conversation: 'default' });
-  c.emit({ type: 'message_started', responseId: 'r1', itemId: 'a1', outputIndex: 0 });
+  c.emit({ type: 'message_started', responseId: 'r1', itemId: 'a1' });
   c.emit({ type: 'audio_delta', responseId: 'r1', itemId: 'a1', audio: new Uint8Array(96) });
   c.emit({ type: 'transcript_delta', responseId: 'r1', itemId: 'a1', delta: 'Hello ' });
   c.emit({ type: 'transcript_delta', responseId: 'r1', itemId: 'a1', delta: 'there' });

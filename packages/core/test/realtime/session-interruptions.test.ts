@@ -48,7 +48,7 @@ describe('the interruption position', () => {
     const itemId = log.of('audio')[0]!.itemId;
     expect(edits(model)).toEqual([
       { type: 'cancelResponse', responseId },
-      { type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 200 },
+      { type: 'truncateItem', itemId, audioEndMs: 200 },
     ]);
     expect(log.of('error')).toEqual([]);
     await session.close();
@@ -66,7 +66,7 @@ describe('the interruption position', () => {
     session.interrupt();
     await flushMicrotasks();
     expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
-      { type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 73 },
+      { type: 'truncateItem', itemId, audioEndMs: 73 },
     ]);
     expect(session.playback.playedMs(itemId)).toBe(73);
     await session.close();
@@ -76,7 +76,7 @@ describe('the interruption position', () => {
 describe('one interruption path', () => {
   test('interrupt(), speech and the app stopping playback together send one cancel and one audio_interrupted', async () => {
     const { model, session, log, clock } = await connected({
-      config: { turnDetection: { type: 'server_vad', interruptResponse: false } },
+      config: { turnDetection: { interruptResponse: false } },
     });
     model.respondWith({
       output: [{ type: 'message', text: 'Hello there friend', audio: { ms: 600 }, pauseAfterChunks: 3 }],
@@ -102,7 +102,7 @@ describe('one interruption path', () => {
 
   test('speech with the provider not cancelling by itself (interruptResponse: false): the session cancels by id', async () => {
     const { model, session, clock } = await connected({
-      config: { turnDetection: { type: 'server_vad', interruptResponse: false } },
+      config: { turnDetection: { interruptResponse: false } },
     });
     model.respondWith({
       output: [{ type: 'message', text: 'Wait', audio: { ms: 400 }, pauseAfterChunks: 2 }],
@@ -220,7 +220,7 @@ describe('one interruption path', () => {
     await flushMicrotasks();
     await clock.advance(50);
     session.interrupt();
-    model.connection.emit({ type: 'message_started', responseId, itemId: 'item_late', outputIndex: 1 });
+    model.connection.emit({ type: 'message_started', responseId, itemId: 'item_late' });
     model.connection.emit({ type: 'audio_delta', responseId, itemId: 'item_late', audio: mockPcm16(100) });
     model.connection.emit({ type: 'transcript_delta', responseId, itemId: 'item_late', delta: 'late' });
     await flushMicrotasks();
@@ -252,7 +252,7 @@ describe('playback reporting', () => {
     await flushMicrotasks();
     expect(edits(model)).toEqual([
       { type: 'cancelResponse', responseId },
-      { type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 260 },
+      { type: 'truncateItem', itemId, audioEndMs: 260 },
     ]);
     expect(log.of('audio_interrupted')).toEqual([
       { type: 'audio_interrupted', responseId, itemId, heardMs: 260 },
@@ -348,7 +348,7 @@ describe('capabilities the provider lacks', () => {
     await flushMicrotasks();
     const itemId = log.of('audio')[0]!.itemId;
     expect(model.commands.filter((c) => c.type === 'truncateItem' || c.type === 'deleteItem')).toEqual([
-      { type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 0 },
+      { type: 'truncateItem', itemId, audioEndMs: 0 },
     ]);
     expect(session.history.some((i) => i.itemId === itemId)).toBe(false);
     expect(log.of('warning')).toEqual([]);

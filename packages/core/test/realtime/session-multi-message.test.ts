@@ -34,8 +34,8 @@ describe('several messages in one response', () => {
     await flushMicrotasks();
     expect(model.commands.filter((cmd) => cmd.type !== 'createResponse')).toEqual([
       { type: 'cancelResponse', responseId },
-      { type: 'truncateItem', itemId: b, contentIndex: 0, audioEndMs: 100 },
-      { type: 'truncateItem', itemId: c, contentIndex: 0, audioEndMs: 0 },
+      { type: 'truncateItem', itemId: b, audioEndMs: 100 },
+      { type: 'truncateItem', itemId: c, audioEndMs: 0 },
       { type: 'deleteItem', itemId: c },
     ]);
     expect(log.of('audio_interrupted')).toEqual([
@@ -90,8 +90,8 @@ describe('several messages in one response', () => {
     const c = model.connection;
     const responseId = 'resp_interleaved';
     c.emit({ type: 'response_started', responseId, conversation: 'default' });
-    c.emit({ type: 'message_started', responseId, itemId: 'A', outputIndex: 0 });
-    c.emit({ type: 'message_started', responseId, itemId: 'B', outputIndex: 1 });
+    c.emit({ type: 'message_started', responseId, itemId: 'A' });
+    c.emit({ type: 'message_started', responseId, itemId: 'B' });
     c.emit({ type: 'audio_delta', responseId, itemId: 'B', audio: mockPcm16(100, 1) });
     c.emit({ type: 'transcript_delta', responseId, itemId: 'B', delta: 'second ' });
     c.emit({ type: 'audio_delta', responseId, itemId: 'A', audio: mockPcm16(100, 2) });
@@ -115,8 +115,8 @@ describe('several messages in one response', () => {
     expect(log.of('audio').map((e) => e.itemId)).toEqual(['A', 'B', 'B']);
     expect(log.of('transcript_delta').map((e) => e.delta)).toEqual(['first ', 'second ']);
     // Whatever is still held when the response ends is delivered before response_done.
-    c.emit({ type: 'message_started', responseId, itemId: 'C', outputIndex: 2 });
-    c.emit({ type: 'message_started', responseId, itemId: 'D', outputIndex: 3 });
+    c.emit({ type: 'message_started', responseId, itemId: 'C' });
+    c.emit({ type: 'message_started', responseId, itemId: 'D' });
     c.emit({ type: 'audio_delta', responseId, itemId: 'D', audio: mockPcm16(50, 4) });
     c.emit({ type: 'response_done', responseId, status: 'completed', conversation: 'default' });
     await flushMicrotasks();

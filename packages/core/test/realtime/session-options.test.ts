@@ -122,10 +122,7 @@ describe('RealtimeSession options are validated before connecting', () => {
       "Unknown option 'toolTimeout' in RealtimeSessionOptions. Did you mean 'toolTimeoutMs'?",
     ],
     [{ config: { vocie: 'alloy' } }, "Did you mean 'config.voice'?"],
-    [
-      { config: { turnDetection: { type: 'server_vad', silenceMs: 300 } } },
-      "Unknown option 'config.turnDetection.silenceMs'",
-    ],
+    [{ config: { turnDetection: { silenceMs: 300 } } }, "Unknown option 'config.turnDetection.silenceMs'"],
     [
       { config: { inputTranscription: { lang: 'en' } } },
       "Did you mean 'config.inputTranscription.language'?",

@@ -275,7 +275,7 @@ describe('interrupt()', () => {
     ]);
     expect(log.of('response_done').at(-1)).toMatchObject({ responseId, status: 'cancelled' });
     expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
-      { type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 150 },
+      { type: 'truncateItem', itemId, audioEndMs: 150 },
     ]);
     expect(session.history.at(-1)).toMatchObject({
       itemId,

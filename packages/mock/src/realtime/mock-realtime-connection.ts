@@ -21,28 +21,20 @@ import { type MockResponseInput, textDeltas, toScript } from './script.js';
 
 export type { MockModelLink } from './mock-response-player.js';
 
-/** Options of {@link MockRealtimeConnection.userStartsSpeaking}. */
-export interface UserStartsSpeakingOptions {
-  /** The audio position where the speech started, passed on in `input_speech_started`. */
-  audioStartMs?: number;
-}
+/** Options of {@link MockRealtimeConnection.userStartsSpeaking} (none yet; unknown keys are refused). */
+export type UserStartsSpeakingOptions = Record<string, never>;
 
 /** Options of {@link MockRealtimeConnection.userStopsSpeaking}. */
 export interface UserStopsSpeakingOptions {
   /** What the user said (transcribed where `userTranscription` is on). */
   transcript?: string;
-  /** The audio position where the speech ended, passed on in `input_speech_stopped`. */
-  audioEndMs?: number;
   /** `false`: the provider starts no response, whatever turn detection says. */
   respond?: boolean;
 }
 
-const STARTS_SPEAKING_OPTIONS = optionKeys<UserStartsSpeakingOptions>('userStartsSpeaking() options', {
-  audioStartMs: true,
-});
+const STARTS_SPEAKING_OPTIONS = optionKeys<UserStartsSpeakingOptions>('userStartsSpeaking() options', {});
 const STOPS_SPEAKING_OPTIONS = optionKeys<UserStopsSpeakingOptions>('userStopsSpeaking() options', {
   transcript: true,
-  audioEndMs: true,
   respond: true,
 });
 
@@ -94,8 +86,16 @@ export class MockRealtimeConnection implements RealtimeConnection {
   readonly #closedByClient: Promise<void>;
   #resolveClosed!: () => void;
 
-  constructor(link: MockModelLink, config: RealtimeSessionConfig, lifetime?: MockSessionLifetime) {
+  readonly #rawEvents: boolean;
+
+  constructor(
+    link: MockModelLink,
+    config: RealtimeSessionConfig,
+    lifetime?: MockSessionLifetime,
+    rawEvents = false,
+  ) {
     this.#link = link;
+    this.#rawEvents = rawEvents;
     this.#config = { ...config };
     if (lifetime) {
       this.expiresAt = Date.now() + lifetime.ms;
@@ -158,7 +158,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
     this.#clientClosed = true;
     this.#status = 'closed';
     this.#queue.length = 0;
-    this.#player.cancelAll('client_closed');
+    this.#player.cancelAll('client_cancelled');
   }
 
   // ── inspection ─────────────────────────────────────────────────────────────────────────────
@@ -246,11 +246,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
     STARTS_SPEAKING_OPTIONS.check(options);
     this.#requireTurnDetection('userStartsSpeaking');
     this.#speechItemId = this.#link.nextId('item');
-    this.#emit({
-      type: 'input_speech_started',
-      itemId: this.#speechItemId,
-      ...(options.audioStartMs !== undefined && { audioStartMs: options.audioStartMs }),
-    });
+    this.#emit({ type: 'input_speech_started' });
     if (this.#config.turnDetection?.interruptResponse !== false)
       this.#player.cancel(undefined, 'turn_detected');
   }
@@ -265,11 +261,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
     this.#requireTurnDetection('userStopsSpeaking');
     const itemId = this.#speechItemId ?? this.#link.nextId('item');
     this.#speechItemId = undefined;
-    this.#emit({
-      type: 'input_speech_stopped',
-      itemId,
-      ...(options.audioEndMs !== undefined && { audioEndMs: options.audioEndMs }),
-    });
+    this.#emit({ type: 'input_speech_stopped' });
     this.#inputAudioBytes = 0;
     this.#commitUserAudio(itemId, options.transcript);
     const autoRespond = this.#config.turnDetection?.createResponse !== false && options.respond !== false;
@@ -322,28 +314,22 @@ export class MockRealtimeConnection implements RealtimeConnection {
   }
 
   /**
-   * Ends the session as a provider does at its time limit: a fatal `session_expired` error, then a
-   * disconnect with code 1001. Happens by itself after `sessionLifetimeMs` (see {@link MockRealtimeModel}).
+   * Ends the session as a provider does at its time limit: `session_expired`, then a disconnect. Happens by itself after `sessionLifetimeMs` (see {@link MockRealtimeModel}).
    */
   expire(): void {
     if (this.#status === 'closed') return;
     const message = 'Your session hit the maximum duration.';
-    this.#emit({ type: 'error', code: 'session_expired', message, fatal: true });
-    this.disconnect(message, 1001);
+    this.#emit({ type: 'session_expired', message });
+    this.disconnect(message);
   }
 
   /** The provider drops the connection: `connection_status: disconnected`, then closed. */
-  disconnect(reason = 'mock_disconnect', code?: number): void {
+  disconnect(reason = 'mock_disconnect'): void {
     if (this.#status === 'closed') return;
     this.#clearExpiry();
-    this.#emit({
-      type: 'connection_status',
-      status: 'disconnected',
-      reason,
-      ...(code !== undefined && { code }),
-    });
+    this.#emit({ type: 'connection_status', status: 'disconnected', reason });
     this.#status = 'closed';
-    this.#player.cancelAll('disconnected');
+    this.#player.cancelAll('connection_lost');
   }
 
   /** Emits any event as is: an escape hatch for provider behaviour the scripts cannot express. */
@@ -377,9 +363,6 @@ export class MockRealtimeConnection implements RealtimeConnection {
         this.#commitUserAudio(this.#link.nextId('item'), transcript);
         return;
       }
-      case 'clearInputAudio':
-        this.#inputAudioBytes = 0;
-        return;
       case 'createItem':
         this.#createItem(command);
         return;
@@ -440,23 +423,11 @@ export class MockRealtimeConnection implements RealtimeConnection {
   }
 
   #createItem(command: Extract<RealtimeCommand, { type: 'createItem' }>): void {
-    if (command.previousItemId !== undefined) {
-      if (!this.#capable(command, 'mutableChatContext')) return;
-      if (!this.#conversation.some((item) => item.itemId === command.previousItemId)) {
-        this.#error(command, 'item_not_found', `Item with item_id not found: ${command.previousItemId}`);
-        return;
-      }
-    }
     const item = {
       ...command.item,
       itemId: command.item.itemId ?? this.#link.nextId('item'),
     } as RealtimeItem;
-    if (command.previousItemId !== undefined) {
-      const index = this.#conversation.findIndex((i) => i.itemId === command.previousItemId);
-      this.#conversation.splice(index + 1, 0, item);
-    } else {
-      this.#conversation.push(item);
-    }
+    this.#conversation.push(item);
     this.#emit({ type: 'item_added', item: structuredClone(item), previousItemId: this.#previousId(item) });
     if (item.type === 'function_call_output') this.#player.toolOutputReceived(item.callId);
   }
@@ -497,12 +468,11 @@ export class MockRealtimeConnection implements RealtimeConnection {
     item.content = item.content.map((part) =>
       part.type === 'audio' ? { type: 'audio', transcript: '' } : part,
     );
-    this.#emit({ type: 'item_truncated', itemId: command.itemId, audioEndMs: command.audioEndMs });
+    this.#emit({ type: 'item_truncated', itemId: command.itemId });
   }
 
   #createResponse(command: CreateResponseCommand): void {
     if (command.conversation === 'none' && !this.#capable(command, 'ephemeralResponse')) return;
-    if (command.outputModalities?.includes('audio') && !this.#capable(command, 'audioOutput')) return;
     const refusal = this.#refusals.shift();
     if (refusal?.kind === 'drop') return;
     if (refusal?.echoRequestId === false) {
@@ -522,7 +492,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
       );
       return;
     }
-    this.#player.start(command.clientRequestId, command.conversation, command.outputModalities, undefined);
+    this.#player.start(command.clientRequestId, command.conversation, undefined, undefined);
   }
 
   // ── helpers ────────────────────────────────────────────────────────────────────────────────
@@ -597,6 +567,8 @@ export class MockRealtimeConnection implements RealtimeConnection {
 
   #emit(event: RealtimeEvent): void {
     if (this.#status === 'closed') return;
+    // The mock's "original" event is the event itself: a copy, so the two are not the same object.
+    if (this.#rawEvents) this.#queue.push({ type: 'raw_event', event: { ...event } });
     this.#queue.push(event);
     if (this.#drainScheduled) return;
     this.#drainScheduled = true;

@@ -45,8 +45,8 @@ export interface MockRealtimeModelOptions {
   provider?: string;
   /**
    * A provider session limit: each connection says when it expires (`expiresAt`) and, that long after it
-   * opened (timed on `clock`, which it needs), ends like a real service does: a fatal `session_expired`
-   * error, then a disconnect with code 1001.
+   * opened (timed on `clock`, which it needs), ends like a real service does: `session_expired`, then a
+   * disconnect.
    */
   sessionLifetimeMs?: number;
 }
@@ -306,7 +306,12 @@ export class MockRealtimeModel implements RealtimeModel {
     }
     const problem = checkConfig(options.config, this.capabilities, false);
     if (problem) throw new MockConnectError(problem, 'capability_not_supported');
-    const connection = new MockRealtimeConnection(this.#link, options.config, this.#lifetime);
+    const connection = new MockRealtimeConnection(
+      this.#link,
+      options.config,
+      this.#lifetime,
+      options.rawEvents === true,
+    );
     this.connections.push(connection);
     if (plan?.kind === 'closed_on_arrival') connection.disconnect('closed_on_arrival');
     return connection;

@@ -5,6 +5,7 @@ import {
   type RealtimeCommand,
   type RealtimeEvent,
   type RealtimeItem,
+  type RealtimeResponseEndReason,
   type RealtimeResponseStatus,
   UserError,
 } from '@parley/core';
@@ -61,7 +62,7 @@ interface MockResponse {
   readonly conversation: 'default' | 'none';
   readonly modalities: ('text' | 'audio')[];
   cancelled: boolean;
-  cancelReason: string | undefined;
+  cancelReason: RealtimeResponseEndReason | undefined;
   /** The script failed (nothing queued, or an unmet expectation): the response ends `failed`. */
   failed: boolean;
   done: boolean;
@@ -69,7 +70,6 @@ interface MockResponse {
   status: RealtimeResponseStatus | undefined;
   wake: (() => void) | undefined;
   readonly callIds: string[];
-  outputCount: number;
   autoReplied: boolean;
 }
 
@@ -119,7 +119,7 @@ export class MockResponsePlayer {
    * Cancels a running response (the active default one when `responseId` is omitted); `false` when
    * there is none, like a provider's `response_cancel_not_active`.
    */
-  cancel(responseId: string | undefined, reason: string): boolean {
+  cancel(responseId: string | undefined, reason: RealtimeResponseEndReason): boolean {
     const target = responseId !== undefined ? this.#responses.get(responseId) : this.#active;
     if (!target || target.done || target.cancelled) return false;
     this.#cancel(target, reason);
@@ -127,7 +127,7 @@ export class MockResponsePlayer {
   }
 
   /** Cancels every running response (the connection is going away). */
-  cancelAll(reason: string): void {
+  cancelAll(reason: RealtimeResponseEndReason): void {
     for (const response of [...this.#responses.values()]) this.#cancel(response, reason);
   }
 
@@ -151,7 +151,6 @@ export class MockResponsePlayer {
       status: undefined,
       wake: undefined,
       callIds: [],
-      outputCount: 0,
       autoReplied: false,
     };
     this.#responses.set(response.id, response);
@@ -241,12 +240,7 @@ export class MockResponsePlayer {
       status: 'in_progress',
     };
     if (response.conversation === 'default') this.#host.addItem(item);
-    this.#host.emit({
-      type: 'message_started',
-      responseId: response.id,
-      itemId,
-      outputIndex: response.outputCount++,
-    });
+    this.#host.emit({ type: 'message_started', responseId: response.id, itemId });
     const deltas = textDeltas(text);
     let said = '';
     if (spoken) {
@@ -293,7 +287,6 @@ export class MockResponsePlayer {
       this.#host.addItem({ type: 'function_call', itemId, callId, name: step.name, arguments: args });
     }
     response.callIds.push(callId);
-    response.outputCount++;
     this.#host.emit({
       type: 'function_call',
       ...(!step.withoutResponseId && { responseId: response.id }),
@@ -343,7 +336,7 @@ export class MockResponsePlayer {
     wake?.();
   }
 
-  #cancel(response: MockResponse, reason: string): void {
+  #cancel(response: MockResponse, reason: RealtimeResponseEndReason): void {
     if (response.done || response.cancelled) return;
     response.cancelled = true;
     response.cancelReason = reason;

@@ -187,9 +187,8 @@ export class OpenAILiveConnection implements RealtimeConnection {
         this.#socket.send(`{"type":"session.input_audio.append","audio":"${encodeBase64(command.audio)}"}`);
         return;
       case 'commitInputAudio':
-      case 'clearInputAudio':
       case 'cancelResponse':
-        // The voice model end-points and yields the floor by itself; there is nothing to commit, clear or cancel.
+        // The voice model end-points and yields the floor by itself; there is nothing to commit or cancel.
         return;
       case 'appendContext': {
         const responses = this.#options.delegation === 'responses';
@@ -536,7 +535,6 @@ export class OpenAILiveConnection implements RealtimeConnection {
         this.#emit({
           type: 'connection_status',
           status: 'disconnected',
-          code: event.code,
           reason: redactSecrets(event.reason || 'The GPT-Live connection was closed.', this.#secrets),
         });
       }

@@ -99,12 +99,7 @@ export class OutputSegmenter {
     };
     this.#speech = speech;
     this.#emit({ type: 'response_started', responseId: speech.responseId, conversation: 'default' });
-    this.#emit({
-      type: 'message_started',
-      responseId: speech.responseId,
-      itemId: speech.itemId,
-      outputIndex: 0,
-    });
+    this.#emit({ type: 'message_started', responseId: speech.responseId, itemId: speech.itemId });
     return speech;
   }
 }

@@ -22,7 +22,6 @@ const COMMAND_TYPES: ReadonlySet<string> = new Set<RealtimeCommand['type']>([
   'updateSession',
   'appendInputAudio',
   'commitInputAudio',
-  'clearInputAudio',
   'createItem',
   'deleteItem',
   'truncateItem',
@@ -87,20 +86,17 @@ export function toClientEvent(
       return { type: 'input_audio_buffer.append', event_id: eventId, audio: encodeBase64(command.audio) };
     case 'commitInputAudio':
       return { type: 'input_audio_buffer.commit', event_id: eventId };
-    case 'clearInputAudio':
-      return { type: 'input_audio_buffer.clear', event_id: eventId };
     case 'createItem':
       return {
         type: 'conversation.item.create',
         event_id: eventId,
-        ...(command.previousItemId !== undefined && { previous_item_id: command.previousItemId }),
         item: toWireItem(command.item),
       };
     case 'deleteItem':
       return { type: 'conversation.item.delete', event_id: eventId, item_id: command.itemId };
     case 'truncateItem': {
-      if (!Number.isFinite(command.audioEndMs) || !Number.isInteger(command.contentIndex)) {
-        throw new UserError('truncateItem needs a finite audioEndMs and an integer contentIndex.', {
+      if (!Number.isFinite(command.audioEndMs)) {
+        throw new UserError('truncateItem needs a finite audioEndMs.', {
           code: 'invalid_command',
         });
       }
@@ -108,19 +104,19 @@ export function toClientEvent(
         type: 'conversation.item.truncate',
         event_id: eventId,
         item_id: command.itemId,
-        content_index: command.contentIndex,
+        // Parley truncates a message's audio, which is always its first content part.
+        content_index: 0,
         audio_end_ms: Math.max(0, Math.floor(command.audioEndMs)),
       };
     }
     case 'createResponse': {
       const response: WireResponseCreateParams = {
-        metadata: { ...command.metadata, [CLIENT_REQUEST_ID_KEY]: command.clientRequestId },
+        metadata: { [CLIENT_REQUEST_ID_KEY]: command.clientRequestId },
       };
       if (command.conversation === 'none') response.conversation = 'none';
       if (command.instructions !== undefined) response.instructions = command.instructions;
       if (command.tools !== undefined) response.tools = command.tools.map(toWireTool);
       if (command.toolChoice !== undefined) response.tool_choice = toWireToolChoice(command.toolChoice);
-      if (command.outputModalities !== undefined) response.output_modalities = [...command.outputModalities];
       return { type: 'response.create', event_id: eventId, response };
     }
     case 'cancelResponse':

@@ -13,7 +13,7 @@ import { toBetaClientEvent } from '../shared/beta-dialect.js';
 import type { JsonObject } from '../shared/deep-merge.js';
 import type { WireSession } from '../shared/realtime-wire.js';
 import { redactSecrets } from '../shared/redact.js';
-import { type ClientEvent, commandEventId, toClientEvent } from './client-events.js';
+import { type ClientEvent, commandEventId, commandTypeOfEventId, toClientEvent } from './client-events.js';
 import { OpenAIRealtimeError } from './errors.js';
 import type { OpenAIRealtimeSessionConfig } from './options.js';
 import { ServerEventNormalizer } from './server-events.js';
@@ -43,6 +43,8 @@ export interface ConnectionSettings {
   transcriptionModel?: string;
   /** `transcription` for a transcription session (`?intent=transcription`): updates carry only input audio. */
   sessionType?: 'realtime' | 'transcription';
+  /** Emit every server event as a `raw_event` (parsed JSON) ahead of its normalized events. */
+  rawEvents?: boolean;
 }
 
 type Phase = 'connecting' | 'open' | 'closing' | 'closed';
@@ -71,8 +73,8 @@ function reportListenerError(error: unknown): void {
  * One live OpenAI Realtime session over a WebSocket. It owns the socket and its listeners: every path out
  * (a failed connect, `close()`, a close by the server) removes them and clears its timers.
  *
- * An unexpected close emits `connection_status` `disconnected` with the close code and reason; `session_expired`
- * arrives first as a fatal `error` event. A `close()` by the owner emits nothing.
+ * An unexpected close emits `connection_status` `disconnected` with the close reason; the service's session limit
+ * arrives first as a `session_expired` event. A `close()` by the owner emits nothing.
  */
 export class OpenAIRealtimeConnection implements RealtimeConnection {
   readonly #socket: WebSocketLike;
@@ -99,6 +101,8 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   #socketErrorMessage: string | undefined;
   #serverError: { code: string; message: string } | undefined;
   #initialUpdateId: string | undefined;
+  /** The error being emitted refuses a `session.update` (set by the normalizer just before it). */
+  #rejectedUpdate = false;
   readonly #initialConfig: RealtimeSessionConfig;
 
   private constructor(socket: WebSocketLike, settings: ConnectionSettings, config: RealtimeSessionConfig) {
@@ -111,6 +115,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
       onRejected: (eventId) => {
         // A refused update must not linger in the merged configuration, or every later update repeats it.
         this.#pendingUpdates = this.#pendingUpdates.filter((pending) => pending.eventId !== eventId);
+        this.#rejectedUpdate = commandTypeOfEventId(eventId) === 'updateSession';
       },
     });
     socket.addEventListener('open', this.#onOpen);
@@ -261,6 +266,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
 
   readonly #onMessage = (event: SocketEventMap['message']): void => {
     const data = event.data;
+    if (this.#settings.rawEvents) this.#emitRaw(data);
     if (typeof data === 'string') this.#normalizer.handleFrame(data);
     else if (data instanceof ArrayBuffer) this.#normalizer.handleFrame(textDecoder.decode(data));
     else if (ArrayBuffer.isView(data)) this.#normalizer.handleFrame(textDecoder.decode(data));
@@ -293,11 +299,30 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
       this.#emit({
         type: 'connection_status',
         status: 'disconnected',
-        code: event.code,
         reason: this.#redact(event.reason || this.#socketErrorMessage || 'The connection was closed.'),
       });
     }
   };
+
+  /** The server event as it arrived (parsed JSON; the frame's text when it is not JSON). */
+  #emitRaw(data: unknown): void {
+    const text =
+      typeof data === 'string'
+        ? data
+        : data instanceof ArrayBuffer || ArrayBuffer.isView(data)
+          ? textDecoder.decode(data as ArrayBuffer)
+          : undefined;
+    if (text === undefined) return;
+    // The service's texts may echo a key back: scrubbed like every other message.
+    const scrubbed = this.#redact(text);
+    let event: unknown;
+    try {
+      event = JSON.parse(scrubbed);
+    } catch {
+      event = scrubbed;
+    }
+    this.#emit({ type: 'raw_event', event });
+  }
 
   #detach(): void {
     this.#socket.removeEventListener('open', this.#onOpen);
@@ -313,11 +338,13 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     const event =
       normalized.type === 'error'
         ? { ...normalized, code: this.#redact(normalized.code), message: this.#redact(normalized.message) }
-        : normalized.type === 'response_done' && normalized.reason !== undefined
-          ? { ...normalized, reason: this.#redact(normalized.reason) }
+        : normalized.type === 'response_done' && normalized.errorCode !== undefined
+          ? { ...normalized, errorCode: this.#redact(normalized.errorCode) }
           : normalized;
+    const rejectedUpdate = event.type === 'error' && this.#rejectedUpdate;
+    this.#rejectedUpdate = false;
     if (this.#phase === 'connecting' && event.type === 'error') {
-      if (event.commandType === 'updateSession' && this.#initialUpdateId !== undefined) {
+      if (rejectedUpdate && this.#initialUpdateId !== undefined) {
         this.#rejectConnect(
           new OpenAIRealtimeError(
             'realtime_session_rejected',

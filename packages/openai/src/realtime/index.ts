@@ -9,5 +9,9 @@ export {
 export { OpenAIRealtimeConnection } from './connection.js';
 export { OpenAIRealtimeError, type OpenAIRealtimeErrorCode } from './errors.js';
 export { OpenAIRealtimeModel } from './openai-realtime-model.js';
-export type { OpenAIRealtimeModelOptions, OpenAIRealtimeSessionConfig } from './options.js';
+export type {
+  OpenAIRealtimeModelOptions,
+  OpenAIRealtimeSessionConfig,
+  OpenAITurnDetectionOptions,
+} from './options.js';
 export type { WebSocketConstructor, WebSocketLike, WebSocketStyle } from './socket-types.js';

@@ -92,6 +92,7 @@ export class OpenAIRealtimeModel implements RealtimeModel {
         baseSession: this.#options.sessionConfig,
         secrets: [apiKey],
         sessionType: this.#options.target === 'transcription' ? 'transcription' : 'realtime',
+        ...(options.rawEvents && { rawEvents: true }),
       },
       config,
       signal,

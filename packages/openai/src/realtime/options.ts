@@ -2,6 +2,19 @@ import { type Clock, optionKeys, systemClock, UserError } from '@parley/core';
 import type { WireSession } from '../shared/realtime-wire.js';
 import type { WebSocketConstructor, WebSocketStyle } from './socket-types.js';
 
+/**
+ * OpenAI's own turn-detection settings, passed as `turnDetection.providerOptions` (the session's neutral
+ * `createResponse`, `interruptResponse` and `silenceDurationMs` stay where they are):
+ * `type` picks the detector (default `server_vad`); `threshold` and `prefixPaddingMs` tune `server_vad`,
+ * `eagerness` tunes `semantic_vad`.
+ */
+export interface OpenAITurnDetectionOptions {
+  type?: 'server_vad' | 'semantic_vad';
+  threshold?: number;
+  prefixPaddingMs?: number;
+  eagerness?: 'low' | 'medium' | 'high' | 'auto';
+}
+
 /** Provider-specific GA session fields applied under the seam's configuration (e.g. `noise_reduction`). */
 export type OpenAIRealtimeSessionConfig = Partial<Omit<WireSession, 'type'>>;
 

@@ -1,4 +1,11 @@
-import type { RealtimeContentPart, RealtimeEvent, RealtimeItem, RealtimeResponseStatus } from '@parley/core';
+import type {
+  RealtimeContentPart,
+  RealtimeEvent,
+  RealtimeItem,
+  RealtimeResponseEndReason,
+  RealtimeResponseStatus,
+  RealtimeUsage,
+} from '@parley/core';
 import { decodeBase64 } from '../shared/base64.js';
 import { isPlainObject, type JsonObject } from '../shared/deep-merge.js';
 import type { WireServerEventType } from '../shared/realtime-wire-events.js';
@@ -14,8 +21,16 @@ type BetaServerEventType =
   | 'response.audio_transcript.done'
   | 'conversation.item.created';
 
-/** Server error codes after which the service closes the socket. */
-const FATAL_CODES = new Set(['session_expired', 'beta_api_shape_disabled']);
+/** Server error codes after which the service closes the socket (`session_expired` has its own seam event). */
+const FATAL_CODES = new Set(['beta_api_shape_disabled']);
+
+/** `status_details.reason` values the seam names as they are. */
+const END_REASONS: ReadonlySet<string> = new Set<RealtimeResponseEndReason>([
+  'client_cancelled',
+  'turn_detected',
+  'max_output_tokens',
+  'content_filter',
+]);
 
 interface ResponseInfo {
   conversation: 'default' | 'none';
@@ -106,6 +121,40 @@ const ACTIVE_RESPONSE_CODE = 'conversation_already_has_active_response';
 function isCompletedCall(item: unknown): boolean {
   const status = (item as JsonObject).status;
   return status === undefined || status === 'completed';
+}
+
+/** A response's `usage` with its token details; `undefined` without input and output counts. */
+function toUsage(value: unknown): RealtimeUsage | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const inputTokens = num(value.input_tokens);
+  const outputTokens = num(value.output_tokens);
+  if (inputTokens === undefined || outputTokens === undefined) return undefined;
+  const usage: RealtimeUsage = {
+    inputTokens,
+    outputTokens,
+    totalTokens: num(value.total_tokens) ?? inputTokens + outputTokens,
+  };
+  const input = isPlainObject(value.input_token_details) ? value.input_token_details : undefined;
+  if (input) {
+    const text = num(input.text_tokens);
+    const audio = num(input.audio_tokens);
+    const cached = num(input.cached_tokens);
+    usage.inputTokenDetails = {
+      ...(text !== undefined && { textTokens: text }),
+      ...(audio !== undefined && { audioTokens: audio }),
+      ...(cached !== undefined && { cachedTokens: cached }),
+    };
+  }
+  const output = isPlainObject(value.output_token_details) ? value.output_token_details : undefined;
+  if (output) {
+    const text = num(output.text_tokens);
+    const audio = num(output.audio_tokens);
+    usage.outputTokenDetails = {
+      ...(text !== undefined && { textTokens: text }),
+      ...(audio !== undefined && { audioTokens: audio }),
+    };
+  }
+  return usage;
 }
 
 /** What the normalizer tells its owner besides seam events. */
@@ -263,31 +312,15 @@ export class ServerEventNormalizer {
       }
       case 'conversation.item.truncated': {
         const itemId = str(event.item_id);
-        const audioEndMs = num(event.audio_end_ms);
-        if (itemId !== undefined && audioEndMs !== undefined)
-          emit({ type: 'item_truncated', itemId, audioEndMs });
+        if (itemId !== undefined) emit({ type: 'item_truncated', itemId });
         return;
       }
-      case 'input_audio_buffer.speech_started': {
-        const itemId = str(event.item_id);
-        const audioStartMs = num(event.audio_start_ms);
-        emit({
-          type: 'input_speech_started',
-          ...(itemId !== undefined && { itemId }),
-          ...(audioStartMs !== undefined && { audioStartMs }),
-        });
+      case 'input_audio_buffer.speech_started':
+        emit({ type: 'input_speech_started' });
         return;
-      }
-      case 'input_audio_buffer.speech_stopped': {
-        const itemId = str(event.item_id);
-        const audioEndMs = num(event.audio_end_ms);
-        emit({
-          type: 'input_speech_stopped',
-          ...(itemId !== undefined && { itemId }),
-          ...(audioEndMs !== undefined && { audioEndMs }),
-        });
+      case 'input_audio_buffer.speech_stopped':
+        emit({ type: 'input_speech_stopped' });
         return;
-      }
       case 'input_audio_buffer.committed': {
         const itemId = str(event.item_id);
         if (itemId !== undefined) emit({ type: 'input_audio_committed', itemId });
@@ -353,6 +386,10 @@ export class ServerEventNormalizer {
       clientRequestId = this.#oldestDefaultRequest();
       if (clientRequestId !== undefined) this.#pendingRequests?.delete(clientRequestId);
     }
+    if (code === 'session_expired') {
+      this.#hooks.emit({ type: 'session_expired', message });
+      return;
+    }
     this.#hooks.emit({
       type: 'error',
       code,
@@ -410,22 +447,24 @@ export class ServerEventNormalizer {
     const conversation = info?.conversation ?? (response.conversation_id === null ? 'none' : 'default');
     const details = isPlainObject(response.status_details) ? response.status_details : undefined;
     const detailError = isPlainObject(details?.error) ? details.error : undefined;
-    const reason = str(details?.reason) ?? str(detailError?.code);
-    const usage = isPlainObject(response.usage) ? response.usage : undefined;
-    const inputTokens = num(usage?.input_tokens);
-    const outputTokens = num(usage?.output_tokens);
-    const totalTokens = num(usage?.total_tokens);
+    const detailReason = str(details?.reason);
+    const errorCode = str(detailError?.code);
+    const reason: RealtimeResponseEndReason | undefined =
+      detailReason !== undefined && END_REASONS.has(detailReason)
+        ? (detailReason as RealtimeResponseEndReason)
+        : errorCode !== undefined || response.status === 'failed'
+          ? 'provider_error'
+          : undefined;
+    const usage = toUsage(response.usage);
     this.#hooks.emit({
       type: 'response_done',
       responseId,
       status: toStatus(response.status),
       conversation,
       ...(clientRequestId !== undefined && { clientRequestId }),
-      ...(inputTokens !== undefined &&
-        outputTokens !== undefined && {
-          usage: { inputTokens, outputTokens, totalTokens: totalTokens ?? inputTokens + outputTokens },
-        }),
+      ...(usage && { usage }),
       ...(reason !== undefined && { reason }),
+      ...(errorCode !== undefined && { errorCode }),
     });
   }
 
@@ -438,12 +477,7 @@ export class ServerEventNormalizer {
     this.#modelItems.add(itemId);
     this.#responses?.get(responseId)?.items.add(itemId);
     if (item.type === 'message') {
-      this.#hooks.emit({
-        type: 'message_started',
-        responseId,
-        itemId,
-        outputIndex: num(event.output_index) ?? 0,
-      });
+      this.#hooks.emit({ type: 'message_started', responseId, itemId });
     } else if (item.type === 'function_call') {
       this.#responses
         ?.get(responseId)

@@ -14,7 +14,7 @@ import {
   type WireToolChoice,
   type WireTurnDetection,
 } from '../shared/realtime-wire.js';
-import type { OpenAIRealtimeSessionConfig } from './options.js';
+import type { OpenAIRealtimeSessionConfig, OpenAITurnDetectionOptions } from './options.js';
 
 /** The transcription model used when `inputTranscription` names none. */
 export const DEFAULT_TRANSCRIPTION_MODEL = 'gpt-4o-mini-transcribe';
@@ -51,11 +51,15 @@ export function toWireToolChoice(choice: ToolChoice): WireToolChoice {
 }
 
 function toWireTurnDetection(config: TurnDetectionConfig): WireTurnDetection {
-  const wire: WireTurnDetection = { type: config.type };
-  if (config.type === 'server_vad') {
-    if (config.threshold !== undefined) wire.threshold = config.threshold;
-    if (config.prefixPaddingMs !== undefined) wire.prefix_padding_ms = config.prefixPaddingMs;
+  const options = (config.providerOptions ?? {}) as OpenAITurnDetectionOptions;
+  const type = options.type ?? 'server_vad';
+  const wire: WireTurnDetection = { type };
+  if (type === 'server_vad') {
+    if (options.threshold !== undefined) wire.threshold = options.threshold;
+    if (options.prefixPaddingMs !== undefined) wire.prefix_padding_ms = options.prefixPaddingMs;
     if (config.silenceDurationMs !== undefined) wire.silence_duration_ms = config.silenceDurationMs;
+  } else if (options.eagerness !== undefined) {
+    wire.eagerness = options.eagerness;
   }
   if (config.createResponse !== undefined) wire.create_response = config.createResponse;
   if (config.interruptResponse !== undefined) wire.interrupt_response = config.interruptResponse;
@@ -70,9 +74,11 @@ export function fromWireTurnDetection(
   if (!input || !('turn_detection' in input)) return undefined;
   const wire = input.turn_detection;
   if (wire === null || wire === undefined) return wire === null ? null : undefined;
-  const config: TurnDetectionConfig = { type: wire.type };
-  if (wire.threshold !== undefined) config.threshold = wire.threshold;
-  if (wire.prefix_padding_ms !== undefined) config.prefixPaddingMs = wire.prefix_padding_ms;
+  const providerOptions: OpenAITurnDetectionOptions = { type: wire.type };
+  if (wire.threshold !== undefined) providerOptions.threshold = wire.threshold;
+  if (wire.prefix_padding_ms !== undefined) providerOptions.prefixPaddingMs = wire.prefix_padding_ms;
+  if (wire.eagerness !== undefined) providerOptions.eagerness = wire.eagerness;
+  const config: TurnDetectionConfig = { providerOptions: { ...providerOptions } };
   if (wire.silence_duration_ms !== undefined) config.silenceDurationMs = wire.silence_duration_ms;
   if (wire.create_response !== undefined) config.createResponse = wire.create_response;
   if (wire.interrupt_response !== undefined) config.interruptResponse = wire.interrupt_response;

@@ -40,12 +40,15 @@ function toTurnDetection(value: unknown): TurnDetectionConfig | null | undefined
   if (value === null) return null;
   if (!isPlainObject(value) || (value.type !== 'server_vad' && value.type !== 'semantic_vad'))
     return undefined;
-  const config: TurnDetectionConfig = { type: value.type };
+  const config: TurnDetectionConfig = {};
   if (typeof value.create_response === 'boolean') config.createResponse = value.create_response;
   if (typeof value.interrupt_response === 'boolean') config.interruptResponse = value.interrupt_response;
-  if (typeof value.threshold === 'number') config.threshold = value.threshold;
-  if (typeof value.prefix_padding_ms === 'number') config.prefixPaddingMs = value.prefix_padding_ms;
   if (typeof value.silence_duration_ms === 'number') config.silenceDurationMs = value.silence_duration_ms;
+  const providerOptions: Record<string, unknown> = { type: value.type };
+  if (typeof value.threshold === 'number') providerOptions.threshold = value.threshold;
+  if (typeof value.prefix_padding_ms === 'number') providerOptions.prefixPaddingMs = value.prefix_padding_ms;
+  if (typeof value.eagerness === 'string') providerOptions.eagerness = value.eagerness;
+  config.providerOptions = providerOptions;
   return config;
 }
 
@@ -129,8 +132,6 @@ export function clientEventToCommand(event: unknown): RealtimeCommand | undefine
       return { type: 'appendInputAudio', audio: decodeBase64(str(event.audio) ?? '') };
     case 'input_audio_buffer.commit':
       return { type: 'commitInputAudio' };
-    case 'input_audio_buffer.clear':
-      return { type: 'clearInputAudio' };
     case 'conversation.item.create': {
       const item = isPlainObject(event.item) ? event.item : {};
       if (item.type === 'function_call_output') {
@@ -138,8 +139,7 @@ export function clientEventToCommand(event: unknown): RealtimeCommand | undefine
       }
       const converted = toItem(item);
       if (!converted) return undefined;
-      const previousItemId = str(event.previous_item_id);
-      return { type: 'createItem', item: converted, ...(previousItemId !== undefined && { previousItemId }) };
+      return { type: 'createItem', item: converted };
     }
     case 'conversation.item.delete':
       return { type: 'deleteItem', itemId: str(event.item_id) ?? '' };
@@ -147,14 +147,12 @@ export function clientEventToCommand(event: unknown): RealtimeCommand | undefine
       return {
         type: 'truncateItem',
         itemId: str(event.item_id) ?? '',
-        contentIndex: typeof event.content_index === 'number' ? event.content_index : 0,
         audioEndMs: typeof event.audio_end_ms === 'number' ? event.audio_end_ms : 0,
       };
     case 'response.create': {
       const response = isPlainObject(event.response) ? event.response : {};
-      const metadata = isPlainObject(response.metadata) ? { ...response.metadata } : {};
+      const metadata = isPlainObject(response.metadata) ? response.metadata : {};
       const clientRequestId = str(metadata[CLIENT_REQUEST_ID_KEY]) ?? str(event.event_id) ?? '';
-      delete metadata[CLIENT_REQUEST_ID_KEY];
       const tools = toTools(response.tools);
       const toolChoice = toToolChoice(response.tool_choice);
       return {
@@ -164,10 +162,6 @@ export function clientEventToCommand(event: unknown): RealtimeCommand | undefine
         ...(typeof response.instructions === 'string' && { instructions: response.instructions }),
         ...(tools && { tools }),
         ...(toolChoice && { toolChoice }),
-        ...(Array.isArray(response.output_modalities) && {
-          outputModalities: [...(response.output_modalities as ('text' | 'audio')[])],
-        }),
-        ...(Object.keys(metadata).length > 0 && { metadata: metadata as Record<string, string> }),
       };
     }
     case 'response.cancel': {

@@ -22,7 +22,7 @@ describe('session.update', () => {
       {
         instructions: 'You are A.',
         voice: 'marin',
-        turnDetection: { type: 'server_vad', createResponse: false, silenceDurationMs: 400 },
+        turnDetection: { createResponse: false, silenceDurationMs: 400 },
         inputTranscription: { model: 'whisper-1', language: 'de' },
         tools: [weather],
       },
@@ -105,7 +105,10 @@ describe('session.update', () => {
     connection.send({
       type: 'updateSession',
       config: {
-        turnDetection: { type: 'semantic_vad', threshold: 0.9, interruptResponse: false },
+        turnDetection: {
+          interruptResponse: false,
+          providerOptions: { type: 'semantic_vad', threshold: 0.9 },
+        },
         inputTranscription: {},
       },
     });
@@ -122,7 +125,7 @@ describe('session.update', () => {
 });
 
 describe('commands on the wire', () => {
-  test('createItem maps every item kind, with ids and previous_item_id', async () => {
+  test('createItem maps every item kind, with ids', async () => {
     const { connection, server } = await connected();
     connection.send({
       type: 'createItem',
@@ -130,7 +133,6 @@ describe('commands on the wire', () => {
     });
     connection.send({
       type: 'createItem',
-      previousItemId: 'u1',
       item: {
         type: 'message',
         role: 'user',
@@ -168,7 +170,6 @@ describe('commands on the wire', () => {
       },
       {
         type: 'conversation.item.create',
-        previous_item_id: 'u1',
         item: {
           type: 'message',
           role: 'user',
@@ -228,8 +229,6 @@ describe('commands on the wire', () => {
       instructions: 'Summarize.',
       tools: [weather],
       toolChoice: 'none',
-      outputModalities: ['text'],
-      metadata: { purpose: 'summary' },
     });
     await log.waitFor('response_done', 2);
     expect(sent(server, 'response.create')).toEqual([
@@ -238,12 +237,11 @@ describe('commands on the wire', () => {
         type: 'response.create',
         event_id: 'req_b',
         response: {
-          metadata: { purpose: 'summary', parley_request_id: 'req_b' },
+          metadata: { parley_request_id: 'req_b' },
           conversation: 'none',
           instructions: 'Summarize.',
           tools: [{ type: 'function', ...weather }],
           tool_choice: 'none',
-          output_modalities: ['text'],
         },
       },
     ]);
@@ -253,7 +251,7 @@ describe('commands on the wire', () => {
     const { connection, server } = await connected();
     connection.send({ type: 'cancelResponse', responseId: 'resp_1' });
     connection.send({ type: 'cancelResponse' });
-    connection.send({ type: 'truncateItem', itemId: 'item_1', contentIndex: 0, audioEndMs: 1234.9 });
+    connection.send({ type: 'truncateItem', itemId: 'item_1', audioEndMs: 1234.9 });
     connection.send({ type: 'deleteItem', itemId: 'item_2' });
     await server.waitForServerEvent('error', 4);
     const strip = (events: Record<string, unknown>[]) => events.map(({ event_id, ...rest }) => rest);
@@ -269,14 +267,13 @@ describe('commands on the wire', () => {
     ]);
   });
 
-  test('audio input is appended as base64 of exactly the bytes; commit and clear', async () => {
+  test('audio input is appended as base64 of exactly the bytes; commit', async () => {
     const { connection, server } = await connected({}, {}, { turnDetection: null });
     const audio = new Uint8Array(4800).map((_, i) => i % 251);
     connection.send({ type: 'appendInputAudio', audio: audio.subarray(0, 2400) });
     connection.send({ type: 'appendInputAudio', audio: audio.subarray(2400) });
     connection.send({ type: 'commitInputAudio' });
-    connection.send({ type: 'clearInputAudio' });
-    await server.waitForServerEvent('input_audio_buffer.cleared');
+    await server.waitForServerEvent('input_audio_buffer.committed');
     const appends = sent(server, 'input_audio_buffer.append');
     expect(appends.map((e) => e.audio)).toEqual([
       Buffer.from(audio.subarray(0, 2400)).toString('base64'),
@@ -284,15 +281,14 @@ describe('commands on the wire', () => {
     ]);
     expect(appends[0]?.event_id).toMatch(/^parley\.appendInputAudio\./);
     expect(sent(server, 'input_audio_buffer.commit')).toHaveLength(1);
-    expect(sent(server, 'input_audio_buffer.clear')).toHaveLength(1);
     expect(server.conversation.items).toHaveLength(1);
   });
 
   test('truncate with a non-finite position is a UserError, sent nowhere', async () => {
     const { connection, server } = await connected();
-    expect(() =>
-      connection.send({ type: 'truncateItem', itemId: 'i', contentIndex: 0, audioEndMs: Number.NaN }),
-    ).toThrow(UserError);
+    expect(() => connection.send({ type: 'truncateItem', itemId: 'i', audioEndMs: Number.NaN })).toThrow(
+      UserError,
+    );
     expect(sent(server, 'conversation.item.truncate')).toEqual([]);
   });
 

@@ -36,7 +36,7 @@ describe('errors map to seam error events with code, clientRequestId and command
     connection.send({ type: 'cancelResponse' });
     connection.send({ type: 'appendInputAudio', audio: new Uint8Array(48 * 50) });
     connection.send({ type: 'commitInputAudio' });
-    connection.send({ type: 'truncateItem', itemId: 'item_nope', contentIndex: 0, audioEndMs: 10 });
+    connection.send({ type: 'truncateItem', itemId: 'item_nope', audioEndMs: 10 });
     connection.send({ type: 'deleteItem', itemId: 'item_gone' });
     await log.waitFor('error', 4);
     expect(log.ofType('error')).toEqual([
@@ -72,15 +72,15 @@ describe('errors map to seam error events with code, clientRequestId and command
     sim.script('0123456789'); // 10 characters = 100 ms of audio
     connection.send({ type: 'createResponse', clientRequestId: 'r', conversation: 'default' });
     const { itemId } = await log.waitFor('message_done');
-    connection.send({ type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 101 });
-    connection.send({ type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 100 });
+    connection.send({ type: 'truncateItem', itemId, audioEndMs: 101 });
+    connection.send({ type: 'truncateItem', itemId, audioEndMs: 100 });
     expect(await log.waitFor('error')).toEqual({
       type: 'error',
       code: 'invalid_value',
       message: 'Audio content of 100ms is already shorter than 101ms',
       commandType: 'truncateItem',
     });
-    expect(await log.waitFor('item_truncated')).toEqual({ type: 'item_truncated', itemId, audioEndMs: 100 });
+    expect(await log.waitFor('item_truncated')).toEqual({ type: 'item_truncated', itemId });
   });
 
   test('session.update problems: invalid_value, unknown_parameter, cannot_update_voice; the session survives', async () => {
@@ -180,7 +180,7 @@ describe('secrets in what the service sends', () => {
     expect(error?.message).toBe(
       'Incorrect API key provided: sk-[redacted] Also [redacted] and ek_[redacted]',
     );
-    expect(log.ofType('connection_status')[1]).toMatchObject({ code: 4001, reason: 'bad key [redacted]' });
+    expect(log.ofType('connection_status')[1]).toMatchObject({ reason: 'bad key [redacted]' });
     const shown = JSON.stringify(log.events);
     expect(shown).not.toContain(API_KEY.slice(-4));
     expect(shown).not.toContain('abc123XYZ');
@@ -188,7 +188,7 @@ describe('secrets in what the service sends', () => {
 });
 
 describe('the end of a connection', () => {
-  test('session_expired: a fatal error, then disconnected 1001; nothing left open', async () => {
+  test('session_expired: the neutral session_expired event, then disconnected; nothing left open', async () => {
     const clock = new ManualClock();
     const { connection, log, sim } = await connected({ clock, sessionLimitMs: 30 * 60_000 });
     await clock.advance(30 * 60_000 - 1);
@@ -196,18 +196,12 @@ describe('the end of a connection', () => {
     await clock.advance(1);
     const disconnected = await log.waitFor('connection_status', 2);
     expect(log.events.slice(-2)).toEqual([
-      {
-        type: 'error',
-        code: 'session_expired',
-        message: 'Your session hit the maximum duration of 30 minutes.',
-        fatal: true,
-      },
+      { type: 'session_expired', message: 'Your session hit the maximum duration of 30 minutes.' },
       disconnected,
     ]);
     expect(disconnected).toEqual({
       type: 'connection_status',
       status: 'disconnected',
-      code: 1001,
       reason: 'Your session hit the maximum duration of 30 minutes.',
     });
     expect(connection.status).toBe('closed');
@@ -216,7 +210,7 @@ describe('the end of a connection', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 
-  test('beta_api_shape_disabled is fatal; close 4000 is reported with its code', async () => {
+  test('beta_api_shape_disabled is fatal; close 4000 is reported with its reason', async () => {
     const { log, server } = await connected();
     server.send({
       type: 'error',
@@ -226,11 +220,11 @@ describe('the end of a connection', () => {
     await log.waitFor('connection_status', 2);
     expect(log.events.slice(-2)).toEqual([
       { type: 'error', code: 'beta_api_shape_disabled', message: 'beta', fatal: true },
-      { type: 'connection_status', status: 'disconnected', code: 4000, reason: 'beta_api_shape_disabled' },
+      { type: 'connection_status', status: 'disconnected', reason: 'beta_api_shape_disabled' },
     ]);
   });
 
-  test('the server closing mid-response: disconnected with code and reason, close() still resolves', async () => {
+  test('the server closing mid-response: disconnected with its reason, close() still resolves', async () => {
     const { connection, log, sim } = await connected();
     const hold = createHold();
     sim.script({ type: 'message', text: ['Half of ', hold, 'it'] });
@@ -240,7 +234,6 @@ describe('the end of a connection', () => {
     expect(await log.waitFor('connection_status', 2)).toEqual({
       type: 'connection_status',
       status: 'disconnected',
-      code: 1011,
       reason: 'internal error',
     });
     expect(log.ofType('response_done')).toEqual([]);
@@ -252,7 +245,7 @@ describe('the end of a connection', () => {
     const { log, server, sim } = await connected();
     server.terminate();
     const status = await log.waitFor('connection_status', 2);
-    expect(status).toMatchObject({ status: 'disconnected', code: 1006 });
+    expect(status).toMatchObject({ status: 'disconnected' });
     await sim.waitForIdle();
   });
 

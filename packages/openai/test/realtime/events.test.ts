@@ -1,6 +1,6 @@
 import type { RealtimeCommand, RealtimeEvent } from '@parley/core';
 import { describe, expect, test } from 'vitest';
-import { connected } from './helpers.js';
+import { connected, EventLog, modelFor, simulator } from './helpers.js';
 
 const userText = (text: string): RealtimeCommand => ({
   type: 'createItem',
@@ -35,7 +35,6 @@ describe('event normalization (GA)', () => {
       type: 'message_started',
       responseId: done.responseId,
       itemId: expect.any(String),
-      outputIndex: 0,
     });
     const itemId = message?.itemId;
     expect(
@@ -80,6 +79,12 @@ describe('event normalization (GA)', () => {
         inputTokens: expect.any(Number),
         outputTokens: expect.any(Number),
         totalTokens: expect.any(Number),
+        inputTokenDetails: {
+          textTokens: expect.any(Number),
+          audioTokens: expect.any(Number),
+          cachedTokens: expect.any(Number),
+        },
+        outputTokenDetails: { textTokens: expect.any(Number), audioTokens: expect.any(Number) },
       },
     });
     // Only the user item is reported as added: the assistant's is reported by message_started/message_done.
@@ -170,13 +175,14 @@ describe('event normalization (GA)', () => {
     });
   });
 
-  test('a failed response reports the error code as its reason', async () => {
+  test('a failed response reports provider_error as its reason, with the error code', async () => {
     const { connection, log, sim } = await connected();
     sim.script({ type: 'fail', code: 'inference_rate_limit_exceeded', message: 'slow down' });
     connection.send({ type: 'createResponse', clientRequestId: 'r', conversation: 'default' });
     expect(await log.waitFor('response_done')).toMatchObject({
       status: 'failed',
-      reason: 'inference_rate_limit_exceeded',
+      reason: 'provider_error',
+      errorCode: 'inference_rate_limit_exceeded',
       clientRequestId: 'r',
     });
   });
@@ -186,8 +192,8 @@ describe('event normalization (GA)', () => {
     sim.script('Long answer here');
     connection.send({ type: 'createResponse', clientRequestId: 'r', conversation: 'default' });
     const { itemId } = await log.waitFor('message_done');
-    connection.send({ type: 'truncateItem', itemId, contentIndex: 0, audioEndMs: 250.7 });
-    expect(await log.waitFor('item_truncated')).toEqual({ type: 'item_truncated', itemId, audioEndMs: 250 });
+    connection.send({ type: 'truncateItem', itemId, audioEndMs: 250.7 });
+    expect(await log.waitFor('item_truncated')).toEqual({ type: 'item_truncated', itemId });
     connection.send({ type: 'deleteItem', itemId });
     expect(await log.waitFor('item_deleted')).toEqual({ type: 'item_deleted', itemId });
   });
@@ -245,7 +251,7 @@ describe('tolerance: beta names, spellings, unknown events, malformed frames', (
     const since = log.events.findIndex((e) => e.type === 'response_started');
     expect(log.events.slice(since)).toEqual([
       { type: 'response_started', responseId: 'resp_b', conversation: 'default' },
-      { type: 'message_started', responseId: 'resp_b', itemId: 'item_b', outputIndex: 0 },
+      { type: 'message_started', responseId: 'resp_b', itemId: 'item_b' },
       { type: 'transcript_delta', responseId: 'resp_b', itemId: 'item_b', delta: 'Hi' },
       { type: 'audio_delta', responseId: 'resp_b', itemId: 'item_b', audio: new Uint8Array([0, 1, 2, 3]) },
       { type: 'audio_done', responseId: 'resp_b', itemId: 'item_b' },
@@ -414,12 +420,42 @@ describe('tolerance: beta names, spellings, unknown events, malformed frames', (
     });
     await log.waitFor('error');
     expect(log.events.slice(1)).toEqual([
-      { type: 'input_speech_started', itemId: 'u1', audioStartMs: 120 },
-      { type: 'input_speech_stopped', itemId: 'u1', audioEndMs: 900 },
+      { type: 'input_speech_started' },
+      { type: 'input_speech_stopped' },
       { type: 'input_audio_committed', itemId: 'u1' },
       { type: 'input_transcription', itemId: 'u1', text: 'hel', final: false },
       { type: 'input_transcription', itemId: 'u1', text: 'hello', final: true },
       { type: 'error', code: 'audio_unintelligible', message: 'noise' },
     ]);
+  });
+});
+
+describe('raw events (opt-in)', () => {
+  test('rawEvents: true emits each server event as parsed JSON, ahead of its normalized events', async () => {
+    const sim = await simulator();
+    const connection = await modelFor(sim).connect({ config: {}, rawEvents: true });
+    const log = new EventLog(connection);
+    const { events } = log;
+    sim.script({ type: 'message', text: 'Hi' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    await log.waitFor('response_done');
+    const rawTypes = events.flatMap((e) =>
+      e.type === 'raw_event' ? [(e.event as { type: string }).type] : [],
+    );
+    expect(rawTypes).toContain('response.created');
+    expect(rawTypes).toContain('response.done');
+    const rawDone = events.findIndex(
+      (e) => e.type === 'raw_event' && (e.event as { type: string }).type === 'response.done',
+    );
+    expect(rawDone).toBeLessThan(events.findIndex((e) => e.type === 'response_done'));
+    await connection.close();
+  });
+
+  test('without rawEvents no raw_event is emitted', async () => {
+    const { connection, log, sim } = await connected();
+    sim.script({ type: 'message', text: 'Hi' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    await log.waitFor('response_done');
+    expect(log.events.filter((e) => e.type === 'raw_event')).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ describe('barge-in follows the session the service confirmed', () => {
     });
     await session.connect();
     expect(session.confirmedConfig?.turnDetection).toMatchObject({
-      type: 'server_vad',
+      providerOptions: { type: 'server_vad' },
       interruptResponse: false,
     });
     expect(Object.isFrozen(session.confirmedConfig)).toBe(true);

@@ -1,8 +1,7 @@
 import type { Agent } from '../../agent.js';
 import type { RunContext } from '../../context.js';
 import type { ToolChoice } from '../../model.js';
-import type { RealtimeCapabilities } from '../capabilities.js';
-import type { RealtimeSessionConfig, RealtimeToolDefinition } from '../seam.js';
+import type { RealtimeCapabilities, RealtimeSessionConfig, RealtimeToolDefinition } from '../seam.js';
 import {
   type CapabilityWarning,
   inputTranscriptionStrategy,

@@ -1,7 +1,6 @@
 import type { Agent } from '../../agent.js';
 import type { RunContext } from '../../context.js';
-import type { RealtimeCapabilities } from '../capabilities.js';
-import type { RealtimeCommand } from '../seam.js';
+import type { RealtimeCapabilities, RealtimeCommand } from '../seam.js';
 import { abortable } from './abortable.js';
 import { type AgentSessionConfig, agentSessionConfig } from './agent-config.js';
 import { agentSwitchStrategy } from './capability-strategies.js';

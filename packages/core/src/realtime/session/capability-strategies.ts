@@ -1,6 +1,5 @@
 import type { ToolChoice } from '../../model.js';
-import type { RealtimeCapabilities } from '../capabilities.js';
-import type { RealtimeSessionConfig, RealtimeToolDefinition } from '../seam.js';
+import type { RealtimeCapabilities, RealtimeSessionConfig, RealtimeToolDefinition } from '../seam.js';
 import { CapabilityNotSupportedError } from './errors.js';
 import type { RealtimeSessionSettings } from './options.js';
 

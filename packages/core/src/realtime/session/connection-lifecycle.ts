@@ -182,7 +182,8 @@ export class ConnectionLifecycle<TContext> {
       model.capabilities,
       model.provider,
     );
-    const pending = model.connect({ config, signal });
+    const rawEvents = this.#parts.options.rawEvents;
+    const pending = model.connect({ config, signal, ...(rawEvents && { rawEvents }) });
     const connection = await abortable(pending, signal).catch((error) => {
       if (signal.aborted) {
         // A provider that ignores the signal may still hand over a connection: release it then.

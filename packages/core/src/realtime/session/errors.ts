@@ -1,5 +1,5 @@
 import { ParleyError } from '../../errors.js';
-import type { RealtimeCapability } from '../capabilities.js';
+import type { RealtimeCapability } from '../seam.js';
 
 /** The session was closed; it cannot be used any more. Create a new `RealtimeSession`. */
 export class SessionClosedError extends ParleyError {

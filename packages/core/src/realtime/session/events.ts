@@ -1,6 +1,6 @@
 import type { Agent } from '../../agent.js';
 import type { ToolInvocationResult } from '../../tool.js';
-import type { ContextAppendKind, RealtimeResponseStatus } from '../seam.js';
+import type { ContextAppendKind, RealtimeResponseEndReason, RealtimeResponseStatus } from '../seam.js';
 import type { RealtimeHistoryItem } from './history-item.js';
 
 /** The lifecycle state of a {@link RealtimeSession}. */
@@ -92,7 +92,10 @@ export type RealtimeSessionEvent<TContext = unknown> =
       responseId: string;
       status: RealtimeResponseStatus;
       conversation: 'default' | 'none';
-      reason?: string;
+      /** Why it ended, when not `completed` and the provider (or the session, for `connection_lost`) says. */
+      reason?: RealtimeResponseEndReason;
+      /** With `reason: 'provider_error'`: the provider's error code. */
+      errorCode?: string;
     }
   /** A function tool started running (after any approval). */
   | {
@@ -199,6 +202,11 @@ export type RealtimeSessionEvent<TContext = unknown> =
       /** `true` when the provider says the connection cannot be used any more. */
       fatal?: boolean;
     }
+  /**
+   * The provider's original event, as it sent it (only with the `rawEvents: true` session option), ahead of
+   * what the session makes of it. Its shape is the provider's: see the adapter's documentation.
+   */
+  | { type: 'raw_event'; provider: string; event: unknown }
   /** The session chose a fallback (e.g. a capability the provider does not declare). */
   | {
       type: 'warning';

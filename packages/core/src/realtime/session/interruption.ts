@@ -1,7 +1,6 @@
 import { INTERRUPTION_SNAPSHOTS_LIMIT } from '../../constants.js';
-import type { RealtimeCapabilities } from '../capabilities.js';
 import type { PlaybackTracker } from '../playback/playback-tracker.js';
-import type { RealtimeCommand } from '../seam.js';
+import type { RealtimeCapabilities, RealtimeCommand } from '../seam.js';
 import { messageCorrectionStrategy } from './capability-strategies.js';
 import type { EphemeralReplies } from './ephemeral-replies.js';
 import type { RealtimeSessionEvent } from './events.js';
@@ -236,7 +235,7 @@ export class Interruptions<TContext> {
   }
 
   #truncate(itemId: string, audioEndMs: number): void {
-    this.#host.send({ type: 'truncateItem', itemId, contentIndex: 0, audioEndMs });
+    this.#host.send({ type: 'truncateItem', itemId, audioEndMs });
   }
 
   #warn(code: string, itemId: string, detail: string): void {

@@ -69,6 +69,11 @@ export interface RealtimeSessionOptions<TContext = unknown> {
   delegate?: Agent<TContext>;
   /** How the delegate's answer reaches the voice: `commentary` (spoken, the default) or `thought` (silent). */
   delegateDelivery?: 'commentary' | 'thought';
+  /**
+   * Also emit every event the provider sends, as it sent it, in a `raw_event` session event (before the
+   * events the session makes of it). Off by default: it costs a copy of each event. Default `false`.
+   */
+  rawEvents?: boolean;
 }
 
 /** {@link RealtimeSessionOptions} with defaults applied. */
@@ -86,6 +91,7 @@ export interface ResolvedSessionOptions<TContext> {
   reconnect: ResolvedReconnectOptions;
   delegate: Agent<TContext> | undefined;
   delegateDelivery: 'commentary' | 'thought';
+  rawEvents: boolean;
 }
 
 const OWNER = 'RealtimeSessionOptions';
@@ -103,6 +109,7 @@ const SESSION_OPTIONS = optionKeys<RealtimeSessionOptions>(OWNER, {
   reconnect: true,
   delegate: true,
   delegateDelivery: true,
+  rawEvents: true,
 });
 const CONFIG_OPTIONS = optionKeys<RealtimeSessionSettings>(OWNER, {
   voice: true,
@@ -114,12 +121,10 @@ const CONFIG_OPTIONS = optionKeys<RealtimeSessionSettings>(OWNER, {
   outputAudioFormat: true,
 });
 const TURN_DETECTION_OPTIONS = optionKeys<TurnDetectionConfig>(OWNER, {
-  type: true,
   createResponse: true,
   interruptResponse: true,
-  threshold: true,
-  prefixPaddingMs: true,
   silenceDurationMs: true,
+  providerOptions: true,
 });
 const INPUT_TRANSCRIPTION_OPTIONS = optionKeys<NonNullable<RealtimeSessionConfig['inputTranscription']>>(
   OWNER,
@@ -166,6 +171,9 @@ export function resolveSessionOptions<TContext>(
   }
   if (options.asyncToolCalls !== undefined && typeof options.asyncToolCalls !== 'boolean') {
     throw invalid('asyncToolCalls must be true or false.');
+  }
+  if (options.rawEvents !== undefined && typeof options.rawEvents !== 'boolean') {
+    throw invalid('rawEvents must be true or false.');
   }
   positive('guardrailDebounceChars', options.guardrailDebounceChars, true);
   positive('toolTimeoutMs', options.toolTimeoutMs, false);
@@ -234,6 +242,7 @@ export function resolveSessionOptions<TContext>(
     reconnect,
     delegate: checkDelegate(options, model as RealtimeModel),
     delegateDelivery: options.delegateDelivery ?? 'commentary',
+    rawEvents: options.rawEvents ?? false,
   };
 }
 

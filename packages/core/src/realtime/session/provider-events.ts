@@ -121,6 +121,12 @@ export class ProviderEventRouter<TContext> {
       case 'error':
         this.#error(event);
         return;
+      case 'session_expired':
+        this.#sessionExpired(event);
+        return;
+      case 'raw_event':
+        if (state.rawEvents) state.emit({ type: 'raw_event', provider: state.provider, event: event.event });
+        return;
     }
   };
 
@@ -170,6 +176,7 @@ export class ProviderEventRouter<TContext> {
       status: event.status,
       conversation: event.conversation,
       ...(event.reason !== undefined && { reason: event.reason }),
+      ...(event.errorCode !== undefined && { errorCode: event.errorCode }),
     });
   }
 
@@ -205,9 +212,13 @@ export class ProviderEventRouter<TContext> {
       ...(id !== undefined && { clientRequestId: id }),
       ...(event.fatal !== undefined && { fatal: event.fatal }),
     });
-    if (event.fatal) {
-      const expired = event.code === 'session_expired' ? 'session_expired' : undefined;
-      to.lifecycle.ended(`fatal provider error: ${event.code}`, expired);
-    }
+    if (event.fatal) to.lifecycle.ended(`fatal provider error: ${event.code}`);
+  }
+
+  /** The provider's session limit: reported like a fatal provider error, then a reconnect where allowed. */
+  #sessionExpired(event: EventOf<'session_expired'>): void {
+    const code = 'session_expired';
+    this.#state.emit({ type: 'error', source: 'provider', code, message: event.message, fatal: true });
+    this.#to.lifecycle.ended(`fatal provider error: ${code}`, 'session_expired');
   }
 }

@@ -44,7 +44,7 @@ export function assembleSession<TContext>(
   resolved: ResolvedSessionOptions<TContext>,
 ): SessionParts<TContext> {
   const { model, clock, playbackTracker: tracker } = resolved;
-  const state = new SessionState(agent);
+  const state = new SessionState(agent, model.provider, resolved.rawEvents);
   traceSession(state.hub, model.provider);
   const runContext = createRunContext(resolved.context);
   const tasks = new TaskSet();

@@ -22,8 +22,15 @@ export class SessionState<TContext> {
   /** Aborted when the current connection is released: cancels work bound to it. */
   lifetime = new AbortController();
 
-  constructor(agent: Agent<TContext>) {
+  /** The provider's name (for events that name it). */
+  readonly provider: string;
+  /** The app asked for the provider's original events (`rawEvents`). */
+  readonly rawEvents: boolean;
+
+  constructor(agent: Agent<TContext>, provider: string, rawEvents: boolean) {
     this.agent = agent;
+    this.provider = provider;
+    this.rawEvents = rawEvents;
     this.hub = new EventHub((error, event) => {
       if (event.type === 'error') return;
       this.reportError('listener', error, 'listener_failed');

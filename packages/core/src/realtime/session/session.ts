@@ -2,8 +2,12 @@ import { Agent } from '../../agent.js';
 import type { RunContext } from '../../context.js';
 import { UserError } from '../../errors.js';
 import type { Usage } from '../../usage.js';
-import type { RealtimeCapabilities } from '../capabilities.js';
-import type { ContextAppendKind, RealtimeModel, RealtimeSessionConfig } from '../seam.js';
+import type {
+  ContextAppendKind,
+  RealtimeCapabilities,
+  RealtimeModel,
+  RealtimeSessionConfig,
+} from '../seam.js';
 import type { AgentSwitcher } from './agent-switch.js';
 import type { ApprovalBook, PendingApproval } from './approvals.js';
 import { requireContextAppends, turnDetectionStrategy } from './capability-strategies.js';
@@ -134,7 +138,12 @@ export class RealtimeSession<TContext = unknown>
 
   /** Token usage reported by the provider, summed over the session's responses. */
   get usage(): Readonly<Usage> {
-    return { ...this.#runContext.usage };
+    const { inputTokenDetails, outputTokenDetails, ...totals } = this.#runContext.usage;
+    return {
+      ...totals,
+      ...(inputTokenDetails && { inputTokenDetails: { ...inputTokenDetails } }),
+      ...(outputTokenDetails && { outputTokenDetails: { ...outputTokenDetails } }),
+    };
   }
 
   /**

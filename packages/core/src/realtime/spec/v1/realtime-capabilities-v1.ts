@@ -2,7 +2,7 @@
  * What a realtime provider promises. The session reads these to choose a strategy; a provider declares
  * `true` only for what its conformance run proves.
  */
-export interface RealtimeCapabilities {
+export interface RealtimeCapabilitiesV1 {
   /**
    * A reply can be generated out of band (`conversation: 'none'`) and spoken without entering the
    * conversation: its items are never added to the provider's context.
@@ -10,7 +10,7 @@ export interface RealtimeCapabilities {
   ephemeralResponse: boolean;
   /** An assistant message can be cut at an audio position (`truncateItem`), so the model forgets the rest. */
   messageTruncation: boolean;
-  /** Items can be inserted (`createItem` with `previousItemId`) and deleted (`deleteItem`) mid-session. */
+  /** Items can be inserted and deleted (`deleteItem`) mid-session. */
   mutableChatContext: boolean;
   /** The provider detects the user's turns in the audio it receives and emits speech started/stopped events. */
   turnDetection: boolean;
@@ -47,4 +47,4 @@ export interface RealtimeCapabilities {
 }
 
 /** The names of all capability flags. */
-export type RealtimeCapability = keyof RealtimeCapabilities;
+export type RealtimeCapabilityV1 = keyof RealtimeCapabilitiesV1;

@@ -1,0 +1,18 @@
+export type { RealtimeAppendContextCommandV1 } from './realtime-append-context-command-v1.js';
+export type { RealtimeCapabilitiesV1, RealtimeCapabilityV1 } from './realtime-capabilities-v1.js';
+export type { RealtimeCommandV1 } from './realtime-command-v1.js';
+export type { RealtimeConnectOptionsV1 } from './realtime-connect-options-v1.js';
+export type { RealtimeConnectionV1 } from './realtime-connection-v1.js';
+export type { RealtimeContentPartV1 } from './realtime-content-part-v1.js';
+export type { RealtimeContextAppendKindV1 } from './realtime-context-append-kind-v1.js';
+export type { RealtimeCreateResponseCommandV1 } from './realtime-create-response-command-v1.js';
+export type { RealtimeEventV1 } from './realtime-event-v1.js';
+export type { RealtimeItemInputV1 } from './realtime-item-input-v1.js';
+export type { RealtimeItemV1 } from './realtime-item-v1.js';
+export { REALTIME_SPECIFICATION_VERSION, type RealtimeModelV1 } from './realtime-model-v1.js';
+export type { RealtimeResponseEndReasonV1 } from './realtime-response-end-reason-v1.js';
+export type { RealtimeResponseStatusV1 } from './realtime-response-status-v1.js';
+export type { RealtimeSessionConfigV1 } from './realtime-session-config-v1.js';
+export type { RealtimeToolDefinitionV1 } from './realtime-tool-definition-v1.js';
+export type { RealtimeTurnDetectionV1 } from './realtime-turn-detection-v1.js';
+export type { RealtimeUsageV1 } from './realtime-usage-v1.js';

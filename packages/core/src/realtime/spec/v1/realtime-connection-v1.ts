@@ -1,0 +1,26 @@
+import type { RealtimeCommandV1 } from './realtime-command-v1.js';
+import type { RealtimeEventV1 } from './realtime-event-v1.js';
+import type { RealtimeSessionConfigV1 } from './realtime-session-config-v1.js';
+
+/**
+ * One live connection. `send` never throws for provider-side problems: those arrive as `error` events.
+ * It throws a `UserError` only when the connection is already closed.
+ */
+export interface RealtimeConnectionV1 {
+  readonly status: 'open' | 'closed';
+  /**
+   * When the provider will end this connection's session (wall-clock epoch milliseconds), if it says so. The
+   * session reads it once `connect` resolved and recycles the connection between turns shortly before.
+   */
+  readonly expiresAt?: number;
+  /**
+   * The session configuration the provider confirmed (its effective turn detection included), when it reports
+   * one. The session decides barge-in from it rather than from what the app asked.
+   */
+  readonly confirmedConfig?: Readonly<RealtimeSessionConfigV1>;
+  send(command: RealtimeCommandV1): void;
+  /** Subscribes to events; returns the function that unsubscribes. */
+  onEvent(listener: (event: RealtimeEventV1) => void): () => void;
+  /** Closes the connection; resolves when it is closed. Idempotent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,17 @@
+import type { ToolChoice } from '../../../model.js';
+import type { RealtimeToolDefinitionV1 } from './realtime-tool-definition-v1.js';
+
+/** Parameters of one response request. */
+export interface RealtimeCreateResponseCommandV1 {
+  type: 'createResponse';
+  /** Chosen by the session; the provider echoes it on `response_started` (and on an `error` refusing it). */
+  clientRequestId: string;
+  /**
+   * `'default'`: the reply joins the conversation. `'none'`: an ephemeral reply, generated out of the
+   * conversation (nothing is added to it); only sent where the provider declares `ephemeralResponse`.
+   */
+  conversation: 'default' | 'none';
+  instructions?: string;
+  tools?: RealtimeToolDefinitionV1[];
+  toolChoice?: ToolChoice;
+}

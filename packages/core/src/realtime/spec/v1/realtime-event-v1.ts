@@ -1,0 +1,99 @@
+import type { RealtimeCommandV1 } from './realtime-command-v1.js';
+import type { RealtimeContextAppendKindV1 } from './realtime-context-append-kind-v1.js';
+import type { RealtimeItemV1 } from './realtime-item-v1.js';
+import type { RealtimeResponseEndReasonV1 } from './realtime-response-end-reason-v1.js';
+import type { RealtimeResponseStatusV1 } from './realtime-response-status-v1.js';
+import type { RealtimeUsageV1 } from './realtime-usage-v1.js';
+
+/** The closed set of normalized events a connection emits: exactly what the session consumes. */
+export type RealtimeEventV1 =
+  /** The connection ended (`disconnected`), with a human-readable reason. */
+  | { type: 'connection_status'; status: 'connected' | 'disconnected'; reason?: string }
+  /**
+   * The provider ended the session at its time limit; the connection cannot be used any more (it closes
+   * next). The session reconnects with reason `session_expired` where it may.
+   */
+  | { type: 'session_expired'; message: string }
+  | {
+      type: 'response_started';
+      responseId: string;
+      /** The `clientRequestId` of the request that created it; absent for provider-initiated responses. */
+      clientRequestId?: string;
+      conversation: 'default' | 'none';
+    }
+  | {
+      type: 'response_done';
+      responseId: string;
+      status: RealtimeResponseStatusV1;
+      conversation: 'default' | 'none';
+      clientRequestId?: string;
+      usage?: RealtimeUsageV1;
+      /** Why it ended, when not `completed` and the provider says. */
+      reason?: RealtimeResponseEndReasonV1;
+      /** With `reason: 'provider_error'`: the provider's error code. */
+      errorCode?: string;
+    }
+  | { type: 'message_started'; responseId: string; itemId: string }
+  | { type: 'message_done'; responseId: string; itemId: string; item: RealtimeItemV1 }
+  | { type: 'text_delta'; responseId: string; itemId: string; delta: string }
+  /** PCM16 24 kHz mono. The session may keep the buffer; a provider must not reuse it. */
+  | { type: 'audio_delta'; responseId: string; itemId: string; audio: Uint8Array }
+  | { type: 'audio_done'; responseId: string; itemId: string }
+  | { type: 'transcript_delta'; responseId: string; itemId: string; delta: string }
+  | { type: 'transcript_done'; responseId: string; itemId: string; transcript: string }
+  | {
+      type: 'function_call';
+      /** Absent when the provider gives none; the session then starts a response after each output. */
+      responseId?: string;
+      itemId: string;
+      callId: string;
+      name: string;
+      arguments: string;
+    }
+  | { type: 'input_speech_started' }
+  | { type: 'input_speech_stopped' }
+  | { type: 'input_audio_committed'; itemId: string }
+  | { type: 'input_transcription'; itemId: string; text: string; final: boolean }
+  /** An item entered the provider's conversation (user messages, tool outputs, created items). */
+  | { type: 'item_added'; item: RealtimeItemV1; previousItemId?: string | null }
+  | { type: 'item_deleted'; itemId: string }
+  | { type: 'item_truncated'; itemId: string }
+  /**
+   * The voice model handed work to someone else (providers with `delegation`). There is no task text: the request
+   * is what was said up to `offsetMs` on the provider's timeline. `target: 'app'` must be answered with
+   * `appendContext` carrying `delegationId`; `'provider'` runs on the provider's own backend, whose function calls
+   * arrive as `function_call` events.
+   */
+  | { type: 'delegation_requested'; delegationId: string; offsetMs: number; target: 'app' | 'provider' }
+  /** An `appendContext` reached the model, at this span of the provider's timeline (proof of injection). */
+  | {
+      type: 'context_appended';
+      kind: RealtimeContextAppendKindV1;
+      startMs: number;
+      endMs: number;
+      clientRequestId?: string;
+    }
+  /** The continuous output track carried silence between responses (providers with `continuousAudio`). */
+  | { type: 'output_silence'; durationMs: number }
+  /** Billed audio so far (cumulative), and how full the model's context is (0–1), when the provider reports them. */
+  | { type: 'usage_updated'; audioSeconds: number; contextWindowRatio?: number }
+  | {
+      type: 'error';
+      /** The provider's error code, passed to the app as is; the session never branches on it. */
+      code: string;
+      message: string;
+      /** The `clientRequestId` of the response request this error refuses, when it refuses one. */
+      clientRequestId?: string;
+      /**
+       * The command this error refuses, when the provider says. The session reads `createResponse`: a refused
+       * response request releases its queue even when the provider does not name the request.
+       */
+      commandType?: RealtimeCommandV1['type'];
+      /** `true` when the connection cannot be used any more. */
+      fatal?: boolean;
+    }
+  /**
+   * The provider's original event, before normalization, emitted ahead of the events normalized from it.
+   * Only when the connection was opened with `rawEvents: true`.
+   */
+  | { type: 'raw_event'; event: unknown };

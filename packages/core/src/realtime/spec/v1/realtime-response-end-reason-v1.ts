@@ -1,0 +1,16 @@
+/**
+ * Why a response ended without completing:
+ * - `client_cancelled`: the session cancelled it;
+ * - `turn_detected`: the provider's turn detection cut it (the user started speaking);
+ * - `max_output_tokens`: it hit its output limit;
+ * - `content_filter`: the provider's content filter stopped it;
+ * - `connection_lost`: the connection ended before it did (reported by the session, never by a provider);
+ * - `provider_error`: the provider failed it (the error's code is in `errorCode`).
+ */
+export type RealtimeResponseEndReasonV1 =
+  | 'client_cancelled'
+  | 'turn_detected'
+  | 'max_output_tokens'
+  | 'content_filter'
+  | 'connection_lost'
+  | 'provider_error';
