@@ -5,14 +5,13 @@ export type {
   RealtimeHarness,
   RealtimeHarnessFactory,
 } from './harness.js';
-export type { CapabilityStatus, CapabilityVerdict, ConformanceReport } from './report.js';
-export { formatReport } from './report.js';
 export {
-  type CapabilityProbe,
-  type ConformanceOptions,
-  judgeCapabilities,
-  runConformance,
-} from './run.js';
+  type CapabilityStatus,
+  type CapabilityVerdict,
+  type ConformanceReport,
+  formatReport,
+} from './report.js';
+export { type CapabilityProbe, type ConformanceOptions, judgeCapabilities, runConformance } from './run.js';
 export {
   type RunScenarioOptions,
   runScenario,
@@ -20,7 +19,36 @@ export {
   type ScenarioStatus,
 } from './run-scenario.js';
 export { type ConformanceScenario, missingCapabilities, scenarioCovers } from './scenario.js';
-export * from './scenarios/index.js';
+export { approvalScenario } from './scenarios/approval.js';
+export { audioReplyScenario } from './scenarios/audio-reply.js';
+export { disconnectScenario } from './scenarios/disconnect.js';
+export {
+  concurrentEphemeralScenario,
+  ephemeralCancelScenario,
+  ephemeralIsolationScenario,
+} from './scenarios/ephemeral.js';
+export { repeatedCallScenario } from './scenarios/exactly-once.js';
+export { capabilityFallbacksScenario } from './scenarios/fallbacks.js';
+export { handoffScenario } from './scenarios/handoff.js';
+export { realtimeScenarios } from './scenarios/index.js';
+export {
+  bargeInScenario,
+  interruptBeforeAudioScenario,
+  interruptMidMessageScenario,
+  multiMessageScenario,
+  truncationWithoutTranscriptScenario,
+} from './scenarios/interruption.js';
+export { lifecycleScenario } from './scenarios/lifecycle.js';
+export { parallelToolsAfterEndScenario, parallelToolsBeforeEndScenario } from './scenarios/parallel-tools.js';
+export { providerErrorScenario } from './scenarios/provider-error.js';
+export {
+  boundedFollowUpsScenario,
+  coalescedInputsScenario,
+  unnamedRefusalScenario,
+} from './scenarios/response-queue.js';
+export { generateReplyScenario, textReplyScenario } from './scenarios/text-reply.js';
+export { toolCallScenario } from './scenarios/tool-call.js';
+export { userSpeechScenario } from './scenarios/user-speech.js';
 export { type ConformanceSuiteOptions, defineConformanceSuite } from './suite.js';
 export {
   audioItemIds,

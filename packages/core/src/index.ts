@@ -1,10 +1,60 @@
-export * from './agent.js';
-export * from './clock.js';
-export * from './context.js';
-export * from './errors.js';
-export * from './guardrails.js';
-export * from './handoff.js';
-export * from './items.js';
+export {
+  Agent,
+  type AgentInstructions,
+  type AgentOptions,
+  type AgentOutput,
+  type AnyAgent,
+  type AnyFunctionTool,
+  type FunctionToolResult,
+  type ToolsToFinalOutputFunction,
+  type ToolsToFinalOutputResult,
+  type ToolUseBehavior,
+} from './agent.js';
+export {
+  type Clock,
+  delay,
+  type LongTimeout,
+  MAX_TIMER_DELAY_MS,
+  setLongTimeout,
+  systemClock,
+  type TimerHandle,
+} from './clock.js';
+export { MAX_ERROR_FOLLOW_UPS } from './constants.js';
+export { createRunContext, type RunContext } from './context.js';
+export {
+  AbortError,
+  ModelBehaviorError,
+  ParleyError,
+  ToolGuardrailTripwireTriggered,
+  ToolTimeoutError,
+  UserError,
+} from './errors.js';
+export type {
+  GuardrailFunctionOutput,
+  InputGuardrail,
+  InputGuardrailResult,
+  OutputGuardrail,
+  OutputGuardrailResult,
+  ToolGuardrailDecision,
+  ToolGuardrailResult,
+  ToolInputGuardrail,
+  ToolOutputGuardrail,
+} from './guardrails.js';
+export {
+  defaultHandoffToolName,
+  type Handoff,
+  type HandoffInputData,
+  type HandoffOptions,
+  handoff,
+} from './handoff.js';
+export {
+  assistantMessage,
+  type ConversationItem,
+  type FunctionCallItem,
+  type FunctionCallOutputItem,
+  type MessageItem,
+  userMessage,
+} from './items.js';
 export {
   configureLogging,
   type LogFields,
@@ -12,14 +62,191 @@ export {
   type LogLevel,
   type LogSink,
 } from './logger.js';
-export * from './model.js';
-export * from './option-keys.js';
-export * from './realtime/audio.js';
-export * from './realtime/seam.js';
-export * from './realtime/session/index.js';
-export * from './realtime/spec/v1/index.js';
-export * from './runner/index.js';
-export * from './tool.js';
+export {
+  type JsonSchema,
+  MODEL_SPECIFICATION_VERSION,
+  type Model,
+  type ModelCapabilities,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelSettings,
+  type ModelStreamEvent,
+  type ToolChoice,
+  type ToolDefinition,
+} from './model.js';
+export { type OptionKeyList, type OptionKeys, optionKeys, UnknownOptionError } from './option-keys.js';
+export {
+  audioBytesPerMs,
+  PCM16_BYTES_PER_MS,
+  PCM16_SAMPLE_RATE,
+  pcm16DurationMs,
+  type RealtimeAudioFormat,
+} from './realtime/audio.js';
+export {
+  type PlaybackTracker,
+  RealtimePlaybackTracker,
+  ReportedPlaybackTracker,
+} from './realtime/playback/playback-tracker.js';
+export type {
+  AppendContextCommand,
+  ContextAppendKind,
+  CreateResponseCommand,
+  RealtimeCapabilities,
+  RealtimeCapability,
+  RealtimeCommand,
+  RealtimeConnection,
+  RealtimeConnectOptions,
+  RealtimeContentPart,
+  RealtimeEvent,
+  RealtimeEventType,
+  RealtimeItem,
+  RealtimeItemInput,
+  RealtimeModel,
+  RealtimeResponseEndReason,
+  RealtimeResponseStatus,
+  RealtimeSessionConfig,
+  RealtimeToolDefinition,
+  RealtimeUsage,
+  TurnDetectionConfig,
+} from './realtime/seam.js';
+export type { PendingApproval } from './realtime/session/approvals.js';
+export {
+  CapabilityNotSupportedError,
+  ConnectionLostError,
+  EphemeralReplyInFlightError,
+  FollowUpLimitError,
+  RealtimeConnectError,
+  ReconnectFailedError,
+  ReplyTimeoutError,
+  ResponseRefusedError,
+  SessionClosedError,
+  SessionNotConnectedError,
+  ToolCallConflictError,
+  ToolOutputNotSentError,
+  TurnLostError,
+  UnknownToolError,
+} from './realtime/session/errors.js';
+export type {
+  RealtimeErrorSource,
+  RealtimeReconnectReason,
+  RealtimeSessionEvent,
+  RealtimeSessionEventOf,
+  RealtimeSessionEventType,
+  RealtimeSessionStatus,
+  RealtimeToolCallStatus,
+} from './realtime/session/events.js';
+export type {
+  RealtimeFunctionCallHistoryItem,
+  RealtimeHistoryItem,
+  RealtimeMessageHistoryItem,
+} from './realtime/session/history-item.js';
+export type { RealtimeSessionOptions, RealtimeSessionSettings } from './realtime/session/options.js';
+export { SessionPlayback } from './realtime/session/playback-control.js';
+export type { RealtimeReconnectOptions } from './realtime/session/reconnect-options.js';
+export type { GenerateReplyOptions } from './realtime/session/replies.js';
+export type { ReplyHandle, ReplyResult } from './realtime/session/reply-handle.js';
+export {
+  type FollowUpReason,
+  type PendingResponseRequest,
+  ResponseCoordinator,
+  type ResponseCoordinatorHooks,
+  type ResponseCoordinatorOptions,
+  type ResponseRequestParams,
+  type ResponseRequestReason,
+  type ResponseStartInfo,
+} from './realtime/session/response-coordinator.js';
+export { RealtimeSession } from './realtime/session/session.js';
+export type { RealtimeAppendContextCommandV1 } from './realtime/spec/v1/realtime-append-context-command-v1.js';
+export type {
+  RealtimeCapabilitiesV1,
+  RealtimeCapabilityV1,
+} from './realtime/spec/v1/realtime-capabilities-v1.js';
+export type { RealtimeCommandV1 } from './realtime/spec/v1/realtime-command-v1.js';
+export type { RealtimeConnectOptionsV1 } from './realtime/spec/v1/realtime-connect-options-v1.js';
+export type { RealtimeConnectionV1 } from './realtime/spec/v1/realtime-connection-v1.js';
+export type { RealtimeContentPartV1 } from './realtime/spec/v1/realtime-content-part-v1.js';
+export type { RealtimeContextAppendKindV1 } from './realtime/spec/v1/realtime-context-append-kind-v1.js';
+export type { RealtimeCreateResponseCommandV1 } from './realtime/spec/v1/realtime-create-response-command-v1.js';
+export type { RealtimeEventV1 } from './realtime/spec/v1/realtime-event-v1.js';
+export type { RealtimeItemInputV1 } from './realtime/spec/v1/realtime-item-input-v1.js';
+export type { RealtimeItemV1 } from './realtime/spec/v1/realtime-item-v1.js';
+export {
+  REALTIME_SPECIFICATION_VERSION,
+  type RealtimeModelV1,
+} from './realtime/spec/v1/realtime-model-v1.js';
+export type { RealtimeResponseEndReasonV1 } from './realtime/spec/v1/realtime-response-end-reason-v1.js';
+export type { RealtimeResponseStatusV1 } from './realtime/spec/v1/realtime-response-status-v1.js';
+export type { RealtimeSessionConfigV1 } from './realtime/spec/v1/realtime-session-config-v1.js';
+export type { RealtimeToolDefinitionV1 } from './realtime/spec/v1/realtime-tool-definition-v1.js';
+export type { RealtimeTurnDetectionV1 } from './realtime/spec/v1/realtime-turn-detection-v1.js';
+export type { RealtimeUsageV1 } from './realtime/spec/v1/realtime-usage-v1.js';
+export {
+  GuardrailExecutionError,
+  InputGuardrailTripwireTriggered,
+  MaxTurnsExceededError,
+  OutputGuardrailTripwireTriggered,
+} from './runner/errors.js';
+export { type RunHookEventName, type RunHookEvents, type RunHookListener, RunHooks } from './runner/hooks.js';
+export type {
+  RunSettings,
+  ToolErrorFormatter,
+  ToolErrorFormatterArgs,
+  ToolErrorKind,
+  UnknownToolBehavior,
+} from './runner/run-config.js';
+export type {
+  HandoffCallItem,
+  HandoffOutputItem,
+  MessageOutputItem,
+  RunItem,
+  ToolApprovalItem,
+  ToolCallItem,
+  ToolCallOutputItem,
+} from './runner/run-items.js';
+export { type RunFinalOutput, RunResult, RunResultBase } from './runner/run-result.js';
+export { RunState } from './runner/run-state.js';
+export type { ApprovalDecision, RunStatus } from './runner/run-state-data.js';
+export {
+  RUN_STATE_SCHEMA_VERSION,
+  type RunItemJson,
+  type RunStateJson,
+  type ToolGuardrailResultJson,
+} from './runner/run-state-json.js';
+export {
+  DEFAULT_MAX_TURNS,
+  type RunInput,
+  Runner,
+  type RunnerConfig,
+  type RunOptions,
+  run,
+} from './runner/runner.js';
+export { MemorySession, type Session } from './runner/session.js';
+export type {
+  AgentUpdatedStreamEvent,
+  RawModelStreamEvent,
+  RunItemStreamEvent,
+  RunItemStreamEventName,
+  RunStreamEvent,
+} from './runner/stream-events.js';
+export { type CancelMode, StreamedRunResult } from './runner/streamed-run-result.js';
+export {
+  defaultToolErrorFunction,
+  type FunctionTool,
+  type InvokeToolOptions,
+  invokeFunctionTool,
+  type ParsedToolArguments,
+  parseToolArguments,
+  type ToolCallInfo,
+  type ToolErrorFunction,
+  type ToolExecuteContext,
+  type ToolInvocationResult,
+  type ToolOptions,
+  type ToolTimeoutBehavior,
+  tool,
+  toolDefinition,
+  toolOutputToString,
+} from './tool.js';
 export {
   configureTracing,
   type OpenTelemetryApi,
@@ -29,4 +256,4 @@ export {
   type TraceAttributes,
   type TracingOptions,
 } from './tracing.js';
-export * from './usage.js';
+export { addUsage, emptyUsage, type Usage } from './usage.js';

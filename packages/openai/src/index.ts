@@ -1,3 +1,41 @@
-export * from './live/index.js';
-export * from './realtime/index.js';
-export * from './responses/index.js';
+export { liveCapabilities } from './live/capabilities.js';
+export { OpenAILiveError, type OpenAILiveErrorCode } from './live/errors.js';
+export { OpenAILiveConnection } from './live/live-connection.js';
+export { OpenAILiveModel } from './live/openai-live-model.js';
+export type { OpenAILiveModelOptions } from './live/options.js';
+export { OPENAI_REALTIME_CAPABILITIES } from './realtime/capabilities.js';
+export { CLIENT_REQUEST_ID_KEY } from './realtime/client-events.js';
+export {
+  type ClientSecret,
+  ClientSecretError,
+  type CreateClientSecretOptions,
+  createClientSecret,
+} from './realtime/client-secret.js';
+export { OpenAIRealtimeConnection } from './realtime/connection.js';
+export { OpenAIRealtimeError, type OpenAIRealtimeErrorCode } from './realtime/errors.js';
+export { OpenAIRealtimeModel } from './realtime/openai-realtime-model.js';
+export type {
+  OpenAIRealtimeModelOptions,
+  OpenAIRealtimeSessionConfig,
+  OpenAITurnDetectionOptions,
+} from './realtime/options.js';
+export type { WebSocketConstructor, WebSocketLike, WebSocketStyle } from './realtime/socket-types.js';
+export {
+  OpenAIAPIError,
+  type OpenAIAPIErrorDetails,
+  OpenAIAuthenticationError,
+  OpenAIBadRequestError,
+  OpenAIConnectionError,
+  OpenAINotFoundError,
+  OpenAIPermissionDeniedError,
+  OpenAIRateLimitError,
+  OpenAIResponseFailedError,
+  OpenAIServerError,
+} from './responses/errors.js';
+export { OpenAIResponsesModel } from './responses/model.js';
+export type {
+  OpenAIApiKeyProvider,
+  OpenAIClientOptions,
+  OpenAIResponsesModelOptions,
+} from './responses/options.js';
+export { OpenAIProvider, type OpenAIProviderOptions } from './responses/provider.js';

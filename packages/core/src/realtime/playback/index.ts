@@ -1,5 +1,0 @@
-export {
-  type PlaybackTracker,
-  RealtimePlaybackTracker,
-  ReportedPlaybackTracker,
-} from './playback-tracker.js';
