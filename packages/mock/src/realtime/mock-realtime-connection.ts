@@ -70,6 +70,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
   #status: 'open' | 'closed' = 'open';
   #clientClosed = false;
   #closeCalls = 0;
+  #closeFailure: unknown;
   #config: RealtimeSessionConfig;
   readonly #conversation: RealtimeItem[] = [];
   readonly #audioMs = new Map<string, number>();
@@ -153,6 +154,11 @@ export class MockRealtimeConnection implements RealtimeConnection {
 
   async close(): Promise<void> {
     this.#closeCalls++;
+    const failure = this.#closeFailure;
+    if (failure !== undefined) {
+      this.#closeFailure = undefined;
+      throw failure;
+    }
     this.#clearExpiry();
     this.#resolveClosed();
     this.#clientClosed = true;
@@ -300,6 +306,11 @@ export class MockRealtimeConnection implements RealtimeConnection {
     error = new Error(`Writing "${type}" to the socket failed.`),
   ): void {
     this.#sendFailures.set(type, error);
+  }
+
+  /** The next `close()` rejects with `error` and leaves the connection as it was (open, if it was). */
+  failNextClose(error: unknown = new Error('Closing the socket failed.')): void {
+    this.#closeFailure = error;
   }
 
   /** Emits a provider error that answers no request. */

@@ -13,7 +13,12 @@ import type { AgentSwitcher } from './agent-switch.js';
 import type { ApprovalBook } from './approvals.js';
 import { historyReplayStrategy, toolFollowUpStrategy } from './capability-strategies.js';
 import type { EphemeralReplies } from './ephemeral-replies.js';
-import { ConnectionLostError, RealtimeConnectError, SessionClosedError } from './errors.js';
+import {
+  ConnectionCloseError,
+  ConnectionLostError,
+  RealtimeConnectError,
+  SessionClosedError,
+} from './errors.js';
 import type { RealtimeReconnectReason } from './events.js';
 import type { RealtimeHistory } from './history.js';
 import type { HistoryMirror } from './history-mirror.js';
@@ -81,6 +86,8 @@ export class ConnectionLifecycle<TContext> {
   #connecting: Promise<void> | undefined;
   #releasing: Promise<void> = Promise.resolve();
   #closing: Promise<void> | undefined;
+  /** Connections whose provider close failed: `close()` retries them. Created on first use. */
+  #unclosed: Map<RealtimeConnection, unknown> | undefined;
 
   constructor(state: SessionState<TContext>, parts: ConnectionBoundParts<TContext>) {
     this.#state = state;
@@ -127,8 +134,12 @@ export class ConnectionLifecycle<TContext> {
   /** See `RealtimeSession.close()`. */
   close(): Promise<void> {
     if (!this.#closing) {
+      const closed = this.#state.status === 'closed';
       this.#state.closing = true;
-      this.#closing = this.#close();
+      this.#closing = (closed ? this.#closeUnclosed() : this.#close()).catch((error: unknown) => {
+        this.#closing = undefined;
+        throw error;
+      });
     }
     return this.#closing;
   }
@@ -245,8 +256,11 @@ export class ConnectionLifecycle<TContext> {
       parts.guardrails.reset();
       parts.responses.clear();
       if (connection) {
-        await connection.close().catch((error: unknown) => {
-          state.reportError('session', error, 'connection_close_failed');
+        // Wrapped so a close() that throws rather than rejects is caught too.
+        await (async () => connection.close())().catch((error: unknown) => {
+          this.#unclosed ??= new Map();
+          this.#unclosed.set(connection, error);
+          state.reportError('session', new ConnectionCloseError(error));
         });
       }
     })();
@@ -296,6 +310,22 @@ export class ConnectionLifecycle<TContext> {
     if (agentWasActive) state.emit({ type: 'agent_end', agent: state.agent, reason: 'close' });
     state.emit({ type: 'connection_status', status: 'closed' });
     state.hub.end();
+    const [failure] = this.#unclosed?.values() ?? [];
+    if (this.#unclosed?.size) throw new ConnectionCloseError(failure);
+  }
+
+  /** A later `close()`: closes again each connection whose provider close failed; throws if one fails again. */
+  async #closeUnclosed(): Promise<void> {
+    let failure: unknown;
+    for (const connection of [...(this.#unclosed?.keys() ?? [])]) {
+      try {
+        await connection.close();
+        this.#unclosed?.delete(connection);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    if (this.#unclosed?.size) throw new ConnectionCloseError(failure);
   }
 
   #turn() {

@@ -32,6 +32,20 @@ export class ConnectionLostError extends ParleyError {
   }
 }
 
+/** The provider's connection failed to close; `close()` again retries it. */
+export class ConnectionCloseError extends ParleyError {
+  constructor(cause: unknown) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    super(
+      'connection_close_failed',
+      `Closing the realtime connection failed (${detail}). Call close() again to retry.`,
+      {
+        cause,
+      },
+    );
+  }
+}
+
 /** The provider refused a response request (for example because another response was active). */
 export class ResponseRefusedError extends ParleyError {
   /** The provider's own error code, e.g. `conversation_already_has_active_response`. */
