@@ -54,6 +54,48 @@ describe('parley demo', () => {
     expect(facts.rms).toBeGreaterThan(0.1);
   });
 
+  // G.711 (8 kHz, 8 bytes a ms) end to end: the durations the timeline prints come from the bytes that arrived, so
+  // they only match the script when the session really runs in 8-bit 8 kHz audio.
+  test('--audio-format g711_ulaw runs the call in G.711, truncates at the heard position, writes a PCM16 8 kHz WAV', {
+    timeout: 40_000,
+  }, async () => {
+    const wav = join(dir, 'agent-ulaw.wav');
+    const { code, stdout, stderr } = await runParley(['demo', '--audio-format', 'g711_ulaw', '--out', wav]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const timeline = inOrder(stdout, [
+      'caller     🎙 1140 ms of speech, committed',
+      '↳ transcribed: "What is my balance?"',
+      'Teller     🔊 "Your checking account holds 120 euros." (1200 ms of audio, heard in full)',
+      'Teller     ⇢ hands the call to Cards',
+      'Cards      🔊 "Cards here: I blocked the card ending in 4242.…"',
+      'caller     ✋ barges in after hearing 700 ms',
+      'session    ⏹ audio_interrupted',
+      'session    ✂ conversation.item.truncate at 700 ms',
+      '↳ history keeps the message as interrupted: "Cards here: I blocked the card ending in 4242. "',
+      'Cards      🔒 out of band: "Your one-time code is 4 7 1 1." (1500 ms of audio)',
+    ]);
+    expect(timeline).toEqual({ missing: [], ordered: true });
+    const heardMs = 1200 + 2000 + 700 + 1500;
+    expect(stdout.trimEnd().split('\n').slice(-2)).toEqual([
+      '3 tool calls (2 in parallel, 1 follow-up), 1 handoff, 4 spoken replies, ' +
+        '1 barge-in (heard 700 ms, truncated at 700 ms), 1 ephemeral reply; history 10 → 10 items.',
+      `The agent's audio as the caller heard it (${heardMs} ms): ${wav}`,
+    ]);
+    const facts = await readWav(wav);
+    expect(facts).toMatchObject({ format: 1, channels: 1, sampleRate: 8000, bitsPerSample: 16 });
+    expect(facts.durationMs).toBe(heardMs);
+    expect(facts.rms).toBeGreaterThan(0.1);
+  });
+
+  test('--audio-format with an unknown value names the nearest format', async () => {
+    const { code, stdout, stderr } = await runParley(['demo', '--audio-format', 'g711_mulaw']);
+    expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
+    expect(stderr).toContain(
+      'parley demo: --audio-format g711_mulaw is not one of pcm16, g711_ulaw, g711_alaw; did you mean --audio-format g711_ulaw?',
+    );
+  });
+
   test('--text runs the text agent demo on the mock model', async () => {
     const { code, stdout, stderr } = await runParley(['demo', '--text']);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });

@@ -68,6 +68,20 @@ describe('the voice demo (parley demo)', () => {
     expect(out.lines.at(-1)).toBe(`The agent's audio as the caller heard it (${heardMs} ms): ${wavPath}`);
   });
 
+  test('runs the call in G.711 A-law: 8 bytes a ms, the cut at the heard position, a PCM16 8 kHz WAV', async () => {
+    const out = capture();
+    const wavPath = join(tmpdir(), `parley-voice-demo-alaw-${process.pid}.wav`);
+    const summary = await runVoiceDemo(out, { wavPath, audioFormat: 'g711_alaw', ...fastForward() });
+    const heardMs = 1200 + 2000 + 700 + 1500;
+    expect(summary).toMatchObject({ audioMs: 1200 + 2000 + 2350 + 1500, heardMs: 700, truncatedAtMs: 700 });
+    expect(summary.heardAudio.byteLength).toBe(heardMs * 8);
+    const wav = await readFile(wavPath);
+    expect([wav.readUInt16LE(20), wav.readUInt32LE(24), wav.readUInt16LE(34)]).toEqual([1, 8000, 16]);
+    expect(wav.readUInt32LE(40)).toBe(heardMs * 8 * 2);
+    expect(out.text()).toContain('↳ transcribed: "I lost my card."');
+    expect(out.lines.at(-1)).toBe(`The agent's audio as the caller heard it (${heardMs} ms): ${wavPath}`);
+  });
+
   test('prints the same transcript every time (but for the port)', async () => {
     const first = capture();
     const second = capture();

@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { RealtimeAudioFormat } from '@parley/core';
 import type { CommandSpec } from '../cli/command.js';
 import { CliUsageError } from '../cli/errors.js';
 import { runSupportDemo } from '../demo/run-demo.js';
@@ -10,7 +11,10 @@ import { runVoiceDemo } from '../voice-demo/run-voice-demo.js';
 export const demoCommand: CommandSpec = {
   name: 'demo',
   summary: 'Run a realtime voice agent on the embedded OpenAI Realtime simulator (no API key, no network)',
-  usage: ['demo [--out FILE] [--provider simulator|openai|azure]', 'demo --text'],
+  usage: [
+    'demo [--out FILE] [--provider simulator|openai|azure] [--audio-format pcm16|g711_ulaw|g711_alaw]',
+    'demo --text',
+  ],
   flags: {
     out: {
       type: 'string',
@@ -23,6 +27,12 @@ export const demoCommand: CommandSpec = {
       description:
         'simulator (embedded, offline; the default), or the real service: openai (OPENAI_API_KEY), azure (AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY, AZURE_OPENAI_DEPLOYMENT)',
     },
+    'audio-format': {
+      type: 'string',
+      choices: ['pcm16', 'g711_ulaw', 'g711_alaw'],
+      description:
+        "The session's audio, both ways: pcm16 (24 kHz, the default) or G.711 g711_ulaw / g711_alaw (8 kHz, as phone lines carry); the WAV is PCM16 at that rate",
+    },
     text: { type: 'boolean', description: 'Run the text agent demo instead (Runner, mock model)' },
   },
   notes: [
@@ -32,9 +42,9 @@ export const demoCommand: CommandSpec = {
   ],
   async run(flags, io) {
     if (flags.text === true) {
-      if (flags.provider !== undefined)
+      if (flags.provider !== undefined || flags['audio-format'] !== undefined)
         throw new CliUsageError(
-          'parley demo: --text runs on the mock model; leave out --provider (or --text).',
+          'parley demo: --text runs on the mock model without audio; leave out --provider and --audio-format (or --text).',
         );
       await runSupportDemo(io.out);
       return 0;
@@ -45,7 +55,10 @@ export const demoCommand: CommandSpec = {
     const provider = (
       typeof flags.provider === 'string' ? flags.provider : 'simulator'
     ) as RealtimeProviderName;
-    await runVoiceDemo(io.out, { wavPath, provider, env: io.env });
+    const audioFormat = (
+      typeof flags['audio-format'] === 'string' ? flags['audio-format'] : 'pcm16'
+    ) as RealtimeAudioFormat;
+    await runVoiceDemo(io.out, { wavPath, provider, env: io.env, audioFormat });
     return 0;
   },
 };

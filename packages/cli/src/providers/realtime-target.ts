@@ -1,7 +1,12 @@
 import { AzureOpenAIRealtimeModel } from '@parley/azure';
 import type { Clock, RealtimeModel } from '@parley/core';
 import { OpenAIRealtimeModel } from '@parley/openai';
-import { type RealtimeBrain, type RealtimeSimulator, startRealtimeSimulator } from '@parley/openai/testing';
+import {
+  type RealtimeBrain,
+  type RealtimeSimulator,
+  startRealtimeSimulator,
+  type Transcriber,
+} from '@parley/openai/testing';
 import { providerEnvironment } from './environment.js';
 
 /** The realtime providers of the voice commands. */
@@ -32,6 +37,8 @@ export async function realtimeTarget(
   brain: RealtimeBrain,
   /** The clock the embedded simulator paces its responses on. Default the system clock. */
   simulatorClock?: Clock,
+  /** How the embedded simulator transcribes the caller's audio. Default: the words `speechAudio` embeds. */
+  transcribe?: Transcriber,
 ): Promise<RealtimeTarget> {
   if (provider === 'openai') {
     const { OPENAI_API_KEY } = providerEnvironment('openai', env);
@@ -59,6 +66,7 @@ export async function realtimeTarget(
     port: 0,
     brain,
     ...(simulatorClock && { clock: simulatorClock }),
+    ...(transcribe && { transcribe }),
   });
   return {
     model: new OpenAIRealtimeModel({ apiKey: SIMULATOR_KEY, url: sim.url }),

@@ -11,6 +11,9 @@ export class AudioMeter {
   readonly #lastItem = new Map<string, string>();
   #responseWaiters: { responseId: string; bytes: number; resolve: (itemId: string) => void }[] = [];
 
+  /** `bytesPerMs`: of the session's output audio format. */
+  constructor(readonly bytesPerMs: number = PCM16_BYTES_PER_MS) {}
+
   /** Records one `audio` event. */
   add(responseId: string, itemId: string, bytes: number): void {
     this.#byItem.set(itemId, this.itemBytes(itemId) + bytes);
@@ -36,7 +39,7 @@ export class AudioMeter {
 
   /** The milliseconds of audio received for a response. */
   responseMs(responseId: string): number {
-    return (this.#byResponse.get(responseId) ?? 0) / PCM16_BYTES_PER_MS;
+    return (this.#byResponse.get(responseId) ?? 0) / this.bytesPerMs;
   }
 
   /** How many responses delivered audio. */
@@ -48,7 +51,7 @@ export class AudioMeter {
   totalMs(): number {
     let bytes = 0;
     for (const value of this.#byItem.values()) bytes += value;
-    return bytes / PCM16_BYTES_PER_MS;
+    return bytes / this.bytesPerMs;
   }
 
   /** Resolves once `itemId` has at least `bytes` of audio. */

@@ -4,8 +4,12 @@ import {
   type RealtimeSimulator,
   type SimulatedConnection,
   speechAudio,
+  toSessionAudio,
 } from '@parley/openai/testing';
 import type { AudioMeter } from './audio-meter.js';
+
+/** A session audio format as the simulator's wire names it. */
+export type WireAudioFormat = Parameters<typeof toSessionAudio>[1];
 
 /**
  * What differs between the call on the embedded simulator and on a real service: how the caller asks (the
@@ -30,8 +34,17 @@ export interface CallBackend {
   inModelContext(words: string): boolean | undefined;
 }
 
-/** The embedded simulator: spoken questions, a barge-in at a hold, the wire and the context checked. */
-export function simulatorBackend(sim: RealtimeSimulator, hold: Hold): CallBackend {
+/**
+ * The embedded simulator: spoken questions (in the session's input `format`; each one is pushed to `asked`, which
+ * the demo's transcriber reads where G.711 loses the text the speech embeds), a barge-in at a hold, the wire and the
+ * context checked.
+ */
+export function simulatorBackend(
+  sim: RealtimeSimulator,
+  hold: Hold,
+  format: WireAudioFormat = { type: 'audio/pcm', rate: 24000 },
+  asked: string[] = [],
+): CallBackend {
   let server: SimulatedConnection | undefined;
   const connection = () => {
     if (!server) throw new Error('The simulator has no connection yet.');
@@ -44,7 +57,8 @@ export function simulatorBackend(sim: RealtimeSimulator, hold: Hold): CallBacken
     },
     ask(session, question) {
       const pcm = speechAudio(question);
-      session.sendAudio(pcm, { commit: true });
+      asked.push(question);
+      session.sendAudio(toSessionAudio(pcm, format), { commit: true });
       return {
         description: `🎙 ${pcm.byteLength / PCM16_BYTES_PER_MS} ms of speech, committed`,
         spoken: true,
@@ -79,7 +93,7 @@ export function serviceBackend(label: string, heardMs: number): CallBackend {
       };
     },
     async midAnswer(responseId, meter, ended) {
-      const enough = meter.responseReached(responseId, heardMs * PCM16_BYTES_PER_MS);
+      const enough = meter.responseReached(responseId, heardMs * meter.bytesPerMs);
       return Promise.race([enough, ended.then(() => undefined)]);
     },
     async truncation() {

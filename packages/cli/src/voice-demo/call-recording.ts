@@ -8,6 +8,9 @@ export class CallRecording {
   readonly #chunks = new Map<string, Uint8Array[]>();
   readonly #heardBytes = new Map<string, number>();
 
+  /** `bytesPerMs`: of the session's output audio format. */
+  constructor(readonly bytesPerMs: number = PCM16_BYTES_PER_MS) {}
+
   /** Records one `audio` event. */
   add(itemId: string, data: Uint8Array): void {
     const chunks = this.#chunks.get(itemId);
@@ -17,10 +20,10 @@ export class CallRecording {
 
   /** The caller stopped listening to `itemId` after `ms`. */
   cut(itemId: string, ms: number): void {
-    this.#heardBytes.set(itemId, Math.round(ms) * PCM16_BYTES_PER_MS);
+    this.#heardBytes.set(itemId, Math.round(ms) * this.bytesPerMs);
   }
 
-  /** The heard audio, PCM16 24 kHz mono, messages one after another. */
+  /** The heard audio in the session's output format, messages one after another. */
   pcm(): Uint8Array {
     const parts: Uint8Array[] = [];
     for (const [itemId, chunks] of this.#chunks) {

@@ -1,18 +1,19 @@
 import { writeFile } from 'node:fs/promises';
 import {
+  audioBytesPerMs,
   type Clock,
-  PCM16_BYTES_PER_MS,
   PCM16_SAMPLE_RATE,
+  type RealtimeAudioFormat,
   RealtimeSession,
   ReportedPlaybackTracker,
   systemClock,
 } from '@parley/core';
-import { createHold } from '@parley/openai/testing';
+import { createHold, g711ToPcm16 } from '@parley/openai/testing';
 import { encodeWav } from '../audio/wav.js';
 import type { Output } from '../output.js';
 import { type RealtimeProviderName, realtimeTarget } from '../providers/realtime-target.js';
 import { TranscriptPrinter } from '../transcript-printer.js';
-import { serviceBackend, simulatorBackend } from './call-backend.js';
+import { serviceBackend, simulatorBackend, type WireAudioFormat } from './call-backend.js';
 import { runVoiceCall, type VoiceDemoSummary } from './voice-call.js';
 import { bankBrain, HEARD_MS, tellerAgent } from './voice-script.js';
 
@@ -33,6 +34,24 @@ export interface VoiceDemoOptions {
    * clock; tests pass a `FastForwardClock` so the call runs in virtual time.
    */
   simulatorClock?: Clock;
+  /**
+   * The session's audio format, input and output: `pcm16` (24 kHz, the default), or G.711 `g711_ulaw` / `g711_alaw`
+   * (8 kHz). The WAV file is PCM16 at the format's rate (G.711 decoded to PCM16 at 8 kHz).
+   */
+  audioFormat?: RealtimeAudioFormat;
+}
+
+const WIRE_FORMATS: Record<RealtimeAudioFormat, WireAudioFormat> = {
+  pcm16: { type: 'audio/pcm', rate: 24000 },
+  g711_ulaw: { type: 'audio/pcmu' },
+  g711_alaw: { type: 'audio/pcma' },
+};
+
+/** The heard audio as a WAV file: PCM16 as is, G.711 decoded to PCM16 at 8 kHz. */
+function heardWav(audio: Uint8Array, format: WireAudioFormat): Uint8Array {
+  return format.type === 'audio/pcm'
+    ? encodeWav(audio, PCM16_SAMPLE_RATE)
+    : encodeWav(g711ToPcm16(audio, format.type), 8000);
 }
 
 /**
@@ -48,18 +67,30 @@ export async function runVoiceDemo(
   const printer = new TranscriptPrinter(output);
   const provider = options.provider ?? 'simulator';
   const midAnswer = createHold('mid-answer');
+  const audioFormat = options.audioFormat ?? 'pcm16';
+  const wireFormat = WIRE_FORMATS[audioFormat];
+  const bytesPerMs = audioBytesPerMs(audioFormat);
+  // G.711 keeps the speech's energy but not the words `speechAudio` embeds: the simulator then "hears" what was asked.
+  const asked: string[] = [];
   const target = await realtimeTarget(
     provider,
     options.env ?? process.env,
     bankBrain(midAnswer),
     options.simulatorClock,
+    (_audio, { heard }) => heard || (asked.at(-1) ?? ''),
   );
   try {
     const session = new RealtimeSession(tellerAgent, {
       model: target.model,
       // The demo "plays" the audio itself and reports what the caller heard, so positions never depend on timing.
       playbackTracker: new ReportedPlaybackTracker(),
-      config: { voice: 'marin', turnDetection: null, inputTranscription: {} },
+      config: {
+        voice: 'marin',
+        turnDetection: null,
+        inputTranscription: {},
+        inputAudioFormat: audioFormat,
+        outputAudioFormat: audioFormat,
+      },
       reconnect: false,
     });
     try {
@@ -71,14 +102,15 @@ export async function runVoiceDemo(
       const summary = await runVoiceCall({
         session,
         backend: target.sim
-          ? simulatorBackend(target.sim, midAnswer)
+          ? simulatorBackend(target.sim, midAnswer, wireFormat, asked)
           : serviceBackend(target.label, HEARD_MS),
         printer,
         clock: options.clock ?? systemClock,
         stepTimeoutMs: options.stepTimeoutMs ?? (target.sim ? 10_000 : 30_000),
+        bytesPerMs,
       });
       if (options.wavPath !== undefined) {
-        await writeFile(options.wavPath, encodeWav(summary.heardAudio, PCM16_SAMPLE_RATE));
+        await writeFile(options.wavPath, heardWav(summary.heardAudio, wireFormat));
       }
       const bargeIn =
         summary.heardMs === 0
@@ -91,7 +123,7 @@ export async function runVoiceDemo(
       );
       if (options.wavPath !== undefined) {
         output.line(
-          `The agent's audio as the caller heard it (${summary.heardAudio.byteLength / PCM16_BYTES_PER_MS} ms): ${options.wavPath}`,
+          `The agent's audio as the caller heard it (${summary.heardAudio.byteLength / bytesPerMs} ms): ${options.wavPath}`,
         );
       }
       return summary;

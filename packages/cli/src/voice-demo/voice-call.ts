@@ -39,7 +39,7 @@ export interface VoiceDemoSummary {
   historyBefore: number;
   /** `session.history.length` after it. */
   historyAfter: number;
-  /** The agent's audio as the caller heard it: PCM16 24 kHz mono. */
+  /** The agent's audio as the caller heard it, in the session's output format (PCM16 24 kHz mono by default). */
   heardAudio: Uint8Array;
 }
 
@@ -50,6 +50,8 @@ export interface VoiceCall {
   printer: TranscriptPrinter;
   clock: Clock;
   stepTimeoutMs: number;
+  /** Bytes per millisecond of the session's output audio format. Default 48 (PCM16 24 kHz). */
+  bytesPerMs?: number;
 }
 
 interface ToolRun {
@@ -70,8 +72,8 @@ export async function runVoiceCall(call: VoiceCall): Promise<VoiceDemoSummary> {
   const { session, backend, printer } = call;
   const step = <T>(name: string, promise: Promise<T>) =>
     guarded(call.clock, call.stepTimeoutMs, name, promise);
-  const meter = new AudioMeter();
-  const recording = new CallRecording();
+  const meter = new AudioMeter(call.bytesPerMs);
+  const recording = new CallRecording(call.bytesPerMs);
   const transcripts = new Map<string, string>();
   const toolRuns: ToolRun[] = [];
   const handoffs: string[] = [];

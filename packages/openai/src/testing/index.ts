@@ -41,7 +41,7 @@ export { clientEventToCommand, seamCommandsOf, sessionToSeamConfig } from './sea
 export { decodeSpeechTexts, type SpeechAudioOptions, silenceAudio, speechAudio } from './sim-audio.js';
 export { type EventMatcher, SimulatedConnection, type Transcriber } from './sim-connection.js';
 export type { SimConversation, StoredItem } from './sim-conversation.js';
-export { toSessionAudio } from './sim-format.js';
+export { g711ToPcm16, toSessionAudio } from './sim-format.js';
 export {
   type RealtimeSimulator,
   type RealtimeSimulatorOptions,

@@ -1,6 +1,6 @@
 import type { LiveAudioFormat } from '../shared/live-wire-session.js';
 import { type WireAudioFormat, wireBytesPerMs } from '../shared/realtime-wire.js';
-import { fromPcm24, toPcm24 } from './live/live-audio.js';
+import { fromPcm24, fromSamples, toPcm24, toSamples } from './live/live-audio.js';
 
 /**
  * The Realtime simulator reasons in PCM16 24 kHz (VAD, synthesized speech, the text embedded by `speechAudio`) and
@@ -29,4 +29,10 @@ export { wireBytesPerMs };
  */
 export function toSessionAudio(pcm24: Uint8Array, format: WireAudioFormat): Uint8Array {
   return pcm24ToWire(format, pcm24);
+}
+
+/** G.711 session audio (`audio/pcmu` / `audio/pcma`, 8 kHz) decoded to PCM16 little-endian at 8 kHz, e.g. for a WAV file. */
+export function g711ToPcm16(g711: Uint8Array, type: 'audio/pcmu' | 'audio/pcma'): Uint8Array {
+  // Encoding PCM16 does not read the rate: the samples stay at 8 kHz.
+  return fromSamples({ type: 'audio/pcm', rate: 24000 }, toSamples({ type, rate: 8000 }, g711));
 }
