@@ -180,6 +180,7 @@ export class ConnectionLifecycle<TContext> {
     );
     state.emit({ type: 'connection_status', status: 'disconnected', reason: detail });
     state.emit({ type: 'agent_end', agent: state.agent, reason: 'disconnect' });
+    state.hub.endIterators();
   }
 
   /** Opens a connection configured for the current agent; the live connection (if any) is left alone. */

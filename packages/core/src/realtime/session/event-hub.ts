@@ -93,6 +93,12 @@ export class EventHub<E extends { type: string }> {
     this.#listeners.clear();
   }
 
+  /** Ends every current iterator (after its buffered events); listeners and later iterators keep receiving events. */
+  endIterators(): void {
+    for (const subscription of this.#subscriptions ?? []) subscription.end();
+    this.#subscriptions?.clear();
+  }
+
   iterate(): AsyncIterableIterator<E> {
     const subscription = new Subscription<E>();
     if (this.#ended) subscription.end();

@@ -178,6 +178,7 @@ export class Reconnection<TContext> {
     state.reportError('session', error);
     state.emit({ type: 'connection_status', status: 'disconnected', reason: 'reconnect_failed' });
     state.emit({ type: 'agent_end', agent: state.agent, reason: 'disconnect' });
+    state.hub.endIterators();
     return error;
   }
 
