@@ -33,14 +33,31 @@ export class EventRecorder<TContext = unknown> {
   readonly #waiters = new Set<() => void>();
 
   constructor(session: RealtimeSession<TContext>) {
-    const iterator = session[Symbol.asyncIterator]();
+    let iterator = session[Symbol.asyncIterator]();
+    // A disconnect with no reconnect coming ends the session's iterators; the recorder goes on with one it
+    // opens on `disconnected` (before anyone waiting can react), so it also records a later `connect()`.
+    let successor: AsyncIterator<RealtimeSessionEvent<TContext>> | undefined;
     this.ended = (async () => {
       for (;;) {
         const next = await iterator.next();
-        if (next.done) break;
-        this.events.push(next.value);
+        if (next.done) {
+          if (!successor || session.status === 'closed') break;
+          iterator = successor;
+          successor = undefined;
+          continue;
+        }
+        const event = next.value;
+        if (successor && event.type !== 'agent_end') {
+          void successor.return?.();
+          successor = undefined;
+        }
+        if (event.type === 'connection_status' && event.status === 'disconnected') {
+          successor = session[Symbol.asyncIterator]();
+        }
+        this.events.push(event);
         for (const notify of [...this.#waiters]) notify();
       }
+      void successor?.return?.();
       for (const notify of [...this.#waiters]) notify();
     })();
   }
