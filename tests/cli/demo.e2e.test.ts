@@ -42,16 +42,7 @@ describe('parley demo', () => {
       "history    10 items after; the code is not in the history and not in the model's context",
     ]);
     expect(timeline).toEqual({ missing: [], ordered: true });
-    const heardMs = 1200 + 2000 + 700 + 1500;
-    expect(stdout.trimEnd().split('\n').slice(-2)).toEqual([
-      '3 tool calls (2 in parallel, 1 follow-up), 1 handoff, 4 spoken replies, ' +
-        '1 barge-in (heard 700 ms, truncated at 700 ms), 1 ephemeral reply; history 10 → 10 items.',
-      `The agent's audio as the caller heard it (${heardMs} ms): ${wav}`,
-    ]);
-    const facts = await readWav(wav);
-    expect(facts).toMatchObject({ format: 1, channels: 1, sampleRate: 24_000, bitsPerSample: 16 });
-    expect(facts.durationMs).toBe(heardMs);
-    expect(facts.rms).toBeGreaterThan(0.1);
+    await expectSummaryAndHeardWav(stdout, wav, 24_000);
   });
 
   // G.711 (8 kHz, 8 bytes a ms) end to end: the durations the timeline prints come from the bytes that arrived, so
@@ -76,16 +67,7 @@ describe('parley demo', () => {
       'Cards      🔒 out of band: "Your one-time code is 4 7 1 1." (1500 ms of audio)',
     ]);
     expect(timeline).toEqual({ missing: [], ordered: true });
-    const heardMs = 1200 + 2000 + 700 + 1500;
-    expect(stdout.trimEnd().split('\n').slice(-2)).toEqual([
-      '3 tool calls (2 in parallel, 1 follow-up), 1 handoff, 4 spoken replies, ' +
-        '1 barge-in (heard 700 ms, truncated at 700 ms), 1 ephemeral reply; history 10 → 10 items.',
-      `The agent's audio as the caller heard it (${heardMs} ms): ${wav}`,
-    ]);
-    const facts = await readWav(wav);
-    expect(facts).toMatchObject({ format: 1, channels: 1, sampleRate: 8000, bitsPerSample: 16 });
-    expect(facts.durationMs).toBe(heardMs);
-    expect(facts.rms).toBeGreaterThan(0.1);
+    await expectSummaryAndHeardWav(stdout, wav, 8000);
   });
 
   test('--audio-format with an unknown value names the nearest format', async () => {
@@ -106,3 +88,17 @@ describe('parley demo', () => {
     );
   });
 });
+
+/** The call's closing summary, and the WAV of what the caller heard: 1200 + 2000 + 700 (cut) + 1500 ms, not silent. */
+async function expectSummaryAndHeardWav(stdout: string, wav: string, sampleRate: number): Promise<void> {
+  const heardMs = 1200 + 2000 + 700 + 1500;
+  expect(stdout.trimEnd().split('\n').slice(-2)).toEqual([
+    '3 tool calls (2 in parallel, 1 follow-up), 1 handoff, 4 spoken replies, ' +
+      '1 barge-in (heard 700 ms, truncated at 700 ms), 1 ephemeral reply; history 10 → 10 items.',
+    `The agent's audio as the caller heard it (${heardMs} ms): ${wav}`,
+  ]);
+  const facts = await readWav(wav);
+  expect(facts).toMatchObject({ format: 1, channels: 1, sampleRate, bitsPerSample: 16 });
+  expect(facts.durationMs).toBe(heardMs);
+  expect(facts.rms).toBeGreaterThan(0.1);
+}
