@@ -15,6 +15,16 @@ export function emptyUsage(): Usage {
   return { requests: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 }
 
+/** A copy of `usage` that shares no object with it (token details included). */
+export function copyUsage(usage: Usage): Usage {
+  const { inputTokenDetails, outputTokenDetails, ...totals } = usage;
+  return {
+    ...totals,
+    ...(inputTokenDetails && { inputTokenDetails: { ...inputTokenDetails } }),
+    ...(outputTokenDetails && { outputTokenDetails: { ...outputTokenDetails } }),
+  };
+}
+
 function addDetails<K extends string>(
   into: Partial<Record<K, number>> | undefined,
   more: Partial<Record<K, number>> | undefined,

@@ -16,12 +16,20 @@ export interface AgentSwitchHost<TContext> {
   readonly provider: string;
   /** Throws the session's error unless it is connected. */
   requireLive(action: string): void;
+  /** Throws `SessionClosedError` once the session is closing or closed. */
+  requireOpen(): void;
+  /** Connected: a switch goes to the provider. */
+  connected(): boolean;
+  /** Settles when the connection (or reconnection) under way settles; `undefined` when none is. */
+  connecting(): Promise<void> | undefined;
   /** Aborted when the current connection is released. */
   lifetime(): AbortSignal;
   /** The active agent. */
   agent(): Agent<TContext>;
   /** What the provider was last configured with for the active agent. */
   agentConfig(): AgentSessionConfig | undefined;
+  /** Makes `agent` the active agent while not connected (the next connection configures it). */
+  replace(agent: Agent<TContext>): void;
   /** Makes `agent` (configured as `config`) the active agent. */
   commit(agent: Agent<TContext>, config: AgentSessionConfig): void;
   send(command: RealtimeCommand): void;
@@ -46,6 +54,23 @@ export class AgentSwitcher<TContext> {
   /** Settles once every switch asked for so far has settled. */
   get idle(): Promise<void> {
     return this.#chain;
+  }
+
+  /**
+   * `updateAgent()`: waits for a connection under way; connected, switches to `next` like a handoff (the
+   * previous agent stays active when that fails); not connected, only makes it the agent the next connection
+   * starts with.
+   */
+  async update(next: Agent<TContext>): Promise<void> {
+    const host = this.#host;
+    host.requireOpen();
+    if (!host.connected()) await host.connecting()?.catch(() => {});
+    host.requireOpen();
+    if (!host.connected()) {
+      host.replace(next);
+      return;
+    }
+    await this.switch(next, 'update_agent');
   }
 
   /** Switches to `next` after the switches before it; rejects when this one fails. */

@@ -3,9 +3,11 @@ import { createRunContext, type RunContext } from '../../context.js';
 import { audioBytesPerMs } from '../audio.js';
 import { AgentSwitcher } from './agent-switch.js';
 import { ApprovalBook } from './approvals.js';
+import { CallDecisions } from './call-decisions.js';
 import { turnDetectionStrategy } from './capability-strategies.js';
 import { ConnectionLifecycle } from './connection-lifecycle.js';
 import { Delegations } from './delegations.js';
+import { SessionClosedError } from './errors.js';
 import type { RealtimeSessionEvent } from './events.js';
 import { correctTrippedResponse } from './guardrail-correction.js';
 import { RealtimeHistory } from './history.js';
@@ -22,6 +24,7 @@ import { SessionState } from './session-state.js';
 import { traceSession } from './session-tracing.js';
 import { TaskSet } from './task-set.js';
 import { ToolExecutor } from './tool-executor.js';
+import { UserInput } from './user-input.js';
 
 /** The units of one session, wired together (the session's façade holds these). */
 export interface SessionParts<TContext> {
@@ -30,7 +33,9 @@ export interface SessionParts<TContext> {
   readonly state: SessionState<TContext>;
   readonly history: RealtimeHistory;
   readonly approvals: ApprovalBook<TContext>;
+  readonly decisions: CallDecisions<TContext>;
   readonly replies: Replies<TContext>;
+  readonly userInput: UserInput<TContext>;
   readonly interruptions: Interruptions<TContext>;
   readonly playback: SessionPlayback;
   readonly lifecycle: ConnectionLifecycle<TContext>;
@@ -84,6 +89,14 @@ export function assembleSession<TContext>(
     capabilities: model.capabilities,
     provider: model.provider,
     requireLive: (action) => state.connectionFor(action),
+    requireOpen: () => {
+      if (state.closing || state.status === 'closed') throw new SessionClosedError();
+    },
+    connected: () => state.status === 'connected',
+    connecting: () => lifecycle.pending,
+    replace: (next) => {
+      state.agent = next;
+    },
     lifetime: () => state.lifetime.signal,
     agent: () => state.agent,
     agentConfig: () => state.agentConfig,
@@ -174,7 +187,9 @@ export function assembleSession<TContext>(
     state,
     history,
     approvals,
+    decisions: new CallDecisions(state, approvals, delegations),
     replies,
+    userInput: new UserInput(state, coordinator, resolved.config.turnDetection, model.capabilities),
     interruptions,
     playback,
     lifecycle,

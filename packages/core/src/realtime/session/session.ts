@@ -1,28 +1,21 @@
 import { Agent } from '../../agent.js';
-import type { RunContext } from '../../context.js';
 import { UserError } from '../../errors.js';
-import type { Usage } from '../../usage.js';
+import { copyUsage, type Usage } from '../../usage.js';
 import type {
   ContextAppendKind,
   RealtimeCapabilities,
   RealtimeModel,
   RealtimeSessionConfig,
 } from '../seam.js';
-import type { AgentSwitcher } from './agent-switch.js';
-import type { ApprovalBook, PendingApproval } from './approvals.js';
-import { requireContextAppends, turnDetectionStrategy } from './capability-strategies.js';
-import type { ConnectionLifecycle } from './connection-lifecycle.js';
-import type { Delegations } from './delegations.js';
-import { SessionClosedError } from './errors.js';
+import type { PendingApproval } from './approvals.js';
+import { requireContextAppends } from './capability-strategies.js';
 import type {
   RealtimeSessionEvent,
   RealtimeSessionEventOf,
   RealtimeSessionEventType,
   RealtimeSessionStatus,
 } from './events.js';
-import type { RealtimeHistory } from './history.js';
 import type { RealtimeHistoryItem } from './history-item.js';
-import type { Interruptions } from './interruption.js';
 import {
   APPEND_CONTEXT_OPTIONS,
   COMMIT_AUDIO_OPTIONS,
@@ -30,16 +23,11 @@ import {
   SEND_AUDIO_OPTIONS,
   SEND_MESSAGE_OPTIONS,
 } from './method-options.js';
-import {
-  type RealtimeSessionOptions,
-  type ResolvedSessionOptions,
-  resolveSessionOptions,
-} from './options.js';
+import { type RealtimeSessionOptions, resolveSessionOptions } from './options.js';
 import type { SessionPlayback } from './playback-control.js';
-import type { GenerateReplyOptions, Replies } from './replies.js';
+import type { GenerateReplyOptions } from './replies.js';
 import type { ReplyHandle } from './reply-handle.js';
-import { assembleSession } from './session-parts.js';
-import type { SessionState } from './session-state.js';
+import { assembleSession, type SessionParts } from './session-parts.js';
 
 export type { GenerateReplyOptions } from './replies.js';
 
@@ -59,35 +47,14 @@ export type { GenerateReplyOptions } from './replies.js';
 export class RealtimeSession<TContext = unknown>
   implements AsyncIterable<RealtimeSessionEvent<TContext>>, AsyncDisposable
 {
-  readonly #options: ResolvedSessionOptions<TContext>;
-  readonly #runContext: RunContext<TContext>;
-  readonly #state: SessionState<TContext>;
-  readonly #history: RealtimeHistory;
-  readonly #approvals: ApprovalBook<TContext>;
-  readonly #replies: Replies<TContext>;
-  readonly #interruptions: Interruptions<TContext>;
-  readonly #playback: SessionPlayback;
-  readonly #lifecycle: ConnectionLifecycle<TContext>;
-  readonly #switcher: AgentSwitcher<TContext>;
-  readonly #delegations: Delegations<TContext>;
+  readonly #parts: SessionParts<TContext>;
 
   /**
    * Creates a session for `agent`. Options are validated here: a bad option throws a `UserError` with
    * code `invalid_session_options` before anything connects.
    */
   constructor(agent: Agent<TContext>, options: RealtimeSessionOptions<TContext>) {
-    const parts = assembleSession(agent, resolveSessionOptions(agent, options));
-    this.#options = parts.options;
-    this.#runContext = parts.runContext;
-    this.#state = parts.state;
-    this.#history = parts.history;
-    this.#approvals = parts.approvals;
-    this.#replies = parts.replies;
-    this.#interruptions = parts.interruptions;
-    this.#playback = parts.playback;
-    this.#lifecycle = parts.lifecycle;
-    this.#switcher = parts.switcher;
-    this.#delegations = parts.delegations;
+    this.#parts = assembleSession(agent, resolveSessionOptions(agent, options));
   }
 
   // ── state ──────────────────────────────────────────────────────────────────────────────────
@@ -97,22 +64,22 @@ export class RealtimeSession<TContext = unknown>
    * `connecting` …) → `closed`.
    */
   get status(): RealtimeSessionStatus {
-    return this.#state.status;
+    return this.#parts.state.status;
   }
 
   /** The active agent. */
   get currentAgent(): Agent<TContext> {
-    return this.#state.agent;
+    return this.#parts.state.agent;
   }
 
   /** What the provider declares; the session chooses its strategies from it. */
   get capabilities(): RealtimeCapabilities {
-    return this.#options.model.capabilities;
+    return this.#parts.options.model.capabilities;
   }
 
   /** The model the session runs on. */
   get model(): RealtimeModel {
-    return this.#options.model;
+    return this.#parts.options.model;
   }
 
   /**
@@ -122,28 +89,23 @@ export class RealtimeSession<TContext = unknown>
    * speech itself, whatever the app's own config said.
    */
   get confirmedConfig(): Readonly<RealtimeSessionConfig> | undefined {
-    const confirmed = this.#state.connection?.confirmedConfig;
+    const confirmed = this.#parts.state.connection?.confirmedConfig;
     return confirmed && Object.freeze(structuredClone(confirmed));
   }
 
   /** The conversation so far: frozen snapshots, in order. */
   get history(): readonly RealtimeHistoryItem[] {
-    return this.#history.items;
+    return this.#parts.history.items;
   }
 
   /** Tool calls waiting for `approve()` or `reject()`. */
   get pendingApprovals(): readonly PendingApproval<TContext>[] {
-    return this.#approvals.pending;
+    return this.#parts.approvals.pending;
   }
 
   /** Token usage reported by the provider, summed over the session's responses. */
   get usage(): Readonly<Usage> {
-    const { inputTokenDetails, outputTokenDetails, ...totals } = this.#runContext.usage;
-    return {
-      ...totals,
-      ...(inputTokenDetails && { inputTokenDetails: { ...inputTokenDetails } }),
-      ...(outputTokenDetails && { outputTokenDetails: { ...outputTokenDetails } }),
-    };
+    return copyUsage(this.#parts.runContext.usage);
   }
 
   /**
@@ -151,12 +113,12 @@ export class RealtimeSession<TContext = unknown>
    * (`played(itemId, ms)`, `finished(itemId)`, `interrupted()`); see {@link SessionPlayback}.
    */
   get playback(): SessionPlayback {
-    return this.#playback;
+    return this.#parts.playback;
   }
 
   /** The context object tools and guardrails receive. */
   get context(): TContext {
-    return this.#runContext.context;
+    return this.#parts.runContext.context;
   }
 
   // ── events ─────────────────────────────────────────────────────────────────────────────────
@@ -166,7 +128,7 @@ export class RealtimeSession<TContext = unknown>
     type: T,
     listener: (event: RealtimeSessionEventOf<T, TContext>) => void,
   ): () => void {
-    return this.#state.hub.on(type, listener as (event: RealtimeSessionEvent<TContext>) => void);
+    return this.#parts.state.hub.on(type, listener as (event: RealtimeSessionEvent<TContext>) => void);
   }
 
   /**
@@ -174,7 +136,7 @@ export class RealtimeSession<TContext = unknown>
    * consumed); breaking out of the loop unsubscribes.
    */
   [Symbol.asyncIterator](): AsyncIterator<RealtimeSessionEvent<TContext>> {
-    return this.#state.hub.iterate();
+    return this.#parts.state.hub.iterate();
   }
 
   // ── lifecycle ──────────────────────────────────────────────────────────────────────────────
@@ -186,7 +148,7 @@ export class RealtimeSession<TContext = unknown>
    * is `reconnecting` by itself, it settles with that reconnection.
    */
   connect(): Promise<void> {
-    return this.#lifecycle.connect();
+    return this.#parts.lifecycle.connect();
   }
 
   /**
@@ -195,7 +157,7 @@ export class RealtimeSession<TContext = unknown>
    * every event iterator. Idempotent and safe to call concurrently or from any task.
    */
   close(): Promise<void> {
-    return this.#lifecycle.close();
+    return this.#parts.lifecycle.close();
   }
 
   /** `await using session = new RealtimeSession(...)` closes it at the end of the scope. */
@@ -211,12 +173,7 @@ export class RealtimeSession<TContext = unknown>
       throw new UserError('sendMessage(text) needs a non-empty string.');
     }
     SEND_MESSAGE_OPTIONS.check(options);
-    const connection = this.#state.connectionFor('send a message');
-    connection.send({
-      type: 'createItem',
-      item: { type: 'message', role: 'user', content: [{ type: 'text', text }] },
-    });
-    if (options.respond !== false) this.#replies.coordinator.request({}, 'user_input');
+    this.#parts.userInput.message(text, options.respond !== false);
   }
 
   /**
@@ -228,8 +185,7 @@ export class RealtimeSession<TContext = unknown>
       throw new UserError('sendAudio(pcm) needs a Uint8Array of PCM16 samples (an even number of bytes).');
     }
     SEND_AUDIO_OPTIONS.check(options);
-    this.#state.connectionFor('send audio').send({ type: 'appendInputAudio', audio: pcm });
-    if (options.commit) this.commitAudio();
+    this.#parts.userInput.audio(pcm, options.commit === true);
   }
 
   /**
@@ -238,10 +194,7 @@ export class RealtimeSession<TContext = unknown>
    */
   commitAudio(options: { respond?: boolean } = {}): void {
     COMMIT_AUDIO_OPTIONS.check(options);
-    this.#state.connectionFor('commit audio').send({ type: 'commitInputAudio' });
-    const respond =
-      options.respond ?? !turnDetectionStrategy.active(this.#options.config.turnDetection, this.capabilities);
-    if (respond) this.#replies.coordinator.request({}, 'user_input');
+    this.#parts.userInput.commit(options.respond);
   }
 
   /**
@@ -251,8 +204,8 @@ export class RealtimeSession<TContext = unknown>
    * them (see docs/realtime.md, "Interruptions"). A second call for the same response does nothing.
    */
   interrupt(): void {
-    this.#state.connectionFor('interrupt');
-    this.#interruptions.interrupt('app');
+    this.#parts.state.connectionFor('interrupt');
+    this.#parts.interruptions.interrupt('app');
   }
 
   /**
@@ -267,8 +220,8 @@ export class RealtimeSession<TContext = unknown>
     if (options.addToHistory !== undefined && typeof options.addToHistory !== 'boolean') {
       throw new UserError('generateReply({ addToHistory }) must be true or false.');
     }
-    this.#state.connectionFor('generate a reply');
-    return this.#replies.generate(options);
+    this.#parts.state.connectionFor('generate a reply');
+    return this.#parts.replies.generate(options);
   }
 
   /**
@@ -277,17 +230,9 @@ export class RealtimeSession<TContext = unknown>
    * replaces the agent. If applying it fails, the previous agent stays active, an `error` event is
    * emitted and the promise rejects.
    */
-  async updateAgent(agent: Agent<TContext>): Promise<void> {
-    if (!(agent instanceof Agent)) throw new UserError('updateAgent(agent) needs an Agent.');
-    const state = this.#state;
-    if (state.closing || state.status === 'closed') throw new SessionClosedError();
-    if (state.status !== 'connected') await this.#lifecycle.pending?.catch(() => {});
-    if (state.closing) throw new SessionClosedError();
-    if (state.status !== 'connected') {
-      state.agent = agent;
-      return;
-    }
-    await this.#switcher.switch(agent, 'update_agent');
+  updateAgent(agent: Agent<TContext>): Promise<void> {
+    if (!(agent instanceof Agent)) return Promise.reject(new UserError('updateAgent(agent) needs an Agent.'));
+    return this.#parts.switcher.update(agent);
   }
 
   /**
@@ -304,9 +249,9 @@ export class RealtimeSession<TContext = unknown>
       throw new UserError('appendContext(kind, text) needs a non-empty string.');
     }
     APPEND_CONTEXT_OPTIONS.check(options);
-    requireContextAppends(this.capabilities, this.#options.model.provider);
-    this.#state.connectionFor('append context');
-    return this.#delegations.append(kind, text, options.delegationId);
+    requireContextAppends(this.capabilities, this.#parts.options.model.provider);
+    this.#parts.state.connectionFor('append context');
+    return this.#parts.delegations.append(kind, text, options.delegationId);
   }
 
   /**
@@ -314,12 +259,7 @@ export class RealtimeSession<TContext = unknown>
    * `delegation_approval_requested`); `always` approves this tool from now on.
    */
   approve(callId: string, options: { always?: boolean } = {}): void {
-    if (this.#state.closing || this.#state.status === 'closed') throw new SessionClosedError();
-    if (this.#delegations.has(callId)) {
-      this.#delegations.decide(callId, true);
-      return;
-    }
-    this.#approvals.decide(callId, { approved: true }, options.always ?? false);
+    this.#parts.decisions.decide(callId, { approved: true }, options.always ?? false);
   }
 
   /**
@@ -327,15 +267,10 @@ export class RealtimeSession<TContext = unknown>
    * the call's output, and the session goes on. `always` rejects this tool from now on.
    */
   reject(callId: string, options: { message?: string; always?: boolean } = {}): void {
-    if (this.#state.closing || this.#state.status === 'closed') throw new SessionClosedError();
-    if (this.#delegations.has(callId)) {
-      this.#delegations.decide(callId, false, options.message);
-      return;
-    }
     const decision =
       options.message !== undefined
         ? { approved: false as const, message: options.message }
         : { approved: false as const };
-    this.#approvals.decide(callId, decision, options.always ?? false);
+    this.#parts.decisions.decide(callId, decision, options.always ?? false);
   }
 }
