@@ -30,9 +30,11 @@ describe('realtime session tracing', () => {
     // A response that calls a tool, then the follow-up that speaks; the listener hears 200 ms of it.
     model.respondWith({
       output: [{ type: 'function_call', name: 'lookup', arguments: { q: SECRET_QUERY }, callId: 'call_1' }],
+      usage: { inputTokens: 120, outputTokens: 14 },
     });
     model.respondWith({
       output: [{ type: 'message', text: SECRET_SPEECH, audio: { ms: 500 }, pauseAfterChunks: 2 }],
+      usage: { inputTokens: 151, outputTokens: 37 },
     });
     await session.generateReply();
     for (let i = 0; i < 5; i++) await flushMicrotasks();
@@ -67,8 +69,15 @@ describe('realtime session tracing', () => {
       'gen_ai.system': 'mock',
       'gen_ai.agent.name': 'Voice',
       'parley.response.status': 'completed',
+      'gen_ai.usage.input_tokens': 120,
+      'gen_ai.usage.output_tokens': 14,
     });
-    expect(second?.attributes['parley.response.status']).toBe('cancelled');
+    // A cancelled response still reports what it used.
+    expect(second?.attributes).toMatchObject({
+      'parley.response.status': 'cancelled',
+      'gen_ai.usage.input_tokens': 151,
+      'gen_ai.usage.output_tokens': 37,
+    });
     expect(tracing.named('execute_tool lookup')[0]?.attributes).toMatchObject({
       'gen_ai.tool.name': 'lookup',
       'gen_ai.tool.call.id': 'call_1',

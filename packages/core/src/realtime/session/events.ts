@@ -1,6 +1,11 @@
 import type { Agent } from '../../agent.js';
 import type { ToolInvocationResult } from '../../tool.js';
-import type { ContextAppendKind, RealtimeResponseEndReason, RealtimeResponseStatus } from '../seam.js';
+import type {
+  ContextAppendKind,
+  RealtimeResponseEndReason,
+  RealtimeResponseStatus,
+  RealtimeUsage,
+} from '../seam.js';
 import type { RealtimeHistoryItem } from './history-item.js';
 
 /** The lifecycle state of a {@link RealtimeSession}. */
@@ -96,6 +101,8 @@ export type RealtimeSessionEvent<TContext = unknown> =
       reason?: RealtimeResponseEndReason;
       /** With `reason: 'provider_error'`: the provider's error code. */
       errorCode?: string;
+      /** The response's token usage, when the provider reports it (also summed into `session.usage`). */
+      usage?: RealtimeUsage;
     }
   /** A function tool started running (after any approval). */
   | {

@@ -177,6 +177,7 @@ export class ProviderEventRouter<TContext> {
       conversation: event.conversation,
       ...(event.reason !== undefined && { reason: event.reason }),
       ...(event.errorCode !== undefined && { errorCode: event.errorCode }),
+      ...(event.usage !== undefined && { usage: event.usage }),
     });
   }
 

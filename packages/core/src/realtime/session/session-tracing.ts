@@ -65,11 +65,17 @@ export function traceSession<TContext>(events: EventSource<TContext>, provider: 
       ),
     );
   });
-  on('response_done', ({ responseId, status }) => {
+  on('response_done', ({ responseId, status, usage }) => {
     const span = responses.get(responseId);
     if (!span) return;
     responses.delete(responseId);
     span.set({ 'parley.response.status': status });
+    if (usage) {
+      span.set({
+        'gen_ai.usage.input_tokens': usage.inputTokens,
+        'gen_ai.usage.output_tokens': usage.outputTokens,
+      });
+    }
     if (status === 'failed') span.set({ 'error.type': 'response_failed' });
     span.end();
     ended.set(responseId, span);
