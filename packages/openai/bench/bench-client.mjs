@@ -8,6 +8,9 @@ const [kind, url, audioDeltasArg, bytesPerDeltaArg] = process.argv.slice(2);
 const AUDIO_DELTAS = Number(audioDeltasArg);
 const BYTES_PER_DELTA = Number(bytesPerDeltaArg);
 const API_KEY = 'sk-bench-not-a-real-key';
+// A paired run can point these at another build (see BENCH_COMPARE_* in realtime-audio-bench.mjs).
+const CORE = process.env.BENCH_CORE_MODULE || '@parley/core';
+const OPENAI = process.env.BENCH_OPENAI_MODULE || '@parley/openai';
 
 let events = 0;
 let bytes = 0;
@@ -53,8 +56,8 @@ async function floor() {
 
 /** (b) Parley: a RealtimeSession on OpenAIRealtimeModel, with an `audio` listener. */
 async function parleySession() {
-  const { Agent, RealtimeSession } = await import('@parley/core');
-  const { OpenAIRealtimeModel } = await import('@parley/openai');
+  const { Agent, RealtimeSession } = await import(CORE);
+  const { OpenAIRealtimeModel } = await import(OPENAI);
   const model = new OpenAIRealtimeModel({ apiKey: API_KEY, url, WebSocket });
   const session = new RealtimeSession(new Agent({ name: 'Narrator', instructions: 'Tell long stories.' }), {
     model,
@@ -69,7 +72,7 @@ async function parleySession() {
 
 /** (b') Parley's adapter alone: OpenAIRealtimeConnection with an `audio_delta` listener (no session). */
 async function parleyConnection() {
-  const { OpenAIRealtimeModel } = await import('@parley/openai');
+  const { OpenAIRealtimeModel } = await import(OPENAI);
   const model = new OpenAIRealtimeModel({ apiKey: API_KEY, url, WebSocket });
   const connection = await model.connect({ config: {} });
   let done;

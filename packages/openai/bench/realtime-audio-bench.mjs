@@ -10,17 +10,42 @@
 //   (b)  Parley: RealtimeSession on OpenAIRealtimeModel, with an `audio` listener;
 //   (c)  @openai/agents-realtime: RealtimeSession on OpenAIRealtimeWebSocket, with an `audio` listener;
 //   (b') Parley's OpenAIRealtimeConnection alone (no session), to tell the adapter's share from the session's.
+// BENCH_CLIENTS (e.g. `floor,parley-session`) picks clients. A paired run against another build: BENCH_COMPARE_CORE
+// and BENCH_COMPARE_OPENAI (paths to that build's dist/index.js files, its `@parley/core` imports pointed at the
+// former) add (b) and (b') on that build, alternating with the others in the same rounds.
 import { fork } from 'node:child_process';
 import os from 'node:os';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const RUN_TIMEOUT_MS = 300_000;
+const COMPARE = process.env.BENCH_COMPARE_CORE && process.env.BENCH_COMPARE_OPENAI;
+const compareEnv = {
+  BENCH_CORE_MODULE: process.env.BENCH_COMPARE_CORE,
+  BENCH_OPENAI_MODULE: process.env.BENCH_COMPARE_OPENAI,
+};
+const picked = process.env.BENCH_CLIENTS?.split(',');
 const CLIENTS = [
-  { kind: 'floor', label: '(a) floor: ws + JSON.parse + base64 decode' },
-  { kind: 'parley-session', label: '(b) Parley RealtimeSession + OpenAIRealtimeModel' },
-  { kind: 'agents', label: '(c) @openai/agents-realtime RealtimeSession' },
-  { kind: 'parley-connection', label: "(b') Parley OpenAIRealtimeConnection alone" },
-];
+  { id: 'floor', kind: 'floor', label: '(a) floor: ws + JSON.parse + base64 decode' },
+  { id: 'parley-session', kind: 'parley-session', label: '(b) Parley RealtimeSession + OpenAIRealtimeModel' },
+  { id: 'agents', kind: 'agents', label: '(c) @openai/agents-realtime RealtimeSession' },
+  { id: 'parley-connection', kind: 'parley-connection', label: "(b') Parley OpenAIRealtimeConnection alone" },
+  ...(COMPARE
+    ? [
+        {
+          id: 'compare-session',
+          kind: 'parley-session',
+          env: compareEnv,
+          label: '(b) on the compared build',
+        },
+        {
+          id: 'compare-connection',
+          kind: 'parley-connection',
+          env: compareEnv,
+          label: "(b') on the compared build",
+        },
+      ]
+    : []),
+].filter((client) => !picked || picked.includes(client.id) || picked.includes(client.kind));
 
 const here = (file) => new URL(file, import.meta.url).pathname;
 
@@ -31,11 +56,11 @@ const { port, audioDeltas, bytesPerDelta } = await new Promise((resolve, reject)
 });
 const url = `ws://127.0.0.1:${port}/v1/realtime?model=gpt-realtime`;
 
-function runClient(kind) {
+function runClient({ kind, env }) {
   return new Promise((resolve, reject) => {
     const child = fork(here('./bench-client.mjs'), [kind, url, String(audioDeltas), String(bytesPerDelta)], {
-      execArgv: ['--expose-gc'],
-      env: { ...process.env, OPENAI_AGENTS_DISABLE_TRACING: '1' },
+      execArgv: ['--expose-gc', ...(process.env.BENCH_CLIENT_FLAGS?.split(' ').filter(Boolean) ?? [])],
+      env: { ...process.env, OPENAI_AGENTS_DISABLE_TRACING: '1', ...env },
     });
     let result;
     const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
@@ -57,26 +82,31 @@ const median = (values) => {
 };
 
 try {
-  const samples = new Map(CLIENTS.map((client) => [client.kind, []]));
+  const samples = new Map(CLIENTS.map((client) => [client.id, []]));
   for (let round = 1; round <= ROUNDS; round++) {
     for (const client of CLIENTS) {
-      const result = await runClient(client.kind);
-      samples.get(client.kind).push(result);
+      const result = await runClient(client);
+      samples.get(client.id).push(result);
       process.stderr.write(
-        `round ${round}/${ROUNDS} ${client.kind}: ${result.microsPerEvent.toFixed(2)} µs/event ` +
+        `round ${round}/${ROUNDS} ${client.id}: ${result.microsPerEvent.toFixed(2)} µs/event ` +
           `(${(result.wallMs / 1000).toFixed(2)} s)\n`,
       );
     }
   }
-  const floorMedian = median(samples.get('floor').map((s) => s.microsPerEvent));
-  const rows = CLIENTS.map(({ kind, label }) => {
-    const runs = samples.get(kind);
-    const perEvent = median(runs.map((s) => s.microsPerEvent));
+  const floorRuns = samples.get('floor')?.map((s) => s.microsPerEvent);
+  if (!floorRuns) throw new Error('BENCH_CLIENTS must include the floor.');
+  const floorMedian = median(floorRuns);
+  const rows = CLIENTS.map(({ id, label }) => {
+    const runs = samples.get(id).map((s) => s.microsPerEvent);
+    const perEvent = median(runs);
+    // Each round's ratio to that round's floor: the "in every round" figure.
+    const roundRatios = runs.map((value, round) => value / floorRuns[round]);
     return {
       client: label,
       'median µs CPU / audio event': perEvent.toFixed(2),
-      'min–max': `${Math.min(...runs.map((s) => s.microsPerEvent)).toFixed(1)}–${Math.max(...runs.map((s) => s.microsPerEvent)).toFixed(1)}`,
+      'min–max': `${Math.min(...runs).toFixed(1)}–${Math.max(...runs).toFixed(1)}`,
       'ratio to floor': `${(perEvent / floorMedian).toFixed(2)}×`,
+      'per-round ratio min–max': `${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)}×`,
     };
   });
   console.log(
@@ -85,12 +115,28 @@ try {
       `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores)`,
   );
   console.table(rows);
-  const parley = median(samples.get('parley-session').map((s) => s.microsPerEvent));
-  const agents = median(samples.get('agents').map((s) => s.microsPerEvent));
-  console.log(
-    `Parley RealtimeSession: ${(parley / floorMedian).toFixed(2)}× the floor (target ≤ 1.00×), ` +
-      `${(parley / agents).toFixed(2)}× @openai/agents-realtime (target < 0.50×).`,
-  );
+  const medianOf = (id) =>
+    samples.has(id) ? median(samples.get(id).map((s) => s.microsPerEvent)) : undefined;
+  const parley = medianOf('parley-session');
+  const agents = medianOf('agents');
+  if (parley !== undefined) {
+    console.log(
+      `Parley RealtimeSession: ${(parley / floorMedian).toFixed(2)}× the floor (target ≤ 0.90× in every round)` +
+        (agents === undefined ? '.' : `, ${(parley / agents).toFixed(2)}× @openai/agents-realtime.`),
+    );
+  }
+  for (const [now, before] of [
+    ['parley-session', 'compare-session'],
+    ['parley-connection', 'compare-connection'],
+  ]) {
+    if (!samples.has(now) || !samples.has(before)) continue;
+    const pairs = samples
+      .get(now)
+      .map((s, round) => s.microsPerEvent / samples.get(before)[round].microsPerEvent);
+    console.log(
+      `${now} / the compared build, per round: ${pairs.map((r) => r.toFixed(3)).join(' ')} (median ${median(pairs).toFixed(3)}).`,
+    );
+  }
 } finally {
   server.send({ type: 'stop' });
 }

@@ -4,6 +4,12 @@
  * keeps the string values it needs as slices of the frame (the base64 audio is never copied), and works whatever the
  * key order. Anything it does not fully understand (an escape anywhere, a nested value, whitespace, another event
  * type) returns `undefined`, and the caller parses the frame normally.
+ *
+ * What it accepts, `JSON.parse` accepts with the same meaning: numbers follow the JSON grammar, no string holds a raw
+ * control character, and a read key repeated with a value of another type is left to the full parse (the last
+ * value wins there). The one exception is the audio's base64, which is not scanned here: the caller decodes it
+ * with `decodeBase64Exact`, which accepts only well-formed base64 (so no control character either) and otherwise
+ * sends the frame to the full parse too.
  */
 
 /** Which delta a frame carries. */
@@ -12,6 +18,7 @@ export type DeltaKind = 'audio' | 'transcript' | 'text';
 /** The fields of a delta frame read by the fast path. For `audio`, `delta` is still base64. */
 export interface DeltaFrame {
   kind: DeltaKind;
+  /** For `audio`, not yet checked: decode it with `decodeBase64Exact`. */
   responseId: string;
   itemId: string;
   delta: string;
@@ -46,7 +53,52 @@ const OPEN_BRACKET = 91;
 const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 
-/** `true` when `frame[from, to)` is `true`, `false`, `null` or made of number characters. */
+const MINUS = 45;
+const PLUS = 43;
+const DOT = 46;
+const ZERO = 48;
+const NINE = 57;
+const LOWER_E = 101;
+const UPPER_E = 69;
+const SPACE = 32;
+
+function isDigit(c: number): boolean {
+  return c >= ZERO && c <= NINE;
+}
+
+/** The end of the digits that start at `from` (`from` itself when there are none). */
+function digitsEnd(frame: string, from: number, to: number): number {
+  let i = from;
+  while (i < to && isDigit(frame.charCodeAt(i))) i++;
+  return i;
+}
+
+/** `true` when `frame[from, to)` is a JSON number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`. */
+function isNumber(frame: string, from: number, to: number): boolean {
+  let i = frame.charCodeAt(from) === MINUS ? from + 1 : from;
+  if (i >= to) return false;
+  const first = frame.charCodeAt(i);
+  if (first === ZERO) i++;
+  else if (isDigit(first)) i = digitsEnd(frame, i + 1, to);
+  else return false;
+  if (i < to && frame.charCodeAt(i) === DOT) {
+    const fraction = i + 1;
+    i = digitsEnd(frame, fraction, to);
+    if (i === fraction) return false;
+  }
+  const e = i < to ? frame.charCodeAt(i) : 0;
+  if (e === LOWER_E || e === UPPER_E) {
+    i++;
+    const sign = i < to ? frame.charCodeAt(i) : 0;
+    if (sign === PLUS || sign === MINUS) i++;
+    const exponent = i;
+    i = digitsEnd(frame, exponent, to);
+    if (i === exponent) return false;
+  }
+  return i === to;
+}
+
+/** `true` when `frame[from, to)` is `true`, `false`, `null` or a JSON number. */
 function isScalar(frame: string, from: number, to: number): boolean {
   const length = to - from;
   if (length === 4) {
@@ -54,13 +106,40 @@ function isScalar(frame: string, from: number, to: number): boolean {
   } else if (length === 5 && frame.startsWith('false', from)) {
     return true;
   }
-  if (length <= 0) return false;
-  for (let i = from; i < to; i++) {
-    const c = frame.charCodeAt(i);
-    const numeric = (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
-    if (!numeric) return false;
+  return length > 0 && isNumber(frame, from, to);
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding raw control characters is the point.
+const CONTROL_CHARACTER = /[\u0000-\u001f]/;
+
+/**
+ * `true` when `frame[from, to)` holds a character JSON strings may not hold raw (U+0000 to U+001F). The regular
+ * expression scans natively, a few times faster than a `charCodeAt` loop past a few dozen characters.
+ */
+function hasControlCharacter(frame: string, from: number, to: number): boolean {
+  if (to - from < 24) {
+    for (let i = from; i < to; i++) {
+      if (frame.charCodeAt(i) < SPACE) return true;
+    }
+    return false;
   }
-  return true;
+  return CONTROL_CHARACTER.test(from === 0 && to === frame.length ? frame : frame.slice(from, to));
+}
+
+/** `true` when the key at `frame[from, from + length)` is one the fast path reads. */
+function isReadKey(frame: string, from: number, length: number): boolean {
+  switch (length) {
+    case 4:
+      return frame.startsWith('type', from);
+    case 5:
+      return frame.startsWith('delta', from);
+    case 7:
+      return frame.startsWith('item_id', from);
+    case 11:
+      return frame.startsWith('response_id', from);
+    default:
+      return false;
+  }
 }
 
 /** Reads a delta frame, or returns `undefined` when `frame` is anything else (or unusual). */
@@ -73,6 +152,8 @@ export function readDeltaFrame(frame: string): DeltaFrame | undefined {
   let responseId: string | undefined;
   let itemId: string | undefined;
   let delta: string | undefined;
+  let deltaFrom = last;
+  let deltaTo = last;
   let at = 1;
   for (;;) {
     if (frame.charCodeAt(at) !== QUOTE) return undefined;
@@ -92,7 +173,11 @@ export function readDeltaFrame(frame: string): DeltaFrame | undefined {
           }
           break;
         case 5:
-          if (frame.startsWith('delta', at + 1)) delta = frame.slice(valueAt + 1, valueEnd);
+          if (frame.startsWith('delta', at + 1)) {
+            deltaFrom = valueAt + 1;
+            deltaTo = valueEnd;
+            delta = frame.slice(deltaFrom, deltaTo);
+          }
           break;
         case 7:
           if (frame.startsWith('item_id', at + 1)) itemId = frame.slice(valueAt + 1, valueEnd);
@@ -105,6 +190,8 @@ export function readDeltaFrame(frame: string): DeltaFrame | undefined {
     } else {
       // A number, true, false or null runs to the next comma (or the end); nested values are not read here.
       if (first === OPEN_BRACE || first === OPEN_BRACKET) return undefined;
+      // A read key repeated with a value of another type: JSON.parse keeps the last value, which is not a string.
+      if (isReadKey(frame, at + 1, keyEnd - at - 1)) return undefined;
       const comma = frame.indexOf(',', valueAt);
       next = comma === -1 ? last : comma;
       if (!isScalar(frame, valueAt, next)) return undefined;
@@ -118,6 +205,11 @@ export function readDeltaFrame(frame: string): DeltaFrame | undefined {
     at = next + 1;
   }
   if (kind === undefined || responseId === undefined || itemId === undefined || delta === undefined) {
+    return undefined;
+  }
+  // The audio's base64 is checked by its decoder; everything else is checked here (keys, ids, skipped values).
+  if (kind !== 'audio') deltaFrom = deltaTo = frame.length;
+  if (hasControlCharacter(frame, 0, deltaFrom) || hasControlCharacter(frame, deltaTo, frame.length)) {
     return undefined;
   }
   return { kind, responseId, itemId, delta };

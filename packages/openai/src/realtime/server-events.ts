@@ -6,7 +6,7 @@ import type {
   RealtimeResponseStatus,
   RealtimeUsage,
 } from '@parley/core';
-import { decodeBase64 } from '../shared/base64.js';
+import { decodeBase64, decodeBase64Exact } from '../shared/base64.js';
 import { isPlainObject, type JsonObject } from '../shared/deep-merge.js';
 import type { WireServerEventType } from '../shared/realtime-wire-events.js';
 import { CLIENT_REQUEST_ID_KEY, commandTypeOfEventId } from './client-events.js';
@@ -197,17 +197,21 @@ export class ServerEventNormalizer {
     const fast = readDeltaFrame(frame);
     if (fast !== undefined) {
       const { responseId, itemId, delta } = fast;
-      if (fast.kind === 'audio') {
-        this.#hooks.emit({ type: 'audio_delta', responseId, itemId, audio: decodeBase64(delta) });
-      } else {
+      if (fast.kind !== 'audio') {
         this.#hooks.emit({
           type: fast.kind === 'text' ? 'text_delta' : 'transcript_delta',
           responseId,
           itemId,
           delta,
         });
+        return;
       }
-      return;
+      // Base64 that is not well-formed (a raw control character among others) takes the full parse.
+      const audio = decodeBase64Exact(delta);
+      if (audio !== undefined) {
+        this.#hooks.emit({ type: 'audio_delta', responseId, itemId, audio });
+        return;
+      }
     }
     let event: unknown;
     try {

@@ -26,10 +26,11 @@ const SLAB_MAX_CHUNK = SLAB_SIZE / 4;
 let slab: NodeBufferInstance | undefined;
 let slabOffset = 0;
 
-function decodeIntoSlab(text: string, Buffer: NodeBufferLike): Uint8Array {
+function decodeIntoSlab(text: string, Buffer: NodeBufferLike, exactBytes?: number): Uint8Array | undefined {
   const maxBytes = Math.ceil(text.length / 4) * 3;
   if (maxBytes > SLAB_MAX_CHUNK) {
     const buffer = Buffer.from(text, 'base64');
+    if (exactBytes !== undefined && buffer.byteLength !== exactBytes) return undefined;
     return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
   }
   if (slab === undefined || slabOffset + maxBytes > slab.length) {
@@ -37,6 +38,8 @@ function decodeIntoSlab(text: string, Buffer: NodeBufferLike): Uint8Array {
     slabOffset = 0;
   }
   const written = slab.write(text, slabOffset, 'base64');
+  // A region that is not handed out is written over by the next decode.
+  if (exactBytes !== undefined && written !== exactBytes) return undefined;
   const view = new Uint8Array(slab.buffer, slab.byteOffset + slabOffset, written);
   slabOffset += (written + 7) & ~7;
   return view;
@@ -54,8 +57,30 @@ DECODE_TABLE['_'.charCodeAt(0)] = 63;
  * is a plain `Uint8Array` view of memory the decoder wrote once and never touches again (see the slab above).
  */
 export function decodeBase64(text: string): Uint8Array {
-  if (NodeBuffer) return decodeIntoSlab(text, NodeBuffer);
+  if (NodeBuffer) return decodeIntoSlab(text, NodeBuffer) as Uint8Array;
   return decodeBase64Portable(text);
+}
+
+const EQUALS = 61;
+
+/**
+ * Decodes well-formed padded base64 (a multiple of 4 characters, `=` only as the last one or two), or returns
+ * `undefined` for anything else. Both decoders skip characters outside the alphabet, so one decodes to exactly
+ * `3 × length / 4 − padding` bytes only when none was skipped: the check costs no pass of its own over the text.
+ */
+export function decodeBase64Exact(text: string): Uint8Array | undefined {
+  const length = text.length;
+  if ((length & 3) !== 0) return undefined;
+  const padding =
+    length === 0 || text.charCodeAt(length - 1) !== EQUALS
+      ? 0
+      : text.charCodeAt(length - 2) === EQUALS
+        ? 2
+        : 1;
+  const exactBytes = (length >> 2) * 3 - padding;
+  if (NodeBuffer) return decodeIntoSlab(text, NodeBuffer, exactBytes);
+  const bytes = decodeBase64Portable(text);
+  return bytes.length === exactBytes ? bytes : undefined;
 }
 
 /** The decoder used where `Buffer` does not exist; exported for tests. */
