@@ -113,6 +113,7 @@ export type {
 export type { PendingApproval } from './realtime/session/approvals.js';
 export {
   CapabilityNotSupportedError,
+  ConnectionClosedError,
   ConnectionCloseError,
   ConnectionLostError,
   EphemeralReplyInFlightError,

@@ -1,5 +1,6 @@
 import {
   assistantMessage,
+  ConnectionClosedError,
   MODEL_SPECIFICATION_VERSION,
   type Model,
   type ModelCapabilities,
@@ -64,9 +65,7 @@ export class MyRealtimeConnection implements RealtimeConnection {
 
   send(command: RealtimeCommand): void {
     if (this.#status === 'closed') {
-      throw new UserError(`Cannot send "${command.type}": the connection is closed.`, {
-        code: 'connection_closed',
-      });
+      throw new ConnectionClosedError(`Cannot send "${command.type}": the connection is closed.`);
     }
     switch (command.type) {
       case 'updateSession':

@@ -1,5 +1,6 @@
 import {
   type Clock,
+  ConnectionClosedError,
   type CreateResponseCommand,
   type LongTimeout,
   optionKeys,
@@ -132,7 +133,9 @@ export class MockRealtimeConnection implements RealtimeConnection {
 
   send(command: RealtimeCommand): void {
     if (this.#status === 'closed') {
-      throw new UserError('The mock realtime connection is closed.', { code: 'connection_closed' });
+      throw new ConnectionClosedError(
+        `Cannot send "${command.type}": the mock realtime connection is closed.`,
+      );
     }
     const failure = this.#sendFailures.get(command.type);
     if (failure) {

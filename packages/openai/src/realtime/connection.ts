@@ -1,12 +1,12 @@
 import {
   AbortError,
   type Clock,
+  ConnectionClosedError,
   type RealtimeCommand,
   type RealtimeConnection,
   type RealtimeEvent,
   type RealtimeSessionConfig,
   type TimerHandle,
-  UserError,
 } from '@parley/core';
 import { encodeBase64 } from '../shared/base64.js';
 import { toBetaClientEvent } from '../shared/beta-dialect.js';
@@ -51,6 +51,8 @@ type Phase = 'connecting' | 'open' | 'closing' | 'closed';
 type Listener = (event: RealtimeEvent) => void;
 
 const UNEXPECTED_RESPONSE = /Unexpected server response: (\d{3})/;
+/** `WebSocket.OPEN`: the only ready state in which a frame is written rather than dropped. */
+const SOCKET_OPEN = 1;
 const textDecoder = new TextDecoder();
 
 /**
@@ -200,11 +202,15 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     };
   }
 
+  /**
+   * Writes `command`. Throws {@link ConnectionClosedError} (the command was not sent) when the connection is
+   * closed, when the socket stopped being open without telling (closing with no close acknowledgement yet), or
+   * when the socket refuses the write; the latter two end the connection at once: it reports
+   * `connection_status: disconnected` right after `send` returns.
+   */
   send(command: RealtimeCommand): void {
     if (this.#phase !== 'open') {
-      throw new UserError(`Cannot send "${command.type}": the realtime connection is closed.`, {
-        code: 'connection_closed',
-      });
+      throw new ConnectionClosedError(`Cannot send "${command.type}": the realtime connection is closed.`);
     }
     if (command.type === 'updateSession') {
       this.#sendSessionUpdate(command.config);
@@ -213,7 +219,8 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     if (command.type === 'appendInputAudio') {
       // The hot input path: no object, no JSON.stringify over the base64 text.
       const eventId = commandEventId('appendInputAudio', ++this.#eventCounter);
-      this.#socket.send(
+      this.#transmit(
+        command.type,
         `{"type":"input_audio_buffer.append","event_id":"${eventId}","audio":"${encodeBase64(command.audio)}"}`,
       );
       return;
@@ -239,7 +246,60 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   }
 
   #write(event: ClientEvent): void {
-    this.#socket.send(JSON.stringify(this.#settings.dialect === 'beta' ? toBetaClientEvent(event) : event));
+    this.#transmit(
+      event.type,
+      JSON.stringify(this.#settings.dialect === 'beta' ? toBetaClientEvent(event) : event),
+    );
+  }
+
+  /**
+   * Hands one frame to the socket. A socket that is no longer open would drop it silently (both `ws` and the
+   * WHATWG WebSocket do), and one whose write throws is broken: either way the connection ends here, and the
+   * caller gets a {@link ConnectionClosedError} instead of a frame that vanished.
+   */
+  #transmit(what: string, frame: string): void {
+    const state = this.#socket.readyState;
+    if (state !== SOCKET_OPEN) {
+      this.#lost(`the socket stopped being open (readyState ${state}) before "${what}" was written`, false);
+      throw new ConnectionClosedError(
+        `Cannot send "${what}": the realtime socket is closing; the command was not sent.`,
+      );
+    }
+    try {
+      this.#socket.send(frame);
+    } catch (error) {
+      const detail = this.#redact(error instanceof Error ? error.message : String(error));
+      this.#lost(`writing "${what}" to the socket failed: ${detail}`, false);
+      throw new ConnectionClosedError(
+        `Writing "${what}" to the realtime socket failed (${detail}); the command was not sent.`,
+      );
+    }
+  }
+
+  /**
+   * The socket stopped being usable while the connection was open (an error, a write that failed, a close that
+   * started without the close event): the connection is closed at once and the socket released without waiting
+   * for a closing handshake that may never complete. `connection_status: disconnected` is emitted now, or, from
+   * inside `send`, right after it returns (a listener must not run inside the caller's `send`).
+   */
+  #lost(reason: string, now: boolean): void {
+    if (this.#phase !== 'open') return;
+    this.#phase = 'closed';
+    this.#detach();
+    const socket = this.#socket as WebSocketLike & { terminate?: () => void };
+    try {
+      if (socket.terminate) socket.terminate();
+      else socket.close();
+    } catch {
+      // Already closing: nothing more to release.
+    }
+    const event: RealtimeEvent = {
+      type: 'connection_status',
+      status: 'disconnected',
+      reason: this.#redact(reason),
+    };
+    if (now) this.#emit(event);
+    else queueMicrotask(() => this.#emit(event));
   }
 
   /** Sends the complete merged session with `update` applied; every update carries everything set so far. */
@@ -275,6 +335,12 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   readonly #onError = (event: SocketEventMap['error']): void => {
     const message = event.message ?? (event.error instanceof Error ? event.error.message : undefined);
     if (message) this.#socketErrorMessage = this.#redact(message);
+    if (this.#phase === 'open') {
+      // An error on an open socket (invalid UTF-8, a protocol error) ends it; its close event may take a closing
+      // handshake the peer never answers, so the connection is over now.
+      this.#lost(`socket error: ${this.#socketErrorMessage ?? 'unknown'}`, true);
+      return;
+    }
     if (this.#phase === 'connecting' && !this.#opened) {
       // A failed handshake: `ws` follows with a close event, undici (Node's global WebSocket) does not.
       this.#phase = 'closed';

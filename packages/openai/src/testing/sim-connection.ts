@@ -253,9 +253,14 @@ export class SimulatedConnection {
     this.send(event as unknown as JsonObject);
   }
 
-  /** Sends a raw text frame (e.g. malformed JSON). */
-  sendRaw(text: string): void {
-    if (this.#open) this.#socket.send(text);
+  /**
+   * Sends a raw text frame: a string (e.g. malformed JSON), or bytes sent as they are in a text frame (e.g.
+   * invalid UTF-8, which a client must treat as a broken connection).
+   */
+  sendRaw(text: string | Uint8Array): void {
+    if (!this.#open) return;
+    if (typeof text === 'string') this.#socket.send(text);
+    else this.#socket.send(text, { binary: false });
   }
 
   /** Closes the socket from the server side. */

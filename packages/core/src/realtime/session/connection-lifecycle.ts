@@ -18,6 +18,7 @@ import {
   ConnectionLostError,
   RealtimeConnectError,
   SessionClosedError,
+  SessionNotConnectedError,
 } from './errors.js';
 import type { RealtimeReconnectReason } from './events.js';
 import type { RealtimeHistory } from './history.js';
@@ -110,6 +111,9 @@ export class ConnectionLifecycle<TContext> {
       historyReplayStrategy(model.capabilities),
     );
     this.#recycler = new Recycler(state, clock, reconnect, this.#reconnection, steps);
+    state.onConnectionLost = (connection, detail) => {
+      if (connection === state.connection) this.ended(detail, 'connection_lost');
+    };
   }
 
   /** While connecting or reconnecting: settles when that attempt does. */
@@ -210,7 +214,16 @@ export class ConnectionLifecycle<TContext> {
   adopt(opened: OpenedConnection<TContext>): void {
     const state = this.#state;
     const live = opened.connection;
-    const unsubscribe = live.onEvent((event) => this.#parts.route(live, event));
+    const route = this.#parts.route;
+    const unsubscribe = live.onEvent((event) => {
+      try {
+        route(live, event);
+      } catch (error) {
+        // A command a unit sent while handling the event found the connection gone: already reported.
+        if (error instanceof SessionNotConnectedError && live.status !== 'open') return;
+        throw error;
+      }
+    });
     if (live.status !== 'open') {
       unsubscribe();
       throw new RealtimeConnectError(

@@ -10,10 +10,12 @@ export class SessionClosedError extends ParleyError {
 
 /** The session has no live connection: call `connect()` first (again after a disconnect). */
 export class SessionNotConnectedError extends ParleyError {
-  constructor(action: string) {
+  /** `reason`, when given, says why instead of the default advice; `cause` is what failed. */
+  constructor(action: string, options?: { reason?: string; cause?: unknown }) {
     super(
       'session_not_connected',
-      `Cannot ${action}: the realtime session is not connected. Call await session.connect() first.`,
+      `Cannot ${action}: ${options?.reason ?? 'the realtime session is not connected. Call await session.connect() first.'}`,
+      options?.cause !== undefined ? { cause: options.cause } : undefined,
     );
   }
 }
@@ -27,8 +29,22 @@ export class RealtimeConnectError extends ParleyError {
 
 /** The connection went away while something was waiting on it (a reply, a tool output). */
 export class ConnectionLostError extends ParleyError {
-  constructor(message = 'The realtime connection was lost. Call connect() to reconnect.') {
-    super('connection_lost', message);
+  constructor(
+    message = 'The realtime connection was lost. Call connect() to reconnect.',
+    options?: { cause?: unknown },
+  ) {
+    super('connection_lost', message, options);
+  }
+}
+
+/**
+ * A provider connection refused a command because it is not open: closed, closing, or broken by a failed write
+ * (thrown by `RealtimeConnection.send`). The command was not sent; the connection reports
+ * `connection_status: disconnected` if it had not yet.
+ */
+export class ConnectionClosedError extends ParleyError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('connection_closed', message, options);
   }
 }
 

@@ -100,7 +100,7 @@ export class Replies<TContext> {
 
   /** Sends a response request and starts its reply timeout. */
   #send(command: CreateResponseCommand): void {
-    this.#state.connectionFor('request a response').send(command);
+    this.#state.send(command, 'request a response');
     const id = command.clientRequestId;
     this.requests.startTimeout(id, (error) => {
       this.coordinator.abandon(id);

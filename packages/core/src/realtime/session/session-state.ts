@@ -2,7 +2,7 @@ import type { Agent } from '../../agent.js';
 import { ParleyError } from '../../errors.js';
 import type { RealtimeCommand, RealtimeConnection } from '../seam.js';
 import type { AgentSessionConfig } from './agent-config.js';
-import { SessionClosedError, SessionNotConnectedError } from './errors.js';
+import { ConnectionLostError, SessionClosedError, SessionNotConnectedError } from './errors.js';
 import { EventHub } from './event-hub.js';
 import type { RealtimeErrorSource, RealtimeSessionEvent, RealtimeSessionStatus } from './events.js';
 
@@ -21,6 +21,13 @@ export class SessionState<TContext> {
   connection: RealtimeConnection | undefined;
   /** Aborted when the current connection is released: cancels work bound to it. */
   lifetime = new AbortController();
+  /**
+   * Called (in a microtask) when the live connection turned out not to be open any more while the session still
+   * counted it as live: set by the connection lifecycle, which ends the connection.
+   */
+  onConnectionLost: ((connection: RealtimeConnection, detail: string) => void) | undefined;
+  /** The connection already reported lost (once per connection). */
+  #lost: RealtimeConnection | undefined;
 
   /** The provider's name (for events that name it). */
   readonly provider: string;
@@ -42,15 +49,56 @@ export class SessionState<TContext> {
     return this.status === 'connected' && !this.closing;
   }
 
-  /** The live connection; throws the error that says why there is none. */
+  /**
+   * The live connection; throws the error that says why there is none. A connection that stopped being open
+   * before it said so is refused at once (and reported lost), so nothing is handed to a socket that drops it.
+   */
   connectionFor(action: string): RealtimeConnection {
     if (this.closing || this.status === 'closed') throw new SessionClosedError();
-    if (this.status !== 'connected' || !this.connection) throw new SessionNotConnectedError(action);
-    return this.connection;
+    const connection = this.connection;
+    if (this.status !== 'connected' || !connection) throw new SessionNotConnectedError(action);
+    if (connection.status !== 'open') {
+      this.#connectionLost(connection, 'the connection stopped being open');
+      throw new SessionNotConnectedError(action, {
+        reason: 'the realtime connection was lost; the session is handling it (see the connection events).',
+      });
+    }
+    return connection;
   }
 
-  send(command: RealtimeCommand): void {
-    this.connectionFor(`send ${command.type}`).send(command);
+  /**
+   * Sends `command` on the live connection. A command the connection refuses while staying open (it could not
+   * express it) throws what the connection threw. One it could not write because it is no longer open (closing,
+   * or a write that failed) is never lost silently: an `error` event reports it, the connection is ended (the
+   * disconnect path: reconnecting where enabled), and the caller gets a `SessionNotConnectedError`.
+   */
+  send(command: RealtimeCommand, action = `send ${command.type}`): void {
+    const connection = this.connectionFor(action);
+    try {
+      connection.send(command);
+    } catch (error) {
+      if (connection.status === 'open') throw error;
+      const detail = error instanceof Error ? error.message : String(error);
+      this.reportError(
+        'session',
+        new ConnectionLostError(
+          `The realtime connection failed while sending "${command.type}" (${detail}); the command was not sent.`,
+          { cause: error },
+        ),
+      );
+      this.#connectionLost(connection, `sending "${command.type}" failed: ${detail}`);
+      throw new SessionNotConnectedError(action, {
+        reason: 'the realtime connection was lost while sending it; it was not sent.',
+        cause: error,
+      });
+    }
+  }
+
+  #connectionLost(connection: RealtimeConnection, detail: string): void {
+    if (this.#lost === connection) return;
+    this.#lost = connection;
+    // After the caller's own handling of the failure: ending the connection runs the lost-turn report.
+    queueMicrotask(() => this.onConnectionLost?.(connection, detail));
   }
 
   emit(event: RealtimeSessionEvent<TContext>): void {

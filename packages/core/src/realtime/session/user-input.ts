@@ -28,20 +28,20 @@ export class UserInput<TContext> {
   }
 
   message(text: string, respond: boolean): void {
-    this.#state.connectionFor('send a message').send({
-      type: 'createItem',
-      item: { type: 'message', role: 'user', content: [{ type: 'text', text }] },
-    });
+    this.#state.send(
+      { type: 'createItem', item: { type: 'message', role: 'user', content: [{ type: 'text', text }] } },
+      'send a message',
+    );
     if (respond) this.#coordinator.request({}, 'user_input');
   }
 
   audio(pcm: Uint8Array, commit: boolean): void {
-    this.#state.connectionFor('send audio').send({ type: 'appendInputAudio', audio: pcm });
+    this.#state.send({ type: 'appendInputAudio', audio: pcm }, 'send audio');
     if (commit) this.commit(undefined);
   }
 
   commit(respond: boolean | undefined): void {
-    this.#state.connectionFor('commit audio').send({ type: 'commitInputAudio' });
+    this.#state.send({ type: 'commitInputAudio' }, 'commit audio');
     if (respond ?? !turnDetectionStrategy.active(this.#turnDetection, this.#capabilities)) {
       this.#coordinator.request({}, 'user_input');
     }

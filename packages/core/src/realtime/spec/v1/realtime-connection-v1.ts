@@ -4,7 +4,10 @@ import type { RealtimeSessionConfigV1 } from './realtime-session-config-v1.js';
 
 /**
  * One live connection. `send` never throws for provider-side problems: those arrive as `error` events.
- * It throws a `UserError` only when the connection is already closed.
+ * It throws `ConnectionClosedError` when the connection is not open: already closed, or found not open at the write
+ * (a socket closing without having said so, a write that failed). In the latter case `status` is `closed` before
+ * `send` throws and `connection_status: disconnected` follows after `send` returned. A command the connection refuses
+ * before writing (one it cannot express) throws while `status` stays `open`.
  */
 export interface RealtimeConnectionV1 {
   readonly status: 'open' | 'closed';
