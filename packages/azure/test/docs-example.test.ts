@@ -1,23 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { codeRegion } from '@parley/conformance';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 
-const doc = readFileSync(fileURLToPath(new URL('../../../docs/providers/azure.md', import.meta.url)), 'utf8');
-
-/** The code between `// #region <name>` and `// #endregion <name>` in this file, un-indented one level. */
-function region(name: string): string {
-  const source = readFileSync(fileURLToPath(import.meta.url), 'utf8');
-  const start = source.lastIndexOf(`// #region ${name}`);
-  const end = source.lastIndexOf(`// #endregion ${name}`);
-  return source
-    .slice(source.indexOf('\n', start) + 1, end)
-    .split('\n')
-    .map((line) => line.replace(/^ {2}/, ''))
-    .join('\n')
-    .trimEnd();
-}
+const doc = readFileSync(new URL('../../../docs/providers/azure.md', import.meta.url), 'utf8');
 
 // The text agent's endpoint, answered in-process (no network).
 const server = setupServer(
@@ -107,7 +94,7 @@ test('the voice agent example in docs/providers/azure.md runs against the simula
     'tool get_weather → Sunny and 21 °C in Lisbon',
     'assistant: Sunny and 21 degrees in Lisbon.',
   ]);
-  expect(doc).toContain(region('voice'));
+  expect(doc).toContain(await codeRegion(import.meta.url, 'voice'));
 });
 
 test('the text agent example in docs/providers/azure.md runs as written', async () => {
@@ -130,5 +117,5 @@ test('the text agent example in docs/providers/azure.md runs as written', async 
 
   vi.unstubAllEnvs();
   expect(printed).toEqual(['Lisbon.']);
-  expect(doc).toContain(region('text'));
+  expect(doc).toContain(await codeRegion(import.meta.url, 'text'));
 });

@@ -1,3 +1,4 @@
+export { codeRegion } from './code-region.js';
 export type {
   CommandMatch,
   HarnessOutput,

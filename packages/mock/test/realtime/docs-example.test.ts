@@ -1,5 +1,6 @@
+import { codeRegion } from '@parley/conformance';
 import { expect, test } from 'vitest';
-import { realtimeDoc, regionCode } from './docs-region.js';
+import { realtimeDoc } from './realtime-doc.js';
 
 test('the runnable example in docs/realtime.md works', async () => {
   const printed: string[] = [];
@@ -48,5 +49,5 @@ test('the runnable example in docs/realtime.md works', async () => {
     'tool get_weather → Sunny and 21 °C in Lisbon',
     'assistant: It is sunny and 21 degrees in Lisbon. (800 ms of audio)',
   ]);
-  expect(realtimeDoc).toContain(regionCode(import.meta.url, 'example'));
+  expect(realtimeDoc).toContain(await codeRegion(import.meta.url, 'example'));
 });

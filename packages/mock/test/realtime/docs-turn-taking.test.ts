@@ -1,5 +1,6 @@
+import { codeRegion } from '@parley/conformance';
 import { expect, test } from 'vitest';
-import { realtimeDoc, regionCode } from './docs-region.js';
+import { realtimeDoc } from './realtime-doc.js';
 
 test('the interruptions, playback and ephemeral replies example in docs/realtime.md works', async () => {
   const printed: string[] = [];
@@ -69,5 +70,5 @@ test('the interruptions, playback and ephemeral replies example in docs/realtime
     'said out of band: Your one-time code is 4 7 1 1.',
     "history: 2 items, the model's context: 2",
   ]);
-  expect(realtimeDoc).toContain(regionCode(import.meta.url, 'turn-taking'));
+  expect(realtimeDoc).toContain(await codeRegion(import.meta.url, 'turn-taking'));
 });

@@ -1,5 +1,6 @@
+import { codeRegion } from '@parley/conformance';
 import { expect, test } from 'vitest';
-import { liveDoc, regionCode } from './docs-region.js';
+import { liveDoc } from './live-doc.js';
 
 // Socket round trips per 100 ms frame (about 1.5 s; more on a loaded machine).
 test('the delegation example in docs/providers/openai-live.md works', { timeout: 20_000 }, async () => {
@@ -69,5 +70,5 @@ test('the delegation example in docs/providers/openai-live.md works', { timeout:
     'backend: Staging is healthy: 12 of 12 checks passed.',
     'assistant: One moment, let me check. Staging is healthy: 12 of 12 checks passed.',
   ]);
-  expect(liveDoc).toContain(regionCode(import.meta.url, 'delegate'));
+  expect(liveDoc).toContain(await codeRegion(import.meta.url, 'delegate'));
 });

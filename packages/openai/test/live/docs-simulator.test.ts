@@ -1,5 +1,6 @@
+import { codeRegion } from '@parley/conformance';
 import { expect, test } from 'vitest';
-import { liveDoc, regionCode } from './docs-region.js';
+import { liveDoc } from './live-doc.js';
 
 // The example streams its audio in real time as a user's would (about 2 s; more on a loaded machine).
 test('the simulator example in docs/providers/openai-live.md works', { timeout: 20_000 }, async () => {
@@ -55,5 +56,5 @@ test('the simulator example in docs/providers/openai-live.md works', { timeout: 
     'assistant: is',
     'assistant: healthy.',
   ]);
-  expect(liveDoc).toContain(regionCode(import.meta.url, 'simulator'));
+  expect(liveDoc).toContain(await codeRegion(import.meta.url, 'simulator'));
 });
