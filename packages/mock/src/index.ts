@@ -1,5 +1,6 @@
 export { flushMicrotasks, ManualClock } from './manual-clock.js';
 export {
+  type FailNextSendOptions,
   MockRealtimeConnection,
   type UserStartsSpeakingOptions,
   type UserStopsSpeakingOptions,

@@ -39,6 +39,24 @@ const STOPS_SPEAKING_OPTIONS = optionKeys<UserStopsSpeakingOptions>('userStopsSp
   respond: true,
 });
 
+/** Options of {@link MockRealtimeConnection.failNextSend}. */
+export interface FailNextSendOptions {
+  /**
+   * `'refused'` (default): the connection refuses the command before writing it and stays open, as an adapter
+   * does with a command it cannot express. `'write'`: writing it to the transport fails, which breaks the
+   * connection: it closes, `send` throws a `ConnectionClosedError` (with `error` as its cause), and
+   * `connection_status: disconnected` follows after `send` returned.
+   */
+  failure?: 'refused' | 'write';
+  /** What `send` throws (`'refused'`) or what the transport reported (`'write'`, the cause). */
+  error?: Error;
+}
+
+const FAIL_NEXT_SEND_OPTIONS = optionKeys<FailNextSendOptions>('failNextSend() options', {
+  failure: true,
+  error: true,
+});
+
 /** 100 ms of PCM16: the least a commit accepts, like the real service. */
 const MIN_COMMIT_BYTES = 100 * PCM16_BYTES_PER_MS;
 
@@ -80,7 +98,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
   #speechItemId: string | undefined;
   #nextCommitTranscript: string | undefined;
   readonly #refusals: ResponseRefusal[] = [];
-  readonly #sendFailures = new Map<RealtimeCommand['type'], Error>();
+  readonly #sendFailures = new Map<RealtimeCommand['type'], { failure: 'refused' | 'write'; error: Error }>();
   #expiryTimer: LongTimeout | undefined;
   /** When the provider ends this session (epoch ms), if the model was given `sessionLifetimeMs`. */
   readonly expiresAt: number | undefined;
@@ -140,7 +158,12 @@ export class MockRealtimeConnection implements RealtimeConnection {
     const failure = this.#sendFailures.get(command.type);
     if (failure) {
       this.#sendFailures.delete(command.type);
-      throw failure;
+      if (failure.failure === 'refused') throw failure.error;
+      this.disconnect(`writing "${command.type}" failed: ${failure.error.message}`);
+      throw new ConnectionClosedError(
+        `Writing "${command.type}" to the mock transport failed (${failure.error.message}); the command was not sent.`,
+        { cause: failure.error },
+      );
     }
     this.#link.recorded(command);
     this.#commands.record(command);
@@ -301,14 +324,21 @@ export class MockRealtimeConnection implements RealtimeConnection {
   }
 
   /**
-   * The next command of `type` fails to be written: `send` throws `error` and the provider never receives it
-   * (it is not recorded), while the connection stays open.
+   * The next command of `type` is not sent: the provider never receives it (it is not recorded). By default the
+   * connection refuses it and stays open (`send` throws `error`); with `failure: 'write'` the transport fails under
+   * it and the connection is lost (see {@link FailNextSendOptions}).
    */
-  failNextSend(
-    type: RealtimeCommand['type'],
-    error = new Error(`Writing "${type}" to the socket failed.`),
-  ): void {
-    this.#sendFailures.set(type, error);
+  failNextSend(type: RealtimeCommand['type'], options: FailNextSendOptions = {}): void {
+    FAIL_NEXT_SEND_OPTIONS.check(options);
+    const failure = options.failure ?? 'refused';
+    const error =
+      options.error ??
+      new Error(
+        failure === 'write'
+          ? `Writing "${type}" to the socket failed.`
+          : `The connection refused "${type}" before writing it.`,
+      );
+    this.#sendFailures.set(type, { failure, error });
   }
 
   /** The next `close()` rejects with `error` and leaves the connection as it was (open, if it was). */

@@ -1,9 +1,10 @@
-import { Agent, RealtimeSession, SessionNotConnectedError } from '@parley/core';
+import { Agent, RealtimeSession, SessionNotConnectedError, tool } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAIRealtimeModel } from '@parley/openai';
 import type { RealtimeSimulator, SimulatedConnection } from '@parley/openai/testing';
 import { describe, expect, test } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
+import { z } from 'zod';
 import { API_KEY, simulator } from './helpers.js';
 import { closeAndExpectNoSockets, SessionEventLog, trackedWebSocket } from './session-rig.js';
 
@@ -14,17 +15,22 @@ import { closeAndExpectNoSockets, SessionEventLog, trackedWebSocket } from './se
 class CutRig extends SessionEventLog {
   readonly clock = new ManualClock();
   readonly sockets: WsWebSocket[] = [];
+  /** Frames whose write throws (a broken socket), matched on the frame's text; each fails once. */
+  readonly failWrites: ((frame: string) => boolean)[] = [];
   readonly session: RealtimeSession;
 
-  constructor(readonly sim: RealtimeSimulator) {
+  constructor(
+    readonly sim: RealtimeSimulator,
+    agent = new Agent({ name: 'Listener', instructions: 'Answer.' }),
+  ) {
     super();
     const model = new OpenAIRealtimeModel({
       apiKey: API_KEY,
       url: sim.url,
-      WebSocket: trackedWebSocket(this.sockets),
+      WebSocket: failingWrites(trackedWebSocket(this.sockets), this.failWrites),
       clock: this.clock,
     });
-    this.session = new RealtimeSession(new Agent({ name: 'Listener', instructions: 'Answer.' }), {
+    this.session = new RealtimeSession(agent, {
       model,
       clock: this.clock,
       reconnect: { jitter: 0 },
@@ -39,8 +45,8 @@ class CutRig extends SessionEventLog {
     })();
   }
 
-  static async start(): Promise<CutRig> {
-    return new CutRig(await simulator({ clock: new ManualClock(), pace: 'instant' }));
+  static async start(agent?: Agent): Promise<CutRig> {
+    return new CutRig(await simulator({ clock: new ManualClock(), pace: 'instant' }), agent);
   }
 
   async connect(): Promise<SimulatedConnection> {
@@ -51,6 +57,29 @@ class CutRig extends SessionEventLog {
   async closeAndExpectReleased(): Promise<void> {
     await closeAndExpectNoSockets(this.session, this.sim, this.clock, this.sockets);
   }
+}
+
+/** A ws class whose `send` throws for the frames `failures` match (each matcher fails one write). */
+function failingWrites(
+  Base: new (...args: ConstructorParameters<typeof WsWebSocket>) => WsWebSocket,
+  failures: ((frame: string) => boolean)[],
+): new (
+  ...args: ConstructorParameters<typeof WsWebSocket>
+) => WsWebSocket {
+  return class FailingWrites extends Base {
+    constructor(...args: ConstructorParameters<typeof WsWebSocket>) {
+      super(...args);
+      const write = this.send.bind(this) as (...sendArgs: unknown[]) => void;
+      this.send = ((...sendArgs: unknown[]) => {
+        const index = failures.findIndex((fails) => fails(String(sendArgs[0])));
+        if (index >= 0) {
+          failures.splice(index, 1);
+          throw new Error('write EPIPE');
+        }
+        write(...sendArgs);
+      }) as WsWebSocket['send'];
+    }
+  };
 }
 
 const realReadyState = Object.getOwnPropertyDescriptor(WsWebSocket.prototype, 'readyState')?.get;
@@ -139,6 +168,52 @@ describe('a socket that stops being open is a disconnect at once', () => {
     await rig.waitFor('reconnected');
     expect(rig.sim.connections).toHaveLength(2);
     expect(userTexts(first)).toEqual([]);
+    await rig.closeAndExpectReleased();
+  });
+});
+
+describe('a write that fails at the socket', () => {
+  test('a tool output: an error event and the disconnect path, never a raw throw; reconnected, the real output is replayed once', async () => {
+    const runs: string[] = [];
+    const book = tool({
+      name: 'book',
+      description: 'Books a table',
+      parameters: z.object({ at: z.string() }),
+      execute: ({ at }) => {
+        runs.push(at);
+        return `booked for ${at}`;
+      },
+    });
+    const rig = await CutRig.start(new Agent({ name: 'Host', instructions: 'Book.', tools: [book] }));
+    const first = await rig.connect();
+    rig.sim.script({ type: 'function_call', name: 'book', arguments: { at: '8 pm' }, callId: 'call_book' });
+    rig.failWrites.push((frame) => frame.includes('"function_call_output"'));
+
+    rig.session.sendMessage('A table at 8 pm.');
+    await rig.waitFor('reconnected');
+
+    expect(runs).toEqual(['8 pm']);
+    const errors = rig.of('error');
+    expect(errors.map((e) => e.code)).toEqual(['connection_lost', 'turn_lost']);
+    expect(errors[0]?.message).toContain('write EPIPE');
+    expect(errors[1]?.error).toMatchObject({ callIds: ['call_book'] });
+    expect(rig.of('reconnecting')[0]?.detail).toContain('write EPIPE');
+    const outputs = (server: SimulatedConnection) =>
+      (
+        server.clientEvents as {
+          type?: string;
+          item?: { type?: string; call_id?: string; output?: string };
+        }[]
+      )
+        .filter((e) => e.type === 'conversation.item.create' && e.item?.type === 'function_call_output')
+        .map((e) => [e.item?.call_id, e.item?.output]);
+    expect(outputs(first)).toEqual([]);
+    const second = rig.sim.connections[1] as SimulatedConnection;
+    await second.waitForClientEvent(
+      (e) => (e as { item?: { type?: string } }).item?.type === 'function_call_output',
+    );
+    expect(outputs(second)).toEqual([['call_book', 'booked for 8 pm']]);
+    expect(runs).toEqual(['8 pm']);
     await rig.closeAndExpectReleased();
   });
 });

@@ -38,6 +38,7 @@ import type { SessionState } from './session-state.js';
 import type { TaskSet } from './task-set.js';
 import type { ToolExecutor } from './tool-executor.js';
 import { TurnActivity } from './turn-activity.js';
+import type { UnacknowledgedInputs } from './unacknowledged-inputs.js';
 
 /** A connection opened for the session's current agent that is not yet the session's live one. */
 export interface OpenedConnection<TContext> {
@@ -54,6 +55,7 @@ export interface ConnectionBoundParts<TContext> {
   readonly runContext: RunContext<TContext>;
   readonly history: RealtimeHistory;
   readonly mirror: HistoryMirror<TContext>;
+  readonly unacknowledged: UnacknowledgedInputs;
   readonly tasks: TaskSet;
   readonly approvals: ApprovalBook<TContext>;
   readonly requests: ReplyRequests;
@@ -262,6 +264,7 @@ export class ConnectionLifecycle<TContext> {
     parts.options.playbackTracker.reset();
     parts.requests.failAll(reason);
     parts.approvals.clear();
+    parts.unacknowledged.clear();
     const previous = this.#releasing;
     this.#releasing = (async () => {
       await previous;
@@ -343,8 +346,16 @@ export class ConnectionLifecycle<TContext> {
   }
 
   #turn() {
-    const { coordinator, history, mirror, responses } = this.#parts;
-    return { state: this.#state, activity: this.#activity, coordinator, history, mirror, responses };
+    const { coordinator, history, mirror, responses, unacknowledged } = this.#parts;
+    return {
+      state: this.#state,
+      activity: this.#activity,
+      coordinator,
+      history,
+      mirror,
+      responses,
+      unacknowledged,
+    };
   }
 
   /** No turn is under way: no response, no request, no tool, no approval, the user is not speaking. */

@@ -170,7 +170,10 @@ export class EphemeralReplyInFlightError extends ParleyError {
 export class TurnLostError extends ParleyError {
   /** The responses that were streaming. */
   readonly responseIds: readonly string[];
-  /** The tool calls that were running or waiting for approval. */
+  /**
+   * The tool calls that were running or waiting for approval, and those whose output could not be written (it stays
+   * in history, so a reconnect replays it, but the follow-up response it waited for was lost).
+   */
   readonly callIds: readonly string[];
   /** The response requests that never started. */
   readonly clientRequestIds: readonly string[];

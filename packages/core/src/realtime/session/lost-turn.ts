@@ -7,6 +7,7 @@ import type { ResponseCoordinator } from './response-coordinator.js';
 import type { ResponseTracker } from './response-tracker.js';
 import type { SessionState } from './session-state.js';
 import type { TurnActivity } from './turn-activity.js';
+import type { UnacknowledgedInputs } from './unacknowledged-inputs.js';
 
 const CUT_OFF_OUTPUT = (name: string) =>
   `Error: the call to "${name}" was cut off by a lost connection before it finished; its result is unknown.`;
@@ -19,13 +20,15 @@ export interface TurnSources<TContext> {
   readonly history: RealtimeHistory;
   readonly mirror: HistoryMirror<TContext>;
   readonly responses: ResponseTracker<TContext>;
+  readonly unacknowledged: UnacknowledgedInputs;
 }
 
 /**
  * Lost-turn reporting, whether or not the session reconnects: reports what the turn in progress lost with the
  * connection and runs `release` (which fails what waited on it). The streaming responses end with
  * `response_done` (`failed`, `connection_lost`) and their messages are marked interrupted, running tool calls
- * get an output saying their result is unknown, and a `TurnLostError` names it all. Returns the release.
+ * get an output saying their result is unknown, and a `TurnLostError` names it all (calls whose output could not
+ * be written too). Returns the release.
  */
 export function dropLostTurn<TContext>(
   turn: TurnSources<TContext>,
@@ -46,6 +49,10 @@ export function dropLostTurn<TContext>(
     (item): item is RealtimeFunctionCallHistoryItem =>
       item.type === 'function_call' && item.output === undefined,
   );
+  // Calls whose output the provider never got: the output stays in history (a reconnect replays it), but the
+  // follow-up response it was waiting for is lost with the turn.
+  const unanswered = turn.unacknowledged.drainOutputs();
+  const callIds = [...new Set([...calls.map((c) => c.callId), ...unanswered])];
   // Before the release, while the responses are still known.
   const conversations = responseIds.map((id) => responses.get(id)?.conversation ?? 'default');
   for (const id of responseIds) mirror.responseInterrupted(id);
@@ -64,14 +71,10 @@ export function dropLostTurn<TContext>(
       reason: 'connection_lost',
     });
   });
-  if (responseIds.length + calls.length + clientRequestIds.length > 0) {
+  if (responseIds.length + callIds.length + clientRequestIds.length > 0) {
     state.reportError(
       'session',
-      new TurnLostError(
-        { responseIds, callIds: calls.map((c) => c.callId), clientRequestIds },
-        detail,
-        reconnecting,
-      ),
+      new TurnLostError({ responseIds, callIds, clientRequestIds }, detail, reconnecting),
     );
   }
   return released;

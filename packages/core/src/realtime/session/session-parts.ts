@@ -24,6 +24,7 @@ import { SessionState } from './session-state.js';
 import { traceSession } from './session-tracing.js';
 import { TaskSet } from './task-set.js';
 import { ToolExecutor } from './tool-executor.js';
+import { UnacknowledgedInputs } from './unacknowledged-inputs.js';
 import { UserInput } from './user-input.js';
 
 /** The units of one session, wired together (the session's façade holds these). */
@@ -53,6 +54,7 @@ export function assembleSession<TContext>(
   traceSession(state.hub, model.provider);
   const runContext = createRunContext(resolved.context);
   const tasks = new TaskSet();
+  const unacknowledged = new UnacknowledgedInputs();
   const playout = new MessagePlayout(audioBytesPerMs(resolved.config.outputAudioFormat));
   const emit = (event: RealtimeSessionEvent<TContext>) => state.emit(event);
   const history = new RealtimeHistory(emit);
@@ -121,6 +123,7 @@ export function assembleSession<TContext>(
       currentAgent: () => state.agent,
       live: () => state.live,
       send: (command) => state.send(command),
+      unacknowledged,
       emit,
       handoff: (handoff, call) =>
         switcher.switch(handoff.agent as Agent<TContext>, 'tool_call', call.callId, handoff.onHandoff),
@@ -175,6 +178,7 @@ export function assembleSession<TContext>(
     ...consumers,
     options: resolved,
     history: history,
+    unacknowledged,
     tasks,
     approvals: approvals,
     switcher,

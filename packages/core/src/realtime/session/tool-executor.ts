@@ -6,13 +6,19 @@ import { invokeFunctionTool, parseToolArguments } from '../../tool.js';
 import type { RealtimeCommand, RealtimeEvent } from '../seam.js';
 import { abortable } from './abortable.js';
 import type { ApprovalBook, ApprovalDecision } from './approvals.js';
-import { ToolCallConflictError, ToolOutputNotSentError, UnknownToolError } from './errors.js';
+import {
+  SessionNotConnectedError,
+  ToolCallConflictError,
+  ToolOutputNotSentError,
+  UnknownToolError,
+} from './errors.js';
 import type { RealtimeErrorSource, RealtimeSessionEvent, RealtimeToolCallStatus } from './events.js';
 import type { HistoryMirror } from './history-mirror.js';
 import type { ResponseCoordinator } from './response-coordinator.js';
 import type { ResponseTracker } from './response-tracker.js';
 import type { TaskSet } from './task-set.js';
 import { ToolCallLedger } from './tool-call-ledger.js';
+import type { UnacknowledgedInputs } from './unacknowledged-inputs.js';
 
 /** A function call to run, bound to the agent whose response produced it. */
 export interface ToolCall<TContext> {
@@ -38,6 +44,8 @@ export interface ToolExecutorHost<TContext> {
   /** Whether the session may send now (connected, not closing). */
   live(): boolean;
   send(command: RealtimeCommand): void;
+  /** Outputs the provider did not get because the connection went away under them. */
+  readonly unacknowledged: UnacknowledgedInputs;
   emit(event: RealtimeSessionEvent<TContext>): void;
   /** Switches to the handoff's agent through the session's one agent-switch path. */
   handoff(handoff: Handoff<TContext>, call: ToolCall<TContext>): Promise<void>;
@@ -250,7 +258,12 @@ export class ToolExecutor<TContext> {
 
   /**
    * Sends the call's output, mirrors it, tells the coordinator; `false` once aborted or closing (nothing sent)
-   * or when writing it failed (an `error` event). `failed`: the output reports an error.
+   * or when it could not be sent. `failed`: the output reports an error.
+   *
+   * Two ways of not being sent: the connection refused the command and stays open (a `tool_output_not_sent`
+   * error; the turn goes on to its follow-up), or the write failed because the connection went away under it
+   * (already an `error` event, and the disconnect path follows): the output then stays the call's in history, so a
+   * reconnect replays it, and the lost turn names the call. The tool never runs again either way.
    */
   #deliver(call: ToolCall<TContext>, output: string, signal: AbortSignal, failed: boolean): boolean {
     const host = this.#host;
@@ -260,6 +273,11 @@ export class ToolExecutor<TContext> {
       host.send({ type: 'sendToolOutput', callId: call.callId, output });
       host.mirror.toolOutput(call.callId, output);
     } catch (error) {
+      if (error instanceof SessionNotConnectedError) {
+        host.mirror.toolOutput(call.callId, output);
+        host.unacknowledged.outputNotSent(call.callId);
+        return false;
+      }
       sent = false;
       host.reportError('tool', new ToolOutputNotSentError(call.callId, call.name, error));
     }
