@@ -21,6 +21,8 @@ export const PLAYBACK_ENTRIES_LIMIT = 64;
 
 /** Default time a response request may wait for the provider to start it (`replyTimeoutMs`). */
 export const DEFAULT_REPLY_TIMEOUT_MS = 15_000;
+/** Default time a started response may send nothing before the session drops it (`staleResponseMs`). */
+export const DEFAULT_STALE_RESPONSE_MS = 30_000;
 /** Default characters between two output-guardrail runs (`guardrailDebounceChars`). */
 export const DEFAULT_GUARDRAIL_DEBOUNCE_CHARS = 100;
 /** A connection that drops this soon after a reconnect continues the outage's attempt count. */

@@ -124,6 +124,7 @@ export {
   ResponseRefusedError,
   SessionClosedError,
   SessionNotConnectedError,
+  StaleResponseError,
   ToolCallConflictError,
   ToolOutputNotSentError,
   TurnLostError,

@@ -139,8 +139,6 @@ describe('a provider that starts tool follow-ups itself', () => {
       arguments: '{"text":"hi"}',
     });
     await flushMicrotasks();
-    model.respondWith('The reply the app asked for.');
-    const reply = session.generateReply();
     model.connection.emit({
       type: 'response_done',
       responseId: 'resp_t',
@@ -148,8 +146,13 @@ describe('a provider that starts tool follow-ups itself', () => {
       conversation: 'default',
     });
     await flushMicrotasks();
+    // Asked 5 s into the wait: it is sent when the wait ends, within its own reply timeout.
+    await clock.advance(5_000);
+    model.respondWith('The reply the app asked for.');
+    const reply = session.generateReply();
+    await flushMicrotasks();
     expect(creates()).toHaveLength(0);
-    await clock.advance(15_000);
+    await clock.advance(10_000);
     await flushMicrotasks();
     expect(creates()).toHaveLength(1);
     await expect(reply).resolves.toEqual(expect.any(String));

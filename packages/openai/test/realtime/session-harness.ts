@@ -4,6 +4,7 @@ import {
   type RealtimeModel,
   RealtimeSession,
   type RealtimeSessionEventType,
+  type RealtimeSessionOptions,
 } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAIRealtimeModel } from '@parley/openai';
@@ -49,6 +50,7 @@ export class SessionUnderTest extends SessionEventLog {
   constructor(
     readonly sim: RealtimeSimulator,
     agent: Agent = new Agent({ name: 'Faulty', instructions: 'Answer.' }),
+    options: Omit<RealtimeSessionOptions, 'model' | 'clock'> = {},
   ) {
     super();
     const inner = new OpenAIRealtimeModel({
@@ -85,7 +87,7 @@ export class SessionUnderTest extends SessionEventLog {
     };
     // These tests are about what the failure of one connection looks like from the app; automatic reconnection
     // is tested on its own (reconnect.test.ts).
-    this.session = new RealtimeSession(agent, { model, clock: this.clock, reconnect: false });
+    this.session = new RealtimeSession(agent, { reconnect: false, ...options, model, clock: this.clock });
     for (const type of RECORDED) this.session.on(type, (event) => this.record(event));
     const iterator = this.session[Symbol.asyncIterator]();
     this.iterated = (async () => {

@@ -35,6 +35,7 @@ import type { ReplyRequests } from './reply-requests.js';
 import type { ResponseCoordinator } from './response-coordinator.js';
 import type { ResponseTracker } from './response-tracker.js';
 import type { SessionState } from './session-state.js';
+import type { StaleResponses } from './stale-responses.js';
 import type { TaskSet } from './task-set.js';
 import type { ToolExecutor } from './tool-executor.js';
 import { TurnActivity } from './turn-activity.js';
@@ -61,6 +62,7 @@ export interface ConnectionBoundParts<TContext> {
   readonly requests: ReplyRequests;
   readonly coordinator: ResponseCoordinator;
   readonly responses: ResponseTracker<TContext>;
+  readonly stale: StaleResponses;
   readonly ephemeral: EphemeralReplies;
   readonly interruptions: Interruptions<TContext>;
   readonly playout: MessagePlayout;
@@ -257,6 +259,7 @@ export class ConnectionLifecycle<TContext> {
     this.#activity.reset();
     this.#echoes.clear();
     parts.requests.stopTimeouts();
+    parts.stale.reset();
     parts.coordinator.reset();
     parts.ephemeral.reset();
     parts.interruptions.reset();

@@ -280,3 +280,25 @@ export class FollowUpLimitError extends ParleyError {
     this.inARow = inARow;
   }
 }
+
+/**
+ * A started response sent no event for `staleResponseMs`: the session stopped waiting for it. It was cancelled by
+ * its id and ended as `failed` (reason `stale`), so the requests queued behind it go out; anything the provider
+ * still sends for it is ignored.
+ */
+export class StaleResponseError extends ParleyError {
+  /** The response that went silent. */
+  readonly responseId: string;
+  /** The `staleResponseMs` it exceeded. */
+  readonly staleResponseMs: number;
+
+  constructor(responseId: string, staleResponseMs: number) {
+    super(
+      'response_stale',
+      `Response ${responseId} sent no event for ${staleResponseMs} ms and never ended; the session cancelled it and ` +
+        'moved on. Raise staleResponseMs if your provider pauses that long inside a response.',
+    );
+    this.responseId = responseId;
+    this.staleResponseMs = staleResponseMs;
+  }
+}

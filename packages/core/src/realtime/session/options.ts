@@ -1,6 +1,10 @@
 import { Agent } from '../../agent.js';
 import { type Clock, systemClock } from '../../clock.js';
-import { DEFAULT_GUARDRAIL_DEBOUNCE_CHARS, DEFAULT_REPLY_TIMEOUT_MS } from '../../constants.js';
+import {
+  DEFAULT_GUARDRAIL_DEBOUNCE_CHARS,
+  DEFAULT_REPLY_TIMEOUT_MS,
+  DEFAULT_STALE_RESPONSE_MS,
+} from '../../constants.js';
 import { UserError } from '../../errors.js';
 import type { OutputGuardrail } from '../../guardrails.js';
 import { optionKeys } from '../../option-keys.js';
@@ -44,8 +48,18 @@ export interface RealtimeSessionOptions<TContext = unknown> {
   guardrailDebounceChars?: number;
   /** Timeout for tools that declare no `timeoutMs` of their own. Default: none. */
   toolTimeoutMs?: number;
-  /** How long `generateReply()` waits for the provider to start the response once requested. Default 15 000. */
+  /**
+   * How long a response request (a `generateReply()`, a user message's reply, a tool follow-up) may wait for the
+   * provider to start its response, counted from when it was made, time queued behind an active response
+   * included. Default 15 000.
+   */
   replyTimeoutMs?: number;
+  /**
+   * A started response that sends no event for this long (checked in windows of this length, so it is dropped
+   * within twice that) is dropped: cancelled by its id, ended as `failed` with reason `stale`, and reported as a
+   * `response_stale` error; what the provider still sends for it is ignored. Default 30 000.
+   */
+  staleResponseMs?: number;
   /** The clock for timeouts and playback positions; tests inject a manual one. Default: the system clock. */
   clock?: Clock;
   /**
@@ -85,6 +99,7 @@ export interface ResolvedSessionOptions<TContext> {
   guardrailDebounceChars: number;
   toolTimeoutMs: number | undefined;
   replyTimeoutMs: number;
+  staleResponseMs: number;
   clock: Clock;
   playbackTracker: PlaybackTracker;
   config: RealtimeSessionSettings;
@@ -103,6 +118,7 @@ const SESSION_OPTIONS = optionKeys<RealtimeSessionOptions>(OWNER, {
   guardrailDebounceChars: true,
   toolTimeoutMs: true,
   replyTimeoutMs: true,
+  staleResponseMs: true,
   clock: true,
   playbackTracker: true,
   config: true,
@@ -178,6 +194,7 @@ export function resolveSessionOptions<TContext>(
   positive('guardrailDebounceChars', options.guardrailDebounceChars, true);
   positive('toolTimeoutMs', options.toolTimeoutMs, false);
   positive('replyTimeoutMs', options.replyTimeoutMs, false);
+  positive('staleResponseMs', options.staleResponseMs, false);
   const guardrails = options.outputGuardrails ?? [];
   if (
     !Array.isArray(guardrails) ||
@@ -236,6 +253,7 @@ export function resolveSessionOptions<TContext>(
     guardrailDebounceChars: options.guardrailDebounceChars ?? DEFAULT_GUARDRAIL_DEBOUNCE_CHARS,
     toolTimeoutMs: options.toolTimeoutMs,
     replyTimeoutMs: options.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS,
+    staleResponseMs: options.staleResponseMs ?? DEFAULT_STALE_RESPONSE_MS,
     clock,
     playbackTracker: tracker ?? new RealtimePlaybackTracker(clock),
     config: { ...config },

@@ -6,7 +6,7 @@ import type { ConnectionLifecycle } from './connection-lifecycle.js';
 import { type ContentDeliveryHost, deliverContent } from './content-delivery.js';
 import type { Delegations } from './delegations.js';
 import type { EphemeralReplies } from './ephemeral-replies.js';
-import { ResponseRefusedError } from './errors.js';
+import { ResponseRefusedError, StaleResponseError } from './errors.js';
 import type { RealtimeSessionEvent } from './events.js';
 import type { HistoryMirror } from './history-mirror.js';
 import type { Interruptions } from './interruption.js';
@@ -16,6 +16,7 @@ import type { ReplyRequests } from './reply-requests.js';
 import type { ResponseCoordinator } from './response-coordinator.js';
 import type { ResponseTracker } from './response-tracker.js';
 import type { SessionState } from './session-state.js';
+import type { StaleResponses } from './stale-responses.js';
 import type { ToolExecutor } from './tool-executor.js';
 
 type EventOf<T extends RealtimeEvent['type']> = Extract<RealtimeEvent, { type: T }>;
@@ -32,6 +33,7 @@ export interface ProviderEventConsumers<TContext> {
   readonly mirror: HistoryMirror<TContext>;
   readonly coordinator: ResponseCoordinator;
   readonly responses: ResponseTracker<TContext>;
+  readonly stale: StaleResponses;
   readonly requests: ReplyRequests;
   readonly ephemeral: EphemeralReplies;
   readonly interruptions: Interruptions<TContext>;
@@ -60,10 +62,12 @@ export class ProviderEventRouter<TContext> {
     // The per-delta path first: the lifecycle's observer has nothing to do with content deltas.
     const type = event.type;
     if (type === 'audio_delta' || type === 'transcript_delta' || type === 'text_delta') {
+      to.stale.seen(event.responseId);
       to.playout.admit(event, this.#deliver);
       return;
     }
     if (to.lifecycle.observe(event)) return;
+    if ('responseId' in event && event.responseId !== undefined) to.stale.seen(event.responseId);
     switch (type) {
       case 'connection_status':
         if (event.status === 'disconnected') {
@@ -135,8 +139,15 @@ export class ProviderEventRouter<TContext> {
 
   #responseStarted(event: EventOf<'response_started'>): void {
     const to = this.#to;
+    const known = to.responses.get(event.responseId);
+    if (known?.started || known?.done) {
+      this.#ignored('started', event.responseId, known.done ? 'ended' : 'started');
+      return;
+    }
     const { abandoned } = to.coordinator.responseStarted(event);
     const info = to.responses.track(event.responseId, event.conversation);
+    info.started = true;
+    to.stale.begin(event.responseId);
     const id = event.clientRequestId;
     if (id !== undefined) {
       to.requests.started(id, event.responseId);
@@ -157,11 +168,21 @@ export class ProviderEventRouter<TContext> {
 
   #responseDone(event: EventOf<'response_done'>): void {
     const to = this.#to;
+    const known = to.responses.get(event.responseId);
+    if (known?.done) {
+      this.#ignored('ended', event.responseId, 'ended');
+      return;
+    }
+    to.stale.end(event.responseId);
     to.playout.responseDone(event.responseId, this.#deliver);
-    const info = to.responses.track(event.responseId, event.conversation);
+    const info = known ?? to.responses.track(event.responseId, event.conversation);
     info.done = true;
     if (event.status !== 'completed') info.interrupted = true;
     if (event.usage) addUsage(to.runContext.usage, { requests: 1, ...event.usage });
+    // Ended before it was reported started: its request is answered all the same (started, then done).
+    if (event.clientRequestId !== undefined && !info.started) {
+      to.requests.started(event.clientRequestId, event.responseId);
+    }
     if (event.clientRequestId !== undefined) to.requests.stopTimeout(event.clientRequestId);
     to.ephemeral.ended(event.clientRequestId, event.responseId);
     // Truncations go out before the coordinator may request the next response.
@@ -178,6 +199,39 @@ export class ProviderEventRouter<TContext> {
       ...(event.reason !== undefined && { reason: event.reason }),
       ...(event.errorCode !== undefined && { errorCode: event.errorCode }),
       ...(event.usage !== undefined && { usage: event.usage }),
+    });
+  }
+
+  /**
+   * A started response sent nothing for `staleResponseMs`: it is cancelled by its id (its later events are
+   * dropped) and ended here as `failed` (reason `stale`), so nothing waits on it any more.
+   */
+  readonly dropStale = (responseId: string): void => {
+    const state = this.#state;
+    const to = this.#to;
+    const info = to.responses.get(responseId);
+    if (state.status !== 'connected' || state.closing || !info || info.done) return;
+    try {
+      to.interruptions.abandoned(responseId);
+    } catch (error) {
+      state.reportError('session', error);
+    }
+    this.#responseDone({
+      type: 'response_done',
+      responseId,
+      status: 'failed',
+      conversation: info.conversation,
+      reason: 'stale',
+    });
+    state.reportError('session', new StaleResponseError(responseId, to.stale.staleMs));
+  };
+
+  /** A start or end of a response that already started or ended (twice, late, or after a drop): no new turn. */
+  #ignored(what: 'started' | 'ended', responseId: string, already: 'started' | 'ended'): void {
+    this.#state.emit({
+      type: 'warning',
+      code: 'response_event_ignored',
+      message: `The provider reported response ${responseId} ${what} after it had already ${already}; ignored.`,
     });
   }
 

@@ -45,6 +45,7 @@ export class Replies<TContext> {
       autoToolReplyGeneration: toolFollowUpStrategy(model.capabilities) === 'provider',
       createRequestId: () => this.requests.nextId(),
       send: (command) => this.#send(command),
+      queued: (request) => this.#startTimeout(request.clientRequestId),
       failed: (request, error) => this.#failed(request, error),
       followUpsStopped: (reason, inARow) =>
         this.#state.reportError('session', new FollowUpLimitError(reason, inARow)),
@@ -98,10 +99,14 @@ export class Replies<TContext> {
     return this.requests.wait(request.clientRequestId);
   }
 
-  /** Sends a response request and starts its reply timeout. */
+  /** Sends a response request; its reply timeout runs from now unless it already ran while it was queued. */
   #send(command: CreateResponseCommand): void {
     this.#state.send(command, 'request a response');
-    const id = command.clientRequestId;
+    this.#startTimeout(command.clientRequestId);
+  }
+
+  /** The request has `replyTimeoutMs` from now to be started: queued behind a response or on the wire. */
+  #startTimeout(id: string): void {
     this.requests.startTimeout(id, (error) => {
       this.coordinator.abandon(id);
       this.ephemeral.ended(id);
@@ -111,6 +116,7 @@ export class Replies<TContext> {
   }
 
   #failed(request: PendingResponseRequest, error: unknown): void {
+    this.requests.stopTimeout(request.clientRequestId);
     this.requests.fail(request.clientRequestId, error);
     this.#state.reportError('session', error);
   }

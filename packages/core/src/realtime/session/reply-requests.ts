@@ -109,10 +109,13 @@ export class ReplyRequests {
     }
   }
 
-  /** Starts the reply timeout of a request just sent: `onTimeout` runs unless it is stopped first. */
+  /**
+   * Starts the reply timeout of a request just made (queued or sent): `onTimeout` runs unless it is stopped
+   * first. A timeout that already runs for it (started when it was queued) keeps running.
+   */
   startTimeout(clientRequestId: string, onTimeout: (error: ReplyTimeoutError) => void): void {
     const entry = this.#entry(clientRequestId);
-    if (entry.timer !== undefined) this.#clock.clearTimeout(entry.timer);
+    if (entry.timer !== undefined) return;
     entry.timer = this.#clock.setTimeout(() => {
       entry.timer = undefined;
       this.#forget(clientRequestId, entry);

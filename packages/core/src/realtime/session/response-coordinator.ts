@@ -40,6 +40,8 @@ export interface ResponseCoordinatorHooks {
   failed(request: PendingResponseRequest, error: unknown): void;
   /** A fresh `clientRequestId`. */
   createRequestId(): string;
+  /** A new request waits in the queue behind the active (or requested) response. */
+  queued?(request: PendingResponseRequest): void;
   /**
    * Automatic follow-ups that only answered errors hit {@link MAX_ERROR_FOLLOW_UPS} in a row: this one was not
    * requested.
@@ -86,7 +88,8 @@ interface MutableRequest {
  *   group, requested by the last call to finish or at the response's end; calls without a response get a
  *   follow-up after each output;
  * - queued requests without parameters (user input, follow-ups) coalesce: one response answers them all;
- * - a refused (named or not), failed or abandoned request releases the queue;
+ * - a refused (named or not), failed or abandoned request releases the queue; an abandoned queued one (its reply
+ *   timeout runs from when it was queued) leaves it;
  * - with `autoToolReplyGeneration`, no follow-up is ever requested, and the queue waits for the provider's
  *   own follow-up to start and end;
  * - automatic follow-ups that only answer errors stop after {@link MAX_ERROR_FOLLOW_UPS} in a row.
@@ -179,6 +182,7 @@ export class ResponseCoordinator {
       if (error !== undefined) return { request, error };
     } else {
       this.#queue.push(request);
+      this.#hooks.queued?.({ ...request });
     }
     return { request };
   }

@@ -6,7 +6,9 @@ export interface TrackedResponse<TContext> {
   /** The agent that was active when it started; its tool calls run against this agent. */
   readonly agent: Agent<TContext>;
   readonly conversation: 'default' | 'none';
-  /** `response_done` arrived. */
+  /** `response_started` arrived. */
+  started: boolean;
+  /** `response_done` arrived (or the session ended it: a stale response). */
   done: boolean;
   /** Interrupted, cancelled or otherwise cut short. */
   interrupted: boolean;
@@ -49,6 +51,7 @@ export class ResponseTracker<TContext> {
     response = {
       agent: this.#currentAgent(),
       conversation,
+      started: false,
       done: false,
       interrupted: false,
       audioItemId: undefined,

@@ -22,6 +22,7 @@ import { Replies } from './replies.js';
 import { ResponseTracker } from './response-tracker.js';
 import { SessionState } from './session-state.js';
 import { traceSession } from './session-tracing.js';
+import { StaleResponses } from './stale-responses.js';
 import { TaskSet } from './task-set.js';
 import { ToolExecutor } from './tool-executor.js';
 import { UnacknowledgedInputs } from './unacknowledged-inputs.js';
@@ -60,6 +61,7 @@ export function assembleSession<TContext>(
   const history = new RealtimeHistory(emit);
   const approvals = new ApprovalBook<TContext>();
   const responses = new ResponseTracker(() => state.agent);
+  const stale = new StaleResponses(clock, resolved.staleResponseMs, (id) => router.dropStale(id));
   const replies = new Replies(state, resolved);
   const { coordinator } = replies;
   const interruptions: Interruptions<TContext> = new Interruptions<TContext>({
@@ -158,6 +160,7 @@ export function assembleSession<TContext>(
     mirror,
     coordinator,
     responses,
+    stale,
     requests: replies.requests,
     ephemeral: replies.ephemeral,
     interruptions,

@@ -5,7 +5,9 @@
  * - `max_output_tokens`: it hit its output limit;
  * - `content_filter`: the provider's content filter stopped it;
  * - `connection_lost`: the connection ended before it did (reported by the session, never by a provider);
- * - `provider_error`: the provider failed it (the error's code is in `errorCode`).
+ * - `provider_error`: the provider failed it (the error's code is in `errorCode`);
+ * - `stale`: it sent no event for the session's `staleResponseMs`, so the session dropped it (reported by the
+ *   session, never by a provider).
  */
 export type RealtimeResponseEndReasonV1 =
   | 'client_cancelled'
@@ -13,4 +15,5 @@ export type RealtimeResponseEndReasonV1 =
   | 'max_output_tokens'
   | 'content_filter'
   | 'connection_lost'
-  | 'provider_error';
+  | 'provider_error'
+  | 'stale';

@@ -1,0 +1,236 @@
+import { EventRecorder } from '@parley/conformance';
+import { Agent, RealtimeSession, ReplyTimeoutError, StaleResponseError } from '@parley/core';
+import { flushMicrotasks, ManualClock, MockRealtimeModel } from '@parley/mock';
+import { describe, expect, test } from 'vitest';
+
+const REPLY_TIMEOUT_MS = 5_000;
+const STALE_MS = 20_000;
+
+/** A connected session over a mock whose provider events the test writes itself (`emit`). */
+async function start() {
+  const clock = new ManualClock();
+  const model = new MockRealtimeModel({ clock });
+  const session = new RealtimeSession(new Agent({ name: 'Patient' }), {
+    model,
+    clock,
+    replyTimeoutMs: REPLY_TIMEOUT_MS,
+    staleResponseMs: STALE_MS,
+  });
+  const log = new EventRecorder(session);
+  await session.connect();
+  const creates = () => model.commands.filter((c) => c.type === 'createResponse');
+  const started = (responseId: string, clientRequestId?: string) =>
+    model.connection.emit({
+      type: 'response_started',
+      responseId,
+      conversation: 'default',
+      ...(clientRequestId !== undefined && { clientRequestId }),
+    });
+  const done = (responseId: string, clientRequestId?: string) =>
+    model.connection.emit({
+      type: 'response_done',
+      responseId,
+      status: 'completed',
+      conversation: 'default',
+      usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 },
+      ...(clientRequestId !== undefined && { clientRequestId }),
+    });
+  return { clock, model, session, log, creates, started, done };
+}
+
+/** Asks for a reply the mock records but never answers: the test plays the provider's answer. */
+function unansweredReply(rig: Awaited<ReturnType<typeof start>>) {
+  rig.model.connection.dropNextResponseRequest();
+  return rig.session.generateReply();
+}
+
+describe('responses whose start and end arrive out of order cannot block the session', () => {
+  test('response_done before its response_started: the reply resolves, the late start is ignored, the queue moves on', async () => {
+    const rig = await start();
+    const { session, log, creates, started, done } = rig;
+    const reply = unansweredReply(rig);
+    await flushMicrotasks();
+    done('resp_early', reply.clientRequestId);
+    await flushMicrotasks();
+    await expect(reply).resolves.toBe('resp_early');
+    await expect(reply.done).resolves.toEqual({ responseId: 'resp_early', status: 'completed' });
+    started('resp_early', reply.clientRequestId);
+    await flushMicrotasks();
+    // No turn is invented for the late start: the next request goes out at once.
+    rig.model.respondWith('Next.');
+    const next = session.generateReply();
+    await flushMicrotasks();
+    expect(creates().map((c) => c.clientRequestId)).toEqual([reply.clientRequestId, next.clientRequestId]);
+    await expect(next).resolves.toEqual(expect.any(String));
+    expect(log.of('response_started').map((e) => e.responseId)).not.toContain('resp_early');
+    expect(log.of('response_done').filter((e) => e.responseId === 'resp_early')).toHaveLength(1);
+    expect(log.of('warning')).toContainEqual(expect.objectContaining({ code: 'response_event_ignored' }));
+    await session.close();
+  });
+
+  test('response_started twice: one response_started event, and the queue moves on after its one end', async () => {
+    const rig = await start();
+    const { session, log, creates, started, done } = rig;
+    started('resp_twice');
+    started('resp_twice');
+    await flushMicrotasks();
+    const reply = unansweredReply(rig);
+    await flushMicrotasks();
+    expect(creates()).toHaveLength(0);
+    done('resp_twice');
+    await flushMicrotasks();
+    expect(creates().map((c) => c.clientRequestId)).toEqual([reply.clientRequestId]);
+    expect(log.of('response_started').filter((e) => e.responseId === 'resp_twice')).toHaveLength(1);
+    expect(log.of('warning').filter((e) => e.code === 'response_event_ignored')).toHaveLength(1);
+    await session.close();
+  });
+
+  test('response_done twice: one response_done event, its usage counted once, no extra turn', async () => {
+    const rig = await start();
+    const { session, log, creates, started, done } = rig;
+    started('resp_d');
+    done('resp_d');
+    done('resp_d');
+    await flushMicrotasks();
+    expect(log.of('response_done').filter((e) => e.responseId === 'resp_d')).toHaveLength(1);
+    expect(session.usage).toMatchObject({ requests: 1, totalTokens: 3 });
+    expect(creates()).toHaveLength(0);
+    await session.close();
+  });
+});
+
+describe('a response that never ends cannot block the session', () => {
+  test('a request queued behind it times out with the reply timeout, counted from when it was made', async () => {
+    const rig = await start();
+    const { clock, session, log, creates, started } = rig;
+    started('resp_forever');
+    await flushMicrotasks();
+    const reply = session.generateReply();
+    const settled = reply.then(
+      () => 'resolved',
+      (error: unknown) => error,
+    );
+    await clock.advance(REPLY_TIMEOUT_MS - 1);
+    expect(creates()).toHaveLength(0);
+    await clock.advance(1);
+    const error = await settled;
+    expect(error).toBeInstanceOf(ReplyTimeoutError);
+    expect(error).toMatchObject({ clientRequestId: reply.clientRequestId, timeoutMs: REPLY_TIMEOUT_MS });
+    expect(log.of('error').map((e) => e.error)).toEqual([error]);
+    // Timed out in the queue: it is never sent, even when the queue moves on.
+    await clock.advance(2 * STALE_MS);
+    await flushMicrotasks();
+    expect(creates()).toHaveLength(0);
+    await session.close();
+  });
+
+  test('a started response that sends nothing for staleResponseMs is cancelled by id, ended failed (stale) and reported', async () => {
+    const rig = await start();
+    const { clock, model, session, log, creates, started } = rig;
+    const first = unansweredReply(rig);
+    await flushMicrotasks();
+    started('resp_silent', first.clientRequestId);
+    await flushMicrotasks();
+    await expect(first).resolves.toBe('resp_silent');
+    // Within one window nothing happens; after a whole silent window it is dropped.
+    await clock.advance(STALE_MS - 1);
+    expect(log.of('response_done')).toHaveLength(0);
+    await clock.advance(STALE_MS + 1);
+    await flushMicrotasks();
+    expect(log.of('response_done')).toEqual([
+      expect.objectContaining({ responseId: 'resp_silent', status: 'failed', reason: 'stale' }),
+    ]);
+    const stale = log.of('error').find((e) => e.code === 'response_stale');
+    expect(stale?.error).toBeInstanceOf(StaleResponseError);
+    expect(stale?.error).toMatchObject({ responseId: 'resp_silent', staleResponseMs: STALE_MS });
+    expect(model.commands).toContainEqual({ type: 'cancelResponse', responseId: 'resp_silent' });
+    await expect(first.done).resolves.toEqual({ responseId: 'resp_silent', status: 'failed' });
+    // The session is free again: the next request goes out at once.
+    model.respondWith('Back.');
+    const next = session.generateReply();
+    await flushMicrotasks();
+    expect(creates().map((c) => c.clientRequestId)).toEqual([first.clientRequestId, next.clientRequestId]);
+    await expect(next).resolves.toEqual(expect.any(String));
+    await session.close();
+  });
+
+  test('a request queued behind a stale response goes out when it is dropped, within its reply timeout', async () => {
+    const clock = new ManualClock();
+    const model = new MockRealtimeModel({ clock });
+    const session = new RealtimeSession(new Agent({ name: 'Patient' }), {
+      model,
+      clock,
+      replyTimeoutMs: 60_000,
+      staleResponseMs: STALE_MS,
+    });
+    await session.connect();
+    model.connection.emit({ type: 'response_started', responseId: 'resp_hung', conversation: 'default' });
+    await flushMicrotasks();
+    model.respondWith('Finally.');
+    const reply = session.generateReply();
+    await clock.advance(2 * STALE_MS);
+    await flushMicrotasks();
+    await expect(reply).resolves.toEqual(expect.any(String));
+    await session.close();
+  });
+
+  test('late events of a dropped response are ignored: no second response_done, no audio, no new turn', async () => {
+    const rig = await start();
+    const { clock, model, session, log, creates, started, done } = rig;
+    started('resp_late');
+    await flushMicrotasks();
+    await clock.advance(2 * STALE_MS);
+    await flushMicrotasks();
+    expect(log.of('response_done')).toHaveLength(1);
+    model.connection.emit({ type: 'message_started', responseId: 'resp_late', itemId: 'item_late' });
+    model.connection.emit({
+      type: 'audio_delta',
+      responseId: 'resp_late',
+      itemId: 'item_late',
+      audio: new Uint8Array(480),
+    });
+    started('resp_late');
+    done('resp_late');
+    await flushMicrotasks();
+    expect(log.of('response_done')).toHaveLength(1);
+    expect(log.of('response_started')).toHaveLength(1);
+    expect(log.of('audio')).toHaveLength(0);
+    expect(creates()).toHaveLength(0);
+    expect(session.usage.requests).toBe(0);
+    expect(log.of('warning').filter((e) => e.code === 'response_event_ignored')).toHaveLength(2);
+    await session.close();
+  });
+
+  test('a response that keeps sending events is never dropped, however long it runs', async () => {
+    const rig = await start();
+    const { clock, model, session, log, started, done } = rig;
+    started('resp_long');
+    model.connection.emit({ type: 'message_started', responseId: 'resp_long', itemId: 'item_long' });
+    for (let i = 0; i < 10; i++) {
+      await clock.advance(STALE_MS / 2);
+      model.connection.emit({
+        type: 'transcript_delta',
+        responseId: 'resp_long',
+        itemId: 'item_long',
+        delta: `${i} `,
+      });
+      await flushMicrotasks();
+    }
+    expect(log.of('response_done')).toHaveLength(0);
+    expect(log.of('error')).toHaveLength(0);
+    done('resp_long');
+    await flushMicrotasks();
+    expect(log.of('response_done')).toEqual([
+      expect.objectContaining({ responseId: 'resp_long', status: 'completed' }),
+    ]);
+    expect(clock.pendingTimers).toBe(0);
+    await session.close();
+  });
+
+  test('staleResponseMs must be a positive number', () => {
+    expect(
+      () =>
+        new RealtimeSession(new Agent({ name: 'x' }), { model: new MockRealtimeModel(), staleResponseMs: 0 }),
+    ).toThrow(/staleResponseMs/);
+  });
+});
