@@ -20,12 +20,16 @@ export function renderMatrix(
   columns: readonly MatrixColumn[],
   reports: readonly ConformanceReport[][],
 ): string {
-  const capabilities = (reports[0]?.[0]?.capabilities ?? []).map((v) => v.capability);
+  // Every capability any provider names, in the order they first appear (optional ones only some providers name).
+  const capabilities = [
+    ...new Set(reports.flat().flatMap((report) => report.capabilities.map((v) => v.capability))),
+  ];
   const cell = (column: number, capability: RealtimeCapability): string => {
     const runs = columns[column]?.runs ?? [];
     const index = runs.findIndex((run) => run.only === undefined || run.only === capability);
     const verdict = reports[column]?.[index]?.capabilities.find((v) => v.capability === capability);
-    return verdict ? CELL[verdict.status] : '—';
+    // An optional capability the provider does not name is off: the session takes its fallback.
+    return verdict ? CELL[verdict.status] : CELL.fallback;
   };
   const lines = [
     MATRIX_BEGIN,

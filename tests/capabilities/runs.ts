@@ -1,9 +1,9 @@
-import { AzureOpenAIRealtimeModel } from '@parley/azure';
+import { AzureOpenAILiveModel, AzureOpenAIRealtimeModel } from '@parley/azure';
 import type { RealtimeHarnessFactory } from '@parley/conformance';
 import type { RealtimeCapability } from '@parley/core';
 import { ALL_REALTIME_CAPABILITIES } from '@parley/mock';
-import { OpenAIRealtimeModel } from '@parley/openai';
-import { createSimulatorHarness } from '@parley/openai/testing';
+import { OpenAILiveModel, OpenAIRealtimeModel } from '@parley/openai';
+import { createLiveSimulatorHarness, createSimulatorHarness } from '@parley/openai/testing';
 import { createMockHarness } from '../../packages/mock/test/realtime/mock-harness.js';
 
 /** One column of the matrix. */
@@ -56,5 +56,53 @@ export const MATRIX_COLUMNS: readonly MatrixColumn[] = [
   {
     title: '`AzureOpenAIRealtimeModel` (legacy preview)',
     runs: [{ name: 'azure legacy', create: azure('2025-04-01-preview') }],
+  },
+  {
+    title: '`OpenAILiveModel` (client delegation)',
+    runs: [
+      {
+        name: 'openai live',
+        create: () =>
+          createLiveSimulatorHarness({
+            createModel: (simulator) => new OpenAILiveModel({ apiKey: 'sk-matrix', url: simulator.url }),
+          }),
+      },
+    ],
+  },
+  {
+    title: '`OpenAILiveModel` (Responses delegation)',
+    runs: [
+      {
+        name: 'openai live responses',
+        create: () =>
+          createLiveSimulatorHarness({
+            createModel: (simulator) =>
+              new OpenAILiveModel({
+                apiKey: 'sk-matrix',
+                url: simulator.url,
+                delegation: 'responses',
+                backend: { model: 'gpt-5.5' },
+              }),
+          }),
+      },
+    ],
+  },
+  {
+    title: '`AzureOpenAILiveModel`',
+    runs: [
+      {
+        name: 'azure live',
+        create: () =>
+          createLiveSimulatorHarness({
+            simulator: { azure: true, apiKeys: [AZURE_KEY] },
+            createModel: (simulator) =>
+              new AzureOpenAILiveModel({
+                endpoint: `http://127.0.0.1:${simulator.port}`,
+                deployment: 'gpt-live',
+                apiKey: AZURE_KEY,
+              }),
+          }),
+      },
+    ],
   },
 ];

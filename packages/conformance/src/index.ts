@@ -47,6 +47,7 @@ export {
   coalescedInputsScenario,
   unnamedRefusalScenario,
 } from './scenarios/response-queue.js';
+export { responseRequestsScenario } from './scenarios/response-requests.js';
 export { generateReplyScenario, textReplyScenario } from './scenarios/text-reply.js';
 export { toolCallScenario } from './scenarios/tool-call.js';
 export { userSpeechScenario } from './scenarios/user-speech.js';

@@ -12,6 +12,7 @@ export const NO_CAPABILITIES: RealtimeCapabilities = {
   mutableInstructions: false,
   mutableTools: false,
   autoToolReplyGeneration: false,
+  responseRequests: false,
 };
 
 /**

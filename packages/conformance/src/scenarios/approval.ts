@@ -7,7 +7,7 @@ import { commandsOf, withSession } from '../support.js';
 /** A tool needing approval waits for the app; approve runs it, reject sends the message as the output. */
 export const approvalScenario: ConformanceScenario = {
   name: 'approval: nothing runs until approved; a rejection becomes the output',
-  requires: [],
+  requires: ['responseRequests'],
   async run(harness) {
     const paid: number[] = [];
     const pay = tool({

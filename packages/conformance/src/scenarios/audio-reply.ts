@@ -6,7 +6,7 @@ import { withSession } from '../support.js';
 /** A spoken reply: PCM16 audio keyed by response and item, its transcript, then audio_done. */
 export const audioReplyScenario: ConformanceScenario = {
   name: 'audio reply: PCM16 chunks keyed by response and item, transcript, audio_done',
-  requires: ['audioOutput'],
+  requires: ['audioOutput', 'responseRequests'],
   async run(harness) {
     await withSession(harness, new Agent({ name: 'Speaker' }), async (session, events) => {
       await session.connect();

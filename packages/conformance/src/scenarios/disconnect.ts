@@ -7,6 +7,7 @@ import { withSession } from '../support.js';
 export const disconnectScenario: ConformanceScenario = {
   name: 'a dropped connection is reported and connect() reconnects',
   requires: [],
+  exercises: ['responseRequests'],
   async run(harness) {
     // The manual path: automatic reconnection is off here (core's own tests cover it).
     const options = { reconnect: false };
@@ -21,6 +22,9 @@ export const disconnectScenario: ConformanceScenario = {
         expect(() => session.sendMessage('anyone?')).toThrow(SessionNotConnectedError);
         await session.connect();
         expect(session.status).toBe('connected');
+        await events.waitFor('connection_status', (e) => e.status === 'connected', 2);
+        // The new connection answers: where the app can ask for a reply.
+        if (!harness.model.capabilities.responseRequests) return;
         await harness.respondWith({ output: [{ type: 'message', text: 'Reconnected.' }] });
         session.sendMessage('anyone?');
         await events.waitFor('response_done');

@@ -33,7 +33,7 @@ function leaks(events: EventRecorder, responseId: string, text: string): Realtim
 /** An ephemeral reply is heard but remembered by nobody: not the history, not the provider. */
 export const ephemeralIsolationScenario: ConformanceScenario = {
   name: 'ephemeral reply: spoken out of band with tools off; history and the provider conversation are unchanged',
-  requires: ['ephemeralResponse'],
+  requires: ['ephemeralResponse', 'responseRequests'],
   async run(harness) {
     await withSession(harness, agentWithTool(), async (session, events) => {
       await session.connect();
@@ -75,7 +75,7 @@ export const ephemeralIsolationScenario: ConformanceScenario = {
 /** One ephemeral reply at a time; ordinary replies are not held up by it. */
 export const concurrentEphemeralScenario: ConformanceScenario = {
   name: 'ephemeral reply: a second one while the first is in flight is refused with a typed error; ordinary replies go on',
-  requires: ['ephemeralResponse'],
+  requires: ['ephemeralResponse', 'responseRequests'],
   async run(harness) {
     await withSession(harness, agentWithTool(), async (session, events) => {
       await session.connect();
@@ -120,7 +120,7 @@ export const concurrentEphemeralScenario: ConformanceScenario = {
 /** `interrupt()` stops an ephemeral reply by its response id. */
 export const ephemeralCancelScenario: ConformanceScenario = {
   name: 'ephemeral reply: interrupt() cancels it by its response id and frees the slot',
-  requires: ['ephemeralResponse'],
+  requires: ['ephemeralResponse', 'responseRequests'],
   async run(harness) {
     await withSession(harness, agentWithTool(), async (session, events) => {
       await session.connect();

@@ -7,7 +7,7 @@ import { commandsOf, withSession } from '../support.js';
 /** A function call id runs at most once per session, whatever the provider re-sends. */
 export const repeatedCallScenario: ConformanceScenario = {
   name: 'a call id delivered again in a later response never runs again or sends a second output',
-  requires: [],
+  requires: ['responseRequests'],
   async run(harness) {
     const runs: string[] = [];
     const lookup = tool({

@@ -9,7 +9,7 @@ import { commandsOf, withSession } from '../support.js';
  */
 export const capabilityFallbacksScenario: ConformanceScenario = {
   name: 'capability fallbacks: each missing capability is a warning naming what stays, and the session goes on',
-  requires: [],
+  requires: ['responseRequests'],
   exercises: ['ephemeralResponse', 'audioOutput', 'messageTruncation', 'mutableChatContext'],
   async run(harness) {
     const { ephemeralResponse, audioOutput, messageTruncation, mutableChatContext } =

@@ -7,7 +7,7 @@ import { commandsOf, withSession } from '../support.js';
 /** The model calls transfer_to_<name>: the provider gets the new agent's settings, which answers next. */
 export const handoffScenario: ConformanceScenario = {
   name: 'handoff: the new agent’s instructions and tools reach the provider and it answers',
-  requires: ['mutableInstructions', 'mutableTools'],
+  requires: ['mutableInstructions', 'mutableTools', 'responseRequests'],
   async run(harness) {
     const refund = tool({
       name: 'refund',

@@ -25,6 +25,7 @@ import {
   coalescedInputsScenario,
   unnamedRefusalScenario,
 } from './response-queue.js';
+import { responseRequestsScenario } from './response-requests.js';
 import { generateReplyScenario, textReplyScenario } from './text-reply.js';
 import { toolCallScenario } from './tool-call.js';
 import { userSpeechScenario } from './user-speech.js';
@@ -34,6 +35,7 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   lifecycleScenario,
   textReplyScenario,
   generateReplyScenario,
+  responseRequestsScenario,
   audioReplyScenario,
   toolCallScenario,
   parallelToolsAfterEndScenario,
@@ -79,6 +81,7 @@ export {
   parallelToolsBeforeEndScenario,
   providerErrorScenario,
   repeatedCallScenario,
+  responseRequestsScenario,
   textReplyScenario,
   toolCallScenario,
   truncationWithoutTranscriptScenario,

@@ -35,7 +35,7 @@ async function firstAudioItem(events: EventRecorder, responseId: string): Promis
 /** `session.interrupt()` in the middle of a message that is still being generated. */
 export const interruptMidMessageScenario: ConformanceScenario = {
   name: 'interrupt mid-message: cancelled once by its response id, cut at the whole millisecond heard, history keeps what was heard',
-  requires: ['audioOutput'],
+  requires: ['audioOutput', 'responseRequests'],
   exercises: ['messageTruncation'],
   async run(harness) {
     await withSession(
@@ -98,7 +98,7 @@ export const interruptMidMessageScenario: ConformanceScenario = {
 /** An interrupt before the listener heard anything: the message is forgotten everywhere it can be. */
 export const interruptBeforeAudioScenario: ConformanceScenario = {
   name: 'interrupt before any audio was heard: the message leaves history and the provider forgets it',
-  requires: ['audioOutput'],
+  requires: ['audioOutput', 'responseRequests'],
   exercises: ['messageTruncation', 'mutableChatContext'],
   async run(harness) {
     await withSession(
@@ -148,7 +148,7 @@ export const interruptBeforeAudioScenario: ConformanceScenario = {
 /** The provider hears the user start speaking: the same path as `interrupt()`, but the provider cancels. */
 export const bargeInScenario: ConformanceScenario = {
   name: 'barge-in: user speech stops the reply through the same path; the provider cancels it, the session cuts it',
-  requires: ['audioOutput', 'turnDetection'],
+  requires: ['audioOutput', 'turnDetection', 'responseRequests'],
   exercises: ['messageTruncation'],
   async run(harness) {
     await withSession(
@@ -191,7 +191,7 @@ export const bargeInScenario: ConformanceScenario = {
 /** No transcript arrived before the interrupt: the message is cut all the same. */
 export const truncationWithoutTranscriptScenario: ConformanceScenario = {
   name: 'truncation with transcription off: a message with audio but no transcript yet is still cut',
-  requires: ['audioOutput'],
+  requires: ['audioOutput', 'responseRequests'],
   exercises: ['messageTruncation'],
   async run(harness) {
     await withSession(
@@ -239,7 +239,7 @@ export const truncationWithoutTranscriptScenario: ConformanceScenario = {
 /** Two messages in each of two responses: full, partial, partial, skipped. */
 export const multiMessageScenario: ConformanceScenario = {
   name: 'several messages in one response: each ends full, partial or skipped, cut at its own position',
-  requires: ['audioOutput'],
+  requires: ['audioOutput', 'responseRequests'],
   exercises: ['messageTruncation', 'mutableChatContext'],
   async run(harness) {
     await withSession(

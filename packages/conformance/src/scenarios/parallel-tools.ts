@@ -30,7 +30,7 @@ async function creates(harness: RealtimeHarness): Promise<number> {
 /** Three calls in one response finishing after it ended: the last one to finish starts the only follow-up. */
 export const parallelToolsAfterEndScenario: ConformanceScenario = {
   name: 'parallel tool calls finishing after the response: exactly one follow-up response',
-  requires: [],
+  requires: ['responseRequests'],
   exercises: ['autoToolReplyGeneration'],
   async run(harness) {
     const { agent, gates } = gatedAgent();
@@ -62,7 +62,7 @@ export const parallelToolsAfterEndScenario: ConformanceScenario = {
 /** Three calls that all finish while their response is still active: its end starts the only follow-up. */
 export const parallelToolsBeforeEndScenario: ConformanceScenario = {
   name: 'parallel tool calls finishing before the response ends: exactly one follow-up response',
-  requires: [],
+  requires: ['responseRequests'],
   exercises: ['autoToolReplyGeneration'],
   async run(harness) {
     const { agent, gates } = gatedAgent();

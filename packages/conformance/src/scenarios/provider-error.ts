@@ -7,12 +7,16 @@ import { withSession } from '../support.js';
 export const providerErrorScenario: ConformanceScenario = {
   name: 'provider errors surface as error events with their code; the session stays usable',
   requires: [],
+  exercises: ['responseRequests'],
   async run(harness) {
     await withSession(harness, new Agent({ name: 'Sturdy' }), async (session, events) => {
       await session.connect();
       await harness.emitError({ code: 'server_error', message: 'Something broke on our side.' });
       const unsolicited = await events.waitFor('error');
       expect(unsolicited).toMatchObject({ source: 'provider', code: 'server_error' });
+      expect(session.status).toBe('connected');
+      // Refused and answered replies: where the app can ask for one.
+      if (!harness.model.capabilities.responseRequests) return;
 
       await harness.refuseNextResponse({ code: 'rate_limit_exceeded', message: 'Slow down.' });
       const refused = session.generateReply();

@@ -11,7 +11,7 @@ async function creates(harness: RealtimeHarness): Promise<number> {
 /** A refused request releases the queue even when the refusal does not name it. */
 export const unnamedRefusalScenario: ConformanceScenario = {
   name: 'a refusal that names no request releases the queue at once',
-  requires: [],
+  requires: ['responseRequests'],
   async run(harness) {
     await withSession(harness, new Agent({ name: 'Patient' }), async (session, events) => {
       await session.connect();
@@ -40,7 +40,7 @@ export const unnamedRefusalScenario: ConformanceScenario = {
 /** Several user messages sent while a response is active lead to one follow-up response. */
 export const coalescedInputsScenario: ConformanceScenario = {
   name: 'user messages queued during one response lead to one follow-up response',
-  requires: [],
+  requires: ['responseRequests'],
   async run(harness) {
     await withSession(harness, new Agent({ name: 'Listener' }), async (session, events) => {
       await session.connect();
@@ -65,7 +65,7 @@ export const coalescedInputsScenario: ConformanceScenario = {
 /** Automatic follow-ups that only answer errors stop after a bounded number in a row. */
 export const boundedFollowUpsScenario: ConformanceScenario = {
   name: 'a model calling a missing tool again and again gets a bounded number of follow-ups',
-  requires: [],
+  requires: ['responseRequests'],
   async run(harness) {
     // A provider that answers tool outputs itself gets no follow-up from the session at all.
     if (harness.model.capabilities.autoToolReplyGeneration) return;

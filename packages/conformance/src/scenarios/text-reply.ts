@@ -6,7 +6,7 @@ import { commandsOf, withSession } from '../support.js';
 /** A user text message gets one reply; both land in history. */
 export const textReplyScenario: ConformanceScenario = {
   name: 'text message in, one reply out, both in history',
-  requires: [],
+  requires: ['responseRequests'],
   async run(harness) {
     await withSession(harness, new Agent({ name: 'Echo' }), async (session, events) => {
       await session.connect();
@@ -41,7 +41,7 @@ export const textReplyScenario: ConformanceScenario = {
 /** generateReply() resolves with the id of the response the provider started for it. */
 export const generateReplyScenario: ConformanceScenario = {
   name: 'generateReply resolves with the started response id',
-  requires: [],
+  requires: ['responseRequests'],
   async run(harness) {
     await withSession(harness, new Agent({ name: 'Host' }), async (session, events) => {
       await session.connect();

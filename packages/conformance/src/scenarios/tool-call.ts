@@ -7,7 +7,7 @@ import { commandsOf, withSession } from '../support.js';
 /** One function call: validated arguments, one output, one follow-up response. */
 export const toolCallScenario: ConformanceScenario = {
   name: 'one tool call: the output goes back and exactly one follow-up response answers',
-  requires: [],
+  requires: ['responseRequests'],
   exercises: ['autoToolReplyGeneration'],
   async run(harness) {
     const cities: string[] = [];

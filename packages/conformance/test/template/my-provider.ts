@@ -121,6 +121,7 @@ export class MyRealtimeModel implements RealtimeModel {
     mutableInstructions: true,
     mutableTools: true,
     autoToolReplyGeneration: false,
+    responseRequests: true,
   };
 
   async connect(options: RealtimeConnectOptions): Promise<MyRealtimeConnection> {

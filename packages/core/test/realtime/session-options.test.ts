@@ -21,6 +21,7 @@ const capabilities: RealtimeCapabilities = {
   mutableInstructions: false,
   mutableTools: false,
   autoToolReplyGeneration: false,
+  responseRequests: false,
 };
 
 /** A model whose connect must never be reached: every case here fails before connecting. */

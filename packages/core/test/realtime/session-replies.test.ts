@@ -1,5 +1,13 @@
 import { EventRecorder } from '@parley/conformance';
-import { Agent, RealtimeSession, ReplyTimeoutError, ResponseRefusedError } from '@parley/core';
+import {
+  Agent,
+  CapabilityNotSupportedError,
+  RealtimeSession,
+  ReplyTimeoutError,
+  ResponseRefusedError,
+  SessionClosedError,
+  SessionNotConnectedError,
+} from '@parley/core';
 import { flushMicrotasks, ManualClock, MockRealtimeModel, mockPcm16 } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 
@@ -387,5 +395,45 @@ describe('provider errors', () => {
     await session.generateReply().done;
     expect(session.usage).toEqual({ requests: 2, inputTokens: 30, outputTokens: 12, totalTokens: 42 });
     await session.close();
+  });
+});
+
+describe('a provider without responseRequests (the model takes its turns by itself)', () => {
+  const model = () =>
+    new MockRealtimeModel({ capabilities: { responseRequests: false, turnDetection: false } });
+
+  test('sendMessage, generateReply and commitAudio({ respond: true }) throw CapabilityNotSupportedError; nothing is sent', async () => {
+    const { model: mock, session, log } = await connected(model());
+    const before = mock.commands.length;
+    for (const call of [
+      () => session.sendMessage('Hello?'),
+      () => session.generateReply(),
+      () => session.commitAudio({ respond: true }),
+    ]) {
+      expect(call).toThrow(CapabilityNotSupportedError);
+      expect(call).toThrow(/responseRequests/);
+    }
+    await flushMicrotasks();
+    expect(mock.commands.slice(before)).toEqual([]);
+    expect(log.of('error')).toEqual([]);
+    await session.close();
+  });
+
+  test('commitAudio() commits without asking for a reply (no turn detection, and yet nothing to request)', async () => {
+    const { model: mock, session } = await connected(model());
+    session.sendAudio(mockPcm16(100));
+    session.commitAudio();
+    await flushMicrotasks();
+    expect(mock.commands.map((c) => c.type)).toContain('commitInputAudio');
+    expect(mock.commands.filter((c) => c.type === 'createResponse')).toEqual([]);
+    await session.close();
+  });
+
+  test('the closed and not-connected errors still come first', async () => {
+    const session = new RealtimeSession(agent, { model: model() });
+    expect(() => session.sendMessage('Hello?')).toThrow(SessionNotConnectedError);
+    await session.connect();
+    await session.close();
+    expect(() => session.generateReply()).toThrow(SessionClosedError);
   });
 });

@@ -62,6 +62,7 @@ export const ALL_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.
   mutableInstructions: true,
   mutableTools: true,
   autoToolReplyGeneration: true,
+  responseRequests: true,
 });
 
 const MODEL_OPTIONS = optionKeys<MockRealtimeModelOptions>('MockRealtimeModelOptions', {
@@ -82,6 +83,7 @@ const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptio
   mutableInstructions: true,
   mutableTools: true,
   autoToolReplyGeneration: true,
+  responseRequests: true,
   delegation: true,
   contextAppends: true,
   continuousAudio: true,

@@ -35,7 +35,7 @@ describe('MockRealtimeModel', () => {
     expect(model.specificationVersion).toBe(REALTIME_SPECIFICATION_VERSION);
     expect(model.capabilities).toEqual({ ...ALL_REALTIME_CAPABILITIES, autoToolReplyGeneration: false });
     expect(model.capabilities).toEqual(DEFAULT_MOCK_REALTIME_CAPABILITIES);
-    expect(Object.keys(model.capabilities)).toHaveLength(9);
+    expect(Object.keys(model.capabilities)).toHaveLength(10);
     expect(new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: true } }).capabilities).toEqual(
       ALL_REALTIME_CAPABILITIES,
     );

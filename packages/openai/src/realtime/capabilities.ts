@@ -14,4 +14,5 @@ export const OPENAI_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Obje
   mutableInstructions: true,
   mutableTools: true,
   autoToolReplyGeneration: false,
+  responseRequests: true,
 });

@@ -27,6 +27,11 @@ export type {
   LiveUtterance,
 } from './live/live-brain.js';
 export { liveEchoBrain } from './live/live-brain.js';
+export {
+  createLiveSimulatorHarness,
+  LiveSimulatorHarness,
+  type LiveSimulatorHarnessOptions,
+} from './live/live-harness.js';
 export type { LiveTranscriber } from './live/live-listener.js';
 export type { LiveSimDelegation, LiveSimSession } from './live/live-sim-session.js';
 export {

@@ -1,5 +1,6 @@
 import { optionKeys } from '@parley/core';
 import type { FastForwardClockOptions } from './fast-forward-clock.js';
+import type { LiveSimulatorHarnessOptions } from './live/live-harness.js';
 import type { LiveSimulatorOptions } from './live/live-simulator.js';
 import type { SpeechAudioOptions } from './sim-audio.js';
 import type { RealtimeSimulatorOptions } from './simulator.js';
@@ -54,4 +55,9 @@ export const LIVE_SIMULATOR_OPTIONS = optionKeys<LiveSimulatorOptions>('LiveSimu
   updateLatencyMs: true,
   startupCloseDelayMs: true,
   transcribe: true,
+});
+
+export const LIVE_HARNESS_OPTIONS = optionKeys<LiveSimulatorHarnessOptions>('LiveSimulatorHarnessOptions', {
+  createModel: true,
+  simulator: true,
 });

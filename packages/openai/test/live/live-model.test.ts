@@ -1,4 +1,10 @@
-import { Agent, RealtimeSession, type RealtimeSessionEvent, tool } from '@parley/core';
+import {
+  Agent,
+  CapabilityNotSupportedError,
+  RealtimeSession,
+  type RealtimeSessionEvent,
+  tool,
+} from '@parley/core';
 import { ManualClock, MockModel } from '@parley/mock';
 import { OpenAILiveError, OpenAILiveModel, type OpenAILiveModelOptions } from '@parley/openai';
 import { type LiveSimulator, silenceAudio, speechAudio, startLiveSimulator } from '@parley/openai/testing';
@@ -108,6 +114,7 @@ describe('OpenAILiveModel behind the realtime seam', () => {
       mutableInstructions: false,
       mutableTools: false,
       autoToolReplyGeneration: false,
+      responseRequests: false,
       delegation: true,
       contextAppends: true,
       continuousAudio: true,
@@ -400,13 +407,20 @@ describe('reconnect', () => {
 });
 
 describe('what GPT-Live lacks, through the session', () => {
-  test('sendMessage and generateReply are refused with capability_not_supported; appendContext needs the capability', async () => {
-    const { session, ofType, until } = await rig();
-    session.sendMessage('typed text', { respond: false });
-    await until((e) => e.type === 'error');
-    expect(ofType('error')[0]).toMatchObject({ code: 'capability_not_supported' });
-    const reply = session.generateReply();
-    await expect(reply).rejects.toMatchObject({ code: expect.any(String) });
+  test('sendMessage and generateReply are refused (responseRequests) before anything is sent; appendContext needs the capability', async () => {
+    const { session, live, ofType, sim: simulator } = await rig();
+    const sentBefore = simulator.clientEvents.length;
+    expect(() => session.sendMessage('typed text', { respond: false })).toThrow(
+      expect.objectContaining({ code: 'capability_not_supported', capability: 'responseRequests' }),
+    );
+    expect(() => session.generateReply()).toThrow(CapabilityNotSupportedError);
+    expect(
+      simulator.clientEvents
+        .slice(sentBefore)
+        .filter((e) => (e.event as { type: string }).type !== 'session.input_audio.append'),
+    ).toEqual([]);
+    expect(ofType('error')).toEqual([]);
+    expect(live.closed).toBe(false);
     const { MockRealtimeModel } = await import('@parley/mock');
     const mock = new RealtimeSession(new Agent({ name: 'M' }), { model: new MockRealtimeModel() });
     await mock.connect();

@@ -20,6 +20,7 @@ describe('OpenAIRealtimeModel handshake', () => {
       mutableInstructions: true,
       mutableTools: true,
       autoToolReplyGeneration: false,
+      responseRequests: true,
     });
   });
 

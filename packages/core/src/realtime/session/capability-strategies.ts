@@ -179,6 +179,31 @@ export function toolFollowUpStrategy(capabilities: RealtimeCapabilities): 'sessi
   return capabilities.autoToolReplyGeneration ? 'provider' : 'session';
 }
 
+/**
+ * `responseRequests`: a user message (`sendMessage`) or a requested reply (`generateReply`, `commitAudio({ respond:
+ * true })`) needs a provider that answers requests; where the model takes its turns by itself they are refused.
+ */
+export function requireResponseRequests(
+  capabilities: RealtimeCapabilities,
+  provider: string,
+  action: string,
+): void {
+  if (!capabilities.responseRequests) {
+    throw new CapabilityNotSupportedError('responseRequests', provider, action);
+  }
+}
+
+/**
+ * `turnDetection` and `responseRequests`: whether committing user audio asks for a reply by default (push-to-talk);
+ * not where the provider detects turns or takes them by itself.
+ */
+export function commitRespondsByDefault(
+  setting: RealtimeSessionSettings['turnDetection'],
+  capabilities: RealtimeCapabilities,
+): boolean {
+  return capabilities.responseRequests && !turnDetectionStrategy.active(setting, capabilities);
+}
+
 /** `contextAppends`: `appendContext()` goes out only to a provider that takes appends. */
 export function requireContextAppends(capabilities: RealtimeCapabilities, provider: string): void {
   if (!capabilities.contextAppends) {

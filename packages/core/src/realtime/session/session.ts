@@ -8,7 +8,7 @@ import type {
   RealtimeSessionConfig,
 } from '../seam.js';
 import type { PendingApproval } from './approvals.js';
-import { requireContextAppends } from './capability-strategies.js';
+import { requireContextAppends, requireResponseRequests } from './capability-strategies.js';
 import type {
   RealtimeSessionEvent,
   RealtimeSessionEventOf,
@@ -221,6 +221,7 @@ export class RealtimeSession<TContext = unknown>
       throw new UserError('generateReply({ addToHistory }) must be true or false.');
     }
     this.#parts.state.connectionFor('generate a reply');
+    requireResponseRequests(this.capabilities, this.#parts.options.model.provider, 'generate a reply');
     return this.#parts.replies.generate(options);
   }
 

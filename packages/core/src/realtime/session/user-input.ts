@@ -1,5 +1,5 @@
 import type { RealtimeCapabilities } from '../seam.js';
-import { turnDetectionStrategy } from './capability-strategies.js';
+import { commitRespondsByDefault, requireResponseRequests } from './capability-strategies.js';
 import type { RealtimeSessionSettings } from './options.js';
 import type { ResponseCoordinator } from './response-coordinator.js';
 import type { SessionState } from './session-state.js';
@@ -7,27 +7,32 @@ import type { SessionState } from './session-state.js';
 /**
  * What the user says through the app: text messages and audio, and whether a turn asks for a reply. A text
  * message asks for one unless told not to; committed audio asks for one only when the provider does not detect
- * turns itself (push-to-talk), unless told otherwise.
+ * turns itself (push-to-talk), unless told otherwise. Where the model takes its turns by itself (no
+ * `responseRequests`), messages and requested replies are refused before anything is sent.
  */
 export class UserInput<TContext> {
   readonly #state: SessionState<TContext>;
   readonly #coordinator: ResponseCoordinator;
   readonly #turnDetection: RealtimeSessionSettings['turnDetection'];
   readonly #capabilities: RealtimeCapabilities;
+  readonly #provider: string;
 
   constructor(
     state: SessionState<TContext>,
     coordinator: ResponseCoordinator,
     turnDetection: RealtimeSessionSettings['turnDetection'],
     capabilities: RealtimeCapabilities,
+    provider: string,
   ) {
     this.#state = state;
     this.#coordinator = coordinator;
     this.#turnDetection = turnDetection;
     this.#capabilities = capabilities;
+    this.#provider = provider;
   }
 
   message(text: string, respond: boolean): void {
+    this.#refuseWithoutRequests('send a message');
     this.#state.send(
       { type: 'createItem', item: { type: 'message', role: 'user', content: [{ type: 'text', text }] } },
       'send a message',
@@ -41,9 +46,16 @@ export class UserInput<TContext> {
   }
 
   commit(respond: boolean | undefined): void {
+    if (respond === true) this.#refuseWithoutRequests('ask for a reply');
     this.#state.send({ type: 'commitInputAudio' }, 'commit audio');
-    if (respond ?? !turnDetectionStrategy.active(this.#turnDetection, this.#capabilities)) {
+    if (respond ?? commitRespondsByDefault(this.#turnDetection, this.#capabilities)) {
       this.#coordinator.request({}, 'user_input');
     }
+  }
+
+  /** Closed and not-connected errors first (as for any command), then the missing capability. */
+  #refuseWithoutRequests(action: string): void {
+    this.#state.connectionFor(action);
+    requireResponseRequests(this.#capabilities, this.#provider, action);
   }
 }

@@ -178,6 +178,16 @@ export class LiveSimSession {
     this.#primary.terminate();
   }
 
+  /** Resolves when the primary socket closed (by either side). */
+  get primaryClosed(): Promise<{ code: number; reason: string }> {
+    return this.#primary.closed;
+  }
+
+  /** An `error` that answers no client event (a service-side failure); the session continues. */
+  serverError(code: string, message: string): void {
+    this.#broadcast(this.#event({ type: 'error', error: { type: 'server_error', code, message } }));
+  }
+
   /** The primary socket went away without `session.close`: the session ends for its sidebands. */
   primaryLost(): void {
     this.close('connection_lost');

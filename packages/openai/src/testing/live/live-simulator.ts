@@ -78,6 +78,8 @@ export interface LiveSimulator {
   brain: LiveBrain;
   /** Queues reactions used, in order, by the next utterances (any session) before falling back to `brain`. */
   script(...reactions: (LiveReaction | string | readonly LiveReaction[])[]): void;
+  /** Calls `listener` after every client event is recorded; returns its removal. */
+  onClientEvent(listener: (event: LiveRecordedClientEvent) => void): () => void;
   /** Resolves with the `index`-th started session (0-based). */
   waitForSession(index?: number): Promise<LiveSimSession>;
   /** Closes every socket and the server. Idempotent. */
@@ -152,6 +154,7 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
   const sessions: LiveSimSession[] = [];
   const live = new Map<string, LiveSimSession>();
   const clientEvents: LiveRecordedClientEvent[] = [];
+  const clientEventListeners = new Set<(event: LiveRecordedClientEvent) => void>();
   const upgrades: LiveUpgradeRecord[] = [];
   const sockets = new Set<Socket>();
   const wsSockets = new Set<WebSocket>();
@@ -278,7 +281,9 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
       ws.on('message', (data, isBinary) => {
         const event = parse(data, isBinary);
         if (isBinary) return;
-        clientEvents.push({ socket: target.kind, sessionId: session?.id, event });
+        const recorded: LiveRecordedClientEvent = { socket: target.kind, sessionId: session?.id, event };
+        clientEvents.push(recorded);
+        for (const listener of [...clientEventListeners]) listener(recorded);
         if (event === undefined) {
           const error = new SimulatedServiceError('invalid_json', 'The event is not valid JSON.');
           if (session) session.fail(simSocket, error);
@@ -319,6 +324,10 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
     },
     set brain(value: LiveBrain) {
       brain = value;
+    },
+    onClientEvent(listener) {
+      clientEventListeners.add(listener);
+      return () => clientEventListeners.delete(listener);
     },
     script(...reactions) {
       scripted.push(...reactions);

@@ -28,6 +28,12 @@ export interface RealtimeCapabilitiesV1 {
    */
   autoToolReplyGeneration: boolean;
   /**
+   * The app can take a turn: add a user message to the conversation (`createItem`) and ask for a response
+   * (`createResponse`), which the model then gives. Without it the model decides by itself when to speak (it takes its
+   * turns from the audio it hears), and `sendMessage` / `generateReply` are refused with `CapabilityNotSupportedError`.
+   */
+  responseRequests: boolean;
+  /**
    * Optional (absent means `false`). The provider's voice model does not call tools; it delegates work and says so
    * with `delegation_requested`. The app (or the session's `delegate` agent) answers with `appendContext`.
    */

@@ -1,0 +1,35 @@
+import { Agent, CapabilityNotSupportedError } from '@parley/core';
+import { expect } from 'vitest';
+import type { ConformanceScenario } from '../scenario.js';
+import { commandsOf, withSession } from '../support.js';
+
+/**
+ * Where the app can take a turn, a user message asks for exactly one reply; where the model takes its turns by
+ * itself, `sendMessage`, `generateReply` and `commitAudio({ respond: true })` are refused before anything is sent.
+ */
+export const responseRequestsScenario: ConformanceScenario = {
+  name: 'response requests: a user message gets one reply, or (not declared) is refused before anything is sent',
+  requires: [],
+  exercises: ['responseRequests'],
+  async run(harness) {
+    await withSession(harness, new Agent({ name: 'Asker' }), async (session, events) => {
+      await session.connect();
+      if (harness.model.capabilities.responseRequests) {
+        await harness.respondWith({ output: [{ type: 'message', text: 'Asked and answered.' }] });
+        session.sendMessage('A question.');
+        expect((await events.waitFor('response_done')).status).toBe('completed');
+        expect(commandsOf(await harness.commands(), 'createResponse')).toHaveLength(1);
+      } else {
+        expect(() => session.sendMessage('A question.')).toThrow(CapabilityNotSupportedError);
+        expect(() => session.generateReply()).toThrow(CapabilityNotSupportedError);
+        expect(() => session.commitAudio({ respond: true })).toThrow(CapabilityNotSupportedError);
+        const sent = (await harness.commands()).filter(
+          (c) => c.type === 'createItem' || c.type === 'createResponse' || c.type === 'commitInputAudio',
+        );
+        expect(sent).toEqual([]);
+        expect(session.status).toBe('connected');
+      }
+      expect(events.of('error')).toEqual([]);
+    });
+  },
+};

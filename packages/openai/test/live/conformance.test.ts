@@ -1,0 +1,11 @@
+import { defineConformanceSuite, type RealtimeHarness } from '@parley/conformance';
+import { OpenAILiveModel } from '@parley/openai';
+import { createLiveSimulatorHarness } from '@parley/openai/testing';
+
+defineConformanceSuite(
+  'openai live (client delegation)',
+  async (): Promise<RealtimeHarness> =>
+    createLiveSimulatorHarness({
+      createModel: (simulator) => new OpenAILiveModel({ apiKey: 'sk-conformance', url: simulator.url }),
+    }),
+);
