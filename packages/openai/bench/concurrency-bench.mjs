@@ -4,7 +4,10 @@
 // writes on a shared clock: at start + k × 100 ms, for every streaming connection, a transcript delta and a 100 ms
 // audio delta (PCM16 24 kHz), BENCH_PACED_TICKS times (default 30: 3 s). Each client run is a fresh process that
 // opens N sessions (each asks for a reply), then measures, for every audio event its `audio` listener gets, the delay
-// from the tick it was written at (the first two ticks warm up and are not counted), and counts Mark-Compact GCs during the stream. For each N in BENCH_CONCURRENCY
+// from the tick it was written at (the first two ticks warm up and are not counted), and counts Mark-Compact GCs during
+// the stream (each client collects its garbage once before the stream starts, so the heap the connection phase left
+// does not decide whether a collection falls inside the stream). BENCH_CLIENT_FLAGS passes Node flags to the clients
+// (`--trace-gc`). For each N in BENCH_CONCURRENCY
 // (default 100,500,1000) and each of BENCH_CONCURRENCY_ROUNDS rounds (default 1), the floor (bare `ws` +
 // JSON.parse + base64 decode) and Parley alternate. Reported: p99 and max delay per N, GCs, missing events.
 import { fork } from 'node:child_process';
@@ -26,7 +29,9 @@ const url = `ws://127.0.0.1:${port}/v1/realtime?model=gpt-realtime`;
 
 function runClient(kind, sessions) {
   return new Promise((resolve, reject) => {
-    const child = fork(here('./concurrency-client.mjs'), [kind, url, String(sessions), String(TICKS)]);
+    const child = fork(here('./concurrency-client.mjs'), [kind, url, String(sessions), String(TICKS)], {
+      execArgv: ['--expose-gc', ...(process.env.BENCH_CLIENT_FLAGS?.split(' ').filter(Boolean) ?? [])],
+    });
     let result;
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000 + sessions * 50 + TICKS * 100);
     child.on('message', (message) => {

@@ -44,7 +44,13 @@ export function initialSessionConfig(
   const warnings: ConfigWarning[] = [];
   const output = outputModalitiesStrategy(settings.outputModalities, capabilities, provider);
   if (output.warning) warnings.push(output.warning);
-  const config: RealtimeSessionConfig = { ...agentConfig, outputModalities: output.outputModalities };
+  // A literal, not a spread of agentConfig: a spread's copy gets a hidden class of its own in every session.
+  const config: RealtimeSessionConfig = {
+    instructions: agentConfig.instructions,
+    tools: agentConfig.tools,
+    toolChoice: agentConfig.toolChoice,
+    outputModalities: output.outputModalities,
+  };
   if (settings.voice !== undefined) config.voice = settings.voice;
   if (settings.providerData !== undefined) config.providerData = settings.providerData;
   if (settings.inputAudioFormat !== undefined) config.inputAudioFormat = settings.inputAudioFormat;

@@ -75,11 +75,17 @@ export class Delegations<TContext> {
   readonly #host: DelegationsHost<TContext>;
   /** Created on first use: most sessions never delegate. */
   #approvals: Map<string, PendingApproval<TContext>> | undefined;
-  readonly #runner = new Runner();
+  /** Created at the first delegation: most sessions have no delegate. */
+  #runner: Runner | undefined;
   #requests = 0;
 
   constructor(host: DelegationsHost<TContext>) {
     this.#host = host;
+  }
+
+  #delegateRunner(): Runner {
+    this.#runner ??= new Runner();
+    return this.#runner;
   }
 
   /** Calls waiting for a decision, by call id. */
@@ -134,7 +140,7 @@ export class Delegations<TContext> {
     let answer: string;
     let status: 'completed' | 'failed' = 'completed';
     try {
-      let result: RunResult<TContext, undefined> = await this.#runner.run(delegate, input, {
+      let result: RunResult<TContext, undefined> = await this.#delegateRunner().run(delegate, input, {
         context: host.runContext.context,
         signal,
       });
@@ -143,7 +149,10 @@ export class Delegations<TContext> {
         await Promise.all(
           result.interruptions.map((item) => this.#awaitDecision(delegationId, item, state, signal)),
         );
-        result = await this.#runner.run(delegate, state, { context: host.runContext.context, signal });
+        result = await this.#delegateRunner().run(delegate, state, {
+          context: host.runContext.context,
+          signal,
+        });
       }
       const output = result.finalOutput;
       answer = typeof output === 'string' ? output : JSON.stringify(output);

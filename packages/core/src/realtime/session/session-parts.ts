@@ -1,6 +1,7 @@
 import type { Agent } from '../../agent.js';
 import { createRunContext, type RunContext } from '../../context.js';
 import { audioBytesPerMs } from '../audio.js';
+import type { RealtimeConnection, RealtimeEvent } from '../seam.js';
 import { AgentSwitcher } from './agent-switch.js';
 import { ApprovalBook } from './approvals.js';
 import { CallDecisions } from './call-decisions.js';
@@ -58,6 +59,7 @@ export function assembleSession<TContext>(
   const unacknowledged = new UnacknowledgedInputs();
   const playout = new MessagePlayout(audioBytesPerMs(resolved.config.outputAudioFormat));
   const emit = (event: RealtimeSessionEvent<TContext>) => state.emit(event);
+  const send: SessionState<TContext>['send'] = (command) => state.send(command);
   const history = new RealtimeHistory(emit);
   const approvals = new ApprovalBook<TContext>();
   const responses = new ResponseTracker(() => state.agent);
@@ -79,7 +81,7 @@ export function assembleSession<TContext>(
         confirmed && 'turnDetection' in confirmed ? confirmed.turnDetection : resolved.config.turnDetection;
       return turnDetectionStrategy.providerCancelsOnSpeech(setting, model.capabilities);
     },
-    send: (command) => state.send(command),
+    send,
     emit,
     applyOutcome: (itemId, outcome, heard) => mirror.messageOutcome(itemId, outcome, heard),
     hasText: (itemId) => mirror.hasText(itemId),
@@ -108,7 +110,7 @@ export function assembleSession<TContext>(
       state.agent = next;
       state.agentConfig = config;
     },
-    send: (command) => state.send(command),
+    send,
     emit,
     reportError: (error) => state.reportError('session', error, 'agent_switch_failed'),
   });
@@ -124,7 +126,7 @@ export function assembleSession<TContext>(
       coordinator,
       currentAgent: () => state.agent,
       live: () => state.live,
-      send: (command) => state.send(command),
+      send,
       unacknowledged,
       emit,
       handoff: (handoff, call) =>
@@ -147,15 +149,24 @@ export function assembleSession<TContext>(
     runContext,
     tasks,
     history: () => history.items,
-    send: (command) => state.send(command),
+    send,
     emit,
     reportError: (error) => state.reportError('session', error, 'delegation_failed'),
   });
-  const consumers = {
+  const observed = (type: RealtimeSessionEvent<TContext>['type']) => state.hub.observed(type);
+  // One object serves the lifecycle and the router (no spread copies: each would be another object with
+  // its own hidden class per session); `lifecycle` is set once both exist.
+  const wiring = {
+    options: resolved,
     runContext,
+    history,
+    unacknowledged,
+    tasks,
+    approvals,
+    switcher,
     delegations,
     emit,
-    observed: (type: RealtimeSessionEvent<TContext>['type']) => state.hub.observed(type),
+    observed,
     playout,
     mirror,
     coordinator,
@@ -173,21 +184,14 @@ export function assembleSession<TContext>(
       guardrails,
       responses,
       isStopped: (id: string) => interruptions.isStopped(id),
-      observed: (type: RealtimeSessionEvent<TContext>['type']) => state.hub.observed(type),
+      observed,
       emit,
     },
+    route: (connection: RealtimeConnection, event: RealtimeEvent) => router.route(connection, event),
+    lifecycle: undefined as ConnectionLifecycle<TContext> | undefined,
   };
-  const lifecycle: ConnectionLifecycle<TContext> = new ConnectionLifecycle(state, {
-    ...consumers,
-    options: resolved,
-    history: history,
-    unacknowledged,
-    tasks,
-    approvals: approvals,
-    switcher,
-    route: (connection, event) => router.route(connection, event),
-  });
-  const router = new ProviderEventRouter(state, { ...consumers, lifecycle });
+  const lifecycle: ConnectionLifecycle<TContext> = new ConnectionLifecycle(state, wiring);
+  const router = new ProviderEventRouter(state, Object.assign(wiring, { lifecycle }));
   return {
     options: resolved,
     runContext,

@@ -1,11 +1,14 @@
 /** Appends kept apart before they are joined into the text. */
-const CHUNK = 256;
+const CHUNK = 16;
 
 /**
  * A string built from many small appends (transcript and text deltas). `text += delta` keeps one rope
  * cell per delta alive for as long as the text lives, which the garbage collector copies and promotes
- * again and again on a long response; here appends are joined every {@link CHUNK} pieces, so the pieces
- * die young and the text grows by a few large steps.
+ * again and again on a long response; here appends are joined every {@link CHUNK} pieces, so the text
+ * grows by one flat piece and one rope cell per chunk. A small chunk keeps what a long response retains
+ * close to its characters: measured with 100 paced sessions, about 5 bytes per transcript delta (a
+ * 5-character word) at 16, against 31 at 256 (each piece a 24-byte string plus its array slot until the
+ * join).
  */
 export class TextBuilder {
   #text: string;
