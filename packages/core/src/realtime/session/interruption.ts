@@ -78,23 +78,41 @@ export class Interruptions<TContext> {
    * has not started it yet, by cancelling it on arrival). A response already stopped is left alone.
    */
   interrupt(source: InterruptSource, responseId?: string): void {
-    const targets = new Set<string>();
-    if (responseId !== undefined) targets.add(responseId);
+    const early: string[] = [];
+    if (responseId !== undefined) early.push(responseId);
     else {
       const ephemeral = this.#host.ephemeral.release();
       if (ephemeral && ephemeral.responseId === undefined) {
         this.#host.coordinator.abandon(ephemeral.clientRequestId);
       }
       const active = this.#host.coordinator.activeResponseId;
-      if (active !== undefined) targets.add(active);
-      if (ephemeral?.responseId !== undefined) targets.add(ephemeral.responseId);
-      for (const id of this.#host.playout.responsesWithAudio()) if (this.#audible(id)) targets.add(id);
+      if (active !== undefined) early.push(active);
+      if (ephemeral?.responseId !== undefined) early.push(ephemeral.responseId);
     }
-    const fresh = [...targets].filter((id) => !this.#stopped?.has(id));
-    if (fresh.length === 0) return;
-    const snapshots = fresh.map((id) => [id, this.#snapshot(id)] as const);
+    // The responses still being generated are stopped (their cancel sent) before the others are looked for:
+    // the cancel leaves first; the heard positions, and the truncates that need them, follow in the same call.
+    const stopping: (readonly [string, Snapshot])[] = [];
+    for (const id of early) this.#begin(source, id, stopping);
+    if (responseId === undefined) {
+      // Only responses that may still be heard are looked at; the others leave the playout's small set for good.
+      const playout = this.#host.playout;
+      for (const id of playout.responsesWithAudio()) {
+        if (this.#stopped?.has(id)) playout.stopWatching(id);
+        else if (this.#audible(id)) this.#begin(source, id, stopping);
+        else if (this.#host.responses.get(id)?.done) playout.stopWatching(id);
+      }
+    }
+    if (stopping.length === 0) return;
     this.#host.tracker.stopped();
-    for (const [responseId, snapshot] of snapshots) this.#stop(source, responseId, snapshot);
+    for (const [id, snapshot] of stopping) this.#finish(source, id, snapshot);
+  }
+
+  /** Takes `responseId`'s heard positions, marks it stopped and cancels it (unless already stopped). */
+  #begin(source: InterruptSource, responseId: string, stopping: (readonly [string, Snapshot])[]): void {
+    if (this.#stopped?.has(responseId)) return;
+    const snapshot = this.#snapshot(responseId);
+    this.#markStopped(source, responseId, snapshot);
+    stopping.push([responseId, snapshot]);
   }
 
   /**
@@ -143,6 +161,12 @@ export class Interruptions<TContext> {
   }
 
   #stop(source: InterruptSource | 'abandoned', responseId: string, snapshot: Snapshot): void {
+    this.#markStopped(source, responseId, snapshot);
+    this.#finish(source, responseId, snapshot);
+  }
+
+  /** Marks the response stopped (its further content is dropped) and cancels it unless it is over. */
+  #markStopped(source: InterruptSource | 'abandoned', responseId: string, snapshot: Snapshot): void {
     const info = this.#host.responses.track(responseId);
     this.#stopped ??= new Map();
     const stopped = this.#stopped;
@@ -152,6 +176,11 @@ export class Interruptions<TContext> {
     const providerCancels =
       source === 'speech' && info.conversation === 'default' && this.#host.providerCancelsOnSpeech();
     if (!info.done && !providerCancels) this.#host.send({ type: 'cancelResponse', responseId });
+  }
+
+  /** Tells the app, and corrects the provider's copy of what was already heard (or settles a finished one). */
+  #finish(source: InterruptSource | 'abandoned', responseId: string, snapshot: Snapshot): void {
+    const info = this.#host.responses.track(responseId);
     const messages = this.#host.playout.messagesOf(responseId);
     const withAudio = messages.filter((m) => m.passedBytes > 0);
     if (source !== 'abandoned' && withAudio.length > 0) {

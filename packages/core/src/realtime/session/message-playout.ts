@@ -60,6 +60,8 @@ export class MessagePlayout {
   #current: ResponseMessages | undefined;
   /** The message whose audio arrived last. */
   #lastAudio: PlayoutMessage | undefined;
+  /** Responses that handed audio to the app and may still need interrupting (see {@link stopWatching}). Created on first use. */
+  #withAudio: Set<string> | undefined;
 
   /** `bytesPerMs`: of the session's output audio format (48 for PCM16 24 kHz, 8 for G.711). */
   constructor(readonly bytesPerMs = 48) {}
@@ -141,6 +143,10 @@ export class MessagePlayout {
     if (!passed) return false;
     const first = message.passedBytes === 0;
     message.passedBytes += bytes;
+    if (first) {
+      this.#withAudio ??= new Set<string>();
+      this.#withAudio.add(responseId);
+    }
     return first;
   }
 
@@ -160,11 +166,16 @@ export class MessagePlayout {
     return order.map((itemId) => this.#messages?.get(itemId)).filter((m) => m !== undefined);
   }
 
-  /** Responses that handed audio to the app, oldest first. */
+  /** Responses that handed audio to the app, oldest first, except those no interruption needs to look at again. */
   responsesWithAudio(): string[] {
-    return [...(this.#responses?.keys() ?? [])].filter((id) =>
-      this.messagesOf(id).some((message) => message.passedBytes > 0),
-    );
+    const withAudio = this.#withAudio;
+    if (withAudio === undefined || withAudio.size === 0) return [];
+    return [...(this.#responses?.keys() ?? [])].filter((id) => withAudio.has(id));
+  }
+
+  /** No interruption needs to look at the response again: it was stopped, or it is over and was heard in full. */
+  stopWatching(responseId: string): void {
+    this.#withAudio?.delete(responseId);
   }
 
   /** Forgets everything (the connection is gone). */
@@ -173,6 +184,7 @@ export class MessagePlayout {
     this.#messages?.clear();
     this.#current = undefined;
     this.#lastAudio = undefined;
+    this.#withAudio?.clear();
   }
 
   #advance(response: ResponseMessages, process: ContentProcessor): void {
@@ -206,6 +218,7 @@ export class MessagePlayout {
     if (!this.#responses) return;
     const [oldest, response] = this.#responses.entries().next().value as [string, ResponseMessages];
     this.#responses?.delete(oldest);
+    this.#withAudio?.delete(oldest);
     for (const itemId of response.order) this.#messages?.delete(itemId);
     if (this.#current === response) this.#current = undefined;
     this.#lastAudio = undefined;
