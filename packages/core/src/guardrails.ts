@@ -90,12 +90,13 @@ export interface ToolGuardrailResult {
 export interface ToolInputGuardrail<TContext = unknown> {
   /** Names it in results and errors. */
   name: string;
-  /** Decides on the call, given its validated `input`. */
+  /** Decides on the call, given its validated `input`; `signal` aborts when the call is cancelled. */
   execute(args: {
     agent: Agent<TContext>;
     call: ToolCallInfo;
     input: unknown;
     context: RunContext<TContext>;
+    signal: AbortSignal;
   }): ToolGuardrailDecision | Promise<ToolGuardrailDecision>;
 }
 
@@ -103,12 +104,13 @@ export interface ToolInputGuardrail<TContext = unknown> {
 export interface ToolOutputGuardrail<TContext = unknown> {
   /** Names it in results and errors. */
   name: string;
-  /** Decides on the tool's `output`, given the call's validated `input`. */
+  /** Decides on the tool's `output`, given the call's validated `input`; `signal` aborts when the call is cancelled. */
   execute(args: {
     agent: Agent<TContext>;
     call: ToolCallInfo;
     input: unknown;
     output: unknown;
     context: RunContext<TContext>;
+    signal: AbortSignal;
   }): ToolGuardrailDecision | Promise<ToolGuardrailDecision>;
 }

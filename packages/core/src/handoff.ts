@@ -14,10 +14,25 @@ export interface HandoffInputData {
   newItems: ConversationItem[];
 }
 
+/** What `onHandoff` receives besides the context. */
+export interface OnHandoffInfo {
+  /**
+   * Aborted when the handoff no longer matters (the run is cancelled; the session closes or loses its
+   * connection). Work that waits should stop then; the caller stops waiting for it either way.
+   */
+  signal: AbortSignal;
+}
+
+/** Called when the model takes a handoff, before the new agent runs. */
+export type OnHandoff<TContext> = (
+  context: RunContext<TContext>,
+  info: OnHandoffInfo,
+) => void | Promise<void>;
+
 /** Options of {@link handoff}. */
 export interface HandoffOptions<TContext> {
-  /** Called when the model takes this handoff, before the new agent runs. */
-  onHandoff?: (context: RunContext<TContext>) => void | Promise<void>;
+  /** Called when the model takes this handoff, before the new agent runs; `info.signal` aborts when it no longer matters. */
+  onHandoff?: OnHandoff<TContext>;
   /** Rewrites the history the new agent sees. */
   inputFilter?: (data: HandoffInputData) => HandoffInputData;
   /** Default `transfer_to_<agent_name>`. */
@@ -37,7 +52,7 @@ export interface Handoff<TContext = unknown> {
   /** The tool description the model sees. */
   readonly toolDescription: string;
   /** See {@link HandoffOptions.onHandoff}. */
-  readonly onHandoff?: (context: RunContext<TContext>) => void | Promise<void>;
+  readonly onHandoff?: OnHandoff<TContext>;
   /** See {@link HandoffOptions.inputFilter}. */
   readonly inputFilter?: (data: HandoffInputData) => HandoffInputData;
   /** The tool the model is offered for this handoff (no parameters, `isHandoff: true`). */

@@ -46,6 +46,8 @@ export {
   type HandoffInputData,
   type HandoffOptions,
   handoff,
+  type OnHandoff,
+  type OnHandoffInfo,
 } from './handoff.js';
 export {
   assistantMessage,
@@ -240,6 +242,7 @@ export {
   invokeFunctionTool,
   type ParsedToolArguments,
   parseToolArguments,
+  type ToolApprovalCall,
   type ToolCallInfo,
   type ToolErrorFunction,
   type ToolExecuteContext,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { abortable } from './abortable.js';
 import type { Agent } from './agent.js';
 import { type Clock, systemClock } from './clock.js';
 import type { RunContext } from './context.js';
@@ -21,6 +22,16 @@ export interface ToolCallInfo {
   name: string;
   /** The raw JSON arguments the model sent. */
   arguments: string;
+}
+
+/**
+ * What `needsApproval` receives about the call: the call itself, and a `signal` aborted when the answer is no
+ * longer needed (the run is cancelled; the session closes or loses its connection). A check that waits (asks a
+ * service, a person) should stop when it aborts; the caller stops waiting for it then either way.
+ */
+export interface ToolApprovalCall extends ToolCallInfo {
+  /** Aborted when the answer is no longer needed. */
+  signal: AbortSignal;
 }
 
 /** What `execute` receives besides its validated input. */
@@ -68,7 +79,7 @@ export interface FunctionTool<TContext = unknown, TParameters extends z.ZodObjec
   needsApproval(
     context: RunContext<TContext>,
     input: z.infer<TParameters>,
-    call: ToolCallInfo,
+    call: ToolApprovalCall,
   ): Promise<boolean>;
   /** See {@link ToolOptions.execute}. */
   execute(input: z.infer<TParameters>, context: ToolExecuteContext<TContext>): unknown;
@@ -86,13 +97,16 @@ export interface ToolOptions<TContext, TParameters extends z.ZodObject> {
   parameters: TParameters;
   /** Does the work with the validated input; its result (text, or anything JSON-serializable) is the output. */
   execute(input: z.infer<TParameters>, context: ToolExecuteContext<TContext>): unknown;
-  /** `true`, or a function deciding per call, to pause for approval before running. Default `false`. */
+  /**
+   * `true`, or a function deciding per call, to pause for approval before running. Default `false`. The
+   * function's `call.signal` aborts when its answer is no longer needed.
+   */
   needsApproval?:
     | boolean
     | ((
         context: RunContext<TContext>,
         input: z.infer<TParameters>,
-        call: ToolCallInfo,
+        call: ToolApprovalCall,
       ) => boolean | Promise<boolean>);
   /** Abort `execute` after this many milliseconds. */
   timeoutMs?: number;
@@ -207,7 +221,10 @@ export interface InvokeToolOptions<TContext> {
   runContext: RunContext<TContext>;
   /** The call to answer. */
   call: ToolCallInfo;
-  /** Aborting it aborts the tool's `execute` signal; the invocation then rejects with the reason. */
+  /**
+   * Aborting it aborts the tool's `execute` signal and its guardrails' signal; the invocation then rejects with
+   * the reason, without waiting for a guardrail that ignores it.
+   */
   signal?: AbortSignal;
   /** The timeout for a tool that has no `timeoutMs` of its own. */
   defaultTimeoutMs?: number;
@@ -253,8 +270,12 @@ export async function invokeFunctionTool<TContext>(
       callId: call.callId,
       decision,
     });
+  const signal = options.signal ?? NEVER_ABORTED;
   for (const guardrail of tool.inputGuardrails) {
-    const decision = await guardrail.execute({ agent, call, input, context: runContext });
+    const decision = await abortable(
+      guardrail.execute({ agent, call, input, context: runContext, signal }),
+      signal,
+    );
     record('input', guardrail.name, decision);
     if (decision.type === 'throw_exception') {
       throw new ToolGuardrailTripwireTriggered(guardrail.name, tool.name, decision.outputInfo);
@@ -282,7 +303,10 @@ export async function invokeFunctionTool<TContext>(
   }
 
   for (const guardrail of tool.outputGuardrails) {
-    const decision = await guardrail.execute({ agent, call, input, output: value, context: runContext });
+    const decision = await abortable(
+      guardrail.execute({ agent, call, input, output: value, context: runContext, signal }),
+      signal,
+    );
     record('output', guardrail.name, decision);
     if (decision.type === 'throw_exception') {
       throw new ToolGuardrailTripwireTriggered(guardrail.name, tool.name, decision.outputInfo);

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { abortable } from '../abortable.js';
 import type { AnyAgent, AnyFunctionTool, FunctionToolResult } from '../agent.js';
 import { ModelBehaviorError } from '../errors.js';
 import type { Handoff } from '../handoff.js';
@@ -205,7 +206,13 @@ async function resolveCalls<TContext>(
       continue;
     }
     const parsed = parseToolArguments(tool, call.arguments);
-    if (parsed.ok && (await tool.needsApproval(data.runContext, parsed.input, callInfo(call)))) {
+    if (
+      parsed.ok &&
+      (await abortable(
+        tool.needsApproval(data.runContext, parsed.input, { ...callInfo(call), signal: env.signal }),
+        env.signal,
+      ))
+    ) {
       awaitingApproval.push(call);
       continue;
     }
@@ -337,7 +344,13 @@ async function performHandoff<TContext>(
 ): Promise<void> {
   const data = env.data;
   const target = handoff.agent;
-  await handoff.onHandoff?.(data.runContext);
+  if (handoff.onHandoff) {
+    const onHandoff = handoff.onHandoff;
+    await abortable(
+      Promise.resolve().then(() => onHandoff(data.runContext, { signal: env.signal })),
+      env.signal,
+    );
+  }
   addItem(env, {
     type: 'handoff_output_item',
     agent,

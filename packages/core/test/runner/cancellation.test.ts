@@ -1,4 +1,13 @@
-import { AbortError, Agent, delay, MemorySession, type OutputGuardrail, Runner, tool } from '@parley/core';
+import {
+  AbortError,
+  Agent,
+  delay,
+  handoff,
+  MemorySession,
+  type OutputGuardrail,
+  Runner,
+  tool,
+} from '@parley/core';
 import { flushMicrotasks, ManualClock, MockModel } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -117,6 +126,94 @@ describe('aborting the signal', () => {
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AbortError);
       expect(model.callCount).toBe(0);
+    });
+  });
+});
+
+describe('app callbacks that can wait get the run signal and cannot hold a cancelled run', () => {
+  const forever = () => new Promise<never>(() => {});
+
+  test('needsApproval gets call.signal; aborting the run aborts it and the run settles without waiting for it', async () => {
+    await bothWays(async (h) => {
+      const controller = new AbortController();
+      const signals: AbortSignal[] = [];
+      const pay = tool({
+        name: 'pay',
+        description: 'Pays',
+        parameters: z.object({}),
+        needsApproval: (_context, _input, call) => {
+          signals.push(call.signal);
+          return forever();
+        },
+        execute: () => 'paid',
+      });
+      const model = h.model([MockModel.toolCall('pay'), MockModel.text('x')]);
+      const outcome = h
+        .run(new Agent({ name: 'A', tools: [pay], model }), 'pay', { signal: controller.signal })
+        .catch((e: unknown) => e);
+      await flushMicrotasks();
+      expect(signals.map((s) => s.aborted)).toEqual([false]);
+      controller.abort();
+      expect(await outcome).toBeInstanceOf(AbortError);
+      expect(signals[0]?.aborted).toBe(true);
+    });
+  });
+
+  test('onHandoff gets info.signal; aborting the run aborts it and the run settles without waiting for it', async () => {
+    await bothWays(async (h) => {
+      const controller = new AbortController();
+      const signals: AbortSignal[] = [];
+      const billing = new Agent({ name: 'Billing', model: h.model([MockModel.text('never')]) });
+      const model = h.model([MockModel.toolCall('transfer_to_billing')]);
+      const triage = new Agent({
+        name: 'Triage',
+        model,
+        handoffs: [
+          handoff(billing, {
+            onHandoff: (_context, { signal }) => {
+              signals.push(signal);
+              return forever();
+            },
+          }),
+        ],
+      });
+      const outcome = h.run(triage, 'billing', { signal: controller.signal }).catch((e: unknown) => e);
+      await flushMicrotasks();
+      expect(signals.map((s) => s.aborted)).toEqual([false]);
+      controller.abort();
+      expect(await outcome).toBeInstanceOf(AbortError);
+      expect(signals[0]?.aborted).toBe(true);
+    });
+  });
+
+  test('tool guardrails get the call signal; aborting the run aborts it and the run settles without waiting for it', async () => {
+    await bothWays(async (h) => {
+      const controller = new AbortController();
+      const signals: AbortSignal[] = [];
+      const guarded = tool({
+        name: 'guarded',
+        description: 'Guarded',
+        parameters: z.object({}),
+        inputGuardrails: [
+          {
+            name: 'slow_check',
+            execute: ({ signal }) => {
+              signals.push(signal);
+              return forever();
+            },
+          },
+        ],
+        execute: () => 'ran',
+      });
+      const model = h.model([MockModel.toolCall('guarded'), MockModel.text('x')]);
+      const outcome = h
+        .run(new Agent({ name: 'A', tools: [guarded], model }), 'go', { signal: controller.signal })
+        .catch((e: unknown) => e);
+      await flushMicrotasks();
+      expect(signals.map((s) => s.aborted)).toEqual([false]);
+      controller.abort();
+      expect(await outcome).toBeInstanceOf(AbortError);
+      expect(signals[0]?.aborted).toBe(true);
     });
   });
 });

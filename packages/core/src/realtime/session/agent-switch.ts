@@ -1,7 +1,8 @@
+import { abortable } from '../../abortable.js';
 import type { Agent } from '../../agent.js';
 import type { RunContext } from '../../context.js';
+import type { OnHandoff } from '../../handoff.js';
 import type { RealtimeCapabilities, RealtimeCommand } from '../seam.js';
-import { abortable } from './abortable.js';
 import { type AgentSessionConfig, agentSessionConfig } from './agent-config.js';
 import { agentSwitchStrategy } from './capability-strategies.js';
 import type { RealtimeSessionEvent } from './events.js';
@@ -78,7 +79,7 @@ export class AgentSwitcher<TContext> {
     next: Agent<TContext>,
     via: AgentSwitchVia,
     callId?: string,
-    onHandoff?: (context: RunContext<TContext>) => void | Promise<void>,
+    onHandoff?: OnHandoff<TContext>,
   ): Promise<void> {
     const run = this.#chain.then(() => this.#apply(next, via, callId, onHandoff));
     this.#chain = run.catch(() => {});
@@ -89,7 +90,7 @@ export class AgentSwitcher<TContext> {
     next: Agent<TContext>,
     via: AgentSwitchVia,
     callId: string | undefined,
-    onHandoff: ((context: RunContext<TContext>) => void | Promise<void>) | undefined,
+    onHandoff: OnHandoff<TContext> | undefined,
   ): Promise<void> {
     const host = this.#host;
     const previous = host.agent();
@@ -105,7 +106,7 @@ export class AgentSwitcher<TContext> {
       );
       if (onHandoff)
         await abortable(
-          Promise.resolve().then(() => onHandoff(host.runContext)),
+          Promise.resolve().then(() => onHandoff(host.runContext, { signal })),
           signal,
         );
       // Send and commit together: nothing can fail between the provider's update and the local one.

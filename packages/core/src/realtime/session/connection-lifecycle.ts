@@ -1,8 +1,8 @@
+import { abortable } from '../../abortable.js';
 import type { Agent } from '../../agent.js';
 import type { RunContext } from '../../context.js';
 import type { ParleyError } from '../../errors.js';
 import type { RealtimeConnection, RealtimeEvent } from '../seam.js';
-import { abortable } from './abortable.js';
 import {
   type AgentSessionConfig,
   agentSessionConfig,

@@ -1,3 +1,4 @@
+import { abortable } from '../../abortable.js';
 import type { Agent } from '../../agent.js';
 import type { RunContext } from '../../context.js';
 import type { OutputGuardrail } from '../../guardrails.js';
@@ -107,16 +108,19 @@ export class OutputGuardrailMonitor<TContext> {
         try {
           await previous;
           if (state.tripped || signal.aborted) return;
-          // Awaited even when cancelled: guardrails get the signal and must honour it.
+          // Guardrails get the signal; one that ignores it is not awaited past it (close and reconnects go on).
           const results = await Promise.all(
             guardrails.map(async (guardrail) => ({
               guardrail,
-              output: await guardrail.execute({
-                agent: state.agent,
-                agentOutput: text,
-                context: this.#host.runContext,
+              output: await abortable(
+                guardrail.execute({
+                  agent: state.agent,
+                  agentOutput: text,
+                  context: this.#host.runContext,
+                  signal,
+                }),
                 signal,
-              }),
+              ),
             })),
           );
           const hits = results.filter((r) => r.output.tripwireTriggered);

@@ -1,6 +1,7 @@
 /**
- * Settles like `work`, or rejects with the signal's reason as soon as `signal` aborts, so a callback
- * that ignores its signal cannot keep a closing session waiting.
+ * Settles like `work`, or rejects with the signal's reason as soon as `signal` aborts, so an app callback
+ * that ignores its signal (an approval check, a guardrail, `onHandoff`) cannot keep a closing session, a
+ * reconnect or a cancelled run waiting.
  */
 export function abortable<T>(work: Promise<T> | T, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
