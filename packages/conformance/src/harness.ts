@@ -51,7 +51,7 @@ export type CommandMatch = RealtimeCommand['type'] | ((command: RealtimeCommand)
  *   backend started it itself (turn detection, `autoToolReplyGeneration`), plays the next queued
  *   {@link HarnessResponse}; scenarios queue a response before they trigger one;
  * - the backend behaves like the provider: one active default-conversation response (a second request
- *   is refused with an `error` event that echoes its `clientRequestId`, in the provider's own code),
+ *   is refused with an `error` event in the provider's own code; the scenarios name no provider's codes),
  *   items enter its conversation, a cancelled response ends with status `cancelled`.
  *
  * Normalization rules for {@link commands}: what the backend received, translated back to the seam's
@@ -80,11 +80,13 @@ export interface RealtimeHarness {
   userStopsSpeaking(options?: { transcript?: string }): Promise<void>;
   /** The backend reports an error that answers no request. */
   emitError(error: { code: string; message: string }): Promise<void>;
+  /** The backend refuses the next response request with this error, echoing its request id. */
+  refuseNextResponse(error: { code: string; message: string }): Promise<void>;
   /**
-   * The backend refuses the next response request with this error, echoing its request id unless
-   * `echoRequestId` is `false` (like a provider's collision error that names no request).
+   * The backend refuses the next response request as the provider refuses one that collides with an active
+   * response: with the provider's own error, naming no request (where the provider's collision error does).
    */
-  refuseNextResponse(error: { code: string; message: string; echoRequestId?: boolean }): Promise<void>;
+  collideNextResponse(): Promise<void>;
   /** The backend drops the connection (the adapter must report `connection_status: disconnected`). */
   disconnect(): Promise<void>;
 

@@ -36,6 +36,7 @@ export function inertHarness(capabilities: Partial<RealtimeCapabilities>, log: s
     userStopsSpeaking: unused,
     emitError: unused,
     refuseNextResponse: unused,
+    collideNextResponse: unused,
     disconnect: unused,
     commands: async () => [],
     waitForCommand: unused,

@@ -15,11 +15,7 @@ export const unnamedRefusalScenario: ConformanceScenario = {
   async run(harness) {
     await withSession(harness, new Agent({ name: 'Patient' }), async (session, events) => {
       await session.connect();
-      await harness.refuseNextResponse({
-        code: 'conversation_already_has_active_response',
-        message: 'Conversation already has an active response in progress.',
-        echoRequestId: false,
-      });
+      await harness.collideNextResponse();
       await harness.respondWith({ output: [{ type: 'message', text: 'Here I am.' }] });
       const first = session.generateReply();
       const second = session.generateReply();
@@ -27,10 +23,7 @@ export const unnamedRefusalScenario: ConformanceScenario = {
       // The reply timeout (15 s) is far beyond the scenario's waits: only the release gets it started.
       const responseId = await second;
       await events.waitFor('response_done', (e) => e.responseId === responseId);
-      const refusal = await events.waitFor(
-        'error',
-        (e) => e.code === 'conversation_already_has_active_response',
-      );
+      const refusal = await events.waitFor('error', (e) => e.source === 'provider');
       expect(refusal.clientRequestId).toBe(first.clientRequestId);
       expect(await creates(harness)).toBe(2);
     });

@@ -22,6 +22,7 @@ export async function createMyHarness(): Promise<RealtimeHarness> {
     userStopsSpeaking: todo,
     emitError: todo,
     refuseNextResponse: todo,
+    collideNextResponse: todo,
     disconnect: todo,
     commands: todo,
     waitForCommand: todo,

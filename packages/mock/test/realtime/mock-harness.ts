@@ -53,10 +53,14 @@ export function createMockHarness(capabilities: Partial<RealtimeCapabilities> = 
     userStartsSpeaking: async () => model.connection.userStartsSpeaking(),
     userStopsSpeaking: async (options = {}) => model.connection.userStopsSpeaking(options),
     emitError: async (error) => model.connection.emitError(error),
-    refuseNextResponse: async (error) =>
-      model.connection.refuseNextResponse(error.code, error.message, {
-        ...(error.echoRequestId !== undefined && { echoRequestId: error.echoRequestId }),
-      }),
+    refuseNextResponse: async (error) => model.connection.refuseNextResponse(error.code, error.message),
+    // The mock refuses a colliding request as the OpenAI Realtime service does, naming no request.
+    collideNextResponse: async () =>
+      model.connection.refuseNextResponse(
+        'conversation_already_has_active_response',
+        'Conversation already has an active response in progress.',
+        { echoRequestId: false },
+      ),
     disconnect: async () => model.connection.disconnect('harness_disconnect'),
     commands: async () => model.commands,
     waitForCommand: (match, options = {}) => {

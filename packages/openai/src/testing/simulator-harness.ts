@@ -144,10 +144,18 @@ export class SimulatorHarness {
     });
   }
 
-  /** The next `response.create` is refused with this error (`echoRequestId: false`: with `event_id: null`). */
-  async refuseNextResponse(error: SimulatedRefusal & { echoRequestId?: boolean }): Promise<void> {
-    const { echoRequestId, ...refusal } = error;
-    this.simulator.refuseNextResponse({ ...refusal, ...(echoRequestId === false && { echoEventId: false }) });
+  /** The next `response.create` is refused with this error, echoing its `event_id`. */
+  async refuseNextResponse(error: SimulatedRefusal): Promise<void> {
+    this.simulator.refuseNextResponse(error);
+  }
+
+  /** The next `response.create` is refused as the service refuses a collision: its code, `event_id: null`. */
+  async collideNextResponse(): Promise<void> {
+    this.simulator.refuseNextResponse({
+      code: 'conversation_already_has_active_response',
+      message: 'Conversation already has an active response in progress.',
+      echoEventId: false,
+    });
   }
 
   /** Drops the latest connection (TCP, no closing handshake). */

@@ -12,7 +12,7 @@ import type { RealtimeHistoryItem } from './history-item.js';
 import type { TaskSet } from './task-set.js';
 
 /**
- * The longest single context append the session sends (characters). Providers cap an append (GPT-Live: 500
+ * The longest single context append the session sends (characters). Providers cap an append (some at 500
  * tokens); longer results go out in several appends.
  */
 export const CONTEXT_APPEND_CHUNK_CHARS = 1600;

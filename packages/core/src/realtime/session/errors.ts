@@ -64,7 +64,7 @@ export class ConnectionCloseError extends ParleyError {
 
 /** The provider refused a response request (for example because another response was active). */
 export class ResponseRefusedError extends ParleyError {
-  /** The provider's own error code, e.g. `conversation_already_has_active_response`. */
+  /** The provider's own error code, as the provider sent it. */
   readonly providerCode: string;
   /** The `clientRequestId` of the refused request. */
   readonly clientRequestId: string;
