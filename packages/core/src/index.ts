@@ -172,7 +172,9 @@ export type { RealtimeConnectOptionsV1 } from './realtime/spec/v1/realtime-conne
 export type { RealtimeConnectionV1 } from './realtime/spec/v1/realtime-connection-v1.js';
 export type { RealtimeContentPartV1 } from './realtime/spec/v1/realtime-content-part-v1.js';
 export type { RealtimeContextAppendKindV1 } from './realtime/spec/v1/realtime-context-append-kind-v1.js';
+export type { RealtimeContextAppendedEventV1 } from './realtime/spec/v1/realtime-context-appended-event-v1.js';
 export type { RealtimeCreateResponseCommandV1 } from './realtime/spec/v1/realtime-create-response-command-v1.js';
+export type { RealtimeDelegationRequestedEventV1 } from './realtime/spec/v1/realtime-delegation-requested-event-v1.js';
 export type { RealtimeEventV1 } from './realtime/spec/v1/realtime-event-v1.js';
 export type { RealtimeItemInputV1 } from './realtime/spec/v1/realtime-item-input-v1.js';
 export type { RealtimeItemV1 } from './realtime/spec/v1/realtime-item-v1.js';
@@ -180,11 +182,14 @@ export {
   REALTIME_SPECIFICATION_VERSION,
   type RealtimeModelV1,
 } from './realtime/spec/v1/realtime-model-v1.js';
+export type { RealtimeOutputSilenceEventV1 } from './realtime/spec/v1/realtime-output-silence-event-v1.js';
 export type { RealtimeResponseEndReasonV1 } from './realtime/spec/v1/realtime-response-end-reason-v1.js';
 export type { RealtimeResponseStatusV1 } from './realtime/spec/v1/realtime-response-status-v1.js';
 export type { RealtimeSessionConfigV1 } from './realtime/spec/v1/realtime-session-config-v1.js';
+export type { RealtimeSessionExpiredEventV1 } from './realtime/spec/v1/realtime-session-expired-event-v1.js';
 export type { RealtimeToolDefinitionV1 } from './realtime/spec/v1/realtime-tool-definition-v1.js';
 export type { RealtimeTurnDetectionV1 } from './realtime/spec/v1/realtime-turn-detection-v1.js';
+export type { RealtimeUsageUpdatedEventV1 } from './realtime/spec/v1/realtime-usage-updated-event-v1.js';
 export type { RealtimeUsageV1 } from './realtime/spec/v1/realtime-usage-v1.js';
 export {
   GuardrailExecutionError,

@@ -1,19 +1,19 @@
 import type { RealtimeCommandV1 } from './realtime-command-v1.js';
-import type { RealtimeContextAppendKindV1 } from './realtime-context-append-kind-v1.js';
+import type { RealtimeContextAppendedEventV1 } from './realtime-context-appended-event-v1.js';
+import type { RealtimeDelegationRequestedEventV1 } from './realtime-delegation-requested-event-v1.js';
 import type { RealtimeItemV1 } from './realtime-item-v1.js';
+import type { RealtimeOutputSilenceEventV1 } from './realtime-output-silence-event-v1.js';
 import type { RealtimeResponseEndReasonV1 } from './realtime-response-end-reason-v1.js';
 import type { RealtimeResponseStatusV1 } from './realtime-response-status-v1.js';
+import type { RealtimeSessionExpiredEventV1 } from './realtime-session-expired-event-v1.js';
+import type { RealtimeUsageUpdatedEventV1 } from './realtime-usage-updated-event-v1.js';
 import type { RealtimeUsageV1 } from './realtime-usage-v1.js';
 
 /** The closed set of normalized events a connection emits: exactly what the session consumes. */
 export type RealtimeEventV1 =
   /** The connection ended (`disconnected`), with a human-readable reason. */
   | { type: 'connection_status'; status: 'connected' | 'disconnected'; reason?: string }
-  /**
-   * The provider ended the session at its time limit; the connection cannot be used any more (it closes
-   * next). The session reconnects with reason `session_expired` where it may.
-   */
-  | { type: 'session_expired'; message: string }
+  | RealtimeSessionExpiredEventV1
   | {
       type: 'response_started';
       responseId: string;
@@ -58,25 +58,10 @@ export type RealtimeEventV1 =
   | { type: 'item_added'; item: RealtimeItemV1; previousItemId?: string | null }
   | { type: 'item_deleted'; itemId: string }
   | { type: 'item_truncated'; itemId: string }
-  /**
-   * The voice model handed work to someone else (providers with `delegation`). There is no task text: the request
-   * is what was said up to `offsetMs` on the provider's timeline. `target: 'app'` must be answered with
-   * `appendContext` carrying `delegationId`; `'provider'` runs on the provider's own backend, whose function calls
-   * arrive as `function_call` events.
-   */
-  | { type: 'delegation_requested'; delegationId: string; offsetMs: number; target: 'app' | 'provider' }
-  /** An `appendContext` reached the model, at this span of the provider's timeline (proof of injection). */
-  | {
-      type: 'context_appended';
-      kind: RealtimeContextAppendKindV1;
-      startMs: number;
-      endMs: number;
-      clientRequestId?: string;
-    }
-  /** The continuous output track carried silence between responses (providers with `continuousAudio`). */
-  | { type: 'output_silence'; durationMs: number }
-  /** Billed audio so far (cumulative), and how full the model's context is (0–1), when the provider reports them. */
-  | { type: 'usage_updated'; audioSeconds: number; contextWindowRatio?: number }
+  | RealtimeDelegationRequestedEventV1
+  | RealtimeContextAppendedEventV1
+  | RealtimeOutputSilenceEventV1
+  | RealtimeUsageUpdatedEventV1
   | {
       type: 'error';
       /** The provider's error code, passed to the app as is; the session never branches on it. */
