@@ -187,6 +187,7 @@ export type { RealtimeResponseEndReasonV1 } from './realtime/spec/v1/realtime-re
 export type { RealtimeResponseStatusV1 } from './realtime/spec/v1/realtime-response-status-v1.js';
 export type { RealtimeSessionConfigV1 } from './realtime/spec/v1/realtime-session-config-v1.js';
 export type { RealtimeSessionExpiredEventV1 } from './realtime/spec/v1/realtime-session-expired-event-v1.js';
+export type { RealtimeSessionExpiringEventV1 } from './realtime/spec/v1/realtime-session-expiring-event-v1.js';
 export type { RealtimeToolDefinitionV1 } from './realtime/spec/v1/realtime-tool-definition-v1.js';
 export type { RealtimeTurnDetectionV1 } from './realtime/spec/v1/realtime-turn-detection-v1.js';
 export type { RealtimeUsageUpdatedEventV1 } from './realtime/spec/v1/realtime-usage-updated-event-v1.js';

@@ -37,6 +37,12 @@ const textDecoder = new TextDecoder();
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
 
+/** A session resource's `expires_at` (Unix seconds) as epoch milliseconds; `undefined` when it states none. */
+function expiryOf(session: Record<string, unknown>): number | undefined {
+  const seconds = session.expires_at;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+}
+
 /** The `session.start` a seam configuration and the model's options produce. Only fields the service knows. */
 export function toSessionStart(
   options: ResolvedLiveOptions,
@@ -428,6 +434,9 @@ export class OpenAILiveConnection implements RealtimeConnection {
         });
         return;
       }
+      case 'session.updated':
+        this.#sessionUpdated(event);
+        return;
       case 'session.closed':
         this.#sessionClosed(str(event.reason) ?? 'close_requested');
         return;
@@ -441,14 +450,21 @@ export class OpenAILiveConnection implements RealtimeConnection {
     if (this.#phase !== 'connecting') return;
     const session = isPlainObject(event.session) ? event.session : {};
     this.#sessionId = str(session.id);
-    const expires = session.expires_at;
-    if (typeof expires === 'number' && expires > 0) this.#expiresAt = expires * 1000;
+    this.#expiresAt = expiryOf(session);
     const settle = this.#settle;
     this.#endConnectPhase();
     this.#phase = 'open';
     this.#scheduleSilence();
     this.#emit({ type: 'connection_status', status: 'connected' });
     settle?.resolve();
+  }
+
+  /** Every session resource states the limit: one that moved after the start is announced. */
+  #sessionUpdated(event: Record<string, unknown>): void {
+    const expiresAt = expiryOf(isPlainObject(event.session) ? event.session : {});
+    if (expiresAt === undefined || expiresAt === this.#expiresAt) return;
+    this.#expiresAt = expiresAt;
+    if (this.#phase === 'open') this.#emit({ type: 'session_expiring', expiresAt });
   }
 
   #error(event: Record<string, unknown>): void {
@@ -484,12 +500,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
       return;
     }
     if (reason === 'expired') {
-      this.#emit({
-        type: 'error',
-        code: 'session_expired',
-        message: 'The GPT-Live session reached its time limit.',
-        fatal: true,
-      });
+      this.#emit({ type: 'session_expired', message: 'The GPT-Live session reached its time limit.' });
     }
     this.#phase = 'closing';
     this.#stopSilence();

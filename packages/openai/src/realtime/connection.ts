@@ -426,13 +426,20 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   }
 
   #onControl(type: 'session.created' | 'session.updated', event: JsonObject): void {
+    const announced = this.expiresAt;
     const session = event.session;
     if (session !== null && typeof session === 'object') this.#session = session as WireSession;
     if (type === 'session.updated') {
       const confirmed = this.#pendingUpdates.shift();
       if (confirmed) this.#confirmed = mergeSessionConfig(this.#confirmed, confirmed.update);
     }
-    if (this.#phase !== 'connecting') return;
+    if (this.#phase !== 'connecting') {
+      // A limit that moved after connect (what `expiresAt` said before it resolved needs no event).
+      const expiresAt = this.expiresAt;
+      if (expiresAt !== undefined && expiresAt !== announced)
+        this.#emit({ type: 'session_expiring', expiresAt });
+      return;
+    }
     if (type === 'session.created' && this.#initialUpdateId === undefined) {
       this.#initialUpdateId = this.#sendSessionUpdate(this.#initialConfig);
     } else if (type === 'session.updated' && this.#initialUpdateId !== undefined) {

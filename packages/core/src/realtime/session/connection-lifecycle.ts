@@ -159,6 +159,12 @@ export class ConnectionLifecycle<TContext> {
     return false;
   }
 
+  /** The provider stated (or moved) when the live connection's session ends: the recycle follows the latest. */
+  expiring(expiresAt: number): void {
+    const live = this.#state.connection;
+    if (live) this.#recycler.expiring(live, expiresAt);
+  }
+
   /**
    * The live connection ended: the provider closed it (`connection_lost`), ended the session at its limit
    * (`session_expired`), or failed fatally (no `reconnect`). The lost turn is reported; then the session

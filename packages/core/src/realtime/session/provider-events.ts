@@ -125,6 +125,9 @@ export class ProviderEventRouter<TContext> {
       case 'error':
         this.#error(event);
         return;
+      case 'session_expiring':
+        to.lifecycle.expiring(event.expiresAt);
+        return;
       case 'session_expired':
         this.#sessionExpired(event);
         return;

@@ -17,8 +17,8 @@ export interface RecycleSteps<TContext> {
 }
 
 /**
- * Proactive recycling: when a connection says when it expires, a new one is opened between turns shortly
- * before (never before half its lifetime), and swapped in through the reconnection's replay, reported as
+ * Proactive recycling: when a connection says when it expires (`expiresAt` when it opens, `session_expiring`
+ * later; the latest counts), a new one is opened between turns shortly before (never before half the time left), and swapped in through the reconnection's replay, reported as
  * a `recycle`. A turn that begins meanwhile postpones it; a failed open is a `recycle_failed` warning,
  * retried with the reconnect backoff.
  */
@@ -33,6 +33,8 @@ export class Recycler<TContext> {
   #timer: LongTimeout | undefined;
   #failures = 0;
   #stopped = false;
+  /** The limit the current plan follows. */
+  #expiresAt: number | undefined;
 
   constructor(
     state: SessionState<TContext>,
@@ -50,10 +52,23 @@ export class Recycler<TContext> {
 
   /** The session adopted `connection`: plans its recycle when it says when it expires. */
   plan(connection: RealtimeConnection): void {
-    this.cancelTimer();
     this.#failures = 0;
+    this.#plan(connection, connection.expiresAt);
+  }
+
+  /**
+   * The provider stated or moved the live connection's limit: plans the recycle anew, unless the time is the one
+   * planned for or a recycle is already opening its replacement.
+   */
+  expiring(connection: RealtimeConnection, expiresAt: number): void {
+    if (expiresAt === this.#expiresAt || (this.#work?.size ?? 0) > 0) return;
+    this.#plan(connection, expiresAt);
+  }
+
+  #plan(connection: RealtimeConnection, expiresAt: number | undefined): void {
+    this.cancelTimer();
+    this.#expiresAt = expiresAt;
     const options = this.#options;
-    const expiresAt = connection.expiresAt;
     if (!options.enabled || !options.recycle || this.#stopped) return;
     if (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) return;
     // The provider states wall-clock time; the wait runs on the session's clock.

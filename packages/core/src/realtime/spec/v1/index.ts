@@ -17,6 +17,7 @@ export type { RealtimeResponseEndReasonV1 } from './realtime-response-end-reason
 export type { RealtimeResponseStatusV1 } from './realtime-response-status-v1.js';
 export type { RealtimeSessionConfigV1 } from './realtime-session-config-v1.js';
 export type { RealtimeSessionExpiredEventV1 } from './realtime-session-expired-event-v1.js';
+export type { RealtimeSessionExpiringEventV1 } from './realtime-session-expiring-event-v1.js';
 export type { RealtimeToolDefinitionV1 } from './realtime-tool-definition-v1.js';
 export type { RealtimeTurnDetectionV1 } from './realtime-turn-detection-v1.js';
 export type { RealtimeUsageUpdatedEventV1 } from './realtime-usage-updated-event-v1.js';

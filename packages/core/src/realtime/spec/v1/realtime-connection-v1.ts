@@ -13,7 +13,8 @@ export interface RealtimeConnectionV1 {
   readonly status: 'open' | 'closed';
   /**
    * When the provider will end this connection's session (wall-clock epoch milliseconds), if it says so. The
-   * session reads it once `connect` resolved and recycles the connection between turns shortly before.
+   * session reads it once `connect` resolved and recycles the connection between turns shortly before; a limit
+   * stated or moved later arrives as a `session_expiring` event.
    */
   readonly expiresAt?: number;
   /**

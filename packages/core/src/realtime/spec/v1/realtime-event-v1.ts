@@ -6,6 +6,7 @@ import type { RealtimeOutputSilenceEventV1 } from './realtime-output-silence-eve
 import type { RealtimeResponseEndReasonV1 } from './realtime-response-end-reason-v1.js';
 import type { RealtimeResponseStatusV1 } from './realtime-response-status-v1.js';
 import type { RealtimeSessionExpiredEventV1 } from './realtime-session-expired-event-v1.js';
+import type { RealtimeSessionExpiringEventV1 } from './realtime-session-expiring-event-v1.js';
 import type { RealtimeUsageUpdatedEventV1 } from './realtime-usage-updated-event-v1.js';
 import type { RealtimeUsageV1 } from './realtime-usage-v1.js';
 
@@ -13,6 +14,7 @@ import type { RealtimeUsageV1 } from './realtime-usage-v1.js';
 export type RealtimeEventV1 =
   /** The connection ended (`disconnected`), with a human-readable reason. */
   | { type: 'connection_status'; status: 'connected' | 'disconnected'; reason?: string }
+  | RealtimeSessionExpiringEventV1
   | RealtimeSessionExpiredEventV1
   | {
       type: 'response_started';
