@@ -147,6 +147,10 @@ export class LiveSimulatorHarness {
     return this.#unsupported('takes no response requests');
   }
 
+  collideNextResponse(): Promise<void> {
+    return this.#unsupported('takes no response requests');
+  }
+
   async disconnect(): Promise<void> {
     const session = await this.#latest();
     session.dropPrimary();
