@@ -78,6 +78,36 @@ describe('parley demo', () => {
     );
   });
 
+  // GPT-Live's clock is its input audio: the call runs as fast as the frames go round (well under a second).
+  test('--api live: the voice on OpenAILiveModel delegates to a Parley agent (a tool call, an approval); WAV of its track', async () => {
+    const wav = join(dir, 'live.wav');
+    const { code, stdout, stderr } = await runParley(['demo', '--api', 'live', '--out', wav]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout.split('\n')[0]).toBe(
+      'Parley live demo: a GPT-Live voice agent with a Parley agent as its delegated backend, on the embedded GPT-Live simulator (no API key, no network)',
+    );
+    const timeline = inOrder(stdout, [
+      'session    connected: OpenAILiveModel → 127.0.0.1:',
+      '↳ transcribed: "What is my balance?"',
+      'Voice      ⇢ delegates',
+      'Bank       ⚙ get_balance({"account":"checking"})',
+      'Your checking account holds 120 euros."',
+      '↳ transcribed: "I lost my card ending in 4242. Please block it."',
+      'Bank       ⏸ block_card({"last4":"4242"}) needs approval: only this delegation waits',
+      'Voice      🔊 "One moment, let me check."',
+      "app        ✔ session.approve('",
+      'Bank       ✓ "I blocked the card ending in 4242; a new one arrives within three working days." → sent to the voice as commentary',
+      'Voice      🔊 "I blocked the card ending in 4242; a new one arrives within three working days."',
+      '2 delegations answered by Bank (2 tool calls, 1 approved by the app), 3 spoken replies;',
+    ]);
+    expect(timeline).toEqual({ missing: [], ordered: true });
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe(`The voice's output track (speech and silence): ${wav}`);
+    const facts = await readWav(wav);
+    expect(facts).toMatchObject({ format: 1, channels: 1, sampleRate: 24_000, bitsPerSample: 16 });
+    expect(facts.durationMs).toBeGreaterThan(10_000);
+    expect(facts.rms).toBeGreaterThan(0.01);
+  });
+
   test('--text runs the text agent demo on the mock model', async () => {
     const { code, stdout, stderr } = await runParley(['demo', '--text']);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });

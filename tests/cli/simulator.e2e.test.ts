@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, RealtimeSession, type RealtimeSessionEventOf } from '@parley/core';
-import { OpenAIRealtimeModel } from '@parley/openai';
+import { OpenAILiveModel, OpenAIRealtimeModel } from '@parley/openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runParley, startParley } from './run-parley.js';
 
@@ -54,6 +54,24 @@ describe('parley simulator', () => {
     const run = await sim.stop('SIGINT');
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('Simulator stopped.');
+  });
+
+  test('--api live serves GPT-Live on /v1/live/sessions; OpenAILiveModel starts a session there', async () => {
+    const sim = startParley(['simulator', '--api', 'live', '--port', '0', '--api-key', 'sk-live']);
+    const [, url] = /listening on (ws:\S+)/.exec(await sim.line(/GPT-Live simulator listening on ws:/)) ?? [];
+    expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/v1\/live\/sessions$/);
+    const refused = await new OpenAILiveModel({ url: url as string, apiKey: 'sk-other' })
+      .connect({ config: {} })
+      .catch((e: { code?: string }) => e.code);
+    expect(refused).toBe('live_auth_failed');
+    const connection = await new OpenAILiveModel({ url: url as string, apiKey: 'sk-live' }).connect({
+      config: {},
+    });
+    expect(await sim.line(/ started$/)).toMatch(/^ {2}live_\S+ started$/);
+    await connection.close();
+    const run = await sim.stop('SIGINT');
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('Simulator stopped.');
   });
 

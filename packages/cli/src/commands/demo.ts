@@ -4,6 +4,7 @@ import type { RealtimeAudioFormat } from '@parley/core';
 import type { CommandSpec } from '../cli/command.js';
 import { CliUsageError } from '../cli/errors.js';
 import { runSupportDemo } from '../demo/run-demo.js';
+import { runLiveDemo } from '../live-demo/run-live-demo.js';
 import type { RealtimeProviderName } from '../providers/realtime-target.js';
 import { runVoiceDemo } from '../voice-demo/run-voice-demo.js';
 
@@ -13,6 +14,7 @@ export const demoCommand: CommandSpec = {
   summary: 'Run a realtime voice agent on the embedded OpenAI Realtime simulator (no API key, no network)',
   usage: [
     'demo [--out FILE] [--provider simulator|openai|azure] [--audio-format pcm16|g711_ulaw|g711_alaw]',
+    'demo --api live [--out FILE]',
     'demo --text',
   ],
   flags: {
@@ -33,14 +35,32 @@ export const demoCommand: CommandSpec = {
       description:
         "The session's audio, both ways: pcm16 (24 kHz, the default) or G.711 g711_ulaw / g711_alaw (8 kHz, as phone lines carry); the WAV is PCM16 at that rate",
     },
+    api: {
+      type: 'string',
+      choices: ['realtime', 'live'],
+      description:
+        'realtime (the OpenAI Realtime API, the default) or live: a GPT-Live voice agent (OpenAILiveModel) with a Parley agent as its delegated backend, on the embedded GPT-Live simulator',
+    },
     text: { type: 'boolean', description: 'Run the text agent demo instead (Runner, mock model)' },
   },
   notes: [
     'The voice demo: a spoken question and a tool call, two parallel tool calls answered by one follow-up,',
     'a handoff, a barge-in truncated where the caller stopped listening, and an ephemeral one-time code that',
     'never enters the conversation, through OpenAIRealtimeModel over a WebSocket to the simulator on 127.0.0.1.',
+    '--api live: GPT-Live delegates instead of calling tools; the session answers each delegation with a Parley',
+    "text agent (a tool call, and one that waits for the app's approval while the voice goes on).",
   ],
   async run(flags, io) {
+    if (flags.api === 'live') {
+      if (flags.text === true || flags.provider !== undefined || flags['audio-format'] !== undefined)
+        throw new CliUsageError(
+          'parley demo: --api live runs on the embedded GPT-Live simulator in PCM16; leave out --text, --provider and --audio-format.',
+        );
+      await runLiveDemo(io.out, {
+        wavPath: resolve(typeof flags.out === 'string' ? flags.out : join(tmpdir(), 'parley-live-demo.wav')),
+      });
+      return 0;
+    }
     if (flags.text === true) {
       if (flags.provider !== undefined || flags['audio-format'] !== undefined)
         throw new CliUsageError(

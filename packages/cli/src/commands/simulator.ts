@@ -6,6 +6,7 @@ import {
   type SimulatorAuth,
   type SimulatorPacing,
   scriptedBrain,
+  startLiveSimulator,
   startRealtimeSimulator,
 } from '@parley/openai/testing';
 import { z } from 'zod';
@@ -118,6 +119,7 @@ export const simulatorCommand: CommandSpec = {
   usage: [
     'simulator [--port 8787] [--first-output-ms 500] [--speed 5] [--auth openai|azure|none] [--api-key KEY] [--script FILE]',
     'simulator --instant …',
+    'simulator --api live [--port 8787] [--auth openai|azure] [--api-key KEY]',
   ],
   flags: {
     port: {
@@ -142,6 +144,12 @@ export const simulatorCommand: CommandSpec = {
       value: 'KEY',
       description: 'Accept only this key (with --auth openai or azure)',
     },
+    api: {
+      type: 'string',
+      choices: ['realtime', 'live'],
+      description:
+        'realtime (the OpenAI Realtime API, the default) or live: the GPT-Live simulator (/v1/live/sessions, paced by the input audio)',
+    },
     script: {
       type: 'string',
       value: 'FILE',
@@ -151,8 +159,11 @@ export const simulatorCommand: CommandSpec = {
   notes: [
     'It speaks the GA Realtime protocol: text and audio in, a synthesized voice and transcripts out, tool calls,',
     'cancel and truncate. Stop it with Ctrl-C. See docs/simulator.md.',
+    '--api live serves GPT-Live instead: its timeline advances with the input audio; it echoes what it hears',
+    '(see docs/providers/openai-live.md).',
   ],
   async run(flags, io) {
+    if (flags.api === 'live') return serveLive(flags, io);
     const brain = typeof flags.script === 'string' ? await scriptBrain(flags.script) : echoBrain;
     const sim = await startRealtimeSimulator({
       port: port(flags.port),
@@ -170,6 +181,39 @@ export const simulatorCommand: CommandSpec = {
     return 0;
   },
 };
+
+/** `parley simulator --api live`: the GPT-Live simulator until Ctrl-C. */
+async function serveLive(flags: FlagValues, io: CliIO): Promise<number> {
+  const realtimeOnly = ['first-output-ms', 'speed', 'instant', 'script'].filter(
+    (f) => flags[f] !== undefined,
+  );
+  if (realtimeOnly.length > 0 || flags.auth === 'none')
+    throw new CliUsageError(
+      `parley simulator: --api live takes ${flags.auth === 'none' ? 'a key (no --auth none)' : `no --${realtimeOnly[0]}`}: ` +
+        'GPT-Live is paced by the input audio; its options are --port, --auth openai|azure and --api-key.',
+    );
+  const sim = await startLiveSimulator({
+    port: port(flags.port),
+    azure: flags.auth === 'azure',
+    ...(typeof flags['api-key'] === 'string' && { apiKeys: [flags['api-key']] }),
+  });
+  io.out.line(`OpenAI GPT-Live simulator listening on ${sim.url}`);
+  io.out.line(`  new OpenAILiveModel({ url: '${sim.url}', apiKey: 'any' })   ·   Ctrl-C stops it`);
+  const stopLogging = sim.onClientEvent(({ event }) => {
+    if ((event as { type?: unknown } | undefined)?.type !== 'session.start') return;
+    const before = sim.sessions.length;
+    // The simulator starts the session right after recording the event (or refuses it).
+    queueMicrotask(() => {
+      const started = sim.sessions[before];
+      if (started) io.out.line(`  ${started.id} started`);
+    });
+  });
+  await untilStopped();
+  stopLogging();
+  await sim.close();
+  io.out.line('Simulator stopped.');
+  return 0;
+}
 
 function logConnections(
   onClientEvent: (listener: (e: { connectionId: string; event: unknown }) => void) => () => void,

@@ -10,6 +10,7 @@ import type { TranscriptPrinter } from '../transcript-printer.js';
 import { AudioMeter } from './audio-meter.js';
 import type { CallBackend } from './call-backend.js';
 import { CallRecording } from './call-recording.js';
+import { historyChange } from './history-change.js';
 import { nextEvent } from './next-event.js';
 import { guarded } from './step-guard.js';
 import { TurnResponses } from './turn-responses.js';
@@ -246,24 +247,6 @@ function countBy(values: readonly string[]): number[] {
   const counts = new Map<string, number>();
   for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
   return [...counts.values()];
-}
-
-/** The first `history_added` / `history_updated` snapshot of a message matching `match`, from now on. */
-function historyChange(
-  session: RealtimeSession,
-  match: (item: RealtimeMessageHistoryItem) => boolean,
-): Promise<RealtimeMessageHistoryItem> {
-  const isMatch = (item: RealtimeHistoryItem): item is RealtimeMessageHistoryItem =>
-    item.type === 'message' && match(item);
-  return new Promise((resolve) => {
-    const offs = (['history_added', 'history_updated'] as const).map((type) =>
-      session.on(type, ({ item }) => {
-        if (!isMatch(item)) return;
-        for (const off of offs) off();
-        resolve(item);
-      }),
-    );
-  });
 }
 
 function assistantMessage(
