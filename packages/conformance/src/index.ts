@@ -50,6 +50,7 @@ export {
 export { responseRequestsScenario } from './scenarios/response-requests.js';
 export { generateReplyScenario, textReplyScenario } from './scenarios/text-reply.js';
 export { toolCallScenario } from './scenarios/tool-call.js';
+export { turnDoneScenario } from './scenarios/turn-done.js';
 export { userSpeechScenario } from './scenarios/user-speech.js';
 export { type ConformanceSuiteOptions, defineConformanceSuite } from './suite.js';
 export {

@@ -134,12 +134,14 @@ export {
 } from './realtime/session/errors.js';
 export type {
   RealtimeErrorSource,
+  RealtimeMessageOutcome,
   RealtimeReconnectReason,
   RealtimeSessionEvent,
   RealtimeSessionEventOf,
   RealtimeSessionEventType,
   RealtimeSessionStatus,
   RealtimeToolCallStatus,
+  RealtimeTurnMessage,
 } from './realtime/session/events.js';
 export type {
   RealtimeFunctionCallHistoryItem,

@@ -28,6 +28,7 @@ import {
 import { responseRequestsScenario } from './response-requests.js';
 import { generateReplyScenario, textReplyScenario } from './text-reply.js';
 import { toolCallScenario } from './tool-call.js';
+import { turnDoneScenario } from './turn-done.js';
 import { userSpeechScenario } from './user-speech.js';
 
 /** Every realtime scenario, in the order the suite runs them. */
@@ -54,6 +55,7 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   bargeInScenario,
   multiMessageScenario,
   truncationWithoutTranscriptScenario,
+  turnDoneScenario,
   ephemeralIsolationScenario,
   concurrentEphemeralScenario,
   ephemeralCancelScenario,
@@ -85,6 +87,7 @@ export {
   textReplyScenario,
   toolCallScenario,
   truncationWithoutTranscriptScenario,
+  turnDoneScenario,
   unnamedRefusalScenario,
   userSpeechScenario,
 };

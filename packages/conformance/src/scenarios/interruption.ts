@@ -87,8 +87,16 @@ export const interruptMidMessageScenario: ConformanceScenario = {
         expect(heardText).toBeDefined();
         expect(text.startsWith(heardText ?? '')).toBe(true);
         if (text.length > 0) expect(heardText!.length).toBeLessThan(text.length);
+        // The turn ends honestly: partial, with what was heard.
+        expect(await events.waitFor('turn_done', (e) => e.responseId === responseId)).toMatchObject({
+          status: 'cancelled',
+          outcome: 'partial',
+          transcript: heardText,
+          messages: [{ itemId, outcome: 'partial', text, heardText, heardMs: 480 }],
+        });
         await roundTrip(harness, session, events);
         expect(events.of('error')).toEqual([]);
+        expect(events.of('turn_done').filter((e) => e.responseId === responseId)).toHaveLength(1);
       },
       reported(),
     );
@@ -132,6 +140,11 @@ export const interruptBeforeAudioScenario: ConformanceScenario = {
         expect(events.of('audio_interrupted')).toEqual([
           { type: 'audio_interrupted', responseId, itemId, heardMs: 0 },
         ]);
+        expect(await events.waitFor('turn_done', (e) => e.responseId === responseId)).toMatchObject({
+          outcome: 'skipped',
+          transcript: '',
+          messages: [{ itemId, outcome: 'skipped' }],
+        });
         expect(events.of('warning')).toEqual(
           messageTruncation || mutableChatContext
             ? []
@@ -139,6 +152,7 @@ export const interruptBeforeAudioScenario: ConformanceScenario = {
         );
         await roundTrip(harness, session, events);
         expect(events.of('error')).toEqual([]);
+        expect(events.of('turn_done').filter((e) => e.responseId === responseId)).toHaveLength(1);
       },
       reported(),
     );

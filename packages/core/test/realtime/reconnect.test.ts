@@ -145,7 +145,8 @@ describe('an unexpected close', () => {
 
     expect(model.connections).toHaveLength(2);
     const second = model.connection;
-    expect(typesSince(log, before)).toEqual(['reconnecting', 'reconnected']);
+    // The last answer was still playing (the clock stood still): its turn ends with the connection.
+    expect(typesSince(log, before)).toEqual(['turn_done', 'reconnecting', 'reconnected']);
     expect(log.of('reconnecting')).toEqual([
       {
         type: 'reconnecting',

@@ -39,6 +39,7 @@ import type { StaleResponses } from './stale-responses.js';
 import type { TaskSet } from './task-set.js';
 import type { ToolExecutor } from './tool-executor.js';
 import { TurnActivity } from './turn-activity.js';
+import type { TurnReports } from './turn-reports.js';
 import type { UnacknowledgedInputs } from './unacknowledged-inputs.js';
 
 /** A connection opened for the session's current agent that is not yet the session's live one. */
@@ -69,6 +70,7 @@ export interface ConnectionBoundParts<TContext> {
   readonly executor: ToolExecutor<TContext>;
   readonly guardrails: OutputGuardrailMonitor<TContext>;
   readonly switcher: AgentSwitcher<TContext>;
+  readonly turns: TurnReports<TContext>;
   /** Where the live connection's events go (the provider-event router). */
   route(connection: RealtimeConnection, event: RealtimeEvent): void;
 }
@@ -268,6 +270,8 @@ export class ConnectionLifecycle<TContext> {
     parts.stale.reset();
     parts.coordinator.reset();
     parts.ephemeral.reset();
+    // Before what was heard is forgotten: turns still playing end with it.
+    parts.turns.flush();
     parts.interruptions.reset();
     parts.playout.reset();
     parts.options.playbackTracker.reset();
@@ -355,7 +359,7 @@ export class ConnectionLifecycle<TContext> {
   }
 
   #turn() {
-    const { coordinator, history, mirror, responses, unacknowledged } = this.#parts;
+    const { coordinator, history, mirror, responses, unacknowledged, turns } = this.#parts;
     return {
       state: this.#state,
       activity: this.#activity,
@@ -364,6 +368,7 @@ export class ConnectionLifecycle<TContext> {
       mirror,
       responses,
       unacknowledged,
+      turns,
     };
   }
 

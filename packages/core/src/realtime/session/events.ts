@@ -35,6 +35,30 @@ export type RealtimeErrorSource = 'provider' | 'session' | 'tool' | 'guardrail' 
 export type RealtimeToolCallStatus = ToolInvocationResult['status'] | 'approval_rejected' | 'error';
 
 /**
+ * How one assistant message ended for the listener: heard (or shown) in `full`, heard in `partial` (cut where
+ * the listener stopped hearing it), or `skipped` (never heard).
+ */
+export type RealtimeMessageOutcome = 'full' | 'partial' | 'skipped';
+
+/** One assistant message of a turn, as the listener got it (see the `turn_done` event). */
+export type RealtimeTurnMessage =
+  /** Heard (or, text output, shown) in full: `text` is its final transcript. */
+  | { readonly itemId: string; readonly outcome: 'full'; readonly text: string }
+  /**
+   * Heard in part: `text` is what arrived before the cut, `heardText` the leading part of it the heard audio
+   * covers, `heardMs` how much of its audio was heard (absent for text output).
+   */
+  | {
+      readonly itemId: string;
+      readonly outcome: 'partial';
+      readonly text: string;
+      readonly heardText: string;
+      readonly heardMs?: number;
+    }
+  /** Never heard (it left the history): `text` is what had arrived. */
+  | { readonly itemId: string; readonly outcome: 'skipped'; readonly text: string };
+
+/**
  * Every event a {@link RealtimeSession} emits, as one discriminated union on `type`. Subscribe with
  * `session.on(type, fn)` or iterate them all with `for await (const event of session)`.
  */
@@ -103,6 +127,29 @@ export type RealtimeSessionEvent<TContext = unknown> =
       errorCode?: string;
       /** The response's token usage, when the provider reports it (also summed into `session.usage`). */
       usage?: RealtimeUsage;
+    }
+  /**
+   * One conversation response is over for the listener (once per response, after its `response_done`; for
+   * a response with audio, once its audio was heard to the end, it was interrupted, or the connection ended).
+   */
+  | {
+      type: 'turn_done';
+      responseId: string;
+      /** The agent whose response it was. */
+      agent: Agent<TContext>;
+      status: RealtimeResponseStatus;
+      reason?: RealtimeResponseEndReason;
+      /**
+       * `full`: every message was heard in full (also a turn of tool calls only); `skipped`: none of it was
+       * heard (or it ended before saying anything); `partial`: anything in between.
+       */
+      outcome: RealtimeMessageOutcome;
+      /** What the listener got: the text of the full messages and the heard text of the partial ones, joined. */
+      transcript: string;
+      /** Its assistant messages, in order. */
+      messages: readonly RealtimeTurnMessage[];
+      /** The function calls it made, in order (their outputs follow in `tool_end`). */
+      toolCalls: readonly { readonly callId: string; readonly name: string }[];
     }
   /** A function tool started running (after any approval). */
   | {

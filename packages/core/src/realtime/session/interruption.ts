@@ -3,13 +3,13 @@ import type { PlaybackTracker } from '../playback/playback-tracker.js';
 import type { RealtimeCapabilities, RealtimeCommand } from '../seam.js';
 import { messageCorrectionStrategy } from './capability-strategies.js';
 import type { EphemeralReplies } from './ephemeral-replies.js';
-import type { RealtimeSessionEvent } from './events.js';
+import type { RealtimeMessageOutcome, RealtimeSessionEvent } from './events.js';
 import type { MessagePlayout, PlayoutMessage } from './message-playout.js';
 import type { ResponseCoordinator } from './response-coordinator.js';
 import type { ResponseTracker } from './response-tracker.js';
 
 /** How one message of an interrupted response ended for the listener. */
-export type MessageOutcome = 'full' | 'partial' | 'skipped';
+export type MessageOutcome = RealtimeMessageOutcome;
 
 /** Who stopped the response. */
 export type InterruptSource = 'app' | 'speech' | 'playback' | 'guardrail';
@@ -33,9 +33,16 @@ export interface InterruptionHost<TContext> {
    * Applies an outcome to the local history (`skipped` removes the message); `heard` says how much of a
    * spoken message's audio the listener heard, of how much the app received.
    */
-  applyOutcome(itemId: string, outcome: MessageOutcome, heard?: { ms: number; ofMs: number }): void;
+  applyOutcome(
+    responseId: string,
+    itemId: string,
+    outcome: MessageOutcome,
+    heard?: { ms: number; ofMs: number },
+  ): void;
   /** Whether the local history has text for the message (only asked for messages without audio). */
   hasText(itemId: string): boolean;
+  /** Every message of the response has its outcome now. */
+  settled(responseId: string): void;
 }
 
 interface Snapshot {
@@ -215,6 +222,7 @@ export class Interruptions<TContext> {
     for (const message of this.#host.playout.messagesOf(responseId)) {
       this.#settleMessage(message, snapshot);
     }
+    this.#host.settled(responseId);
   }
 
   #settleMessage(message: PlayoutMessage, snapshot: Snapshot): void {
@@ -226,7 +234,7 @@ export class Interruptions<TContext> {
       outcome === 'partial' && message.receivedBytes > 0
         ? { ms: played, ofMs: this.#host.playout.durationMs(message.passedBytes) }
         : undefined;
-    this.#host.applyOutcome(itemId, outcome, heard);
+    this.#host.applyOutcome(message.responseId, itemId, outcome, heard);
     if (corrected === undefined) {
       this.#correct(itemId, outcome, message.receivedBytes > 0, snapshot.played.get(itemId) ?? 0);
     }

@@ -7,6 +7,7 @@ import type { ResponseCoordinator } from './response-coordinator.js';
 import type { ResponseTracker } from './response-tracker.js';
 import type { SessionState } from './session-state.js';
 import type { TurnActivity } from './turn-activity.js';
+import type { TurnReports } from './turn-reports.js';
 import type { UnacknowledgedInputs } from './unacknowledged-inputs.js';
 
 const CUT_OFF_OUTPUT = (name: string) =>
@@ -21,6 +22,7 @@ export interface TurnSources<TContext> {
   readonly mirror: HistoryMirror<TContext>;
   readonly responses: ResponseTracker<TContext>;
   readonly unacknowledged: UnacknowledgedInputs;
+  readonly turns: TurnReports<TContext>;
 }
 
 /**
@@ -56,6 +58,12 @@ export function dropLostTurn<TContext>(
   // Before the release, while the responses are still known.
   const conversations = responseIds.map((id) => responses.get(id)?.conversation ?? 'default');
   for (const id of responseIds) mirror.responseInterrupted(id);
+  // What was heard of them is read now, before the release forgets it; reported after their response_done.
+  const reportTurns = turn.turns.cut(
+    responseIds
+      .filter((_, i) => conversations[i] === 'default')
+      .map((responseId) => ({ responseId, agent: responses.get(responseId)?.agent ?? state.agent })),
+  );
   // The calls' tasks are cancelled with the connection; after a reconnect the model learns it in the replay.
   for (const call of calls) {
     history.updateCall(call.callId, { output: CUT_OFF_OUTPUT(call.name), status: 'completed' });
@@ -71,6 +79,7 @@ export function dropLostTurn<TContext>(
       reason: 'connection_lost',
     });
   });
+  reportTurns();
   if (responseIds.length + callIds.length + clientRequestIds.length > 0) {
     state.reportError(
       'session',

@@ -8,11 +8,13 @@ import type { PlaybackTracker } from '../playback/playback-tracker.js';
 export class SessionPlayback {
   readonly #tracker: PlaybackTracker;
   readonly #interrupt: () => void;
+  readonly #reported: () => void;
 
-  /** @internal Created by the session. */
-  constructor(tracker: PlaybackTracker, interrupt: () => void) {
+  /** @internal Created by the session; `reported` runs after each report of progress. */
+  constructor(tracker: PlaybackTracker, interrupt: () => void, reported: () => void = () => {}) {
     this.#tracker = tracker;
     this.#interrupt = interrupt;
+    this.#reported = reported;
   }
 
   /** The tracker the session asks (the one passed as `playbackTracker`, or the default). */
@@ -29,12 +31,14 @@ export class SessionPlayback {
       );
     }
     this.#tracker.played(itemId, ms);
+    this.#reported();
   }
 
   /** Message `itemId` played to its end. */
   finished(itemId: string): void {
     checkItemId('finished', itemId);
     this.#tracker.finished(itemId);
+    this.#reported();
   }
 
   /**

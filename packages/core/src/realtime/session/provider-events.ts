@@ -18,6 +18,7 @@ import type { ResponseTracker } from './response-tracker.js';
 import type { SessionState } from './session-state.js';
 import type { StaleResponses } from './stale-responses.js';
 import type { ToolExecutor } from './tool-executor.js';
+import type { TurnReports } from './turn-reports.js';
 
 type EventOf<T extends RealtimeEvent['type']> = Extract<RealtimeEvent, { type: T }>;
 
@@ -39,6 +40,7 @@ export interface ProviderEventConsumers<TContext> {
   readonly interruptions: Interruptions<TContext>;
   readonly guardrails: OutputGuardrailMonitor<TContext>;
   readonly executor: ToolExecutor<TContext>;
+  readonly turns: TurnReports<TContext>;
 }
 
 /**
@@ -107,6 +109,7 @@ export class ProviderEventRouter<TContext> {
         to.mirror.itemAdded(event);
         return;
       case 'item_deleted':
+        to.turns.removing(event.itemId);
         to.mirror.itemDeleted(event);
         return;
       case 'item_truncated':
@@ -203,6 +206,8 @@ export class ProviderEventRouter<TContext> {
       ...(event.errorCode !== undefined && { errorCode: event.errorCode }),
       ...(event.usage !== undefined && { usage: event.usage }),
     });
+    if (event.conversation === 'default')
+      to.turns.responseDone(event.responseId, info.agent, event.status, event.reason);
   }
 
   /**

@@ -26,6 +26,7 @@ import { traceSession } from './session-tracing.js';
 import { StaleResponses } from './stale-responses.js';
 import { TaskSet } from './task-set.js';
 import { ToolExecutor } from './tool-executor.js';
+import { TurnReports } from './turn-reports.js';
 import { UnacknowledgedInputs } from './unacknowledged-inputs.js';
 import { UserInput } from './user-input.js';
 
@@ -83,13 +84,27 @@ export function assembleSession<TContext>(
     },
     send,
     emit,
-    applyOutcome: (itemId, outcome, heard) => mirror.messageOutcome(itemId, outcome, heard),
+    applyOutcome: (responseId, itemId, outcome, heard) =>
+      turns.messageOutcome(responseId, itemId, outcome, () => mirror.messageOutcome(itemId, outcome, heard)),
     hasText: (itemId) => mirror.hasText(itemId),
+    settled: (responseId) => turns.settled(responseId),
+  });
+  const turns = new TurnReports<TContext>({
+    clock,
+    history,
+    playout,
+    tracker,
+    isStopped: (id) => interruptions.isStopped(id),
+    emit,
   });
   const mirror = new HistoryMirror(history, responses, (id) => interruptions.isStopped(id));
-  const playback = new SessionPlayback(tracker, () => {
-    if (state.status === 'connected' && !state.closing) interruptions.interrupt('playback');
-  });
+  const playback = new SessionPlayback(
+    tracker,
+    () => {
+      if (state.status === 'connected' && !state.closing) interruptions.interrupt('playback');
+    },
+    () => turns.playbackReported(),
+  );
   const switcher: AgentSwitcher<TContext> = new AgentSwitcher<TContext>({
     runContext,
     capabilities: model.capabilities,
@@ -177,6 +192,7 @@ export function assembleSession<TContext>(
     interruptions,
     guardrails,
     executor,
+    turns,
     delivery: {
       playout,
       tracker,
