@@ -7,7 +7,7 @@ import { withSession } from '../support.js';
 /** A message, then a function call in the same response, then the follow-up: one `turn_done` for each. */
 export const turnDoneScenario: ConformanceScenario = {
   name: 'turn_done: once per response, with its transcript, outcome and tool calls, even when a function call follows the message',
-  requires: [],
+  requires: ['responseRequests'],
   exercises: ['audioOutput'],
   async run(harness) {
     const lookup = tool({
