@@ -54,8 +54,10 @@ const clients = { socket: bareSocket, 'parley-session': parleySession, agents: a
 const open = clients[kind];
 if (!open) throw new Error(`Unknown client "${kind}"; one of ${Object.keys(clients).join(', ')}.`);
 
-// One session first, so module code and one-time caches are not counted per session.
+// One session first, so module code and one-time caches are not counted per session. BENCH_IDLE_WARMUP (default 1)
+// opens and closes more first, so that code the JIT compiles while the first sessions open is not counted either.
 const warm = await open();
+for (let i = 1; i < Number(process.env.BENCH_IDLE_WARMUP ?? 1); i++) await (await open()).close();
 const before = settledHeap();
 const sessions = [];
 for (let i = 0; i < SESSIONS; i++) sessions.push(await open());
