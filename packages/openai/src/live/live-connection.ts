@@ -1,5 +1,4 @@
 import {
-  AbortError,
   type ContextAppendKind,
   type RealtimeCommand,
   type RealtimeConnection,
@@ -10,6 +9,8 @@ import {
 } from '@parley/core';
 import type { SocketEventMap, WebSocketLike } from '../realtime/socket-types.js';
 import { decodeBase64, encodeBase64 } from '../shared/base64.js';
+import { closeWait } from '../shared/close-wait.js';
+import { ConnectPhase } from '../shared/connect-phase.js';
 import { isPlainObject } from '../shared/deep-merge.js';
 import type { LiveAppendKind, LiveClientEvent } from '../shared/live-wire-events.js';
 import type { LiveFunctionTool, LiveSessionConfig } from '../shared/live-wire-session.js';
@@ -108,11 +109,9 @@ export class OpenAILiveConnection implements RealtimeConnection {
   #sessionId: string | undefined;
   #expiresAt: number | undefined;
   #instructions: string | undefined;
-  #settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
-  #connectTimer: TimerHandle | undefined;
+  readonly #connect: ConnectPhase;
   #silenceTimer: TimerHandle | undefined;
   #heardFromApp = false;
-  #signal: AbortSignal | undefined;
   #closed: Promise<void> | undefined;
   #resolveClosed: (() => void) | undefined;
   #opened = false;
@@ -122,6 +121,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
     this.#socket = socket;
     this.#options = options;
     this.#secrets = [apiKey];
+    this.#connect = new ConnectPhase(options.clock);
     const emit = (event: RealtimeEvent) => this.#emit(event);
     this.#turns = new InputTurns({ emit, nextId: () => this.#nextId('item'), gapMs: options.turnGapMs });
     this.#segmenter = new OutputSegmenter({
@@ -283,20 +283,9 @@ export class OpenAILiveConnection implements RealtimeConnection {
     const wasOpen = this.#phase === 'open';
     this.#phase = 'closing';
     this.#stopSilence();
-    this.#closed = new Promise<void>((resolve) => {
-      const timer = this.#options.clock.setTimeout(() => {
-        this.#detach();
-        (this.#socket as { terminate?: () => void }).terminate?.();
-        this.#phase = 'closed';
-        resolve();
-      }, this.#options.closeTimeoutMs);
-      this.#resolveClosed = () => {
-        this.#options.clock.clearTimeout(timer);
-        resolve();
-      };
-      if (wasOpen) this.#write({ type: 'session.close', event_id: this.#eventId('close') });
-      else this.#closeSocket();
-    });
+    this.#closed = this.#waitForClose();
+    if (wasOpen) this.#write({ type: 'session.close', event_id: this.#eventId('close') });
+    else this.#closeSocket();
     return this.#closed;
   }
 
@@ -451,8 +440,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
     const session = isPlainObject(event.session) ? event.session : {};
     this.#sessionId = str(session.id);
     this.#expiresAt = expiryOf(session);
-    const settle = this.#settle;
-    this.#endConnectPhase();
+    const settle = this.#connect.end();
     this.#phase = 'open';
     this.#scheduleSilence();
     this.#emit({ type: 'connection_status', status: 'connected' });
@@ -559,6 +547,17 @@ export class OpenAILiveConnection implements RealtimeConnection {
     this.#socket.removeEventListener('close', this.#onClose);
   }
 
+  /** The wait for the close event of a socket being closed, bounded by `closeTimeoutMs`. */
+  #waitForClose(): Promise<void> {
+    const wait = closeWait(this.#options.clock, this.#options.closeTimeoutMs, () => {
+      this.#detach();
+      (this.#socket as { terminate?: () => void }).terminate?.();
+      this.#phase = 'closed';
+    });
+    this.#resolveClosed = wait.closed;
+    return wait.done;
+  }
+
   #closeSocket(): void {
     try {
       this.#socket.close(1000, 'OK');
@@ -593,62 +592,29 @@ export class OpenAILiveConnection implements RealtimeConnection {
 
   #waitUntilStarted(start: LiveSessionConfig, signal: AbortSignal | undefined): Promise<void> {
     this.#start = start;
-    return new Promise<void>((resolve, reject) => {
-      this.#settle = { resolve, reject };
-      this.#connectTimer = this.#options.clock.setTimeout(() => {
-        this.#connectTimer = undefined;
-        this.#rejectConnect(
-          new OpenAILiveError(
-            'live_connect_timeout',
-            `GPT-Live did not start the session within ${this.#options.connectTimeoutMs} ms; raise connectTimeoutMs or check the network.`,
-          ),
-        );
-      }, this.#options.connectTimeoutMs);
-      if (signal) {
-        this.#signal = signal;
-        if (signal.aborted) this.#onAbort();
-        else signal.addEventListener('abort', this.#onAbort);
-      }
+    return this.#connect.wait({
+      timeoutMs: this.#options.connectTimeoutMs,
+      timeoutError: () =>
+        new OpenAILiveError(
+          'live_connect_timeout',
+          `GPT-Live did not start the session within ${this.#options.connectTimeoutMs} ms; raise connectTimeoutMs or check the network.`,
+        ),
+      signal,
+      onStop: (error) => this.#rejectConnect(error),
     });
-  }
-
-  readonly #onAbort = (): void => {
-    this.#rejectConnect(new AbortError('connect() was aborted.', { cause: this.#signal?.reason }));
-  };
-
-  #endConnectPhase(): void {
-    this.#settle = undefined;
-    if (this.#connectTimer !== undefined) this.#options.clock.clearTimeout(this.#connectTimer);
-    this.#connectTimer = undefined;
-    this.#signal?.removeEventListener('abort', this.#onAbort);
-    this.#signal = undefined;
   }
 
   #rejectConnect(error: Error): void {
-    const settle = this.#settle;
+    const settle = this.#connect.end();
     if (!settle) return;
-    this.#endConnectPhase();
     this.#phase = 'closing';
-    this.#closed = new Promise<void>((resolve) => {
-      const timer = this.#options.clock.setTimeout(() => {
-        this.#detach();
-        (this.#socket as { terminate?: () => void }).terminate?.();
-        this.#phase = 'closed';
-        resolve();
-      }, this.#options.closeTimeoutMs);
-      this.#resolveClosed = () => {
-        this.#options.clock.clearTimeout(timer);
-        resolve();
-      };
-    });
+    this.#closed = this.#waitForClose();
     this.#closeSocket();
     void this.#closed.then(() => settle.reject(error));
   }
 
   #failConnect(error: Error): void {
-    const settle = this.#settle;
-    this.#endConnectPhase();
-    settle?.reject(error);
+    this.#connect.end()?.reject(error);
   }
 }
 

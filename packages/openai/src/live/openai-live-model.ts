@@ -1,17 +1,10 @@
 import {
-  AbortError,
   REALTIME_SPECIFICATION_VERSION,
   type RealtimeCapabilities,
   type RealtimeConnectOptions,
   type RealtimeModel,
 } from '@parley/core';
-import { assertApiKeyShape } from '../realtime/options.js';
-import {
-  createSocket,
-  detectWebSocketStyle,
-  handshakeCredentials,
-  loadWebSocketConstructor,
-} from '../realtime/socket.js';
+import { detectWebSocketStyle, handshakeCredentials, openSocket } from '../realtime/socket.js';
 import type { WebSocketStyle } from '../realtime/socket-types.js';
 import { liveCapabilities } from './capabilities.js';
 import { OpenAILiveError } from './errors.js';
@@ -48,40 +41,26 @@ export class OpenAILiveModel implements RealtimeModel {
 
   async connect(options: RealtimeConnectOptions): Promise<OpenAILiveConnection> {
     const { signal } = options;
-    if (signal?.aborted) throw new AbortError('connect() was aborted.', { cause: signal.reason });
-    const apiKey = await this.#resolveKey();
-    if (signal?.aborted) throw new AbortError('connect() was aborted.', { cause: signal.reason });
     const { headers } = this.#options;
-    const credentials =
-      this.#options.authHeader === 'api-key'
-        ? { headers: { ...headers, 'api-key': apiKey }, protocols: [] }
-        : handshakeCredentials(this.#style, apiKey, headers);
-    const WebSocketCtor = await loadWebSocketConstructor(this.#options.WebSocket);
-    if (signal?.aborted) throw new AbortError('connect() was aborted.', { cause: signal.reason });
-    const socket = createSocket(WebSocketCtor, this.#style, this.#options.url.toString(), credentials);
-    return OpenAILiveConnection.open(socket, this.#options, apiKey, options.config ?? {}, signal);
-  }
-
-  async #resolveKey(): Promise<string> {
-    const source = this.#options.apiKey;
-    if (typeof source === 'string') return source;
-    let key: unknown;
-    try {
-      key = await source();
-    } catch (error) {
-      throw new OpenAILiveError(
-        'live_api_key_unavailable',
-        'apiKeyProvider threw instead of returning a key; see `cause`.',
-        {
-          cause: error,
-        },
-      );
-    }
-    try {
-      assertApiKeyShape(key, 'The key returned by apiKeyProvider');
-    } catch (error) {
-      throw new OpenAILiveError('live_api_key_unavailable', (error as Error).message);
-    }
-    return key;
+    return openSocket({
+      signal,
+      apiKey: this.#options.apiKey,
+      keyUnavailable: (message, cause) => new OpenAILiveError('live_api_key_unavailable', message, { cause }),
+      credentials: (key) =>
+        this.#options.authHeader === 'api-key'
+          ? { headers: { ...headers, 'api-key': key }, protocols: [] }
+          : handshakeCredentials(this.#style, key, headers),
+      WebSocket: this.#options.WebSocket,
+      style: this.#style,
+      url: this.#options.url.toString(),
+      refused: (cause) =>
+        new OpenAILiveError(
+          'live_handshake_failed',
+          'The WebSocket constructor refused the connection request; check the url and the WebSocket option.',
+          { cause },
+        ),
+      wrap: (socket, apiKey) =>
+        OpenAILiveConnection.open(socket, this.#options, apiKey, options.config ?? {}, signal),
+    });
   }
 }

@@ -1,6 +1,6 @@
 import { type Clock, optionKeys, systemClock, UserError } from '@parley/core';
-import { assertApiKeyShape } from '../realtime/options.js';
 import type { WebSocketConstructor, WebSocketStyle } from '../realtime/socket-types.js';
+import { type ApiKeySource, resolveApiKeySource } from '../shared/api-key.js';
 
 /** Options of {@link OpenAILiveModel}. */
 export interface OpenAILiveModelOptions {
@@ -49,7 +49,7 @@ export interface OpenAILiveModelOptions {
 
 /** The validated options. */
 export interface ResolvedLiveOptions {
-  apiKey: string | (() => string | Promise<string>);
+  apiKey: ApiKeySource;
   authHeader: 'bearer' | 'api-key';
   model: string;
   url: URL;
@@ -111,23 +111,7 @@ export function resolveLiveOptions(options: OpenAILiveModelOptions = {}): Resolv
   if (options === null || typeof options !== 'object')
     throw invalid('OpenAILiveModel options must be an object.');
   OPTIONS.check(options);
-  let apiKey: ResolvedLiveOptions['apiKey'];
-  if (options.apiKeyProvider !== undefined) {
-    if (options.apiKey !== undefined) throw invalid('Pass either apiKey or apiKeyProvider, not both.');
-    if (typeof options.apiKeyProvider !== 'function') throw invalid('apiKeyProvider must be a function.');
-    apiKey = options.apiKeyProvider;
-  } else {
-    const fromEnv = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
-      ?.OPENAI_API_KEY;
-    const key = options.apiKey ?? fromEnv;
-    if (key === undefined) {
-      throw invalid(
-        'No API key: pass apiKey (or apiKeyProvider) or set the OPENAI_API_KEY environment variable.',
-      );
-    }
-    assertApiKeyShape(key, options.apiKey === undefined ? 'OPENAI_API_KEY' : 'apiKey');
-    apiKey = key;
-  }
+  const apiKey = resolveApiKeySource(options);
   const authHeader = options.authHeader ?? 'bearer';
   if (authHeader !== 'bearer' && authHeader !== 'api-key')
     throw invalid("authHeader must be 'bearer' or 'api-key'.");

@@ -1,8 +1,8 @@
 import { optionKeys, ParleyError, UserError } from '@parley/core';
+import { assertApiKeyShape } from '../shared/api-key.js';
 import { endpointURL } from '../shared/base-url.js';
 import type { WireSession } from '../shared/realtime-wire.js';
 import { redactSecrets } from '../shared/redact.js';
-import { assertApiKeyShape } from './options.js';
 
 /** Options of {@link createClientSecret}. */
 export interface CreateClientSecretOptions {

@@ -1,15 +1,15 @@
 import {
-  AbortError,
   type Clock,
   ConnectionClosedError,
   type RealtimeCommand,
   type RealtimeConnection,
   type RealtimeEvent,
   type RealtimeSessionConfig,
-  type TimerHandle,
 } from '@parley/core';
 import { encodeBase64 } from '../shared/base64.js';
 import { toBetaClientEvent } from '../shared/beta-dialect.js';
+import { closeWait } from '../shared/close-wait.js';
+import { ConnectPhase } from '../shared/connect-phase.js';
 import type { JsonObject } from '../shared/deep-merge.js';
 import type { WireSession } from '../shared/realtime-wire.js';
 import { redactSecrets } from '../shared/redact.js';
@@ -95,10 +95,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   #closed: Promise<void> | undefined;
   #resolveClosed: (() => void) | undefined;
 
-  // connect phase
-  #connectTimer: TimerHandle | undefined;
-  #signal: AbortSignal | undefined;
-  #settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  readonly #connect: ConnectPhase;
   #opened = false;
   #socketErrorMessage: string | undefined;
   #serverError: { code: string; message: string } | undefined;
@@ -111,6 +108,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     this.#socket = socket;
     this.#settings = settings;
     this.#initialConfig = config;
+    this.#connect = new ConnectPhase(settings.clock);
     this.#normalizer = new ServerEventNormalizer({
       emit: (event) => this.#onNormalized(event),
       onControl: (type, event) => this.#onControl(type, event),
@@ -468,62 +466,37 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   // --- connect phase ---
 
   #waitUntilReady(signal: AbortSignal | undefined): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.#settle = { resolve, reject };
-      this.#connectTimer = this.#settings.clock.setTimeout(() => {
-        this.#connectTimer = undefined;
-        this.#rejectConnect(
-          new OpenAIRealtimeError(
-            'realtime_connect_timeout',
-            `The Realtime session was not ready within ${this.#settings.connectTimeoutMs} ms. Check the network ` +
-              'and the endpoint, or raise connectTimeoutMs.',
-          ),
-        );
-      }, this.#settings.connectTimeoutMs);
-      if (signal) {
-        this.#signal = signal;
-        if (signal.aborted) this.#onAbort();
-        else signal.addEventListener('abort', this.#onAbort);
-      }
+    return this.#connect.wait({
+      timeoutMs: this.#settings.connectTimeoutMs,
+      timeoutError: () =>
+        new OpenAIRealtimeError(
+          'realtime_connect_timeout',
+          `The Realtime session was not ready within ${this.#settings.connectTimeoutMs} ms. Check the network ` +
+            'and the endpoint, or raise connectTimeoutMs.',
+        ),
+      signal,
+      onStop: (error) => this.#rejectConnect(error),
     });
   }
 
-  readonly #onAbort = (): void => {
-    this.#rejectConnect(new AbortError('connect() was aborted.', { cause: this.#signal?.reason }));
-  };
-
   #becomeReady(): void {
-    const settle = this.#settle;
-    this.#endConnectPhase();
+    const settle = this.#connect.end();
     this.#phase = 'open';
     this.#emit({ type: 'connection_status', status: 'connected' });
     settle?.resolve();
   }
 
-  #endConnectPhase(): void {
-    this.#settle = undefined;
-    if (this.#connectTimer !== undefined) {
-      this.#settings.clock.clearTimeout(this.#connectTimer);
-      this.#connectTimer = undefined;
-    }
-    this.#signal?.removeEventListener('abort', this.#onAbort);
-    this.#signal = undefined;
-  }
-
   /** Fails `connect()` while the socket is still up: closes it first, then rejects. */
   #rejectConnect(error: Error): void {
-    if (!this.#settle) return;
-    const settle = this.#settle;
-    this.#endConnectPhase();
+    const settle = this.#connect.end();
+    if (!settle) return;
     this.#phase = 'closing';
     void this.#closeSocket(1000, 'connect failed').then(() => settle.reject(error));
   }
 
   /** Fails `connect()` after the socket closed by itself. */
   #failConnect(error: Error): void {
-    const settle = this.#settle;
-    this.#endConnectPhase();
-    settle?.reject(error);
+    this.#connect.end()?.reject(error);
   }
 
   #closeError(code: number, reason: string): OpenAIRealtimeError {
@@ -560,25 +533,18 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
 
   /** Starts the closing handshake and resolves on the close event, or after `closeTimeoutMs` at the latest. */
   #closeSocket(code: number, reason: string): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = this.#settings.clock.setTimeout(() => {
-        this.#phase = 'closed';
-        this.#detach();
-        (this.#socket as { terminate?: () => void }).terminate?.();
-        finish();
-      }, this.#settings.closeTimeoutMs);
-      const finish = () => {
-        this.#settings.clock.clearTimeout(timer);
-        this.#resolveClosed = undefined;
-        resolve();
-      };
-      this.#resolveClosed = finish;
-      try {
-        this.#socket.close(code, reason);
-      } catch {
-        // Closing a socket that is still connecting may throw in some implementations; the close event follows.
-      }
+    const wait = closeWait(this.#settings.clock, this.#settings.closeTimeoutMs, () => {
+      this.#phase = 'closed';
+      this.#detach();
+      (this.#socket as { terminate?: () => void }).terminate?.();
     });
+    this.#resolveClosed = wait.closed;
+    try {
+      this.#socket.close(code, reason);
+    } catch {
+      // Closing a socket that is still connecting may throw in some implementations; the close event follows.
+    }
+    return wait.done;
   }
 
   #redact(text: string): string {

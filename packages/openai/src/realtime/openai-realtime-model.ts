@@ -1,5 +1,4 @@
 import {
-  AbortError,
   REALTIME_SPECIFICATION_VERSION,
   type RealtimeCapabilities,
   type RealtimeConnectOptions,
@@ -9,7 +8,6 @@ import { OPENAI_REALTIME_CAPABILITIES } from './capabilities.js';
 import { OpenAIRealtimeConnection } from './connection.js';
 import { OpenAIRealtimeError } from './errors.js';
 import {
-  assertApiKeyShape,
   type OpenAIRealtimeModelOptions,
   type ResolvedRealtimeOptions,
   resolveRealtimeOptions,
@@ -17,10 +15,9 @@ import {
 import {
   assertBrowserKey,
   browserHeaderError,
-  createSocket,
   detectWebSocketStyle,
   handshakeCredentials,
-  loadWebSocketConstructor,
+  openSocket,
 } from './socket.js';
 import type { WebSocketStyle } from './socket-types.js';
 
@@ -66,57 +63,36 @@ export class OpenAIRealtimeModel implements RealtimeModel {
 
   async connect(options: RealtimeConnectOptions): Promise<OpenAIRealtimeConnection> {
     const { signal } = options;
-    const config = options.config ?? {};
-    if (signal?.aborted) throw new AbortError('connect() was aborted.', { cause: signal.reason });
-    const apiKey = await this.#resolveKey();
-    if (signal?.aborted) throw new AbortError('connect() was aborted.', { cause: signal.reason });
-    const credentials = handshakeCredentials(this.#style, apiKey, this.#options.headers);
-    const WebSocketCtor = await loadWebSocketConstructor(this.#options.WebSocket);
-    if (signal?.aborted) throw new AbortError('connect() was aborted.', { cause: signal.reason });
-    let socket: ReturnType<typeof createSocket>;
-    try {
-      socket = createSocket(WebSocketCtor, this.#style, this.#options.url.toString(), credentials);
-    } catch (error) {
-      throw new OpenAIRealtimeError(
-        'realtime_handshake_failed',
-        'The WebSocket constructor refused the connection request; check the url and the WebSocket option.',
-        { cause: error },
-      );
-    }
-    return OpenAIRealtimeConnection.open(
-      socket,
-      {
-        clock: this.#options.clock,
-        connectTimeoutMs: this.#options.connectTimeoutMs,
-        closeTimeoutMs: this.#options.closeTimeoutMs,
-        baseSession: this.#options.sessionConfig,
-        secrets: [apiKey],
-        sessionType: this.#options.target === 'transcription' ? 'transcription' : 'realtime',
-        ...(options.rawEvents && { rawEvents: true }),
-      },
-      config,
+    return openSocket({
       signal,
-    );
-  }
-
-  async #resolveKey(): Promise<string> {
-    const source = this.#options.apiKey;
-    if (typeof source === 'string') return source;
-    let key: unknown;
-    try {
-      key = await source();
-    } catch (error) {
-      throw new OpenAIRealtimeError(
-        'realtime_api_key_unavailable',
-        'apiKeyProvider threw instead of returning a key; see `cause`.',
-        { cause: error },
-      );
-    }
-    try {
-      assertApiKeyShape(key, 'The key returned by apiKeyProvider');
-    } catch (error) {
-      throw new OpenAIRealtimeError('realtime_api_key_unavailable', (error as Error).message);
-    }
-    return key;
+      apiKey: this.#options.apiKey,
+      keyUnavailable: (message, cause) =>
+        new OpenAIRealtimeError('realtime_api_key_unavailable', message, { cause }),
+      credentials: (key) => handshakeCredentials(this.#style, key, this.#options.headers),
+      WebSocket: this.#options.WebSocket,
+      style: this.#style,
+      url: this.#options.url.toString(),
+      refused: (cause) =>
+        new OpenAIRealtimeError(
+          'realtime_handshake_failed',
+          'The WebSocket constructor refused the connection request; check the url and the WebSocket option.',
+          { cause },
+        ),
+      wrap: (socket, apiKey) =>
+        OpenAIRealtimeConnection.open(
+          socket,
+          {
+            clock: this.#options.clock,
+            connectTimeoutMs: this.#options.connectTimeoutMs,
+            closeTimeoutMs: this.#options.closeTimeoutMs,
+            baseSession: this.#options.sessionConfig,
+            secrets: [apiKey],
+            sessionType: this.#options.target === 'transcription' ? 'transcription' : 'realtime',
+            ...(options.rawEvents && { rawEvents: true }),
+          },
+          options.config ?? {},
+          signal,
+        ),
+    });
   }
 }

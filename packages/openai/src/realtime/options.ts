@@ -1,4 +1,5 @@
 import { type Clock, optionKeys, systemClock, UserError } from '@parley/core';
+import { type ApiKeySource, resolveApiKeySource } from '../shared/api-key.js';
 import type { WireSession } from '../shared/realtime-wire.js';
 import type { WebSocketConstructor, WebSocketStyle } from './socket-types.js';
 
@@ -60,7 +61,7 @@ export interface OpenAIRealtimeModelOptions {
 
 /** The validated options. */
 export interface ResolvedRealtimeOptions {
-  apiKey: (() => string | Promise<string>) | string;
+  apiKey: ApiKeySource;
   model: string;
   /** What the URL opens: a model session, a transcription session or an existing call. */
   target: 'model' | 'transcription' | 'call';
@@ -104,24 +105,9 @@ export const RESERVED_UPGRADE_HEADERS: ReadonlySet<string> = new Set([
   'openai-beta',
 ]);
 const URL_TARGET_PARAMS = ['model', 'deployment', 'intent', 'call_id'];
-const KEY_SHAPE = /^[\x21-\x7e]+$/;
 
 function invalid(message: string): UserError {
   return new UserError(message, { code: 'invalid_option' });
-}
-
-/** Checks that `key` can go into a header or subprotocol; the message never quotes the key. */
-export function assertApiKeyShape(key: unknown, source: string): asserts key is string {
-  if (typeof key !== 'string' || key.length === 0) {
-    throw invalid(
-      `${source} must be a non-empty string. Pass your OpenAI API key or an ephemeral "ek_" key.`,
-    );
-  }
-  if (!KEY_SHAPE.test(key)) {
-    throw invalid(
-      `${source} contains spaces, line breaks or non-ASCII characters; check how the key was loaded.`,
-    );
-  }
 }
 
 function positiveInteger(value: number | undefined, name: string, fallback: number): number {
@@ -163,27 +149,7 @@ export function resolveRealtimeOptions(options: OpenAIRealtimeModelOptions = {})
   if (options === null || typeof options !== 'object')
     throw invalid('OpenAIRealtimeModel options must be an object.');
   MODEL_OPTIONS.check(options);
-  const { apiKeyProvider } = options;
-  let apiKey: ResolvedRealtimeOptions['apiKey'];
-  if (options.apiKey !== undefined && apiKeyProvider !== undefined) {
-    throw invalid('Pass either apiKey or apiKeyProvider, not both.');
-  }
-  if (apiKeyProvider !== undefined) {
-    if (typeof apiKeyProvider !== 'function')
-      throw invalid('apiKeyProvider must be a function returning a key.');
-    apiKey = apiKeyProvider;
-  } else {
-    const fromEnv = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
-      ?.OPENAI_API_KEY;
-    const key = options.apiKey ?? fromEnv;
-    if (key === undefined) {
-      throw invalid(
-        'No API key: pass apiKey, apiKeyProvider, or set the OPENAI_API_KEY environment variable.',
-      );
-    }
-    assertApiKeyShape(key, options.apiKey === undefined ? 'OPENAI_API_KEY' : 'apiKey');
-    apiKey = key;
-  }
+  const apiKey = resolveApiKeySource(options);
 
   const model = options.model ?? 'gpt-realtime';
   if (typeof model !== 'string' || model.trim() === '') throw invalid('model must be a non-empty string.');

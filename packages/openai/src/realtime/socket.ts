@@ -1,4 +1,5 @@
-import { UserError } from '@parley/core';
+import { AbortError, UserError } from '@parley/core';
+import { type ApiKeySource, obtainApiKey } from '../shared/api-key.js';
 import type { WebSocketConstructor, WebSocketLike, WebSocketStyle } from './socket-types.js';
 
 interface RuntimeGlobals {
@@ -120,4 +121,40 @@ export function createSocket(
   }
   socket.binaryType = 'arraybuffer';
   return socket;
+}
+
+/**
+ * What every connect does before its connection exists, each step after the abort check it needs: the key for this
+ * connection, the handshake credentials, the WebSocket constructor (loaded on first use), then the socket, handed to
+ * `wrap` in the same tick (the connection must listen before the socket's first event). A provider that yields no
+ * key becomes `keyUnavailable(message, cause)`, a constructor that throws `refused(cause)`.
+ */
+export async function openSocket<T>(options: {
+  signal: AbortSignal | undefined;
+  apiKey: ApiKeySource;
+  keyUnavailable: (message: string, cause?: unknown) => Error;
+  credentials: (apiKey: string) => HandshakeCredentials;
+  WebSocket: WebSocketConstructor | undefined;
+  style: WebSocketStyle;
+  url: string;
+  refused: (cause: unknown) => Error;
+  wrap: (socket: WebSocketLike, apiKey: string) => T;
+}): Promise<T> {
+  const { signal } = options;
+  const checkAborted = () => {
+    if (signal?.aborted) throw new AbortError('connect() was aborted.', { cause: signal.reason });
+  };
+  checkAborted();
+  const apiKey = await obtainApiKey(options.apiKey, options.keyUnavailable);
+  checkAborted();
+  const credentials = options.credentials(apiKey);
+  const ctor = await loadWebSocketConstructor(options.WebSocket);
+  checkAborted();
+  let socket: WebSocketLike;
+  try {
+    socket = createSocket(ctor, options.style, options.url, credentials);
+  } catch (error) {
+    throw options.refused(error);
+  }
+  return options.wrap(socket, apiKey);
 }
