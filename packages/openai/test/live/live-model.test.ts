@@ -138,6 +138,21 @@ describe('OpenAILiveModel behind the realtime seam', () => {
     );
   });
 
+  test('a WebSocket constructor that throws rejects connect with a typed live_handshake_failed', async () => {
+    const refusing = class {
+      constructor() {
+        throw new SyntaxError('Invalid URL');
+      }
+    };
+    const model = new OpenAILiveModel({
+      apiKey: 'sk-live',
+      WebSocket: refusing as unknown as OpenAILiveModelOptions['WebSocket'],
+    });
+    const error = await model.connect({ config: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAILiveError);
+    expect(error).toMatchObject({ code: 'live_handshake_failed', cause: expect.any(SyntaxError) });
+  });
+
   test('session.start carries only known fields (the simulator is strict); a refused start rejects connect', async () => {
     sim = await startLiveSimulator();
     const voice = new Agent({ name: 'V', instructions: 'x'.repeat(60_000) });
