@@ -1,12 +1,11 @@
-import type { LiveAudioFormat } from '../shared/live-wire-session.js';
 import { type WireAudioFormat, wireBytesPerMs } from '../shared/realtime-wire.js';
-import { fromPcm24, fromSamples, toPcm24, toSamples } from './live/live-audio.js';
+import { type CodecFormat, fromPcm24, fromSamples, toPcm24, toSamples } from './audio-codec.js';
 
 /**
  * The Realtime simulator reasons in PCM16 24 kHz (VAD, synthesized speech, the text embedded by `speechAudio`) and
  * speaks the session's format on the wire: `audio/pcm` as is, `audio/pcmu` / `audio/pcma` as G.711 at 8 kHz.
  */
-function codecFormat(format: WireAudioFormat): LiveAudioFormat {
+function codecFormat(format: WireAudioFormat): CodecFormat {
   return format.type === 'audio/pcm' ? { type: 'audio/pcm', rate: 24000 } : { type: format.type, rate: 8000 };
 }
 

@@ -1,5 +1,5 @@
+import { rms, toSamples } from '../audio-codec.js';
 import { decodeSpeechTexts } from '../sim-audio.js';
-import { rms, toSamples } from './live-audio.js';
 import type { LiveUtterance } from './live-brain.js';
 
 const PCM24 = { type: 'audio/pcm', rate: 24000 } as const;

@@ -15,9 +15,9 @@ import type {
   LiveCloseReason,
   LiveSessionResource,
 } from '../../shared/live-wire-session.js';
+import { bytesPerMs, fromPcm24, toPcm24 } from '../audio-codec.js';
 import type { IdGenerator } from '../ids.js';
 import { invalidType, missingParameter, SimulatedServiceError } from '../sim-errors.js';
-import { bytesPerMs, fromPcm24, toPcm24 } from './live-audio.js';
 import { ResponsesBackend } from './live-backend.js';
 import { type LiveBrain, type LiveUtterance, reactionsOf } from './live-brain.js';
 import { applyUpdate, estimateTokens } from './live-config.js';

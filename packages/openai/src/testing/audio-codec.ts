@@ -1,12 +1,14 @@
-import type { LiveAudioFormat } from '../../shared/live-wire-session.js';
-
 /**
- * The simulator's audio arithmetic: how many bytes a millisecond takes in each session format, and conversion
- * between a session format and the PCM16 24 kHz the simulator reasons in (sideband reflections, fixtures, speech).
+ * The simulators' audio arithmetic (the Realtime and the GPT-Live simulator alike): how many bytes a millisecond
+ * takes in each session format, PCM16 and G.711 (µ-law, A-law) encoding and decoding, and conversion between a
+ * session format and the PCM16 24 kHz the simulators reason in (VAD, synthesized speech, fixtures, reflections).
  */
 
+/** PCM16 mono, or 8-bit G.711 µ-law / A-law, at a sample rate. */
+export type CodecFormat = { type: 'audio/pcm' | 'audio/pcmu' | 'audio/pcma'; rate: number };
+
 /** Bytes per millisecond of a session format (PCM16 mono, or 8-bit G.711 at 8 kHz). */
-export function bytesPerMs(format: LiveAudioFormat): number {
+export function bytesPerMs(format: CodecFormat): number {
   return format.type === 'audio/pcm' ? (format.rate / 1000) * 2 : format.rate / 1000;
 }
 
@@ -53,7 +55,7 @@ function encodeG711(type: 'audio/pcmu' | 'audio/pcma', sample: number): number {
 }
 
 /** Samples of a session-format buffer. */
-export function toSamples(format: LiveAudioFormat, bytes: Uint8Array): Int16Array {
+export function toSamples(format: CodecFormat, bytes: Uint8Array): Int16Array {
   if (format.type === 'audio/pcm') {
     const samples = new Int16Array(bytes.length >> 1);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -65,7 +67,7 @@ export function toSamples(format: LiveAudioFormat, bytes: Uint8Array): Int16Arra
 }
 
 /** A session-format buffer of the given samples. */
-export function fromSamples(format: LiveAudioFormat, samples: Int16Array): Uint8Array {
+export function fromSamples(format: CodecFormat, samples: Int16Array): Uint8Array {
   if (format.type === 'audio/pcm') {
     const bytes = new Uint8Array(samples.length * 2);
     const view = new DataView(bytes.buffer);
@@ -87,14 +89,14 @@ export function resample(samples: Int16Array, fromRate: number, toRate: number):
 }
 
 /** A session-format buffer as PCM16 24 kHz (the sideband's reflection format). */
-export function toPcm24(format: LiveAudioFormat, bytes: Uint8Array): Uint8Array {
+export function toPcm24(format: CodecFormat, bytes: Uint8Array): Uint8Array {
   if (format.type === 'audio/pcm' && format.rate === 24000) return bytes;
   const pcm = { type: 'audio/pcm', rate: 24000 } as const;
   return fromSamples(pcm, resample(toSamples(format, bytes), format.rate, 24000));
 }
 
 /** PCM16 24 kHz as a session-format buffer. */
-export function fromPcm24(format: LiveAudioFormat, pcm24: Uint8Array): Uint8Array {
+export function fromPcm24(format: CodecFormat, pcm24: Uint8Array): Uint8Array {
   if (format.type === 'audio/pcm' && format.rate === 24000) return pcm24;
   const pcm = { type: 'audio/pcm', rate: 24000 } as const;
   return fromSamples(format, resample(toSamples(pcm, pcm24), 24000, format.rate));
