@@ -230,7 +230,7 @@ export class MockResponsePlayer {
     step: Extract<MockResponseStep, { type: 'message' }>,
   ): Promise<void> {
     const text = step.text ?? '';
-    const itemId = this.#host.link.nextId('item');
+    const itemId = step.itemId ?? this.#host.link.nextId('item');
     const spoken = response.modalities.includes('audio') && this.#host.link.capabilities.audioOutput;
     const item: MessageItem = {
       type: 'message',

@@ -28,6 +28,8 @@ export type MockResponseStep =
       type: 'message';
       text?: string;
       audio?: MockAudio;
+      /** The message's item id (default: the next generated one), e.g. to announce the item yourself first. */
+      itemId?: string;
       /** Pause after this many audio chunks (until `resume()`), e.g. to interrupt mid-message. */
       pauseAfterChunks?: number;
       /**

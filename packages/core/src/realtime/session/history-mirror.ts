@@ -3,6 +3,7 @@ import type { RealtimeEvent } from '../seam.js';
 import { itemText, type RealtimeHistory } from './history.js';
 import type { MessageOutcome } from './interruption.js';
 import type { ResponseTracker } from './response-tracker.js';
+import { UnclaimedItems } from './unclaimed-items.js';
 
 type EventOf<T extends RealtimeEvent['type']> = Extract<RealtimeEvent, { type: T }>;
 
@@ -23,22 +24,29 @@ export class HistoryMirror<TContext> {
   readonly #history: RealtimeHistory;
   readonly #responses: ResponseTracker<TContext>;
   readonly #stopped: (responseId: string) => boolean;
+  readonly #unclaimed: UnclaimedItems;
 
-  /** `stopped` says whether a response was interrupted: its later messages never enter the history. */
+  /**
+   * `stopped` says whether a response was interrupted: its later messages never enter the history.
+   * `outOfBandPending`: an out-of-band response is requested or streaming (it may claim announced items).
+   */
   constructor(
     history: RealtimeHistory,
     responses: ResponseTracker<TContext>,
     stopped: (responseId: string) => boolean,
+    outOfBandPending: () => boolean = () => false,
   ) {
     this.#history = history;
     this.#responses = responses;
     this.#stopped = stopped;
+    this.#unclaimed = new UnclaimedItems(outOfBandPending);
   }
 
   messageStarted(event: EventOf<'message_started'>): void {
     const response = this.#responses.track(event.responseId);
-    response.itemIds.add(event.itemId);
-    if (response.conversation === 'none' || this.#stopped(event.responseId)) return;
+    const stopped = this.#stopped(event.responseId);
+    this.#claim(event.itemId, response.conversation, stopped, event.responseId);
+    if (response.conversation === 'none' || stopped) return;
     this.#history.upsertMessage(event.itemId, {
       role: 'assistant',
       text: '',
@@ -68,6 +76,7 @@ export class HistoryMirror<TContext> {
 
   messageDone(event: EventOf<'message_done'>): void {
     const response = this.#responses.track(event.responseId);
+    this.#claim(event.itemId, response.conversation, this.#stopped(event.responseId), event.responseId);
     if (response.conversation === 'none' || event.item.type !== 'message') return;
     const current = this.#history.get(event.itemId);
     const currentMessage = current?.type === 'message' ? current : undefined;
@@ -83,6 +92,18 @@ export class HistoryMirror<TContext> {
       responseId: event.responseId,
       agentName: response.agent.name,
     });
+  }
+
+  /** A function call arrived (before it is run or ignored): it claims its item for its response. */
+  functionCallArrived(event: EventOf<'function_call'>): void {
+    const conversation =
+      event.responseId === undefined ? 'default' : this.#responses.track(event.responseId).conversation;
+    this.#claim(event.itemId, conversation, false, event.responseId);
+  }
+
+  /** A response ended: announcements no out-of-band response can claim any more are dropped. */
+  responseEnded(): void {
+    this.#unclaimed.settle();
   }
 
   functionCall(event: EventOf<'function_call'>, agent: Agent<TContext>): void {
@@ -113,11 +134,21 @@ export class HistoryMirror<TContext> {
 
   itemAdded(event: EventOf<'item_added'>): void {
     const { item } = event;
-    const placement = event.previousItemId !== undefined ? { previousItemId: event.previousItemId } : {};
     if (item.type === 'function_call_output') {
       this.toolOutput(item.callId, item.output);
       return;
     }
+    // An out-of-band response's output never enters the history: announced after it claimed it (twice, late),
+    // or before (held until a response claims it).
+    if (this.#responses.isOutOfBandItem(item.itemId) || this.#unclaimed.hold(event)) return;
+    this.#apply(event);
+  }
+
+  /** Applies an announcement to the history. */
+  #apply(event: EventOf<'item_added'>): void {
+    const { item } = event;
+    const placement = event.previousItemId !== undefined ? { previousItemId: event.previousItemId } : {};
+    if (item.type === 'function_call_output') return;
     if (item.type === 'function_call') {
       this.#history.upsertCall(
         item.itemId,
@@ -126,7 +157,6 @@ export class HistoryMirror<TContext> {
       );
       return;
     }
-    if (this.#responses.isOutOfBandItem(item.itemId)) return;
     const current = this.#history.get(item.itemId);
     const currentMessage = current?.type === 'message' ? current : undefined;
     this.#history.upsertMessage(
@@ -140,6 +170,13 @@ export class HistoryMirror<TContext> {
       },
       placement,
     );
+  }
+
+  /** A response claimed `itemId` (its output): a held announcement enters the history or is dropped. */
+  #claim(itemId: string, conversation: 'default' | 'none', stopped: boolean, responseId?: string): void {
+    if (responseId !== undefined) this.#responses.track(responseId).itemIds.add(itemId);
+    const held = this.#unclaimed.claimed(itemId, conversation);
+    if (held && !stopped) this.#apply(held);
   }
 
   itemDeleted(event: EventOf<'item_deleted'>): void {

@@ -92,6 +92,7 @@ export class ProviderEventRouter<TContext> {
         to.playout.admit(event, this.#deliver);
         return;
       case 'function_call':
+        to.mirror.functionCallArrived(event);
         to.executor.callReceived(event);
         return;
       case 'input_speech_started':
@@ -195,6 +196,7 @@ export class ProviderEventRouter<TContext> {
     if (to.interruptions.isStopped(event.responseId)) to.interruptions.responseDone(event.responseId);
     else if (info.interrupted) to.mirror.responseInterrupted(event.responseId);
     to.coordinator.responseDone(event);
+    to.mirror.responseEnded();
     to.guardrails.end(event.responseId);
     to.requests.responseDone(event.responseId, event.status);
     this.#state.emit({

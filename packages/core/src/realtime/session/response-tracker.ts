@@ -82,6 +82,14 @@ export class ResponseTracker<TContext> {
     return false;
   }
 
+  /** Whether an out-of-band response started and has not ended. */
+  outOfBandStreaming(): boolean {
+    for (const response of this.#responses?.values() ?? []) {
+      if (response.conversation === 'none' && !response.done) return true;
+    }
+    return false;
+  }
+
   /** Forgets everything (the connection is gone). */
   clear(): void {
     this.#responses?.clear();

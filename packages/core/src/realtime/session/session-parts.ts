@@ -97,7 +97,12 @@ export function assembleSession<TContext>(
     isStopped: (id) => interruptions.isStopped(id),
     emit,
   });
-  const mirror = new HistoryMirror(history, responses, (id) => interruptions.isStopped(id));
+  const mirror = new HistoryMirror(
+    history,
+    responses,
+    (id) => interruptions.isStopped(id),
+    () => replies.ephemeral.inFlight !== undefined || responses.outOfBandStreaming(),
+  );
   const playback = new SessionPlayback(
     tracker,
     () => {
