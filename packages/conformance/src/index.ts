@@ -22,6 +22,12 @@ export {
 export { type ConformanceScenario, missingCapabilities, scenarioCovers } from './scenario.js';
 export { approvalScenario } from './scenarios/approval.js';
 export { audioReplyScenario } from './scenarios/audio-reply.js';
+export {
+  callbackSignalScenario,
+  closeRetryScenario,
+  iterationEndScenario,
+  staleResponseScenario,
+} from './scenarios/bounded-waits.js';
 export { disconnectScenario } from './scenarios/disconnect.js';
 export {
   concurrentEphemeralScenario,
@@ -62,6 +68,7 @@ export {
   EventRecorder,
   openSession,
   ScenarioTimeoutError,
+  settlesWithin,
   WAIT_MS,
   withSession,
 } from './support.js';

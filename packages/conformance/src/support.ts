@@ -72,11 +72,15 @@ export class EventRecorder<TContext = unknown> {
     return this.events.map((e) => e.type);
   }
 
-  /** Resolves with the `count`-th event of `type` matching `where` (earlier events count). */
+  /**
+   * Resolves with the `count`-th event of `type` matching `where` (earlier events count); rejects after
+   * `timeoutMs` (default {@link WAIT_MS}).
+   */
   waitFor<T extends RealtimeSessionEventType>(
     type: T,
     where: (event: RealtimeSessionEventOf<T, TContext>) => boolean = () => true,
     count = 1,
+    timeoutMs = WAIT_MS,
   ): Promise<RealtimeSessionEventOf<T, TContext>> {
     return new Promise((resolve, reject) => {
       const check = () => {
@@ -92,7 +96,7 @@ export class EventRecorder<TContext = unknown> {
         reject(
           new ScenarioTimeoutError(`${count} × ${type}`, this.events.map((e) => e.type).join(', ') || 'none'),
         );
-      }, WAIT_MS);
+      }, timeoutMs);
       if (!check()) this.#waiters.add(check);
     });
   }
@@ -140,6 +144,22 @@ export function commandsOf<T extends RealtimeCommand['type']>(
   type: T,
 ): Extract<RealtimeCommand, { type: T }>[] {
   return commands.filter((c): c is Extract<RealtimeCommand, { type: T }> => c.type === type);
+}
+
+/**
+ * Settles like `promise`, or rejects with a {@link ScenarioTimeoutError} after {@link WAIT_MS}: for something a
+ * scenario must see end (a `close()`, a `for await` loop, a request that must time out).
+ */
+export async function settlesWithin<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new ScenarioTimeoutError(what, 'it had not settled')), WAIT_MS);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A promise with its `resolve` and `reject` exposed, to hold a tool (or anything) until the test releases it. */

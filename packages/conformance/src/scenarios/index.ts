@@ -1,6 +1,12 @@
 import type { ConformanceScenario } from '../scenario.js';
 import { approvalScenario } from './approval.js';
 import { audioReplyScenario } from './audio-reply.js';
+import {
+  callbackSignalScenario,
+  closeRetryScenario,
+  iterationEndScenario,
+  staleResponseScenario,
+} from './bounded-waits.js';
 import { disconnectScenario } from './disconnect.js';
 import {
   concurrentEphemeralScenario,
@@ -34,6 +40,8 @@ import { userSpeechScenario } from './user-speech.js';
 /** Every realtime scenario, in the order the suite runs them. */
 export const realtimeScenarios: readonly ConformanceScenario[] = [
   lifecycleScenario,
+  closeRetryScenario,
+  iterationEndScenario,
   textReplyScenario,
   generateReplyScenario,
   responseRequestsScenario,
@@ -48,6 +56,8 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   providerErrorScenario,
   unnamedRefusalScenario,
   coalescedInputsScenario,
+  staleResponseScenario,
+  callbackSignalScenario,
   disconnectScenario,
   userSpeechScenario,
   interruptMidMessageScenario,
@@ -67,7 +77,9 @@ export {
   audioReplyScenario,
   bargeInScenario,
   boundedFollowUpsScenario,
+  callbackSignalScenario,
   capabilityFallbacksScenario,
+  closeRetryScenario,
   coalescedInputsScenario,
   concurrentEphemeralScenario,
   disconnectScenario,
@@ -77,6 +89,7 @@ export {
   handoffScenario,
   interruptBeforeAudioScenario,
   interruptMidMessageScenario,
+  iterationEndScenario,
   lifecycleScenario,
   multiMessageScenario,
   parallelToolsAfterEndScenario,
@@ -84,6 +97,7 @@ export {
   providerErrorScenario,
   repeatedCallScenario,
   responseRequestsScenario,
+  staleResponseScenario,
   textReplyScenario,
   toolCallScenario,
   truncationWithoutTranscriptScenario,

@@ -1,0 +1,185 @@
+import {
+  Agent,
+  ConnectionCloseError,
+  type RealtimeConnection,
+  type RealtimeModel,
+  RealtimeSession,
+  type RealtimeSessionEvent,
+  ReplyTimeoutError,
+  StaleResponseError,
+  tool,
+} from '@parley/core';
+import { expect } from 'vitest';
+import { z } from 'zod';
+import type { ConformanceScenario } from '../scenario.js';
+import { deferred, EventRecorder, settlesWithin, WAIT_MS, withSession } from '../support.js';
+
+/** `model`, except that the first `close()` of its first connection fails (before the adapter closes anything). */
+function failingFirstClose(model: RealtimeModel): { model: RealtimeModel; closeCalls: () => number } {
+  let calls = 0;
+  const wrapped: RealtimeModel = {
+    specificationVersion: model.specificationVersion,
+    provider: model.provider,
+    capabilities: model.capabilities,
+    connect: async (options) => {
+      const connection = await model.connect(options);
+      return new Proxy(connection, {
+        get(target, key) {
+          if (key === 'close') {
+            return async () => {
+              if (++calls === 1) throw new Error('closing the socket failed');
+              await target.close();
+            };
+          }
+          const value: unknown = Reflect.get(target, key, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      }) as RealtimeConnection;
+    },
+  };
+  return { model: wrapped, closeCalls: () => calls };
+}
+
+/** A provider close that fails is retried by the next close(); once that succeeds nothing is left open. */
+export const closeRetryScenario: ConformanceScenario = {
+  name: 'close(): a failed provider close is retried by the next close(), which releases the connection',
+  requires: [],
+  async run(harness) {
+    const { model, closeCalls } = failingFirstClose(harness.model);
+    const session = new RealtimeSession(new Agent({ name: 'Closer' }), { model });
+    const events = new EventRecorder(session);
+    await session.connect();
+    const first = await session.close().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(first).toBeInstanceOf(ConnectionCloseError);
+    expect(events.of('error').map((e) => e.code)).toEqual(['connection_close_failed']);
+    await session.close();
+    await harness.waitForClientClose();
+    await session.close();
+    expect(closeCalls()).toBe(2);
+    await settlesWithin(events.ended, 'the event stream to end');
+  },
+};
+
+/** `for await` over the session ends once no more events can come: after close(), and after a disconnect with no reconnect. */
+export const iterationEndScenario: ConformanceScenario = {
+  name: 'for await ends at close() and at a disconnect with no reconnect coming',
+  requires: [],
+  async run(harness) {
+    const iterate = (session: RealtimeSession) =>
+      (async () => {
+        const seen: string[] = [];
+        for await (const event of session as AsyncIterable<RealtimeSessionEvent>) seen.push(event.type);
+        return seen;
+      })();
+    await withSession(
+      harness,
+      new Agent({ name: 'Listener' }),
+      async (session) => {
+        await session.connect();
+        const loop = iterate(session);
+        await harness.disconnect();
+        const seen = await settlesWithin(loop, 'for await to end after the disconnect');
+        expect(seen).toContain('connection_status');
+        expect(session.status).toBe('disconnected');
+        await session.connect();
+        const again = iterate(session);
+        await session.close();
+        expect(await settlesWithin(again, 'for await to end after close()')).toContain('connection_status');
+      },
+      { reconnect: false },
+    );
+  },
+};
+
+/** Short bounds (real time) so the scenario stays quick; far above what any adapter needs between two events. */
+const REPLY_TIMEOUT_MS = 1_000;
+const STALE_RESPONSE_MS = 1_500;
+
+/**
+ * A response that never ends cannot block the session: a request queued behind it times out, the silent
+ * response is cancelled by its id and dropped, the provider's late end of it is ignored, and the next turn works.
+ */
+export const staleResponseScenario: ConformanceScenario = {
+  name: 'a response that never ends: a queued request times out, the silent response is dropped',
+  requires: ['responseRequests'],
+  async run(harness) {
+    await withSession(
+      harness,
+      new Agent({ name: 'Patient' }),
+      async (session, events) => {
+        await session.connect();
+        await harness.respondWith({ output: [{ type: 'message', text: 'Hold on.' }], hold: true });
+        session.sendMessage('Are you there?');
+        const { responseId } = await events.waitFor('response_started');
+        const queued = session.generateReply();
+        const outcome = await settlesWithin(
+          queued.then(
+            () => 'started',
+            (error: unknown) => error,
+          ),
+          'the queued request to time out',
+        );
+        expect(outcome).toBeInstanceOf(ReplyTimeoutError);
+        const dropped = await events.waitFor(
+          'response_done',
+          (e) => e.responseId === responseId,
+          1,
+          2 * STALE_RESPONSE_MS + WAIT_MS,
+        );
+        expect(dropped).toMatchObject({ status: 'failed', reason: 'stale' });
+        const stale = await events.waitFor('error', (e) => e.code === 'response_stale');
+        expect(stale.error).toBeInstanceOf(StaleResponseError);
+        await harness.waitForCommand((c) => c.type === 'cancelResponse' && c.responseId === responseId);
+        // The timed-out request was never sent; the next turn is answered as usual.
+        await harness.respondWith({ output: [{ type: 'message', text: 'Back.' }] });
+        session.sendMessage('Hello again?');
+        const next = await events.waitFor('response_done', (e) => e.responseId !== responseId);
+        expect(next.status).toBe('completed');
+        expect(events.of('response_done').filter((e) => e.responseId === responseId)).toHaveLength(1);
+      },
+      { replyTimeoutMs: REPLY_TIMEOUT_MS, staleResponseMs: STALE_RESPONSE_MS },
+    );
+  },
+};
+
+/** An approval check that waits on the app gets a signal, and cannot hold close(). */
+export const callbackSignalScenario: ConformanceScenario = {
+  name: 'a needsApproval that never answers is aborted by close(), which does not wait for it',
+  requires: ['responseRequests'],
+  async run(harness) {
+    const signals: AbortSignal[] = [];
+    const asked = deferred();
+    let ran = false;
+    const pay = tool({
+      name: 'pay',
+      description: 'Pays an amount',
+      parameters: z.object({ amount: z.number() }),
+      needsApproval: (_context, _input, call) => {
+        signals.push(call.signal);
+        asked.resolve();
+        return new Promise<never>(() => {});
+      },
+      execute: () => {
+        ran = true;
+        return 'paid';
+      },
+    });
+    const session = new RealtimeSession(new Agent({ name: 'Cashier', tools: [pay] }), {
+      model: harness.model,
+    });
+    await session.connect();
+    await harness.respondWith({
+      output: [{ type: 'function_call', name: 'pay', arguments: { amount: 40 } }],
+    });
+    session.sendMessage('Pay 40.');
+    await settlesWithin(asked.promise, 'needsApproval to be called');
+    expect(signals[0]?.aborted).toBe(false);
+    await settlesWithin(session.close(), 'close() while needsApproval waits');
+    expect(signals[0]?.aborted).toBe(true);
+    expect(ran).toBe(false);
+    await harness.waitForClientClose();
+  },
+};
