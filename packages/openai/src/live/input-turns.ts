@@ -1,14 +1,21 @@
 import type { RealtimeEvent } from '@parley/core';
 
+interface Fragment {
+  delta: string;
+  startMs: number;
+  endMs: number;
+}
+
 /**
  * Groups GPT-Live's input transcript fragments (no item ids, no done events) into user turns: a turn ends when the
  * model starts speaking or delegates, or when the next fragment starts more than `gapMs` after the last one ended.
+ * A delegation ends the turn at its timeline offset: what the user said after that point starts the next turn.
  */
 export class InputTurns {
   readonly #emit: (event: RealtimeEvent) => void;
   readonly #nextId: () => string;
   readonly #gapMs: number;
-  #turn: { itemId: string; text: string; endMs: number } | undefined;
+  #turn: { itemId: string; fragments: Fragment[]; endMs: number } | undefined;
 
   constructor(deps: { emit: (event: RealtimeEvent) => void; nextId: () => string; gapMs: number }) {
     this.#emit = deps.emit;
@@ -18,9 +25,9 @@ export class InputTurns {
 
   fragment(delta: string, startMs: number, endMs: number): void {
     if (this.#turn && startMs - this.#turn.endMs > this.#gapMs) this.finish();
-    if (!this.#turn) this.#turn = { itemId: this.#nextId(), text: '', endMs };
+    if (!this.#turn) this.#turn = { itemId: this.#nextId(), fragments: [], endMs };
     const turn = this.#turn;
-    turn.text += delta;
+    turn.fragments.push({ delta, startMs, endMs });
     turn.endMs = endMs;
     this.#emit({ type: 'input_transcription', itemId: turn.itemId, text: delta, final: false });
   }
@@ -30,6 +37,37 @@ export class InputTurns {
     const turn = this.#turn;
     if (!turn) return;
     this.#turn = undefined;
-    this.#emit({ type: 'input_transcription', itemId: turn.itemId, text: turn.text.trim(), final: true });
+    this.#emit({
+      type: 'input_transcription',
+      itemId: turn.itemId,
+      text: textOf(turn.fragments),
+      final: true,
+    });
   }
+
+  /**
+   * Ends the current turn at `offsetMs` of the timeline: its text is what started before that point. Returns what to
+   * call once the delegation is reported: the fragments from that point on start the next turn then.
+   */
+  finishAt(offsetMs: number): () => void {
+    const turn = this.#turn;
+    const later = turn?.fragments.filter((f) => f.startMs >= offsetMs) ?? [];
+    if (!turn || later.length === 0) {
+      this.finish();
+      return () => {};
+    }
+    this.#turn = undefined;
+    const before = turn.fragments.filter((f) => f.startMs < offsetMs);
+    this.#emit({ type: 'input_transcription', itemId: turn.itemId, text: textOf(before), final: true });
+    return () => {
+      for (const f of later) this.fragment(f.delta, f.startMs, f.endMs);
+    };
+  }
+}
+
+function textOf(fragments: readonly Fragment[]): string {
+  return fragments
+    .map((f) => f.delta)
+    .join('')
+    .trim();
 }

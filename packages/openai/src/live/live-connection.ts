@@ -387,13 +387,16 @@ export class OpenAILiveConnection implements RealtimeConnection {
         return;
       case 'session.delegation.created': {
         const delegation = isPlainObject(event.delegation) ? event.delegation : {};
-        this.#turns.finish();
+        const offsetMs = num(event.offset_ms);
+        // The request is what was said up to the offset: later words arrive after the delegation, as a new turn.
+        const laterWords = this.#turns.finishAt(offsetMs);
         this.#emit({
           type: 'delegation_requested',
           delegationId: str(delegation.id) ?? '',
-          offsetMs: num(event.offset_ms),
+          offsetMs,
           target: delegation.target === 'client' ? 'app' : 'provider',
         });
+        laterWords();
         return;
       }
       case 'session.instructions.appended':

@@ -421,6 +421,45 @@ describe('reconnect', () => {
   });
 });
 
+describe('reconnecting: a new GPT-Live session', () => {
+  test('the startup input history goes into the new session.start again; the conversation since follows as one thought', async () => {
+    const input = [
+      { role: 'developer' as const, text: 'The caller is Ada; she banks with us.' },
+      { role: 'assistant' as const, text: 'Hello Ada, how can I help?' },
+    ];
+    const wireInput = [
+      { role: 'developer', content: [{ type: 'input_text', text: 'The caller is Ada; she banks with us.' }] },
+      { role: 'assistant', content: [{ type: 'output_text', text: 'Hello Ada, how can I help?' }] },
+    ];
+    const { sim, live, session, until, speak } = await rig({ model: { input } });
+    expect(live.resource.input).toEqual(wireInput);
+    sim.script('Your balance is fine.');
+    await speak(speechAudio('my balance', { durationMs: 600 }));
+    await speak(silenceAudio(2000));
+    await until((e) => e.type === 'response_done');
+    const reconnected = new Promise((resolve) => session.on('reconnected', resolve));
+    live.dropPrimary();
+    await reconnected;
+    const next = await sim.waitForSession(1);
+    expect(next.id).not.toBe(live.id);
+    expect(next.resource.input).toEqual(wireInput);
+    const starts = sim.clientEvents
+      .map((e) => e.event as { type: string; session?: { input?: unknown } })
+      .filter((e) => e.type === 'session.start');
+    expect(starts.map((e) => e.session?.input)).toEqual([wireInput, wireInput]);
+    while (!sim.clientEvents.some((e) => e.sessionId === next.id)) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const [replay] = sim.clientEvents.filter((e) => e.sessionId === next.id).map((e) => e.event);
+    expect(replay).toMatchObject({
+      type: 'session.thinking.append',
+      content: expect.stringContaining('user: my balance\nassistant: Your balance is fine.'),
+    });
+    // The startup history is not replayed twice: it is the new session's own start.
+    expect((replay as { content: string }).content).not.toContain('Ada');
+  });
+});
+
 describe('what GPT-Live lacks, through the session', () => {
   test('sendMessage and generateReply are refused (responseRequests) before anything is sent; appendContext needs the capability', async () => {
     const { session, live, ofType, sim: simulator } = await rig();
