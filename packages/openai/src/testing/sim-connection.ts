@@ -35,6 +35,8 @@ import {
 import { EnergyVad } from './sim-vad.js';
 import type { SimulatedRefusal } from './simulator.js';
 
+const ACTIVE_RESPONSE_CODE = 'conversation_already_has_active_response';
+
 const CLIENT_EVENT_TYPES = WIRE_CLIENT_EVENT_TYPES;
 
 const TRANSCRIPTION_EVENT_TYPES = CLIENT_EVENT_TYPES.filter((type) => !type.startsWith('response.'));
@@ -739,7 +741,7 @@ export class SimulatedConnection {
 
   #activeResponseError(active: ResponseRun): SimulatedServiceError {
     return new SimulatedServiceError(
-      'conversation_already_has_active_response',
+      ACTIVE_RESPONSE_CODE,
       `Conversation already has an active response in progress: ${active.id}. Wait until the response is finished before creating a new one.`,
     );
   }
@@ -758,12 +760,14 @@ export class SimulatedConnection {
         refusal.param ?? null,
         refusal.type,
       );
-      if (refusal.echoEventId !== false) throw error;
+      if (refusal.echoEventId ?? refusal.code !== ACTIVE_RESPONSE_CODE) throw error;
       this.#sendError(error, null);
       return;
     }
     if (params.conversation === 'default' && this.#activeDefault) {
-      throw this.#activeResponseError(this.#activeDefault);
+      // Without the request's event_id, as the service answered it in the field (see SimulatedRefusal.echoEventId).
+      this.#sendError(this.#activeResponseError(this.#activeDefault), null);
+      return;
     }
     this.#startResponse(params);
   }

@@ -146,7 +146,7 @@ export class SimulatorHarness {
 
   /** The next `response.create` is refused with this error, echoing its `event_id`. */
   async refuseNextResponse(error: SimulatedRefusal): Promise<void> {
-    this.simulator.refuseNextResponse(error);
+    this.simulator.refuseNextResponse({ echoEventId: true, ...error });
   }
 
   /** The next `response.create` is refused as the service refuses a collision: its code, `event_id: null`. */

@@ -76,8 +76,10 @@ export interface SimulatedRefusal {
   type?: string;
   param?: string | null;
   /**
-   * `false`: the error carries `event_id: null` instead of the request's `event_id`, as the service does for a
-   * `response.create` that collides with an active response. Default `true`.
+   * Whether the error carries the refused request's `event_id`. Default: `false` for
+   * `conversation_already_has_active_response` (`event_id: null`, as the service answered a colliding
+   * `response.create` in the field; the protocol reference only promises the echo "when applicable"), `true` for
+   * every other code (see docs/simulator.md).
    */
   echoEventId?: boolean;
 }

@@ -1,4 +1,5 @@
 import { Agent, RealtimeSession, tool } from '@parley/core';
+import { createHold } from '@parley/openai/testing';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { modelFor, sent, simulator } from './helpers.js';
@@ -49,7 +50,41 @@ describe('function calls over the OpenAI adapter', () => {
     await session.close();
   });
 
-  test('the service refusing a colliding response.create without its event_id releases the queue', async () => {
+  test.each([
+    ['without its event_id (the default, as the service answered it)', undefined],
+    ['naming it by its event_id', true],
+  ] as const)(
+    'the service refusing a colliding response.create %s releases the queue',
+    async (_how, echoEventId) => {
+      const sim = await simulator();
+      const session = new RealtimeSession(new Agent({ name: 'Patient' }), {
+        model: modelFor(sim),
+        config: { outputModalities: ['text'] },
+      });
+      await session.connect();
+      const server = await sim.waitForConnection();
+      sim.refuseNextResponse({
+        code: 'conversation_already_has_active_response',
+        message: 'Conversation already has an active response in progress: resp_vad.',
+        ...(echoEventId !== undefined && { echoEventId }),
+      });
+      const errors: string[] = [];
+      session.on('error', (e) => errors.push(`${e.code}:${e.clientRequestId}`));
+      const first = session.generateReply();
+      const second = session.generateReply();
+      await expect(first).rejects.toMatchObject({ code: 'response_refused' });
+      await expect(second).resolves.toEqual(expect.any(String));
+      const refusal = server.serverEvents.find((event) => event.type === 'error')?.error as {
+        event_id: unknown;
+      };
+      expect(refusal.event_id).toBe(echoEventId ? first.clientRequestId : null);
+      expect(sent(server, 'response.create')).toHaveLength(2);
+      expect(errors).toEqual([`conversation_already_has_active_response:${first.clientRequestId}`]);
+      await session.close();
+    },
+  );
+
+  test('a collision the service reports while a reply streams is no refusal of the next request', async () => {
     const sim = await simulator();
     const session = new RealtimeSession(new Agent({ name: 'Patient' }), {
       model: modelFor(sim),
@@ -57,19 +92,26 @@ describe('function calls over the OpenAI adapter', () => {
     });
     await session.connect();
     const server = await sim.waitForConnection();
-    sim.refuseNextResponse({
-      code: 'conversation_already_has_active_response',
-      message: 'Conversation already has an active response in progress: resp_vad.',
-      echoEventId: false,
-    });
-    const errors: string[] = [];
-    session.on('error', (e) => errors.push(`${e.code}:${e.clientRequestId}`));
+    const hold = createHold();
+    sim.script([
+      { type: 'hold', hold },
+      { type: 'message', text: 'first' },
+    ]);
     const first = session.generateReply();
-    const second = session.generateReply();
-    await expect(first).rejects.toMatchObject({ code: 'response_refused' });
-    await expect(second).resolves.toEqual(expect.any(String));
-    expect(sent(server, 'response.create')).toHaveLength(2);
-    expect(errors).toEqual([`conversation_already_has_active_response:${first.clientRequestId}`]);
+    await hold.reached;
+    // Another client of the same conversation (or a VAD turn) collides: the service names no request.
+    server.send({
+      type: 'error',
+      error: {
+        type: 'invalid_request_error',
+        code: 'conversation_already_has_active_response',
+        message: 'Conversation already has an active response in progress.',
+        param: null,
+        event_id: null,
+      },
+    });
+    hold.release();
+    await expect(first).resolves.toEqual(expect.any(String));
     await session.close();
   });
 });

@@ -86,6 +86,30 @@ describe('simulator controls for harnesses', () => {
     expect(client.ofType('response.created')).toHaveLength(1);
   });
 
+  test('a refused collision names no request by default, as the service answered it; echoEventId: true names it', async () => {
+    const sim = await simulator();
+    const client = await RawClient.connect(sim);
+    const collision = {
+      code: 'conversation_already_has_active_response',
+      message: 'Conversation already has an active response in progress: resp_vad.',
+    };
+    sim.refuseNextResponse(collision);
+    client.send({ type: 'response.create', event_id: 'unnamed' });
+    await client.waitFor('error');
+    sim.refuseNextResponse({ ...collision, echoEventId: true });
+    client.send({ type: 'response.create', event_id: 'named' });
+    await client.waitFor('error', 2);
+    sim.refuseNextResponse({ code: 'rate_limit_exceeded', message: 'Slow down.', echoEventId: false });
+    client.send({ type: 'response.create', event_id: 'unnamed_too' });
+    await client.waitFor('error', 3);
+    expect(client.ofType('error').map((e) => (e.error as { event_id: unknown }).event_id)).toEqual([
+      null,
+      'named',
+      null,
+    ]);
+    expect(client.ofType('response.created')).toEqual([]);
+  });
+
   test('a message with audioMs has exactly that much audio, however the text splits', async () => {
     const sim = await simulator({ chunkMs: 70 });
     const client = await RawClient.connect(sim);

@@ -191,7 +191,7 @@ describe('simulator: responses', () => {
       code: 'conversation_already_has_active_response',
       message: `Conversation already has an active response in progress: ${active}. Wait until the response is finished before creating a new one.`,
       param: null,
-      event_id: 'second',
+      event_id: null,
     });
     expect(sim.connections[0]?.activeResponses).toEqual([{ id: active, conversation: 'default' }]);
     hold.release();
