@@ -10,43 +10,28 @@
 // (`--trace-gc`). For each N in BENCH_CONCURRENCY
 // (default 100,500,1000) and each of BENCH_CONCURRENCY_ROUNDS rounds (default 1), the floor (bare `ws` +
 // JSON.parse + base64 decode) and Parley alternate. Reported: p99 and max delay per N, GCs, missing events.
-import { fork } from 'node:child_process';
+import { runClientProcess, startReplayServer } from './processes.mjs';
 
 const SIZES = (process.env.BENCH_CONCURRENCY ?? '100,500,1000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_CONCURRENCY_ROUNDS ?? 1);
 const TICKS = Number(process.env.BENCH_PACED_TICKS ?? 30);
 const CLIENTS = ['floor', 'parley-session'];
-const here = (file) => new URL(file, import.meta.url).pathname;
 
-const server = fork(here('./replay-server.mjs'), [], {
-  env: { ...process.env, BENCH_MODE: 'paced', BENCH_AUDIO_DELTAS: '1' },
-});
-const { port } = await new Promise((resolve, reject) => {
-  server.once('message', resolve);
-  server.once('exit', (code) => reject(new Error(`The replay server exited (${code}) before listening.`)));
-});
-const url = `ws://127.0.0.1:${port}/v1/realtime?model=gpt-realtime`;
+const { server, url } = await startReplayServer({ BENCH_MODE: 'paced', BENCH_AUDIO_DELTAS: '1' });
 
 function runClient(kind, sessions) {
-  return new Promise((resolve, reject) => {
-    const child = fork(here('./concurrency-client.mjs'), [kind, url, String(sessions), String(TICKS)], {
-      execArgv: ['--expose-gc', ...(process.env.BENCH_CLIENT_FLAGS?.split(' ').filter(Boolean) ?? [])],
-    });
-    let result;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000 + sessions * 50 + TICKS * 100);
-    child.on('message', (message) => {
-      if (message.type === 'ready') {
-        // Everyone connected and asked: the stream starts on a shared clock (epoch ms) a moment later.
-        const at = Date.now() + 300;
-        server.send({ type: 'start', at, ticks: TICKS });
-        child.send({ type: 'start', at });
-      } else result = message;
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (result && code === 0) resolve(result);
-      else reject(new Error(`Client "${kind}" with ${sessions} sessions failed (exit ${code ?? signal}).`));
-    });
+  return runClientProcess('./concurrency-client.mjs', [kind, url, String(sessions), String(TICKS)], {
+    label: `Client "${kind}" with ${sessions} sessions`,
+    timeoutMs: 60_000 + sessions * 50 + TICKS * 100,
+    execArgv: ['--expose-gc', ...(process.env.BENCH_CLIENT_FLAGS?.split(' ').filter(Boolean) ?? [])],
+    onMessage: (message, child) => {
+      if (message.type !== 'ready') return false;
+      // Everyone connected and asked: the stream starts on a shared clock (epoch ms) a moment later.
+      const at = Date.now() + 300;
+      server.send({ type: 'start', at, ticks: TICKS });
+      child.send({ type: 'start', at });
+      return true;
+    },
   });
 }
 

@@ -7,13 +7,13 @@
 //   socket:         a bare `ws` client that parsed session.created;
 //   parley-session: RealtimeSession on OpenAIRealtimeModel with an `audio` listener;
 //   agents:         @openai/agents-realtime RealtimeSession on OpenAIRealtimeWebSocket (if installed).
-import { fork } from 'node:child_process';
+
 import { createRequire } from 'node:module';
+import { runClientProcess, startReplayServer } from './processes.mjs';
 
 const SESSIONS = Number(process.env.BENCH_IDLE_SESSIONS ?? 300);
 const ROUNDS = Number(process.env.BENCH_IDLE_ROUNDS ?? 3);
 const RUN_TIMEOUT_MS = 120_000;
-const here = (file) => new URL(file, import.meta.url).pathname;
 
 const hasAgents = (() => {
   try {
@@ -25,29 +25,14 @@ const hasAgents = (() => {
 })();
 const CLIENTS = ['socket', 'parley-session', ...(hasAgents ? ['agents'] : [])];
 
-const server = fork(here('./replay-server.mjs'), [], { env: { ...process.env, BENCH_AUDIO_DELTAS: '1' } });
-const { port } = await new Promise((resolve, reject) => {
-  server.once('message', resolve);
-  server.once('exit', (code) => reject(new Error(`The replay server exited (${code}) before listening.`)));
-});
-const url = `ws://127.0.0.1:${port}/v1/realtime?model=gpt-realtime`;
+const { server, url } = await startReplayServer({ BENCH_AUDIO_DELTAS: '1' });
 
 function runClient(kind) {
-  return new Promise((resolve, reject) => {
-    const child = fork(here('./idle-memory-client.mjs'), [kind, url, String(SESSIONS)], {
-      execArgv: ['--expose-gc'],
-      env: { ...process.env, OPENAI_AGENTS_DISABLE_TRACING: '1' },
-    });
-    let result;
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
-    child.on('message', (message) => {
-      result = message;
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (result && code === 0) resolve(result);
-      else reject(new Error(`Client "${kind}" failed (exit ${code ?? signal}).`));
-    });
+  return runClientProcess('./idle-memory-client.mjs', [kind, url, String(SESSIONS)], {
+    label: `Client "${kind}"`,
+    timeoutMs: RUN_TIMEOUT_MS,
+    execArgv: ['--expose-gc'],
+    env: { OPENAI_AGENTS_DISABLE_TRACING: '1' },
   });
 }
 

@@ -8,34 +8,17 @@
 // `conversation.item.truncate` are handed to the socket. Reported: p50/p99 of call → cancel and call → truncate, and
 // how many truncates were written before `interrupt()` returned (the same turn as the call). The baseline is the
 // floor of the same measurement: a bare `ws` client that writes both frames itself when told to interrupt.
-import { fork } from 'node:child_process';
+import { runClientProcess, startReplayServer } from './processes.mjs';
 
 const TRIALS = Number(process.env.BENCH_INTERRUPT_TRIALS ?? 200);
 const RUN_TIMEOUT_MS = 120_000;
-const here = (file) => new URL(file, import.meta.url).pathname;
 
-const server = fork(here('./replay-server.mjs'), [], {
-  env: { ...process.env, BENCH_MODE: 'interrupt', BENCH_AUDIO_DELTAS: '1' },
-});
-const { port } = await new Promise((resolve, reject) => {
-  server.once('message', resolve);
-  server.once('exit', (code) => reject(new Error(`The replay server exited (${code}) before listening.`)));
-});
-const url = `ws://127.0.0.1:${port}/v1/realtime?model=gpt-realtime`;
+const { server, url } = await startReplayServer({ BENCH_MODE: 'interrupt', BENCH_AUDIO_DELTAS: '1' });
 
 function runClient(kind) {
-  return new Promise((resolve, reject) => {
-    const child = fork(here('./interruption-latency-client.mjs'), [kind, url, String(TRIALS)]);
-    let result;
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
-    child.on('message', (message) => {
-      result = message;
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (result && code === 0) resolve(result);
-      else reject(new Error(`Client "${kind}" failed (exit ${code ?? signal}).`));
-    });
+  return runClientProcess('./interruption-latency-client.mjs', [kind, url, String(TRIALS)], {
+    label: `Client "${kind}"`,
+    timeoutMs: RUN_TIMEOUT_MS,
   });
 }
 

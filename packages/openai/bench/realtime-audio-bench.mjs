@@ -13,8 +13,9 @@
 // BENCH_CLIENTS (e.g. `floor,parley-session`) picks clients. A paired run against another build: BENCH_COMPARE_CORE
 // and BENCH_COMPARE_OPENAI (paths to that build's dist/index.js files, its `@parley/core` imports pointed at the
 // former) add (b) and (b') on that build, alternating with the others in the same rounds.
-import { fork } from 'node:child_process';
+
 import os from 'node:os';
+import { runClientProcess, startReplayServer } from './processes.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const RUN_TIMEOUT_MS = 300_000;
@@ -47,31 +48,18 @@ const CLIENTS = [
     : []),
 ].filter((client) => !picked || picked.includes(client.id) || picked.includes(client.kind));
 
-const here = (file) => new URL(file, import.meta.url).pathname;
-
-const server = fork(here('./replay-server.mjs'), [], { env: { ...process.env } });
-const { port, audioDeltas, bytesPerDelta } = await new Promise((resolve, reject) => {
-  server.once('message', resolve);
-  server.once('exit', (code) => reject(new Error(`The replay server exited (${code}) before listening.`)));
-});
-const url = `ws://127.0.0.1:${port}/v1/realtime?model=gpt-realtime`;
+const {
+  server,
+  info: { audioDeltas, bytesPerDelta },
+  url,
+} = await startReplayServer();
 
 function runClient({ kind, env }) {
-  return new Promise((resolve, reject) => {
-    const child = fork(here('./bench-client.mjs'), [kind, url, String(audioDeltas), String(bytesPerDelta)], {
-      execArgv: ['--expose-gc', ...(process.env.BENCH_CLIENT_FLAGS?.split(' ').filter(Boolean) ?? [])],
-      env: { ...process.env, OPENAI_AGENTS_DISABLE_TRACING: '1', ...env },
-    });
-    let result;
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
-    child.on('message', (message) => {
-      result = message;
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (result && code === 0) resolve(result);
-      else reject(new Error(`Client "${kind}" failed (exit ${code ?? signal}).`));
-    });
+  return runClientProcess('./bench-client.mjs', [kind, url, String(audioDeltas), String(bytesPerDelta)], {
+    label: `Client "${kind}"`,
+    timeoutMs: RUN_TIMEOUT_MS,
+    execArgv: ['--expose-gc', ...(process.env.BENCH_CLIENT_FLAGS?.split(' ').filter(Boolean) ?? [])],
+    env: { OPENAI_AGENTS_DISABLE_TRACING: '1', ...env },
   });
 }
 
