@@ -47,6 +47,7 @@ export { decodeSpeechTexts, type SpeechAudioOptions, silenceAudio, speechAudio }
 export { type EventMatcher, SimulatedConnection, type Transcriber } from './sim-connection.js';
 export type { SimConversation, StoredItem } from './sim-conversation.js';
 export { g711ToPcm16, toSessionAudio } from './sim-format.js';
+export type { UpgradeRecord } from './sim-server.js';
 export {
   type RealtimeSimulator,
   type RealtimeSimulatorOptions,
@@ -54,7 +55,6 @@ export {
   type SimulatedRefusal,
   type SimulatorAuth,
   startRealtimeSimulator,
-  type UpgradeRecord,
 } from './simulator.js';
 export {
   createSimulatorHarness,

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { type Clock, systemClock } from '@parley/core';
 import { WebSocketServer } from 'ws';
 import { deepMerge } from '../shared/deep-merge.js';
@@ -11,6 +11,13 @@ import { resolvePace, type SimulatorPacing } from './pace.js';
 import type { SimulatorDialect } from './sim-beta.js';
 import { type SimulatedCall, SimulatedConnection, type Transcriber } from './sim-connection.js';
 import { SimConversation } from './sim-conversation.js';
+import {
+  admitUpgrade,
+  closeSimulatorServer,
+  listenOnLoopback,
+  refuseUpgrade,
+  type UpgradeRecord,
+} from './sim-server.js';
 import { defaultSession, effectiveSession } from './sim-session.js';
 
 /** Which credentials and URL forms the simulator accepts at the HTTP upgrade. */
@@ -84,14 +91,6 @@ export interface SimulatedRefusal {
   echoEventId?: boolean;
 }
 
-/** One upgrade request the simulator saw, accepted or not. */
-export interface UpgradeRecord {
-  path: string;
-  headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** 101 when accepted, else the HTTP status it was refused with. */
-  status: number;
-}
-
 /** A client event with the connection it arrived on. */
 export interface RecordedClientEvent {
   connectionId: string;
@@ -140,16 +139,6 @@ export interface RealtimeSimulator {
 
 function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found' };
-
-function refuse(socket: Socket, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-  );
 }
 
 /** What an upgrade URL names: exactly one of a model, the transcription intent, or an existing call. */
@@ -290,30 +279,19 @@ export async function startRealtimeSimulator(
   });
 
   server.on('upgrade', (request, socket: Socket, head) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    const record: UpgradeRecord = {
-      path: url.pathname + url.search,
-      headers: { ...request.headers },
-      status: 101,
-    };
-    upgrades.push(record);
-    if (closing) {
-      record.status = 503;
-      socket.destroy();
-      return;
-    }
+    const admitted = admitUpgrade(request, socket, upgrades, closing !== undefined);
+    if (!admitted) return;
+    const { url, record } = admitted;
     const target = route(auth, url);
     if ('status' in target) {
-      record.status = target.status;
-      refuse(socket, target.status, {
+      refuseUpgrade(socket, record, target.status, {
         error: { message: target.message, type: 'invalid_request_error', code: null },
       });
       return;
     }
     const call = target.callId === undefined ? undefined : calls.get(target.callId);
     if (target.callId !== undefined && !call) {
-      record.status = 404;
-      refuse(socket, 404, {
+      refuseUpgrade(socket, record, 404, {
         error: {
           message: `No call found with id '${target.callId}'.`,
           type: 'invalid_request_error',
@@ -323,8 +301,7 @@ export async function startRealtimeSimulator(
       return;
     }
     if (!authorized(auth, request, url)) {
-      record.status = 401;
-      refuse(socket, 401, {
+      refuseUpgrade(socket, record, 401, {
         error: {
           message:
             'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
@@ -391,14 +368,7 @@ export async function startRealtimeSimulator(
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOnLoopback(server, options.port);
   const basePath = auth.kind === 'azure' ? '/openai/v1/realtime' : '/v1/realtime';
 
   return {
@@ -453,22 +423,7 @@ export async function startRealtimeSimulator(
       });
     },
     close() {
-      closing ??= (async () => {
-        for (const connection of connections) connection.close(1001, 'simulator closed');
-        // A client that does not answer the closing handshake is cut off after a second.
-        const cutOff = setTimeout(() => {
-          for (const connection of connections) connection.terminate();
-        }, 1000);
-        await Promise.all(connections.map((c) => c.closed));
-        clearTimeout(cutOff);
-        await new Promise<void>((resolve) => {
-          wss.close(() => resolve());
-        });
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
-      })();
+      closing ??= closeSimulatorServer(server, wss, connections);
       return closing;
     },
   };

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { type Clock, systemClock } from '@parley/core';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { isPlainObject } from '../../shared/deep-merge.js';
@@ -7,6 +7,13 @@ import type { LiveServerEvent } from '../../shared/live-wire-events.js';
 import { IdGenerator } from '../ids.js';
 import { LIVE_SIMULATOR_OPTIONS } from '../option-keys.js';
 import { SimulatedServiceError } from '../sim-errors.js';
+import {
+  admitUpgrade,
+  closeSimulatorServer,
+  listenOnLoopback,
+  refuseUpgrade,
+  type UpgradeRecord,
+} from '../sim-server.js';
 import { type LiveBrain, type LiveReaction, liveEchoBrain } from './live-brain.js';
 import { resolveSession, validateStart } from './live-config.js';
 import type { LiveTranscriber } from './live-listener.js';
@@ -49,12 +56,7 @@ export interface LiveSimulatorOptions {
 }
 
 /** One upgrade request the simulator saw, accepted or not. */
-export interface LiveUpgradeRecord {
-  path: string;
-  headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** 101 when accepted, else the HTTP status it was refused with. */
-  status: number;
-}
+export type LiveUpgradeRecord = UpgradeRecord;
 
 /** A client event with the socket it arrived on. */
 export interface LiveRecordedClientEvent {
@@ -86,14 +88,9 @@ export interface LiveSimulator {
   close(): Promise<void>;
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found' };
-
-function refuse(socket: Socket, status: number, message: string, code: string | null = null): void {
-  const text = JSON.stringify({ error: { message, type: 'invalid_request_error', code } });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-  );
+/** The service's error body for a refused upgrade. */
+function refusal(message: string, code: string | null = null) {
+  return { error: { message, type: 'invalid_request_error', code } };
 }
 
 type Route =
@@ -238,22 +235,12 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
   };
 
   server.on('upgrade', (request, socket: Socket, head) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    const record: LiveUpgradeRecord = {
-      path: url.pathname + url.search,
-      headers: { ...request.headers },
-      status: 101,
-    };
-    upgrades.push(record);
-    if (closing) {
-      record.status = 503;
-      socket.destroy();
-      return;
-    }
+    const admitted = admitUpgrade(request, socket, upgrades, closing !== undefined);
+    if (!admitted) return;
+    const { url, record } = admitted;
     const target = route(url, prefix);
     if ('status' in target) {
-      record.status = target.status;
-      refuse(socket, target.status, target.message);
+      refuseUpgrade(socket, record, target.status, refusal(target.message));
       return;
     }
     const apiKeyHeader = options.azure ? request.headers['api-key'] : undefined;
@@ -261,14 +248,17 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
       /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ??
       (typeof apiKeyHeader === 'string' ? apiKeyHeader : undefined);
     if (!key || (options.apiKeys !== undefined && !options.apiKeys.includes(key))) {
-      record.status = 401;
-      refuse(socket, 401, 'Incorrect API key provided.', 'invalid_api_key');
+      refuseUpgrade(socket, record, 401, refusal('Incorrect API key provided.', 'invalid_api_key'));
       return;
     }
     const attachTo = target.kind === 'sideband' ? live.get(target.sessionId) : undefined;
     if (target.kind === 'sideband' && !attachTo) {
-      record.status = 404;
-      refuse(socket, 404, `No active session '${target.sessionId}'.`, 'session_not_found');
+      refuseUpgrade(
+        socket,
+        record,
+        404,
+        refusal(`No active session '${target.sessionId}'.`, 'session_not_found'),
+      );
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
@@ -303,14 +293,7 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOnLoopback(server, options.port);
 
   return {
     url: `ws://127.0.0.1:${port}${prefix}/v1/live/sessions`,
@@ -338,20 +321,15 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
       return new Promise((resolve) => waiters.push({ index, resolve }));
     },
     close() {
-      closing ??= (async () => {
-        for (const ws of wsSockets) ws.close(1001, 'simulator closed');
-        const cutOff = setTimeout(() => {
-          for (const ws of wsSockets) ws.terminate();
-        }, 1000);
-        await Promise.all([...wsSockets].map((ws) => new Promise((resolve) => ws.once('close', resolve))));
-        clearTimeout(cutOff);
+      if (closing) return closing;
+      const clients = [...wsSockets].map((ws) => ({
+        close: (code: number, reason: string) => ws.close(code, reason),
+        terminate: () => ws.terminate(),
+        closed: new Promise((resolve) => ws.once('close', resolve)),
+      }));
+      closing = closeSimulatorServer(server, wss, clients, () => {
         for (const session of live.values()) session.close('connection_lost');
-        await new Promise<void>((resolve) => wss.close(() => resolve()));
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
-      })();
+      });
       return closing;
     },
   };
