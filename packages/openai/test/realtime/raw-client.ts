@@ -25,6 +25,14 @@ export class RawClient {
     );
   }
 
+  /** Connects (see {@link RawClient.connect}), sends a `session.update` with `session` and waits for `session.updated`. */
+  static async configured(sim: RealtimeSimulator, session: Record<string, unknown>): Promise<RawClient> {
+    const client = await RawClient.connect(sim);
+    client.send({ type: 'session.update', session: { type: 'realtime', ...session } });
+    await client.waitFor('session.updated');
+    return client;
+  }
+
   /** Connects to `url` (default: the simulator's url with `?model=gpt-realtime`) and waits for `session.created`. */
   static async connect(
     sim: RealtimeSimulator,

@@ -10,18 +10,12 @@ const decodedLength = (events: ServerEvent[]) =>
 
 async function g711Session(type: 'audio/pcmu' | 'audio/pcma', turnDetection: unknown = null) {
   const sim = await simulator();
-  const client = await RawClient.connect(sim);
-  client.send({
-    type: 'session.update',
-    session: {
-      type: 'realtime',
-      audio: {
-        input: { format: { type }, turn_detection: turnDetection, transcription: { model: 'whisper-1' } },
-        output: { format: { type } },
-      },
+  const client = await RawClient.configured(sim, {
+    audio: {
+      input: { format: { type }, turn_detection: turnDetection, transcription: { model: 'whisper-1' } },
+      output: { format: { type } },
     },
   });
-  await client.waitFor('session.updated');
   return { sim, client, server: await sim.waitForConnection(0) };
 }
 

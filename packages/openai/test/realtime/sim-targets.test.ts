@@ -9,15 +9,9 @@ const silence = (ms: number) => b64(new Uint8Array(ms * 48));
 describe('simulator: idle_timeout_ms', () => {
   test('silence for idle_timeout_ms after a response: timeout_triggered, the silent audio committed, a response', async () => {
     const sim = await simulator();
-    const client = await RawClient.connect(sim);
-    client.send({
-      type: 'session.update',
-      session: {
-        type: 'realtime',
-        audio: { input: { turn_detection: { type: 'server_vad', idle_timeout_ms: 5000 } } },
-      },
+    const client = await RawClient.configured(sim, {
+      audio: { input: { turn_detection: { type: 'server_vad', idle_timeout_ms: 5000 } } },
     });
-    await client.waitFor('session.updated');
     client.send({ type: 'input_audio_buffer.append', audio: silence(4900) });
     client.send({ type: 'input_audio_buffer.append', audio: silence(99) });
     await client.waitFor('session.updated');
