@@ -61,6 +61,7 @@ export function assembleSession<TContext>(
   const playout = new MessagePlayout(audioBytesPerMs(resolved.config.outputAudioFormat));
   const emit = (event: RealtimeSessionEvent<TContext>) => state.emit(event);
   const send: SessionState<TContext>['send'] = (command) => state.send(command);
+  const isStopped = (responseId: string) => interruptions.isStopped(responseId);
   const history = new RealtimeHistory(emit);
   const approvals = new ApprovalBook<TContext>();
   const responses = new ResponseTracker(() => state.agent);
@@ -94,13 +95,13 @@ export function assembleSession<TContext>(
     history,
     playout,
     tracker,
-    isStopped: (id) => interruptions.isStopped(id),
+    isStopped,
     emit,
   });
   const mirror = new HistoryMirror(
     history,
     responses,
-    (id) => interruptions.isStopped(id),
+    isStopped,
     () => replies.ephemeral.inFlight !== undefined || responses.outOfBandStreaming(),
   );
   const playback = new SessionPlayback(
@@ -204,7 +205,7 @@ export function assembleSession<TContext>(
       mirror,
       guardrails,
       responses,
-      isStopped: (id: string) => interruptions.isStopped(id),
+      isStopped,
       observed,
       emit,
     },
