@@ -21,6 +21,11 @@ export const PLAYBACK_ENTRIES_LIMIT = 64;
 
 /** Default time a response request may wait for the provider to start it (`replyTimeoutMs`). */
 export const DEFAULT_REPLY_TIMEOUT_MS = 15_000;
+/**
+ * How long a closing session (or a reconnect) waits for its cancelled tasks (tools, guardrails, delegations) to
+ * finish before it goes on without them.
+ */
+export const CANCELLED_TASK_GRACE_MS = 5_000;
 /** Default time a started response may send nothing before the session drops it (`staleResponseMs`). */
 export const DEFAULT_STALE_RESPONSE_MS = 30_000;
 /** Default characters between two output-guardrail runs (`guardrailDebounceChars`). */

@@ -19,7 +19,7 @@ export {
   systemClock,
   type TimerHandle,
 } from './clock.js';
-export { MAX_ERROR_FOLLOW_UPS } from './constants.js';
+export { CANCELLED_TASK_GRACE_MS, MAX_ERROR_FOLLOW_UPS } from './constants.js';
 export { createRunContext, type RunContext } from './context.js';
 export {
   AbortError,

@@ -281,7 +281,14 @@ export class ConnectionLifecycle<TContext> {
     const previous = this.#releasing;
     this.#releasing = (async () => {
       await previous;
-      await parts.tasks.cancelAll(reason);
+      const abandoned = await parts.tasks.cancelAll(reason);
+      if (abandoned > 0) {
+        state.emit({
+          type: 'warning',
+          code: 'tasks_abandoned',
+          message: `${abandoned} cancelled task(s) (a tool, a guardrail or a delegation) ignored their abort signal for ${parts.tasks.graceMs} ms; the session went on without them and ignores what they do now.`,
+        });
+      }
       parts.executor.reset();
       parts.guardrails.reset();
       parts.responses.clear();

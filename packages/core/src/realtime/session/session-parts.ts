@@ -56,7 +56,7 @@ export function assembleSession<TContext>(
   const state = new SessionState(agent, model.provider, resolved.rawEvents);
   traceSession(state.hub, model.provider);
   const runContext = createRunContext(resolved.context);
-  const tasks = new TaskSet();
+  const tasks = new TaskSet(clock);
   const unacknowledged = new UnacknowledgedInputs();
   const playout = new MessagePlayout(audioBytesPerMs(resolved.config.outputAudioFormat));
   const emit = (event: RealtimeSessionEvent<TContext>) => state.emit(event);
