@@ -45,6 +45,9 @@ export interface SessionParts<TContext> {
   readonly lifecycle: ConnectionLifecycle<TContext>;
   readonly switcher: AgentSwitcher<TContext>;
   readonly delegations: Delegations<TContext>;
+  /** Held for the units' own tests (`#internal`); the façade does not use them. */
+  readonly router: ProviderEventRouter<TContext>;
+  readonly executor: ToolExecutor<TContext>;
 }
 
 /** Builds the units of a session for `agent` with validated options, and connects them to each other. */
@@ -234,5 +237,7 @@ export function assembleSession<TContext>(
     lifecycle,
     switcher,
     delegations,
+    router,
+    executor,
   };
 }
