@@ -23,6 +23,7 @@ import {
   loadWebSocketConstructor,
 } from '@parley/openai/protocol';
 import { AZURE_REALTIME_CAPABILITIES } from './capabilities.js';
+import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from './constants.js';
 import { fetchToken } from './credentials.js';
 import {
   type AzureOpenAIConnectionOptions,
@@ -234,8 +235,8 @@ export class AzureOpenAIRealtimeModel implements RealtimeModel {
         socket,
         {
           clock,
-          connectTimeoutMs: this.#options.connectTimeoutMs ?? 30_000,
-          closeTimeoutMs: this.#options.closeTimeoutMs ?? 5_000,
+          connectTimeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+          closeTimeoutMs: this.#options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
           baseSession: this.#options.sessionConfig ?? {},
           secrets: [secret],
           dialect: this.dialect,

@@ -1,8 +1,6 @@
 import type { Clock } from '@parley/core';
 import { OpenAIRealtimeError } from '@parley/openai';
-
-/** How long the status probe may take. */
-const PROBE_TIMEOUT_MS = 5_000;
+import { PROBE_TIMEOUT_MS } from './constants.js';
 
 /**
  * Learns the HTTP status of a refused upgrade where the WebSocket did not report it. The `ws` package puts the

@@ -16,9 +16,23 @@ export const INTERRUPTION_SNAPSHOTS_LIMIT = 64;
 export const RECENTLY_ENDED_RESPONSES_LIMIT = 64;
 /** Messages whose played position the default playback tracker keeps. */
 export const PLAYBACK_ENTRIES_LIMIT = 64;
+/** Ended responses whose tracing span stays the parent of late tool calls and interruptions. */
+export const TRACED_ENDED_RESPONSES_LIMIT = 8;
+
+// ── sizes ─────────────────────────────────────────────────────────────────────────────────────
+
+/** Transcript and text deltas kept apart before they are joined into a message's text. */
+export const TEXT_DELTAS_PER_JOIN = 16;
+/**
+ * The longest single context append the session sends (characters). Providers cap an append (some at 500
+ * tokens); longer results go out in several appends.
+ */
+export const CONTEXT_APPEND_CHUNK_CHARS = 1600;
 
 // ── timing ────────────────────────────────────────────────────────────────────────────────────
 
+/** Default `maxTurns` of a Runner run. */
+export const DEFAULT_MAX_TURNS = 10;
 /** Default time a response request may wait for the provider to start it (`replyTimeoutMs`). */
 export const DEFAULT_REPLY_TIMEOUT_MS = 15_000;
 /**

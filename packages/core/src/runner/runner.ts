@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { Agent } from '../agent.js';
 import { type Clock, systemClock } from '../clock.js';
+import { DEFAULT_MAX_TURNS } from '../constants.js';
 import { createRunContext } from '../context.js';
 import { AbortError, UserError } from '../errors.js';
 import type { ConversationItem } from '../items.js';
@@ -24,7 +25,7 @@ import type { Session } from './session.js';
 import { type CancelMode, createStreamedRunResult, type StreamedRunResult } from './streamed-run-result.js';
 
 /** The default turn budget of a run. */
-export const DEFAULT_MAX_TURNS = 10;
+export { DEFAULT_MAX_TURNS };
 
 /** Defaults for every run of a {@link Runner}; see {@link RunSettings}. A run's own options win. */
 export interface RunnerConfig extends RunSettings<unknown> {

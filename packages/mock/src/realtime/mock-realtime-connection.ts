@@ -4,7 +4,6 @@ import {
   type CreateResponseCommand,
   type LongTimeout,
   optionKeys,
-  PCM16_BYTES_PER_MS,
   pcm16DurationMs,
   type RealtimeCapability,
   type RealtimeCommand,
@@ -15,6 +14,7 @@ import {
   setLongTimeout,
   UserError,
 } from '@parley/core';
+import { MIN_COMMIT_BYTES } from '../constants.js';
 import { capabilityOff, checkConfig } from './check-config.js';
 import { CommandLog } from './command-log.js';
 import { type MockModelLink, MockResponsePlayer } from './mock-response-player.js';
@@ -56,9 +56,6 @@ const FAIL_NEXT_SEND_OPTIONS = optionKeys<FailNextSendOptions>('failNextSend() o
   failure: true,
   error: true,
 });
-
-/** 100 ms of PCM16: the least a commit accepts, like the real service. */
-const MIN_COMMIT_BYTES = 100 * PCM16_BYTES_PER_MS;
 
 /** What happens to a scripted `createResponse`: dropped silently, or refused with an error. */
 type ResponseRefusal =

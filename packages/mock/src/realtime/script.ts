@@ -5,6 +5,7 @@ import {
   type RealtimeResponseStatus,
   UserError,
 } from '@parley/core';
+import { DEFAULT_AUDIO_CHUNK_MS, SPOKEN_MS_PER_CHAR } from '../constants.js';
 
 /** What an `expect_input` step checks: what the session has sent on this connection so far. */
 export interface MockReceivedInput {
@@ -111,8 +112,8 @@ export function mockPcm16(ms: number, seed = 0): Uint8Array {
 export function audioChunks(text: string, audio: MockAudio | undefined): Uint8Array[] {
   if (Array.isArray(audio)) return audio.map((chunk) => chunk);
   const spec = audio as { ms: number; chunkMs?: number } | undefined;
-  const totalMs = spec?.ms ?? Math.max(100, text.length * 20);
-  const chunkMs = Math.max(1, spec?.chunkMs ?? 100);
+  const totalMs = spec?.ms ?? Math.max(100, text.length * SPOKEN_MS_PER_CHAR);
+  const chunkMs = Math.max(1, spec?.chunkMs ?? DEFAULT_AUDIO_CHUNK_MS);
   const chunks: Uint8Array[] = [];
   for (let at = 0; at < totalMs; at += chunkMs) chunks.push(mockPcm16(Math.min(chunkMs, totalMs - at), at));
   return chunks;

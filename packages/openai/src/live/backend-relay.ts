@@ -1,9 +1,6 @@
 import type { RealtimeEvent, RealtimeResponseStatus } from '@parley/core';
+import { BACKEND_BYTE_LIMIT, BACKEND_ITEM_LIMIT } from '../constants.js';
 import { isPlainObject } from '../shared/deep-merge.js';
-
-/** The session-wide budget of what the client may add to a GPT-Live Responses backend. */
-export const BACKEND_ITEM_LIMIT = 128;
-export const BACKEND_BYTE_LIMIT = 32_768;
 
 const STATUS: Record<string, RealtimeResponseStatus> = {
   'response.completed': 'completed',

@@ -1,4 +1,10 @@
 import { type Clock, optionKeys, systemClock, UserError } from '@parley/core';
+import {
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_SILENCE_FRAME_MS,
+  DEFAULT_TURN_GAP_MS,
+} from '../constants.js';
 import type { WebSocketConstructor, WebSocketStyle } from '../realtime/socket-types.js';
 import { type ApiKeySource, resolveApiKeySource } from '../shared/api-key.js';
 
@@ -175,12 +181,12 @@ export function resolveLiveOptions(options: OpenAILiveModelOptions = {}): Resolv
     backend,
     acknowledgementDelayMs: ack,
     input,
-    silenceFrameMs: positive(options.silenceFrameMs, 'silenceFrameMs', 100),
-    turnGapMs: positive(options.turnGapMs, 'turnGapMs', 800),
+    silenceFrameMs: positive(options.silenceFrameMs, 'silenceFrameMs', DEFAULT_SILENCE_FRAME_MS),
+    turnGapMs: positive(options.turnGapMs, 'turnGapMs', DEFAULT_TURN_GAP_MS),
     WebSocket: options.WebSocket,
     webSocketStyle: options.webSocketStyle,
     clock: options.clock ?? systemClock,
-    connectTimeoutMs: positive(options.connectTimeoutMs, 'connectTimeoutMs', 30_000),
-    closeTimeoutMs: positive(options.closeTimeoutMs, 'closeTimeoutMs', 5_000),
+    connectTimeoutMs: positive(options.connectTimeoutMs, 'connectTimeoutMs', DEFAULT_CONNECT_TIMEOUT_MS),
+    closeTimeoutMs: positive(options.closeTimeoutMs, 'closeTimeoutMs', DEFAULT_CLOSE_TIMEOUT_MS),
   };
 }

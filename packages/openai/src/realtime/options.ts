@@ -1,4 +1,5 @@
 import { type Clock, optionKeys, systemClock, UserError } from '@parley/core';
+import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from '../constants.js';
 import { type ApiKeySource, resolveApiKeySource } from '../shared/api-key.js';
 import type { WireSession } from '../shared/realtime-wire.js';
 import type { WebSocketConstructor, WebSocketStyle } from './socket-types.js';
@@ -216,7 +217,11 @@ export function resolveRealtimeOptions(options: OpenAIRealtimeModelOptions = {})
     webSocketStyle: style,
     sessionConfig,
     clock: options.clock ?? systemClock,
-    connectTimeoutMs: positiveInteger(options.connectTimeoutMs, 'connectTimeoutMs', 30_000),
-    closeTimeoutMs: positiveInteger(options.closeTimeoutMs, 'closeTimeoutMs', 5_000),
+    connectTimeoutMs: positiveInteger(
+      options.connectTimeoutMs,
+      'connectTimeoutMs',
+      DEFAULT_CONNECT_TIMEOUT_MS,
+    ),
+    closeTimeoutMs: positiveInteger(options.closeTimeoutMs, 'closeTimeoutMs', DEFAULT_CLOSE_TIMEOUT_MS),
   };
 }

@@ -6,6 +6,7 @@ import {
   systemClock,
   UserError,
 } from '@parley/core';
+import { DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from '../constants.js';
 import { endpointURL } from '../shared/base-url.js';
 import type { StructuredOutputSettings } from './request-mapping.js';
 
@@ -173,9 +174,9 @@ export function resolveClientOptions(
     }).check(options.structuredOutput, 'structuredOutput');
   }
   const apiKey = resolveApiKey(options);
-  const maxRetries = options.maxRetries ?? 2;
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   if (!Number.isInteger(maxRetries) || maxRetries < 0) fail('maxRetries must be a whole number >= 0.');
-  const timeoutMs = options.timeoutMs ?? 600_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
     fail('timeoutMs must be a positive number of milliseconds.');
   }

@@ -1,7 +1,8 @@
-const INITIAL_DELAY_MS = 500;
-const MAX_DELAY_MS = 8_000;
-/** A server-sent delay longer than this is not trusted; the computed backoff is used instead. */
-const MAX_HEADER_DELAY_MS = 60_000;
+import {
+  RETRY_INITIAL_DELAY_MS as INITIAL_DELAY_MS,
+  RETRY_MAX_DELAY_MS as MAX_DELAY_MS,
+  RETRY_MAX_HEADER_DELAY_MS as MAX_HEADER_DELAY_MS,
+} from '../constants.js';
 
 /** Whether an HTTP status is worth another attempt; `x-should-retry` from the server wins when present. */
 export function isRetryableStatus(status: number, headers: Headers): boolean {

@@ -1,4 +1,5 @@
 import type { Agent } from '../../agent.js';
+import { CONTEXT_APPEND_CHUNK_CHARS } from '../../constants.js';
 import type { RunContext } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { assistantMessage, type ConversationItem, userMessage } from '../../items.js';
@@ -10,12 +11,6 @@ import type { ContextAppendKind, RealtimeCommand, RealtimeEvent } from '../seam.
 import type { RealtimeSessionEvent } from './events.js';
 import type { RealtimeHistoryItem } from './history-item.js';
 import type { TaskSet } from './task-set.js';
-
-/**
- * The longest single context append the session sends (characters). Providers cap an append (some at 500
- * tokens); longer results go out in several appends.
- */
-export const CONTEXT_APPEND_CHUNK_CHARS = 1600;
 
 /** How a delegated result reaches the voice model: spoken (`commentary`) or as a silent thought. */
 export type DelegateDelivery = 'commentary' | 'thought';

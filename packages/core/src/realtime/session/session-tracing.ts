@@ -1,8 +1,6 @@
+import { TRACED_ENDED_RESPONSES_LIMIT } from '../../constants.js';
 import { startSpan, type TraceSpan, tracingEnabled } from '../../tracing.js';
 import type { RealtimeSessionEvent } from './events.js';
-
-/** How many ended responses stay parents for late tool calls and interruptions. */
-const ENDED_RESPONSES_KEPT = 8;
 
 type Event<TContext> = RealtimeSessionEvent<TContext>;
 type Of<TContext, K extends Event<TContext>['type']> = Extract<Event<TContext>, { type: K }>;
@@ -79,7 +77,7 @@ export function traceSession<TContext>(events: EventSource<TContext>, provider: 
     if (status === 'failed') span.set({ 'error.type': 'response_failed' });
     span.end();
     ended.set(responseId, span);
-    if (ended.size > ENDED_RESPONSES_KEPT) ended.delete(ended.keys().next().value as string);
+    if (ended.size > TRACED_ENDED_RESPONSES_LIMIT) ended.delete(ended.keys().next().value as string);
   });
   on('tool_start', ({ callId, name, responseId, agent }) => {
     tools.get(callId)?.end();

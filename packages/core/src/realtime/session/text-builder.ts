@@ -1,5 +1,4 @@
-/** Appends kept apart before they are joined into the text. */
-const CHUNK = 16;
+import { TEXT_DELTAS_PER_JOIN as CHUNK } from '../../constants.js';
 
 /**
  * A string built from many small appends (transcript and text deltas). `text += delta` keeps one rope
