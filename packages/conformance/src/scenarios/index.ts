@@ -7,6 +7,7 @@ import {
   iterationEndScenario,
   staleResponseScenario,
 } from './bounded-waits.js';
+import { cutInputScenario } from './cut-inputs.js';
 import { disconnectScenario } from './disconnect.js';
 import {
   concurrentEphemeralScenario,
@@ -59,6 +60,7 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   staleResponseScenario,
   callbackSignalScenario,
   disconnectScenario,
+  cutInputScenario,
   userSpeechScenario,
   interruptMidMessageScenario,
   interruptBeforeAudioScenario,

@@ -217,3 +217,49 @@ describe('a write that fails at the socket', () => {
     await rig.closeAndExpectReleased();
   });
 });
+
+describe('a user message the service had not acknowledged when the connection dropped', () => {
+  test('never acknowledged: replayed once after the reconnect, with its item id, and in history once', async () => {
+    const rig = await CutRig.start();
+    const first = await rig.connect();
+
+    rig.session.sendMessage('Remember: a table for two.', { respond: false });
+    first.terminate(); // the service never reads it
+
+    await rig.waitFor('reconnected');
+    const second = rig.sim.connections[1] as SimulatedConnection;
+    await rig.waitFor(
+      'history_added',
+      (e) => e.item.type === 'message' && e.item.text === 'Remember: a table for two.',
+    );
+    expect(userTexts(first)).toEqual([]);
+    expect(userTexts(second)).toEqual(['Remember: a table for two.']);
+    expect(second.conversation.items.map((item) => item.id)).toEqual(
+      rig.session.history.map((item) => item.itemId),
+    );
+    expect(
+      rig.session.history.filter((item) => item.type === 'message' && item.role === 'user'),
+    ).toHaveLength(1);
+    expect(rig.of('error').filter((e) => e.code === 'turn_lost')).toEqual([]);
+    await rig.closeAndExpectReleased();
+  });
+
+  test('acknowledged before the drop: replayed once, with the history, not a second time', async () => {
+    const rig = await CutRig.start();
+    const first = await rig.connect();
+    rig.session.sendMessage('Remember: a table for two.', { respond: false });
+    await rig.waitFor('history_added');
+
+    first.terminate();
+
+    await rig.waitFor('reconnected');
+    const second = rig.sim.connections[1] as SimulatedConnection;
+    await second.waitForClientEvent('conversation.item.create');
+    expect(userTexts(first)).toEqual(['Remember: a table for two.']);
+    expect(userTexts(second)).toEqual(['Remember: a table for two.']);
+    expect(
+      rig.session.history.filter((item) => item.type === 'message' && item.role === 'user'),
+    ).toHaveLength(1);
+    await rig.closeAndExpectReleased();
+  });
+});

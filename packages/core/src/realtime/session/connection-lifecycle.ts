@@ -115,6 +115,7 @@ export class ConnectionLifecycle<TContext> {
       this.#echoes,
       steps,
       historyReplayStrategy(model.capabilities),
+      parts.unacknowledged,
     );
     this.#recycler = new Recycler(state, clock, reconnect, this.#reconnection, steps);
     state.onConnectionLost = (connection, detail) => {
@@ -156,7 +157,10 @@ export class ConnectionLifecycle<TContext> {
 
   /** Sees every event of the live connection before the router; `true` means "drop it" (an echo of the replay). */
   observe(event: RealtimeEvent): boolean {
-    if (event.type === 'item_added' && this.#echoes.consume(event.item)) return true;
+    if (event.type === 'item_added') {
+      this.#parts.unacknowledged.acknowledged(event.item);
+      if (this.#echoes.consume(event.item)) return true;
+    }
     this.#activity.observe(event);
     return false;
   }
@@ -342,6 +346,7 @@ export class ConnectionLifecycle<TContext> {
     await this.#connecting?.catch(() => {});
     const agentWasActive = state.status === 'connected' || state.status === 'reconnecting';
     state.status = 'closed';
+    this.#parts.unacknowledged.dropCarried();
     await this.release(new SessionClosedError());
     await this.#parts.switcher.idle;
     if (agentWasActive) state.emit({ type: 'agent_end', agent: state.agent, reason: 'close' });
@@ -376,6 +381,7 @@ export class ConnectionLifecycle<TContext> {
       responses,
       unacknowledged,
       turns,
+      replaysMessages: historyReplayStrategy(this.#parts.options.model.capabilities) === 'items',
     };
   }
 
@@ -389,6 +395,7 @@ export class ConnectionLifecycle<TContext> {
       tasks.size === 0 &&
       approvals.pending.length === 0 &&
       requests.waiting === 0 &&
+      !this.#parts.unacknowledged.waiting &&
       ephemeral.inFlight === undefined
     );
   }

@@ -171,16 +171,22 @@ export class TurnLostError extends ParleyError {
   /** The responses that were streaming. */
   readonly responseIds: readonly string[];
   /**
-   * The tool calls that were running or waiting for approval, and those whose output could not be written (it stays
-   * in history, so a reconnect replays it, but the follow-up response it waited for was lost).
+   * The tool calls that were running or waiting for approval, and those whose output the provider had not
+   * acknowledged (written or not: it stays in history, so a reconnect replays it, but the follow-up response it
+   * waited for was lost).
    */
   readonly callIds: readonly string[];
   /** The response requests that never started. */
   readonly clientRequestIds: readonly string[];
+  /**
+   * User messages sent that the provider never acknowledged and that no reconnect will replay (a reconnect
+   * replays them instead of naming them here).
+   */
+  readonly itemIds: readonly string[];
 
   /** `reconnecting`: whether the session reconnects by itself (default) or is now disconnected. */
   constructor(
-    lost: { responseIds: string[]; callIds: string[]; clientRequestIds: string[] },
+    lost: { responseIds: string[]; callIds: string[]; clientRequestIds: string[]; itemIds?: string[] },
     reason: string,
     reconnecting = true,
   ) {
@@ -188,6 +194,7 @@ export class TurnLostError extends ParleyError {
       lost.responseIds.length > 0 && `response ${lost.responseIds.join(', ')}`,
       lost.callIds.length > 0 && `tool call ${lost.callIds.join(', ')}`,
       lost.clientRequestIds.length > 0 && `response request ${lost.clientRequestIds.join(', ')}`,
+      (lost.itemIds?.length ?? 0) > 0 && `user message ${lost.itemIds?.join(', ')}`,
     ].filter(Boolean);
     super(
       'turn_lost',
@@ -199,6 +206,7 @@ export class TurnLostError extends ParleyError {
     this.responseIds = Object.freeze([...lost.responseIds]);
     this.callIds = Object.freeze([...lost.callIds]);
     this.clientRequestIds = Object.freeze([...lost.clientRequestIds]);
+    this.itemIds = Object.freeze([...(lost.itemIds ?? [])]);
   }
 }
 

@@ -23,6 +23,8 @@ export interface TurnSources<TContext> {
   readonly responses: ResponseTracker<TContext>;
   readonly unacknowledged: UnacknowledgedInputs;
   readonly turns: TurnReports<TContext>;
+  /** A reconnect replays messages as items (not as one context append). */
+  readonly replaysMessages: boolean;
 }
 
 /**
@@ -51,10 +53,11 @@ export function dropLostTurn<TContext>(
     (item): item is RealtimeFunctionCallHistoryItem =>
       item.type === 'function_call' && item.output === undefined,
   );
-  // Calls whose output the provider never got: the output stays in history (a reconnect replays it), but the
-  // follow-up response it was waiting for is lost with the turn.
-  const unanswered = turn.unacknowledged.drainOutputs();
-  const callIds = [...new Set([...calls.map((c) => c.callId), ...unanswered])];
+  // What the provider never acknowledged: user messages are carried over to the replay (or named, when none
+  // comes); tool outputs stay in history (a reconnect replays them), but their follow-up is lost with the turn.
+  const unacknowledged = turn.unacknowledged.cut(reconnecting && turn.replaysMessages);
+  const callIds = [...new Set([...calls.map((c) => c.callId), ...unacknowledged.callIds])];
+  const itemIds = unacknowledged.itemIds;
   // Before the release, while the responses are still known.
   const conversations = responseIds.map((id) => responses.get(id)?.conversation ?? 'default');
   for (const id of responseIds) mirror.responseInterrupted(id);
@@ -80,10 +83,10 @@ export function dropLostTurn<TContext>(
     });
   });
   reportTurns();
-  if (responseIds.length + callIds.length + clientRequestIds.length > 0) {
+  if (responseIds.length + callIds.length + clientRequestIds.length + itemIds.length > 0) {
     state.reportError(
       'session',
-      new TurnLostError({ responseIds, callIds, clientRequestIds }, detail, reconnecting),
+      new TurnLostError({ responseIds, callIds, clientRequestIds, itemIds }, detail, reconnecting),
     );
   }
   return released;

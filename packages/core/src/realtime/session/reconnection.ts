@@ -3,12 +3,13 @@ import { delay } from '../../clock.js';
 import { STABLE_CONNECTION_MS } from '../../constants.js';
 import type { ParleyError } from '../../errors.js';
 import type { OpenedConnection } from './connection-lifecycle.js';
-import { ConnectionLostError, ReconnectFailedError, SessionClosedError } from './errors.js';
+import { ConnectionLostError, ReconnectFailedError, SessionClosedError, TurnLostError } from './errors.js';
 import type { RealtimeReconnectReason } from './events.js';
 import type { RealtimeHistory } from './history.js';
 import { planContextReplay, planHistoryReplay, type ReplayEchoes } from './history-replay.js';
 import { type ResolvedReconnectOptions, reconnectDelayMs } from './reconnect-options.js';
 import type { SessionState } from './session-state.js';
+import { UnacknowledgedInputs } from './unacknowledged-inputs.js';
 
 /** The connection-lifecycle steps a reconnection takes. */
 export interface ReconnectionSteps<TContext> {
@@ -51,6 +52,8 @@ export class Reconnection<TContext> {
   readonly #steps: ReconnectionSteps<TContext>;
   /** How the history goes into a new connection (see `historyReplayStrategy`). */
   readonly #replay: 'items' | 'context';
+  /** User messages a cut carried over: replayed after the history. */
+  readonly #inputs: UnacknowledgedInputs;
   #work: Set<Promise<void>> | undefined;
   #outage: Outage | undefined;
   #loopAbort: AbortController | undefined;
@@ -67,7 +70,9 @@ export class Reconnection<TContext> {
     echoes: ReplayEchoes,
     steps: ReconnectionSteps<TContext>,
     replay: 'items' | 'context' = 'items',
+    inputs: UnacknowledgedInputs = new UnacknowledgedInputs(),
   ) {
+    this.#inputs = inputs;
     this.#replay = replay;
     this.#state = state;
     this.#clock = clock;
@@ -175,6 +180,11 @@ export class Reconnection<TContext> {
     const state = this.#state;
     const error = new ReconnectFailedError(attempts, lastError);
     state.status = 'disconnected';
+    const itemIds = this.#inputs.dropCarried();
+    if (itemIds.length > 0) {
+      const lost = { responseIds: [], callIds: [], clientRequestIds: [], itemIds };
+      state.reportError('session', new TurnLostError(lost, 'reconnecting gave up', false));
+    }
     state.reportError('session', error);
     state.emit({ type: 'connection_status', status: 'disconnected', reason: 'reconnect_failed' });
     state.emit({ type: 'agent_end', agent: state.agent, reason: 'disconnect' });
@@ -206,10 +216,18 @@ export class Reconnection<TContext> {
     const byContext = this.#replay === 'context';
     const plan = byContext ? { commands: [], skipped: [] } : planHistoryReplay(this.#history.items);
     const appends = byContext ? planContextReplay(this.#history.items) : [];
+    // Sent before the cut and never acknowledged: after the history, as they came; their echoes enter the
+    // history like any acknowledged message (they are not replay echoes).
+    const carried = this.#inputs.carried;
     try {
       this.#echoes.expect(plan.commands);
       for (const command of plan.commands) state.send(command);
       for (const command of appends) state.send(command);
+      for (const item of carried) {
+        state.send({ type: 'createItem', item });
+        this.#inputs.messageSent(item);
+      }
+      this.#inputs.replayed();
     } catch (error) {
       state.status = 'reconnecting';
       await this.#steps.release(new ConnectionLostError());
@@ -229,7 +247,7 @@ export class Reconnection<TContext> {
       type: 'reconnected',
       reason,
       attempt,
-      replayedItems: plan.commands.length + appends.length,
+      replayedItems: plan.commands.length + appends.length + carried.length,
     });
   }
 }

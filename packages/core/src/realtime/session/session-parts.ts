@@ -231,6 +231,7 @@ export function assembleSession<TContext>(
       resolved.config.turnDetection,
       model.capabilities,
       model.provider,
+      unacknowledged,
     ),
     interruptions,
     playback,

@@ -44,7 +44,7 @@ export interface ToolExecutorHost<TContext> {
   /** Whether the session may send now (connected, not closing). */
   live(): boolean;
   send(command: RealtimeCommand): void;
-  /** Outputs the provider did not get because the connection went away under them. */
+  /** Outputs sent (or lost under a failed write) that the provider has not acknowledged. */
   readonly unacknowledged: UnacknowledgedInputs;
   emit(event: RealtimeSessionEvent<TContext>): void;
   /** Switches to the handoff's agent through the session's one agent-switch path. */
@@ -276,10 +276,11 @@ export class ToolExecutor<TContext> {
     try {
       host.send({ type: 'sendToolOutput', callId: call.callId, output });
       host.mirror.toolOutput(call.callId, output);
+      host.unacknowledged.outputSent(call.callId);
     } catch (error) {
       if (error instanceof SessionNotConnectedError) {
         host.mirror.toolOutput(call.callId, output);
-        host.unacknowledged.outputNotSent(call.callId);
+        host.unacknowledged.outputSent(call.callId);
         return false;
       }
       sent = false;

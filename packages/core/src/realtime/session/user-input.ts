@@ -3,6 +3,7 @@ import { commitRespondsByDefault, requireResponseRequests } from './capability-s
 import type { RealtimeSessionSettings } from './options.js';
 import type { ResponseCoordinator } from './response-coordinator.js';
 import type { SessionState } from './session-state.js';
+import type { UnacknowledgedInputs } from './unacknowledged-inputs.js';
 
 /**
  * What the user says through the app: text messages and audio, and whether a turn asks for a reply. A text
@@ -16,6 +17,7 @@ export class UserInput<TContext> {
   readonly #turnDetection: RealtimeSessionSettings['turnDetection'];
   readonly #capabilities: RealtimeCapabilities;
   readonly #provider: string;
+  readonly #inputs: UnacknowledgedInputs;
 
   constructor(
     state: SessionState<TContext>,
@@ -23,7 +25,9 @@ export class UserInput<TContext> {
     turnDetection: RealtimeSessionSettings['turnDetection'],
     capabilities: RealtimeCapabilities,
     provider: string,
+    inputs: UnacknowledgedInputs,
   ) {
+    this.#inputs = inputs;
     this.#state = state;
     this.#coordinator = coordinator;
     this.#turnDetection = turnDetection;
@@ -33,10 +37,15 @@ export class UserInput<TContext> {
 
   message(text: string, respond: boolean): void {
     this.#refuseWithoutRequests('send a message');
-    this.#state.send(
-      { type: 'createItem', item: { type: 'message', role: 'user', content: [{ type: 'text', text }] } },
-      'send a message',
-    );
+    // The session names the item, so the provider's acknowledgement (its `item_added`) can be matched to it.
+    const item = {
+      type: 'message' as const,
+      itemId: this.#inputs.nextItemId(),
+      role: 'user' as const,
+      content: [{ type: 'text' as const, text }],
+    };
+    this.#state.send({ type: 'createItem', item }, 'send a message');
+    this.#inputs.messageSent(item);
     if (respond) this.#coordinator.request({}, 'user_input');
   }
 
