@@ -283,14 +283,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   #lost(reason: string, now: boolean): void {
     if (this.#phase !== 'open') return;
     this.#phase = 'closed';
-    this.#detach();
-    const socket = this.#socket as WebSocketLike & { terminate?: () => void };
-    try {
-      if (socket.terminate) socket.terminate();
-      else socket.close();
-    } catch {
-      // Already closing: nothing more to release.
-    }
+    this.#abandonSocket();
     const event: RealtimeEvent = {
       type: 'connection_status',
       status: 'disconnected',
@@ -388,6 +381,18 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     this.#emit({ type: 'raw_event', event });
   }
 
+  /** Releases a socket that is no longer usable without waiting for a closing handshake. */
+  #abandonSocket(): void {
+    this.#detach();
+    const socket = this.#socket as WebSocketLike & { terminate?: () => void };
+    try {
+      if (socket.terminate) socket.terminate();
+      else socket.close();
+    } catch {
+      // Already closing: nothing more to release.
+    }
+  }
+
   #detach(): void {
     this.#socket.removeEventListener('open', this.#onOpen);
     this.#socket.removeEventListener('message', this.#onMessage);
@@ -439,7 +444,19 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
       return;
     }
     if (type === 'session.created' && this.#initialUpdateId === undefined) {
-      this.#initialUpdateId = this.#sendSessionUpdate(this.#initialConfig);
+      try {
+        this.#initialUpdateId = this.#sendSessionUpdate(this.#initialConfig);
+      } catch (error) {
+        // The socket stopped being open before the session could be configured: connect() fails, typed, at once.
+        this.#phase = 'closed';
+        this.#abandonSocket();
+        this.#failConnect(
+          new OpenAIRealtimeError(
+            'realtime_closed_before_ready',
+            `The Realtime socket stopped being open before the session was ready (${(error as Error).message}).`,
+          ),
+        );
+      }
     } else if (type === 'session.updated' && this.#initialUpdateId !== undefined) {
       this.#becomeReady();
     }

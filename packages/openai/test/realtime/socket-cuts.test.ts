@@ -263,3 +263,29 @@ describe('a user message the service had not acknowledged when the connection dr
     await rig.closeAndExpectReleased();
   });
 });
+
+describe('a socket that stops being open while connecting', () => {
+  test('before the initial session.update could be written: connect() fails with a typed error, nothing thrown elsewhere', async () => {
+    const sim = await simulator({ clock: new ManualClock(), onConnection: () => 'defer' });
+    const sockets: WsWebSocket[] = [];
+    const model = new OpenAIRealtimeModel({
+      apiKey: API_KEY,
+      url: sim.url,
+      WebSocket: trackedWebSocket(sockets),
+      clock: new ManualClock(),
+    });
+    const connecting = model.connect({ config: {} });
+    const server = await sim.waitForConnection(0);
+    const socket = sockets[0] as WsWebSocket;
+    if (socket.readyState !== WsWebSocket.OPEN) await new Promise((open) => socket.once('open', open));
+    closingWithoutAcknowledgement(socket);
+
+    server.start(); // session.created arrives; the adapter cannot write its session.update
+
+    await expect(connecting).rejects.toMatchObject({ code: 'realtime_closed_before_ready' });
+    expect(server.clientEvents).toEqual([]);
+    // The socket was released at once, without waiting for a closing handshake.
+    await server.closed;
+    expect(socket.listenerCount('message')).toBe(0);
+  });
+});
