@@ -1,11 +1,11 @@
 import {
+  ConnectionClosedError,
   type ContextAppendKind,
   type RealtimeCommand,
   type RealtimeConnection,
   type RealtimeEvent,
   type RealtimeSessionConfig,
   type TimerHandle,
-  UserError,
 } from '@parley/core';
 import type { SocketEventMap, WebSocketLike } from '../realtime/socket-types.js';
 import { decodeBase64, encodeBase64 } from '../shared/base64.js';
@@ -86,6 +86,9 @@ export function toSessionStart(
   }
   return session;
 }
+
+/** `WebSocket.OPEN`: the only ready state in which a frame is written rather than dropped. */
+const SOCKET_OPEN = 1;
 
 /**
  * One GPT-Live session over a primary WebSocket, as a seam connection. It owns the socket, its listeners and its
@@ -183,14 +186,15 @@ export class OpenAILiveConnection implements RealtimeConnection {
 
   send(command: RealtimeCommand): void {
     if (this.#phase !== 'open') {
-      throw new UserError(`Cannot send "${command.type}": the GPT-Live connection is closed.`, {
-        code: 'connection_closed',
-      });
+      throw new ConnectionClosedError(`Cannot send "${command.type}": the GPT-Live connection is closed.`);
     }
     switch (command.type) {
       case 'appendInputAudio':
         this.#heardFromApp = true;
-        this.#socket.send(`{"type":"session.input_audio.append","audio":"${encodeBase64(command.audio)}"}`);
+        this.#transmit(
+          command.type,
+          `{"type":"session.input_audio.append","audio":"${encodeBase64(command.audio)}"}`,
+        );
         return;
       case 'commitInputAudio':
       case 'cancelResponse':
@@ -300,7 +304,58 @@ export class OpenAILiveConnection implements RealtimeConnection {
   }
 
   #write(event: LiveClientEvent): void {
-    this.#socket.send(JSON.stringify(event));
+    this.#transmit(event.type, JSON.stringify(event));
+  }
+
+  /**
+   * Hands one frame to the socket. While open, a socket that is no longer open (it would drop the frame silently) or
+   * whose write throws ends the connection at once, and the caller gets a {@link ConnectionClosedError}. Outside the
+   * open phase (connecting, closing) a frame the socket cannot take is not written.
+   */
+  #transmit(what: string, frame: string): void {
+    const state = this.#socket.readyState;
+    let failure: string | undefined;
+    if (state === SOCKET_OPEN) {
+      try {
+        this.#socket.send(frame);
+        return;
+      } catch (error) {
+        failure = `writing "${what}" to the socket failed: ${redactSecrets(error instanceof Error ? error.message : String(error), this.#secrets)}`;
+      }
+    }
+    if (this.#phase !== 'open') return;
+    const reason =
+      failure ?? `the socket stopped being open (readyState ${state}) before "${what}" was written`;
+    this.#lost(reason, false);
+    throw new ConnectionClosedError(`Cannot send "${what}": ${reason}; it was not sent.`);
+  }
+
+  /**
+   * The socket stopped being usable while open (an error, a write that failed, a close that started without the
+   * close event): the connection is closed now and the socket released without waiting for a closing handshake.
+   * `connection_status: disconnected` is emitted now, or, from inside `send`, right after it returns.
+   */
+  #lost(reason: string, now: boolean): void {
+    if (this.#phase !== 'open') return;
+    this.#phase = 'closed';
+    this.#stopSilence();
+    this.#segmenter.end();
+    this.#turns.finish();
+    this.#detach();
+    const socket = this.#socket as WebSocketLike & { terminate?: () => void };
+    try {
+      if (socket.terminate) socket.terminate();
+      else socket.close();
+    } catch {
+      // Already closing: nothing more to release.
+    }
+    const event: RealtimeEvent = {
+      type: 'connection_status',
+      status: 'disconnected',
+      reason: redactSecrets(reason, this.#secrets),
+    };
+    if (now) this.#emit(event);
+    else queueMicrotask(() => this.#emit(event));
   }
 
   /** Refuses a command the way a service does: with an `error` event after `send` returned. */
@@ -326,7 +381,12 @@ export class OpenAILiveConnection implements RealtimeConnection {
     this.#silenceTimer = this.#options.clock.setTimeout(() => {
       if (this.#phase !== 'open') return;
       if (!this.#heardFromApp) {
-        this.#socket.send(`{"type":"session.input_audio.append","audio":"${this.#silenceFrame}"}`);
+        try {
+          this.#transmit('silence', `{"type":"session.input_audio.append","audio":"${this.#silenceFrame}"}`);
+        } catch {
+          // The connection just ended (reported as disconnected); nothing more to keep moving.
+          return;
+        }
       }
       this.#heardFromApp = false;
       this.#scheduleSilence();
@@ -501,6 +561,8 @@ export class OpenAILiveConnection implements RealtimeConnection {
   readonly #onError = (event: SocketEventMap['error']): void => {
     const message = event.message ?? (event.error instanceof Error ? event.error.message : undefined);
     if (message) this.#socketError = redactSecrets(message, this.#secrets);
+    // An error on an open socket (invalid UTF-8, a protocol error) ends it; its close may never complete.
+    if (this.#phase === 'open') this.#lost(`socket error: ${this.#socketError ?? 'unknown'}`, true);
   };
 
   readonly #onClose = (event: SocketEventMap['close']): void => {

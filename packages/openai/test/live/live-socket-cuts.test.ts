@@ -1,0 +1,87 @@
+import { Agent, RealtimeSession, type RealtimeSessionEvent, SessionNotConnectedError } from '@parley/core';
+import { ManualClock } from '@parley/mock';
+import { OpenAILiveModel } from '@parley/openai';
+import { type LiveSimulator, startLiveSimulator } from '@parley/openai/testing';
+import { afterEach, describe, expect, test } from 'vitest';
+import { WebSocket as WsWebSocket } from 'ws';
+import { trackedWebSocket } from '../realtime/session-rig.js';
+
+let sim: LiveSimulator | undefined;
+let session: RealtimeSession | undefined;
+afterEach(async () => {
+  await session?.close();
+  await sim?.close();
+  session = undefined;
+  sim = undefined;
+});
+
+const realReadyState = Object.getOwnPropertyDescriptor(WsWebSocket.prototype, 'readyState')?.get;
+
+/** The socket reports CLOSING with no close event to come; `ws` drops every frame sent to it in that state. */
+function closingWithoutAcknowledgement(socket: WsWebSocket): void {
+  Object.defineProperty(socket, 'readyState', {
+    configurable: true,
+    get(this: WsWebSocket) {
+      const real = realReadyState?.call(this) as number;
+      return real === WsWebSocket.CLOSED ? real : WsWebSocket.CLOSING;
+    },
+  });
+}
+
+async function connected() {
+  const clock = new ManualClock();
+  sim = await startLiveSimulator({ clock });
+  const sockets: WsWebSocket[] = [];
+  const model = new OpenAILiveModel({
+    apiKey: 'sk-live',
+    url: sim.url,
+    clock,
+    WebSocket: trackedWebSocket(sockets),
+  });
+  session = new RealtimeSession(new Agent({ name: 'Voice' }), { model, clock, reconnect: { jitter: 0 } });
+  const events: RealtimeSessionEvent[] = [];
+  const reconnected = new Promise<void>((resolve) => {
+    session?.on('reconnected', () => resolve());
+  });
+  for (const type of ['error', 'reconnecting'] as const) {
+    session.on(type, (event) => events.push(event as RealtimeSessionEvent));
+  }
+  await session.connect();
+  return { session, sockets, events, reconnected };
+}
+
+describe('GPT-Live: a socket that stops being open is a disconnect at once', () => {
+  test('closing with no close acknowledgement: audio sent meanwhile is refused with a typed error; the session reconnects', async () => {
+    const { session, sockets, events, reconnected } = await connected();
+    closingWithoutAcknowledgement(sockets[0] as WsWebSocket);
+
+    expect(() => session.sendAudio(new Uint8Array(4800))).toThrow(SessionNotConnectedError);
+    await reconnected;
+
+    expect(events.map((e) => e.type)).toEqual(['error', 'reconnecting']);
+    expect(events[0]).toMatchObject({ code: 'connection_lost' });
+    expect(events[1]).toMatchObject({ reason: 'connection_lost', attempt: 1 });
+    expect(sockets).toHaveLength(2);
+    expect(sockets[0]?.listenerCount('message')).toBe(0);
+    session.sendAudio(new Uint8Array(4800));
+  });
+
+  test('a socket error on the open connection: disconnected in the same turn, reconnected', async () => {
+    const { session, sockets, events, reconnected } = await connected();
+    const socket = sockets[0] as WsWebSocket;
+    let statusAtError: string | undefined;
+    const onError = () => {
+      statusAtError = session.status;
+    };
+    socket.on('error', onError);
+
+    socket.emit('error', new Error('Invalid UTF-8 sequence'));
+    socket.off('error', onError);
+
+    expect(statusAtError).toBe('reconnecting');
+    await reconnected;
+    expect(events.find((e) => e.type === 'reconnecting')).toMatchObject({
+      detail: expect.stringContaining('Invalid UTF-8'),
+    });
+  });
+});
