@@ -22,6 +22,7 @@ export {
 export { type ConformanceScenario, missingCapabilities, scenarioCovers } from './scenario.js';
 export { approvalScenario } from './scenarios/approval.js';
 export { audioReplyScenario } from './scenarios/audio-reply.js';
+export { backgroundResultScenario } from './scenarios/background-result.js';
 export {
   callbackSignalScenario,
   closeRetryScenario,

@@ -11,6 +11,11 @@ export {
   type ToolUseBehavior,
 } from './agent.js';
 export {
+  type BackgroundResult,
+  backgroundResult,
+  isBackgroundResult,
+} from './background-result.js';
+export {
   type Clock,
   delay,
   type LongTimeout,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { abortable } from './abortable.js';
 import type { Agent } from './agent.js';
+import { isBackgroundResult } from './background-result.js';
 import { type Clock, systemClock } from './clock.js';
 import type { RunContext } from './context.js';
 import { ParleyError, ToolGuardrailTripwireTriggered, ToolTimeoutError, UserError } from './errors.js';
@@ -208,7 +209,8 @@ export function parseToolArguments<TContext>(
 
 /** How one tool invocation ended. The `output` is always what the model should see. */
 export type ToolInvocationResult =
-  | { status: 'completed'; output: string; value: unknown }
+  /** `background`: the tool returned a {@link backgroundResult} (`value` is what it wraps). */
+  | { status: 'completed'; output: string; value: unknown; background?: true }
   | { status: 'invalid_arguments'; output: string }
   | { status: 'rejected_by_guardrail'; output: string; guardrailName: string }
   | { status: 'failed'; output: string; error: unknown };
@@ -302,6 +304,8 @@ export async function invokeFunctionTool<TContext>(
     return { status: 'failed', output: await failureText(tool, runContext, error, options), error };
   }
 
+  const background = isBackgroundResult(value);
+  if (isBackgroundResult(value)) value = value.value;
   for (const guardrail of tool.outputGuardrails) {
     const decision = await abortable(
       guardrail.execute({ agent, call, input, output: value, context: runContext, signal }),
@@ -315,7 +319,7 @@ export async function invokeFunctionTool<TContext>(
       return { status: 'rejected_by_guardrail', output: decision.message, guardrailName: guardrail.name };
     }
   }
-  return { status: 'completed', output: toolOutputToString(value), value };
+  return { status: 'completed', output: toolOutputToString(value), value, ...(background && { background }) };
 }
 
 async function failureText<TContext>(

@@ -1,6 +1,7 @@
 import type { ConformanceScenario } from '../scenario.js';
 import { approvalScenario } from './approval.js';
 import { audioReplyScenario } from './audio-reply.js';
+import { backgroundResultScenario } from './background-result.js';
 import {
   callbackSignalScenario,
   closeRetryScenario,
@@ -51,6 +52,7 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   parallelToolsAfterEndScenario,
   parallelToolsBeforeEndScenario,
   repeatedCallScenario,
+  backgroundResultScenario,
   boundedFollowUpsScenario,
   approvalScenario,
   handoffScenario,
@@ -77,6 +79,7 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
 export {
   approvalScenario,
   audioReplyScenario,
+  backgroundResultScenario,
   bargeInScenario,
   boundedFollowUpsScenario,
   callbackSignalScenario,

@@ -169,6 +169,8 @@ export type RealtimeSessionEvent<TContext = unknown> =
       output: string;
       status: RealtimeToolCallStatus;
       responseId?: string;
+      /** `true`: the tool returned a `backgroundResult`; its output asked the model for no response. */
+      background?: true;
     }
   /** A tool call waits for `session.approve(callId)` or `session.reject(callId)`. */
   | {

@@ -7,6 +7,8 @@ interface CallGroup {
   status?: RealtimeResponseStatus;
   /** `true` once one of its calls produced a result that is not an error. */
   succeeded: boolean;
+  /** `true` once one of its calls produced an output that is not a background result: it needs a follow-up. */
+  answered: boolean;
 }
 
 /** A follow-up response is due; `succeeded`: at least one of the calls it answers did not fail. */
@@ -18,7 +20,8 @@ export interface FollowUpDue {
  * Coalescing of parallel tool calls: the calls of one response form a group, and the group asks for one
  * follow-up response, when its last call finished or when the response ended if every call finished before
  * (only after a response that ended `completed`). A call with no response to wait for (none given, or
- * that response already ended) asks for its own follow-up when it finishes.
+ * that response already ended) asks for its own follow-up when it finishes. Background results ask for none: a
+ * group whose outputs are all background gets no follow-up, a mixed group one.
  */
 export class ParallelToolCalls {
   /** Both created on the first call: most sessions run no tool. */
@@ -40,7 +43,7 @@ export class ParallelToolCalls {
     const groups = this.#groups;
     let group = groups.get(responseId);
     if (!group) {
-      group = { pending: new Set(), ended: false, succeeded: false };
+      group = { pending: new Set(), ended: false, succeeded: false, answered: false };
       groups.set(responseId, group);
     }
     group.pending.add(callId);
@@ -50,16 +53,17 @@ export class ParallelToolCalls {
    * A call finished (its output went out, or could not); `failed`: its output reports an error. Says whether
    * a follow-up response is due now.
    */
-  finished(callId: string, failed: boolean): FollowUpDue | undefined {
+  finished(callId: string, failed: boolean, background = false): FollowUpDue | undefined {
     const callResponse = this.#callResponse;
     if (!callResponse?.has(callId)) return undefined;
     const responseId = callResponse.get(callId);
     callResponse.delete(callId);
-    if (responseId === undefined) return { succeeded: !failed };
+    if (responseId === undefined) return background ? undefined : { succeeded: !failed };
     const group = this.#groups?.get(responseId);
     if (!group) return undefined;
     group.pending.delete(callId);
     if (!failed) group.succeeded = true;
+    if (!background) group.answered = true;
     return this.#completeIfDone(responseId, group);
   }
 
@@ -84,6 +88,6 @@ export class ParallelToolCalls {
   #completeIfDone(responseId: string, group: CallGroup): FollowUpDue | undefined {
     if (!group.ended || group.pending.size > 0) return undefined;
     this.#groups?.delete(responseId);
-    return group.status === 'completed' ? { succeeded: group.succeeded } : undefined;
+    return group.status === 'completed' && group.answered ? { succeeded: group.succeeded } : undefined;
   }
 }

@@ -286,10 +286,11 @@ export class ResponseCoordinator {
 
   /**
    * A call's output has been sent (or could not be); may request the follow-up. `failed`: its output reports
-   * an error (unknown tool, invalid arguments, a failure), which bounds automatic follow-ups.
+   * an error (unknown tool, invalid arguments, a failure), which bounds automatic follow-ups. `background`: the
+   * output asks for no response (a group of background outputs only gets no follow-up).
    */
-  toolCallFinished(callId: string, failed = false): void {
-    const due = this.#toolCalls.finished(callId, failed);
+  toolCallFinished(callId: string, failed = false, background = false): void {
+    const due = this.#toolCalls.finished(callId, failed, background);
     if (due) this.#toolFollowUp(due.succeeded);
   }
 

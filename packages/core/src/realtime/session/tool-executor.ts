@@ -176,6 +176,7 @@ export class ToolExecutor<TContext> {
     });
     let output: string;
     let status: RealtimeToolCallStatus;
+    let background = false;
     try {
       const result = await invokeFunctionTool(tool, {
         agent,
@@ -187,6 +188,7 @@ export class ToolExecutor<TContext> {
       });
       output = result.output;
       status = result.status;
+      background = result.status === 'completed' && result.background === true;
     } catch (error) {
       if (signal.aborted) throw error;
       // A tool guardrail tripwire or a timeout set to raise: the session goes on, the model is told.
@@ -194,7 +196,7 @@ export class ToolExecutor<TContext> {
       output = `Error: the call to "${call.name}" was stopped: ${errorText(error)}`;
       status = 'error';
     }
-    this.#end(call, output, status, signal);
+    this.#end(call, output, status, signal, background);
   }
 
   async #approval(
@@ -246,9 +248,16 @@ export class ToolExecutor<TContext> {
     this.#deliver(call, output, signal, failed);
   }
 
-  #end(call: ToolCall<TContext>, output: string, status: RealtimeToolCallStatus, signal: AbortSignal): void {
+  /** `background`: the output goes to the model without asking it to answer (a `backgroundResult`). */
+  #end(
+    call: ToolCall<TContext>,
+    output: string,
+    status: RealtimeToolCallStatus,
+    signal: AbortSignal,
+    background = false,
+  ): void {
     const failed = status !== 'completed' && status !== 'approval_rejected';
-    if (!this.#deliver(call, output, signal, failed)) return;
+    if (!this.#deliver(call, output, signal, failed, background)) return;
     this.#host.emit({
       type: 'tool_end',
       agent: call.agent,
@@ -257,6 +266,7 @@ export class ToolExecutor<TContext> {
       output,
       status,
       ...(call.responseId !== undefined && { responseId: call.responseId }),
+      ...(background && { background }),
     });
   }
 
@@ -269,7 +279,13 @@ export class ToolExecutor<TContext> {
    * (already an `error` event, and the disconnect path follows): the output then stays the call's in history, so a
    * reconnect replays it, and the lost turn names the call. The tool never runs again either way.
    */
-  #deliver(call: ToolCall<TContext>, output: string, signal: AbortSignal, failed: boolean): boolean {
+  #deliver(
+    call: ToolCall<TContext>,
+    output: string,
+    signal: AbortSignal,
+    failed: boolean,
+    background = false,
+  ): boolean {
     const host = this.#host;
     if (signal.aborted || !host.live()) return false;
     let sent = true;
@@ -287,7 +303,7 @@ export class ToolExecutor<TContext> {
       host.reportError('tool', new ToolOutputNotSentError(call.callId, call.name, error));
     }
     // Sent or not, the call is over: its response's one follow-up must not wait for it forever.
-    host.coordinator.toolCallFinished(call.callId, failed || !sent);
+    host.coordinator.toolCallFinished(call.callId, failed || !sent, background && sent);
     return sent;
   }
 }
