@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { ConversationItem } from '../items.js';
 import { userMessage } from '../items.js';
+import type { ReusableAbortLink } from './concurrency.js';
 import type { RunHookEventName, RunHookEvents } from './hooks.js';
 import type { ResolvedRunSettings } from './run-config.js';
 import type { RunItem } from './run-items.js';
@@ -27,6 +28,8 @@ export interface LoopEnv<TContext> {
   answeredCallIds: Set<string>;
   /** The model input built so far (see {@link modelInput}). */
   modelInputCache: ModelInputCache | undefined;
+  /** The signal the run's batches of parallel tools share (its controller is created at the first batch). */
+  toolBatchAbort: ReusableAbortLink;
 }
 
 /** Records a new run item and announces it on the stream. */

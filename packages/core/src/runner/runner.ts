@@ -7,7 +7,7 @@ import { AbortError, UserError } from '../errors.js';
 import type { ConversationItem } from '../items.js';
 import { optionKeys } from '../option-keys.js';
 import { checkModelSettings } from '../text-option-keys.js';
-import { throwIfAborted } from './concurrency.js';
+import { ReusableAbortLink, throwIfAborted } from './concurrency.js';
 import { MaxTurnsExceededError } from './errors.js';
 import { collectAnsweredCallIds, inputToItems, type LoopEnv } from './loop-env.js';
 import { type RunSettings, resolveRunSettings } from './run-config.js';
@@ -196,6 +196,7 @@ export class Runner {
       stopAfterTurn: () => stopAfterTurn,
       answeredCallIds: new Set(),
       modelInputCache: undefined,
+      toolBatchAbort: new ReusableAbortLink(controller.signal),
     };
 
     // The terminal failure of the run, if any; `undefined` also for a run cancelled with cancel('immediate').

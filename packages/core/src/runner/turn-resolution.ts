@@ -226,6 +226,7 @@ async function resolveCalls<TContext>(
         (signal: AbortSignal) =>
           runTool(env, agent, tool, call, signal, parsed),
     ),
+    env.toolBatchAbort,
   );
   for (const result of results) outputs.set(result.callId, result);
   for (const call of turn.calls) {
