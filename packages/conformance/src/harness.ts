@@ -78,6 +78,16 @@ export interface RealtimeHarness {
    * one). Only called when `turnDetection` is declared.
    */
   userStopsSpeaking(options?: { transcript?: string }): Promise<void>;
+  /**
+   * Audio (PCM16, 24 kHz, mono) in which the backend hears the user say `text`. Implemented where the model declares
+   * `delegation` (its scenarios speak to a voice model that takes its turns by itself).
+   */
+  userSpeech?(text: string): Uint8Array | Promise<Uint8Array>;
+  /**
+   * The model delegates the user's next utterance to the app (`delegation_requested`, target `app`). Implemented where
+   * the model declares `delegation`.
+   */
+  delegateNext?(): Promise<void>;
   /** The backend reports an error that answers no request. */
   emitError(error: { code: string; message: string }): Promise<void>;
   /** The backend refuses the next response request with this error, echoing its request id. */

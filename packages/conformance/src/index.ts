@@ -29,6 +29,7 @@ export {
   iterationEndScenario,
   staleResponseScenario,
 } from './scenarios/bounded-waits.js';
+export { delegationScenario } from './scenarios/delegation.js';
 export { disconnectScenario } from './scenarios/disconnect.js';
 export {
   concurrentEphemeralScenario,

@@ -13,6 +13,9 @@ export const NO_CAPABILITIES: RealtimeCapabilities = {
   mutableTools: false,
   autoToolReplyGeneration: false,
   responseRequests: false,
+  delegation: false,
+  contextAppends: false,
+  continuousAudio: false,
 };
 
 /**

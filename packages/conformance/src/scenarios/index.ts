@@ -9,6 +9,7 @@ import {
   staleResponseScenario,
 } from './bounded-waits.js';
 import { cutInputScenario } from './cut-inputs.js';
+import { delegationScenario } from './delegation.js';
 import { disconnectScenario } from './disconnect.js';
 import {
   concurrentEphemeralScenario,
@@ -74,6 +75,7 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   concurrentEphemeralScenario,
   ephemeralCancelScenario,
   capabilityFallbacksScenario,
+  delegationScenario,
 ];
 
 export {
@@ -87,6 +89,7 @@ export {
   closeRetryScenario,
   coalescedInputsScenario,
   concurrentEphemeralScenario,
+  delegationScenario,
   disconnectScenario,
   ephemeralCancelScenario,
   ephemeralIsolationScenario,

@@ -19,7 +19,7 @@ export function liveCapabilities(delegation: 'client' | 'responses'): RealtimeCa
     mutableTools: delegation === 'responses',
     autoToolReplyGeneration: delegation === 'responses',
     responseRequests: false,
-    delegation: true,
+    delegation: delegation === 'client',
     contextAppends: true,
     continuousAudio: true,
   };

@@ -9,6 +9,7 @@ import { decodeBase64 } from '../../shared/base64.js';
 import { isPlainObject } from '../../shared/deep-merge.js';
 import type { LiveSessionResource } from '../../shared/live-wire-session.js';
 import { LIVE_HARNESS_OPTIONS } from '../option-keys.js';
+import { speechAudio } from '../sim-audio.js';
 import type { LiveReaction } from './live-brain.js';
 import type { LiveSimSession } from './live-sim-session.js';
 import { type LiveSimulator, type LiveSimulatorOptions, startLiveSimulator } from './live-simulator.js';
@@ -125,6 +126,16 @@ export class LiveSimulatorHarness {
         response.output.map((o): LiveReaction => ({ type: 'speak', text: (o as { text: string }).text })),
       );
     }
+  }
+
+  /** Audio the simulator hears as `text` (see `speechAudio`). */
+  userSpeech(text: string): Uint8Array {
+    return speechAudio(text);
+  }
+
+  /** The voice model delegates the next utterance. */
+  async delegateNext(): Promise<void> {
+    this.simulator.script({ type: 'delegate' });
   }
 
   finishResponse(): Promise<void> {
