@@ -15,6 +15,7 @@ import { isPlainObject } from '../shared/deep-merge.js';
 import type { LiveAppendKind, LiveClientEvent } from '../shared/live-wire-events.js';
 import type { LiveFunctionTool, LiveSessionConfig } from '../shared/live-wire-session.js';
 import { redactSecrets } from '../shared/redact.js';
+import { frameText, listenToSocket, reportListenerError, upgradeStatus } from '../shared/socket-plumbing.js';
 import { BackendRelay } from './backend-relay.js';
 import { OpenAILiveError } from './errors.js';
 import { InputTurns } from './input-turns.js';
@@ -34,7 +35,6 @@ const SEAM_KIND: Record<string, ContextAppendKind> = {
   'session.thinking.appended': 'thought',
   'session.commentary.appended': 'commentary',
 };
-const textDecoder = new TextDecoder();
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
 
@@ -105,6 +105,8 @@ export class OpenAILiveConnection implements RealtimeConnection {
   readonly #requests = new Map<string, RealtimeCommand['type']>();
   readonly #silenceFrame: string;
   readonly #secrets: string[];
+  /** Removes the socket listeners. */
+  readonly #detach: () => void;
   #phase: Phase = 'connecting';
   #listeners: Listener[] = [];
   #backlog: RealtimeEvent[] | undefined = [];
@@ -137,10 +139,12 @@ export class OpenAILiveConnection implements RealtimeConnection {
       this.#write({ type: 'response.create', event_id: this.#eventId('continue') }),
     );
     this.#silenceFrame = encodeBase64(new Uint8Array(options.silenceFrameMs * 48));
-    socket.addEventListener('open', this.#onOpen);
-    socket.addEventListener('message', this.#onMessage);
-    socket.addEventListener('error', this.#onError);
-    socket.addEventListener('close', this.#onClose);
+    this.#detach = listenToSocket(socket, {
+      open: this.#onOpen,
+      message: this.#onMessage,
+      error: this.#onError,
+      close: this.#onClose,
+    });
   }
 
   /** Wraps a socket being opened; sends `session.start` on open and resolves on `session.started`. */
@@ -413,12 +417,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
 
   readonly #onMessage = (event: SocketEventMap['message']): void => {
     const data = event.data;
-    const text =
-      typeof data === 'string'
-        ? data
-        : data instanceof ArrayBuffer || ArrayBuffer.isView(data)
-          ? textDecoder.decode(data as ArrayBuffer)
-          : undefined;
+    const text = frameText(data);
     if (text === undefined) return;
     let parsed: unknown;
     try {
@@ -572,9 +571,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
     this.#detach();
     this.#resolveClosed?.();
     if (previous === 'connecting') {
-      const status = Number(
-        /Unexpected server response: (\d{3})/.exec(this.#socketError ?? '')?.[1] ?? Number.NaN,
-      );
+      const status = upgradeStatus(this.#socketError);
       const error =
         status === 401 || status === 403
           ? new OpenAILiveError(
@@ -604,13 +601,6 @@ export class OpenAILiveConnection implements RealtimeConnection {
       }
     }
   };
-
-  #detach(): void {
-    this.#socket.removeEventListener('open', this.#onOpen);
-    this.#socket.removeEventListener('message', this.#onMessage);
-    this.#socket.removeEventListener('error', this.#onError);
-    this.#socket.removeEventListener('close', this.#onClose);
-  }
 
   /** The wait for the close event of a socket being closed, bounded by `closeTimeoutMs`. */
   #waitForClose(): Promise<void> {
@@ -645,9 +635,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
         try {
           listener(event);
         } catch (error) {
-          queueMicrotask(() => {
-            throw error;
-          });
+          reportListenerError(error);
         }
       }
     }

@@ -13,6 +13,7 @@ import { ConnectPhase } from '../shared/connect-phase.js';
 import type { JsonObject } from '../shared/deep-merge.js';
 import type { WireSession } from '../shared/realtime-wire.js';
 import { redactSecrets } from '../shared/redact.js';
+import { frameText, listenToSocket, reportListenerError, upgradeStatus } from '../shared/socket-plumbing.js';
 import { type ClientEvent, commandEventId, commandTypeOfEventId, toClientEvent } from './client-events.js';
 import { OpenAIRealtimeError } from './errors.js';
 import type { OpenAIRealtimeSessionConfig } from './options.js';
@@ -50,26 +51,9 @@ export interface ConnectionSettings {
 type Phase = 'connecting' | 'open' | 'closing' | 'closed';
 type Listener = (event: RealtimeEvent) => void;
 
-const UNEXPECTED_RESPONSE = /Unexpected server response: (\d{3})/;
 /** `WebSocket.OPEN`: the only ready state in which a frame is written rather than dropped. */
 const SOCKET_OPEN = 1;
 const textDecoder = new TextDecoder();
-
-/**
- * Reports an exception thrown by an event listener the way a DOM `EventTarget` does: asynchronously (`reportError`
- * where it exists, else an uncaught exception), while the other listeners and the following frames are still served.
- * Thrown into the socket's own message handler, it would stall the socket (`ws` stops reading).
- */
-function reportListenerError(error: unknown): void {
-  const report = (globalThis as { reportError?: (error: unknown) => void }).reportError;
-  if (typeof report === 'function') {
-    report(error);
-    return;
-  }
-  queueMicrotask(() => {
-    throw error;
-  });
-}
 
 /**
  * One live OpenAI Realtime session over a WebSocket. It owns the socket and its listeners: every path out
@@ -82,6 +66,8 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   readonly #socket: WebSocketLike;
   readonly #settings: ConnectionSettings;
   readonly #normalizer: ServerEventNormalizer;
+  /** Removes the socket listeners. */
+  readonly #detach: () => void;
   #phase: Phase = 'connecting';
   #listeners: Listener[] = [];
   /** Events emitted before anyone subscribed; delivered to the first subscriber. */
@@ -118,10 +104,12 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
         this.#rejectedUpdate = commandTypeOfEventId(eventId) === 'updateSession';
       },
     });
-    socket.addEventListener('open', this.#onOpen);
-    socket.addEventListener('message', this.#onMessage);
-    socket.addEventListener('error', this.#onError);
-    socket.addEventListener('close', this.#onClose);
+    this.#detach = listenToSocket(socket, {
+      open: this.#onOpen,
+      message: this.#onMessage,
+      error: this.#onError,
+      close: this.#onClose,
+    });
   }
 
   /**
@@ -363,12 +351,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
 
   /** The server event as it arrived (parsed JSON; the frame's text when it is not JSON). */
   #emitRaw(data: unknown): void {
-    const text =
-      typeof data === 'string'
-        ? data
-        : data instanceof ArrayBuffer || ArrayBuffer.isView(data)
-          ? textDecoder.decode(data as ArrayBuffer)
-          : undefined;
+    const text = frameText(data);
     if (text === undefined) return;
     // The service's texts may echo a key back: scrubbed like every other message.
     const scrubbed = this.#redact(text);
@@ -391,13 +374,6 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     } catch {
       // Already closing: nothing more to release.
     }
-  }
-
-  #detach(): void {
-    this.#socket.removeEventListener('open', this.#onOpen);
-    this.#socket.removeEventListener('message', this.#onMessage);
-    this.#socket.removeEventListener('error', this.#onError);
-    this.#socket.removeEventListener('close', this.#onClose);
   }
 
   // --- events ---
@@ -517,7 +493,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   }
 
   #closeError(code: number, reason: string): OpenAIRealtimeError {
-    const status = Number(UNEXPECTED_RESPONSE.exec(this.#socketErrorMessage ?? '')?.[1] ?? Number.NaN);
+    const status = upgradeStatus(this.#socketErrorMessage);
     const closeDetails = { closeCode: code, closeReason: this.#redact(reason) };
     if (status === 401 || status === 403) {
       return new OpenAIRealtimeError(
