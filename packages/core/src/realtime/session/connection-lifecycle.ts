@@ -276,6 +276,7 @@ export class ConnectionLifecycle<TContext> {
     parts.ephemeral.reset();
     // Before what was heard is forgotten: turns still playing end with it.
     parts.turns.flush();
+    parts.mirror.transcriptionsCut();
     parts.interruptions.reset();
     parts.playout.reset();
     parts.options.playbackTracker.reset();

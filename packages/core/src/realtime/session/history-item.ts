@@ -9,7 +9,10 @@ export interface RealtimeMessageHistoryItem {
   /** Whether the message was spoken (user input audio or assistant output audio). */
   readonly hasAudio: boolean;
   readonly status: 'in_progress' | 'completed' | 'incomplete';
-  /** `true` when the response producing it was interrupted or cancelled before it finished. */
+  /**
+   * `true` when the response producing it was interrupted or cancelled before it finished; for a spoken user
+   * message, when its transcription was cut (the connection ended before the final transcript): `text` is partial.
+   */
   readonly interrupted: boolean;
   /**
    * A spoken assistant message the listener stopped hearing: how many milliseconds of its audio they heard.

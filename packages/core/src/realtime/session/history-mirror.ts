@@ -25,6 +25,8 @@ export class HistoryMirror<TContext> {
   readonly #responses: ResponseTracker<TContext>;
   readonly #stopped: (responseId: string) => boolean;
   readonly #unclaimed: UnclaimedItems;
+  /** User messages whose transcription has begun (deltas arrived) but not finished. Created on first use. */
+  #transcribing: Set<string> | undefined;
 
   /**
    * `stopped` says whether a response was interrupted: its later messages never enter the history.
@@ -128,8 +130,26 @@ export class HistoryMirror<TContext> {
 
   inputTranscription(event: EventOf<'input_transcription'>): void {
     if (!this.#history.get(event.itemId)) this.#history.upsertMessage(event.itemId, USER_AUDIO);
-    if (event.final) this.#history.updateMessage(event.itemId, { text: event.text, status: 'completed' });
-    else this.#history.appendText(event.itemId, event.text);
+    if (event.final) {
+      this.#transcribing?.delete(event.itemId);
+      this.#history.updateMessage(event.itemId, { text: event.text, status: 'completed' });
+    } else {
+      this.#transcribing ??= new Set();
+      this.#transcribing.add(event.itemId);
+      this.#history.appendText(event.itemId, event.text);
+    }
+  }
+
+  /**
+   * The connection ended (lost, closed, replaced): a user turn cut mid-transcription will never get its final
+   * transcript. It is marked partial (`interrupted`, status `incomplete`), so nobody takes its text as complete.
+   */
+  transcriptionsCut(): void {
+    if (!this.#transcribing?.size) return;
+    for (const itemId of this.#transcribing) {
+      this.#history.updateMessage(itemId, { status: 'incomplete', interrupted: true });
+    }
+    this.#transcribing.clear();
   }
 
   itemAdded(event: EventOf<'item_added'>): void {

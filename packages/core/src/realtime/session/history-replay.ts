@@ -10,17 +10,21 @@ export interface HistoryReplayPlan {
   readonly commands: readonly CreateItemCommand[];
   /** Spoken messages without a transcript: there is no text to replay them with. */
   readonly skipped: readonly string[];
+  /** User turns cut mid-transcription: their partial transcript is not replayed as if it were complete. */
+  readonly cut: readonly string[];
 }
 
 /**
  * Plans the replay of `history` into a fresh conversation: messages as text (spoken turns as their
  * transcript, assistant audio included; an interrupted one as far as it was heard), each function call followed by its output. Items keep their ids, so
  * the history stays aligned with the provider's conversation. A call without an output is replayed without
- * one; messages with no text are left out (the spoken ones are listed in `skipped`).
+ * one; messages with no text are left out (the spoken ones are listed in `skipped`), and so are user turns cut
+ * mid-transcription (listed in `cut`).
  */
 export function planHistoryReplay(history: readonly RealtimeHistoryItem[]): HistoryReplayPlan {
   const commands: CreateItemCommand[] = [];
   const skipped: string[] = [];
+  const cut: string[] = [];
   const create = (item: RealtimeItemInput) => commands.push({ type: 'createItem', item });
   for (const item of history) {
     if (item.type === 'function_call') {
@@ -42,6 +46,10 @@ export function planHistoryReplay(history: readonly RealtimeHistoryItem[]): Hist
       if (item.hasAudio) skipped.push(item.itemId);
       continue;
     }
+    if (item.role === 'user' && item.hasAudio && item.interrupted) {
+      cut.push(item.itemId);
+      continue;
+    }
     create({
       type: 'message',
       itemId: item.itemId,
@@ -49,7 +57,7 @@ export function planHistoryReplay(history: readonly RealtimeHistoryItem[]): Hist
       content: [{ type: 'text', text }],
     });
   }
-  return { commands, skipped };
+  return { commands, skipped, cut };
 }
 
 const keyOf = (item: RealtimeItemInput | RealtimeItem): string | undefined =>
@@ -108,7 +116,8 @@ export function planContextReplay(history: readonly RealtimeHistoryItem[]): Appe
       continue;
     }
     const text = item.heardText ?? item.text;
-    if (text.length > 0) lines.push(`${item.role}: ${text}`);
+    const cutOff = item.role === 'user' && item.hasAudio && item.interrupted;
+    if (text.length > 0) lines.push(`${item.role}${cutOff ? ' (cut off, transcript partial)' : ''}: ${text}`);
   }
   if (lines.length === 0) return [];
   const text = `The conversation so far (the connection was renewed; do not repeat it):\n${lines.join('\n')}`;

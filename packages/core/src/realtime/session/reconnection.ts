@@ -214,7 +214,7 @@ export class Reconnection<TContext> {
       throw error;
     }
     const byContext = this.#replay === 'context';
-    const plan = byContext ? { commands: [], skipped: [] } : planHistoryReplay(this.#history.items);
+    const plan = byContext ? { commands: [], skipped: [], cut: [] } : planHistoryReplay(this.#history.items);
     const appends = byContext ? planContextReplay(this.#history.items) : [];
     // Sent before the cut and never acknowledged: after the history, as they came; their echoes enter the
     // history like any acknowledged message (they are not replay echoes).
@@ -241,6 +241,15 @@ export class Reconnection<TContext> {
         message:
           `${plan.skipped.length} spoken message(s) had no transcript and were not replayed into the new ` +
           `conversation (${plan.skipped.join(', ')}); turn on input transcription to keep them.`,
+      });
+    }
+    if (plan.cut.length > 0) {
+      state.emit({
+        type: 'warning',
+        code: 'history_not_replayed',
+        message:
+          `${plan.cut.length} spoken user message(s) were cut mid-transcription and were not replayed into the new ` +
+          `conversation (${plan.cut.join(', ')}): their transcript is partial (marked interrupted in history).`,
       });
     }
     state.emit({
