@@ -98,7 +98,7 @@ describe('parley demo', () => {
       "app        ✔ session.approve('",
       'Bank       ✓ "I blocked the card ending in 4242; a new one arrives within three working days." → sent to the voice as commentary',
       'Voice      🔊 "I blocked the card ending in 4242; a new one arrives within three working days."',
-      '2 delegations answered by Bank (2 tool calls, 1 approved by the app), 3 spoken replies;',
+      '2 delegations answered by Bank (2 tool calls, 1 approved by the app), 3 spoken responses;',
     ]);
     expect(timeline).toEqual({ missing: [], ordered: true });
     expect(stdout.trimEnd().split('\n').at(-1)).toBe(`The voice's output track (speech and silence): ${wav}`);
@@ -123,8 +123,8 @@ describe('parley demo', () => {
 async function expectSummaryAndHeardWav(stdout: string, wav: string, sampleRate: number): Promise<void> {
   const heardMs = 1200 + 2000 + 700 + 1500;
   expect(stdout.trimEnd().split('\n').slice(-2)).toEqual([
-    '3 tool calls (2 in parallel, 1 follow-up), 1 handoff, 4 spoken replies, ' +
-      '1 barge-in (heard 700 ms, truncated at 700 ms), 1 ephemeral reply; history 10 → 10 items.',
+    '3 tool calls (2 in parallel, 1 follow-up), 1 handoff, 4 spoken responses, ' +
+      '1 barge-in (heard 700 ms, truncated at 700 ms), 1 ephemeral response; history 10 → 10 items.',
     `The agent's audio as the caller heard it (${heardMs} ms): ${wav}`,
   ]);
   const facts = await readWav(wav);

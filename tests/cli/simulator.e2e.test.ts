@@ -111,7 +111,7 @@ describe('parley simulator', () => {
       code: 2,
       stdout: '',
       stderr:
-        `parley simulator: the script ${script} is not a list of replies ([1].type: Invalid discriminator value. ` +
+        `parley simulator: the script ${script} is not a list of responses ([1].type: Invalid discriminator value. ` +
         `Expected 'message' | 'function_call' | 'fail'); e.g. ["Hello!", {"type":"function_call","name":"get_time"}] ` +
         '(see docs/simulator.md).\n',
     });

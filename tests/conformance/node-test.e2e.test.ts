@@ -22,6 +22,6 @@ test('runConformance works without vitest: node --test runs the suite and gets a
     child.on('close', (exitCode) => resolve({ code: exitCode, output }));
   });
   expect(output).toContain('conformance: openai (passed)');
-  expect(output).toContain('✔ text message in, one reply out, both in history');
+  expect(output).toContain('✔ text message in, one response out, both in history');
   expect(code, output).toBe(0);
 });

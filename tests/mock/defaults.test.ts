@@ -2,8 +2,8 @@ import { MockRealtimeModel } from '@parley/mock';
 import { OPENAI_REALTIME_CAPABILITIES } from '@parley/openai';
 import { expect, test } from 'vitest';
 
-test('MockRealtimeModel declares autoToolReplyGeneration as the OpenAI adapter does', () => {
-  expect(new MockRealtimeModel().capabilities.autoToolReplyGeneration).toBe(
-    OPENAI_REALTIME_CAPABILITIES.autoToolReplyGeneration,
+test('MockRealtimeModel declares autoToolResponseGeneration as the OpenAI adapter does', () => {
+  expect(new MockRealtimeModel().capabilities.autoToolResponseGeneration).toBe(
+    OPENAI_REALTIME_CAPABILITIES.autoToolResponseGeneration,
   );
 });

@@ -77,7 +77,7 @@ test('the voice agent example in docs/providers/azure.md runs against the simula
   });
 
   await using session = new RealtimeSession(agent, { model });
-  session.on('tool_end', (event) => console.log(`tool ${event.name} → ${event.output}`));
+  session.on('tool_done', (event) => console.log(`tool ${event.name} → ${event.output}`));
   await session.connect();
   session.sendMessage('What is the weather in Lisbon?');
   let responses = 0;

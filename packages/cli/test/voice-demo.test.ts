@@ -25,7 +25,7 @@ describe('the voice demo (parley demo)', () => {
       parallelToolCalls: 2,
       followUpRequests: 1,
       handoffs: ['Teller → Cards'],
-      spokenReplies: 4,
+      spokenResponses: 4,
       heardMs: 700,
       truncatedAtMs: 700,
       ephemeralTranscript: 'Your one-time code is 4 7 1 1.',

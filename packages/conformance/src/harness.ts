@@ -48,7 +48,7 @@ export type CommandMatch = RealtimeCommand['type'] | ((command: RealtimeCommand)
  *
  * Scripting rules:
  * - every response the backend produces, whether the adapter requested it (`createResponse`) or the
- *   backend started it itself (turn detection, `autoToolReplyGeneration`), plays the next queued
+ *   backend started it itself (turn detection, `autoToolResponseGeneration`), plays the next queued
  *   {@link HarnessResponse}; scenarios queue a response before they trigger one;
  * - the backend behaves like the provider: one active default-conversation response (a second request
  *   is refused with an `error` event in the provider's own code; the scenarios name no provider's codes),

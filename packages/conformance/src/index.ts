@@ -21,7 +21,7 @@ export {
 } from './run-scenario.js';
 export { type ConformanceScenario, missingCapabilities, scenarioCovers } from './scenario.js';
 export { approvalScenario } from './scenarios/approval.js';
-export { audioReplyScenario } from './scenarios/audio-reply.js';
+export { audioResponseScenario } from './scenarios/audio-response.js';
 export { backgroundResultScenario } from './scenarios/background-result.js';
 export {
   callbackSignalScenario,
@@ -56,7 +56,7 @@ export {
   unnamedRefusalScenario,
 } from './scenarios/response-queue.js';
 export { responseRequestsScenario } from './scenarios/response-requests.js';
-export { generateReplyScenario, textReplyScenario } from './scenarios/text-reply.js';
+export { generateResponseScenario, textResponseScenario } from './scenarios/text-response.js';
 export { toolCallScenario } from './scenarios/tool-call.js';
 export { turnDoneScenario } from './scenarios/turn-done.js';
 export { userSpeechScenario } from './scenarios/user-speech.js';

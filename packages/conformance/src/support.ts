@@ -47,7 +47,7 @@ export class EventRecorder<TContext = unknown> {
           continue;
         }
         const event = next.value;
-        if (successor && event.type !== 'agent_end') {
+        if (successor && event.type !== 'agent_done') {
           void successor.return?.();
           successor = undefined;
         }

@@ -11,7 +11,7 @@ export const NO_CAPABILITIES: RealtimeCapabilities = {
   audioOutput: false,
   mutableInstructions: false,
   mutableTools: false,
-  autoToolReplyGeneration: false,
+  autoToolResponseGeneration: false,
   responseRequests: false,
   delegation: false,
   contextAppends: false,

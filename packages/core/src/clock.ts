@@ -2,7 +2,7 @@
 export type TimerHandle = unknown;
 
 /**
- * Time as Parley sees it. Everything timing-dependent (tool timeouts, reply timeouts, playback
+ * Time as Parley sees it. Everything timing-dependent (tool timeouts, response timeouts, playback
  * positions, reconnect backoff) reads this, so tests can inject a manual clock instead of sleeping.
  */
 export interface Clock {

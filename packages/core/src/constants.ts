@@ -6,8 +6,8 @@
 
 // ── memory bounds (entries kept for finished responses / messages) ───────────────────────────
 
-/** Responses whose message order and byte ledger MessagePlayout keeps. */
-export const PLAYOUT_RESPONSES_LIMIT = 32;
+/** Responses whose message order and byte ledger MessageOrder keeps. */
+export const MESSAGE_ORDER_RESPONSES_LIMIT = 32;
 /** Finished responses ResponseTracker keeps (besides the one whose audio arrived last). */
 export const TRACKED_RESPONSES_LIMIT = 32;
 /** Settled interruption snapshots kept, so a late event of a stopped response is still recognised. */
@@ -33,7 +33,7 @@ export const CONTEXT_APPEND_CHUNK_CHARS = 1600;
 
 /** Default `maxTurns` of a Runner run. */
 export const DEFAULT_MAX_TURNS = 10;
-/** Default time a response request may wait for the provider to start it (`replyTimeoutMs`). */
+/** Default time a response request may wait for the provider to start it (`responseTimeoutMs`). */
 export const DEFAULT_REPLY_TIMEOUT_MS = 15_000;
 /**
  * How long a closing session (or a reconnect) waits for its cancelled tasks (tools, guardrails, delegations) to

@@ -123,12 +123,12 @@ export {
   ConnectionClosedError,
   ConnectionCloseError,
   ConnectionLostError,
-  EphemeralReplyInFlightError,
+  EphemeralResponseInFlightError,
   FollowUpLimitError,
   RealtimeConnectError,
   ReconnectFailedError,
-  ReplyTimeoutError,
   ResponseRefusedError,
+  ResponseTimeoutError,
   SessionClosedError,
   SessionNotConnectedError,
   StaleResponseError,
@@ -156,8 +156,6 @@ export type {
 export type { RealtimeSessionOptions, RealtimeSessionSettings } from './realtime/session/options.js';
 export { SessionPlayback } from './realtime/session/playback-control.js';
 export type { RealtimeReconnectOptions } from './realtime/session/reconnect-options.js';
-export type { GenerateReplyOptions } from './realtime/session/replies.js';
-export type { ReplyHandle, ReplyResult } from './realtime/session/reply-handle.js';
 export {
   type FollowUpReason,
   type PendingResponseRequest,
@@ -168,6 +166,8 @@ export {
   type ResponseRequestReason,
   type ResponseStartInfo,
 } from './realtime/session/response-coordinator.js';
+export type { GenerateResponseOptions } from './realtime/session/response-generation.js';
+export type { ResponseHandle, ResponseResult } from './realtime/session/response-handle.js';
 export { RealtimeSession } from './realtime/session/session.js';
 export type { RealtimeAppendContextCommandV1 } from './realtime/spec/v1/realtime-append-context-command-v1.js';
 export type {

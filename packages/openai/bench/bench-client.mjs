@@ -97,7 +97,7 @@ async function agentsSession() {
     model: 'gpt-realtime',
   });
   session.on('audio', (event) => onAudio(event.data));
-  const finished = new Promise((resolve) => session.on('agent_end', resolve));
+  const finished = new Promise((resolve) => session.on('agent_done', resolve));
   await session.connect({ apiKey: API_KEY, url });
   session.sendMessage('Tell me a long story.');
   await finished;

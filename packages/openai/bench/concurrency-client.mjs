@@ -63,7 +63,7 @@ async function parleySession(index) {
   });
   session.on('audio', () => onAudio(index));
   await session.connect();
-  session.generateReply();
+  session.generateResponse();
   return () => session.close();
 }
 

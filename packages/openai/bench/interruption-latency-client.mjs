@@ -99,10 +99,10 @@ async function parleySession() {
     record = undefined;
     audio = 0;
     if (++trials === TRIALS) done();
-    else session.generateReply();
+    else session.generateResponse();
   });
   await session.connect();
-  session.generateReply();
+  session.generateResponse();
   await finished;
   await session.close();
 }

@@ -21,7 +21,7 @@ let transcript = '';
   await using session = new RealtimeSession(new Agent({ name: 'Forecaster', tools: [getWeather] }), {
     model: new OpenAIRealtimeModel({ apiKey: 'sk-test', url: simulator.url }),
   });
-  session.on('tool_end', (event) => tools.push(event.output));
+  session.on('tool_done', (event) => tools.push(event.output));
   await session.connect();
   session.sendMessage('What is the weather in Oslo?');
   let responses = 0;

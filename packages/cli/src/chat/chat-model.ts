@@ -16,7 +16,7 @@ function lastUserText(input: readonly ConversationItem[]): string {
  * What the offline chat model "decides" from the conversation: looks orders up, refunds them (a call that needs
  * approval), reports tool results, and otherwise says what it can do.
  */
-export function chatReply(request: ModelRequest): MockResponse {
+export function chatResponse(request: ModelRequest): MockResponse {
   const last = request.input.at(-1);
   if (last?.type === 'function_call_output') {
     const call = request.input.find((i) => i.type === 'function_call' && i.callId === last.callId);
@@ -58,7 +58,7 @@ function parse(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The offline model of `parley chat`: a {@link MockModel} that answers every call with {@link chatReply}. */
+/** The offline model of `parley chat`: a {@link MockModel} that answers every call with {@link chatResponse}. */
 export class ChatMockModel implements Model {
   readonly #mock = new MockModel([], { recordRequests: false });
   readonly specificationVersion = this.#mock.specificationVersion;
@@ -66,12 +66,12 @@ export class ChatMockModel implements Model {
   readonly capabilities = this.#mock.capabilities;
 
   getResponse(request: ModelRequest, options: { signal?: AbortSignal }) {
-    this.#mock.enqueue(chatReply);
+    this.#mock.enqueue(chatResponse);
     return this.#mock.getResponse(request, options);
   }
 
   streamResponse(request: ModelRequest, options: { signal?: AbortSignal }) {
-    this.#mock.enqueue(chatReply);
+    this.#mock.enqueue(chatResponse);
     return this.#mock.streamResponse(request, options);
   }
 }

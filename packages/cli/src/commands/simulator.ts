@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import {
-  type BrainReply,
+  type BrainResponse,
   echoBrain,
   type RealtimeBrain,
   type SimulatorAuth,
@@ -74,25 +74,25 @@ const scriptOutput = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('fail'), code: z.string().optional(), message: z.string().optional() }),
 ]);
 
-/** Why `reply` (at `path`) is not a reply: a string, an output, or a list of outputs (e.g. parallel calls). */
-function replyProblem(reply: unknown, path: string): string | undefined {
-  if (typeof reply === 'string') return undefined;
-  if (Array.isArray(reply)) {
-    for (const [i, output] of reply.entries()) {
+/** Why `response` (at `path`) is not a response: a string, an output, or a list of outputs (e.g. parallel calls). */
+function responseProblem(response: unknown, path: string): string | undefined {
+  if (typeof response === 'string') return undefined;
+  if (Array.isArray(response)) {
+    for (const [i, output] of response.entries()) {
       const problem = Array.isArray(output)
         ? `${path}[${i}]: a list inside a list`
-        : replyProblem(output, `${path}[${i}]`);
+        : responseProblem(output, `${path}[${i}]`);
       if (problem) return problem;
     }
     return undefined;
   }
-  const parsed = scriptOutput.safeParse(reply);
+  const parsed = scriptOutput.safeParse(response);
   if (parsed.success) return undefined;
   const [issue] = parsed.error.issues;
   return `${path}${issue?.path.map((p) => `.${String(p)}`).join('') ?? ''}: ${issue?.message ?? 'invalid'}`;
 }
 
-/** Reads a brain script: a JSON array of replies (a string, an output, or a list of outputs per response). */
+/** Reads a brain script: a JSON array of responses (a string, an output, or a list of outputs per response). */
 async function scriptBrain(path: string): Promise<RealtimeBrain> {
   let json: unknown;
   try {
@@ -101,15 +101,15 @@ async function scriptBrain(path: string): Promise<RealtimeBrain> {
     throw new CliUsageError(`parley simulator: cannot read the script ${path}: ${(error as Error).message}`);
   }
   const problem = Array.isArray(json)
-    ? json.map((reply, i) => replyProblem(reply, `[${i}]`)).find((p) => p !== undefined)
+    ? json.map((response, i) => responseProblem(response, `[${i}]`)).find((p) => p !== undefined)
     : 'not a JSON array';
   if (problem !== undefined) {
     throw new CliUsageError(
-      `parley simulator: the script ${path} is not a list of replies (${problem}); ` +
+      `parley simulator: the script ${path} is not a list of responses (${problem}); ` +
         'e.g. ["Hello!", {"type":"function_call","name":"get_time"}] (see docs/simulator.md).',
     );
   }
-  return scriptedBrain(json as BrainReply[], echoBrain);
+  return scriptedBrain(json as BrainResponse[], echoBrain);
 }
 
 /** `parley simulator`: the OpenAI Realtime simulator as a standalone server on 127.0.0.1. */
@@ -153,7 +153,8 @@ export const simulatorCommand: CommandSpec = {
     script: {
       type: 'string',
       value: 'FILE',
-      description: 'A JSON array of replies, one per response, then it echoes. Default: it echoes',
+      description:
+        'A JSON array of what the model says, one entry per response, then it echoes. Default: it echoes',
     },
   },
   notes: [

@@ -35,11 +35,11 @@ export async function runSupportDemo(output: Output): Promise<DemoSummary> {
     handoffs++;
     printer.handoff(fromAgent.name, toAgent.name);
   });
-  hooks.on('tool_start', ({ agent, call }) => {
+  hooks.on('tool_started', ({ agent, call }) => {
     toolCalls++;
     printer.toolCall(agent.name, call.name, call.arguments);
   });
-  hooks.on('tool_end', ({ call, result }) => printer.toolResult(call.name, result.output));
+  hooks.on('tool_done', ({ call, result }) => printer.toolResult(call.name, result.output));
   const runner = new Runner({ model, hooks });
 
   printer.title('Parley demo: customer support on the mock model (no API key, no network)');

@@ -36,7 +36,7 @@ export interface LiveDemoSummary {
   toolCalls: BankToolCall[];
   /** Delegated calls the app approved. */
   approvals: number;
-  /** What the voice said, one entry per spoken reply. */
+  /** What the voice said, one entry per spoken response. */
   spoken: string[];
   /** The voice's output track: speech and silence, PCM16 24 kHz. */
   heardAudio: Uint8Array;
@@ -142,7 +142,7 @@ export async function runLiveDemo(output: Output, options: LiveDemoOptions = {})
         await writeFile(options.wavPath, encodeWav(heardAudio, PCM16_SAMPLE_RATE));
       printer.summary(
         `${delegations} delegations answered by Bank (${toolCalls.length} tool calls, ${approvals} approved by the app), ` +
-          `${spoken.length} spoken replies; ${heardAudio.byteLength / 48} ms of continuous output audio.`,
+          `${spoken.length} spoken responses; ${heardAudio.byteLength / 48} ms of continuous output audio.`,
       );
       if (options.wavPath !== undefined)
         output.line(`The voice's output track (speech and silence): ${options.wavPath}`);

@@ -2,7 +2,7 @@ import { PCM16_BYTES_PER_MS, type RealtimeSession } from '@parley/core';
 import {
   type Hold,
   type RealtimeSimulator,
-  type SimulatedConnection,
+  type SimulatorConnection,
   speechAudio,
   toSessionAudio,
 } from '@parley/openai/testing';
@@ -45,7 +45,7 @@ export function simulatorBackend(
   format: WireAudioFormat = { type: 'audio/pcm', rate: 24000 },
   asked: string[] = [],
 ): CallBackend {
-  let server: SimulatedConnection | undefined;
+  let server: SimulatorConnection | undefined;
   const connection = () => {
     if (!server) throw new Error('The simulator has no connection yet.');
     return server;

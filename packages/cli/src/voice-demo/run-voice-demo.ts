@@ -118,8 +118,8 @@ export async function runVoiceDemo(
           : `1 barge-in (heard ${summary.heardMs} ms${summary.truncatedAtMs === undefined ? '' : `, truncated at ${summary.truncatedAtMs} ms`})`;
       printer.summary(
         `${summary.toolCalls} tool calls (${summary.parallelToolCalls} in parallel, ${summary.followUpRequests} follow-up), ` +
-          `${summary.handoffs.length} handoff, ${summary.spokenReplies} spoken replies, ${bargeIn}, ` +
-          `1 ephemeral reply; history ${summary.historyBefore} → ${summary.historyAfter} items.`,
+          `${summary.handoffs.length} handoff, ${summary.spokenResponses} spoken responses, ${bargeIn}, ` +
+          `1 ephemeral response; history ${summary.historyBefore} → ${summary.historyAfter} items.`,
       );
       if (options.wavPath !== undefined) {
         output.line(

@@ -26,17 +26,17 @@ export interface VoiceDemoSummary {
   followUpRequests: number;
   /** Handoffs, as `from → to`. */
   handoffs: string[];
-  /** Assistant replies that carried audio (the ephemeral one included). */
-  spokenReplies: number;
+  /** Assistant responses that carried audio (the ephemeral one included). */
+  spokenResponses: number;
   /** Milliseconds of assistant audio the session delivered. */
   audioMs: number;
   /** How much of the interrupted answer the caller heard (as reported to the playback tracker); 0 without barge-in. */
   heardMs: number;
   /** Where the session truncated the interrupted message on the provider (`audio_end_ms`), when observable. */
   truncatedAtMs: number | undefined;
-  /** The out-of-band reply's transcript. */
+  /** The out-of-band response's transcript. */
   ephemeralTranscript: string;
-  /** `session.history.length` before the ephemeral reply. */
+  /** `session.history.length` before the ephemeral response. */
   historyBefore: number;
   /** `session.history.length` after it. */
   historyAfter: number;
@@ -86,11 +86,11 @@ export async function runVoiceCall(call: VoiceCall): Promise<VoiceDemoSummary> {
   session.on('transcript_delta', (e) =>
     transcripts.set(e.responseId, (transcripts.get(e.responseId) ?? '') + e.delta),
   );
-  session.on('tool_start', (e) => {
+  session.on('tool_started', (e) => {
     toolRuns.push({ callId: e.callId, name: e.name, arguments: e.arguments, responseId: e.responseId });
     printer.say(e.agent.name, `⚙ ${e.name}(${e.arguments})`);
   });
-  session.on('tool_end', (e) => {
+  session.on('tool_done', (e) => {
     const run = toolRuns.find((t) => t.callId === e.callId);
     if (run) run.output = e.output;
   });
@@ -203,21 +203,21 @@ export async function runVoiceCall(call: VoiceCall): Promise<VoiceDemoSummary> {
       `↳ history keeps the message as interrupted: "${(await step('the cut message', cut)).text}"`,
     );
   }
-  // Responses of the turns above are all accounted for; the ephemeral reply is outside the conversation.
+  // Responses of the turns above are all accounted for; the ephemeral response is outside the conversation.
   turns.clear();
 
-  // 4. An ephemeral reply reads a one-time code that never enters the history or the model's context.
+  // 4. An ephemeral response reads a one-time code that never enters the history or the model's context.
   const historyBefore = session.history.length;
   printer.say('history', `${historyBefore} items before the one-time code`);
-  const code = session.generateReply({ instructions: ONE_TIME_CODE_INSTRUCTIONS, addToHistory: false });
-  const codeResponseId = await step('the ephemeral reply', code);
-  await step('the end of the ephemeral reply', code.done);
+  const code = session.generateResponse({ instructions: ONE_TIME_CODE_INSTRUCTIONS, addToHistory: false });
+  const codeResponseId = await step('the ephemeral response', code);
+  await step('the end of the ephemeral response', code.done);
   const ephemeralTranscript = transcripts.get(codeResponseId) ?? '';
   const historyAfter = session.history.length;
   const inHistory = session.history.some((item) => item.type === 'message' && item.text.includes(CODE_WORDS));
   printer.say(
     session.currentAgent.name,
-    `${inHistory ? '🔓 as an ordinary reply' : '🔒 out of band'}: "${ephemeralTranscript}" (${meter.responseMs(codeResponseId)} ms of audio)`,
+    `${inHistory ? '🔓 as an ordinary response' : '🔒 out of band'}: "${ephemeralTranscript}" (${meter.responseMs(codeResponseId)} ms of audio)`,
   );
   const inContext = backend.inModelContext(CODE_WORDS);
   printer.say(
@@ -231,7 +231,7 @@ export async function runVoiceCall(call: VoiceCall): Promise<VoiceDemoSummary> {
     parallelToolCalls: parallel,
     followUpRequests,
     handoffs,
-    spokenReplies: meter.spokenResponses(),
+    spokenResponses: meter.spokenResponses(),
     audioMs: meter.totalMs(),
     heardMs,
     truncatedAtMs,

@@ -1,5 +1,5 @@
 import { Agent, tool } from '@parley/core';
-import type { BrainReply, BrainTurn, Hold } from '@parley/openai/testing';
+import type { BrainResponse, BrainTurn, Hold } from '@parley/openai/testing';
 import { z } from 'zod';
 
 /** What the caller says out loud, turn by turn (sent as speech audio). */
@@ -9,7 +9,7 @@ export const QUESTIONS = {
   lostCard: 'I lost my card.',
 } as const;
 
-/** The instructions of the ephemeral reply; the code must never enter the conversation. */
+/** The instructions of the ephemeral response; the code must never enter the conversation. */
 export const ONE_TIME_CODE_INSTRUCTIONS = 'Read the one-time code 4711 to the caller.';
 
 /** How much of the interrupted answer the caller heard before barging in. */
@@ -68,9 +68,9 @@ export const CALL_IDS = {
  * What the simulated model "decides" each turn, from the caller's words: `get_balance` for the first question, `get_balance` and
  * `get_card_limit` in ONE response for the second (answered by one follow-up), a handoff to Cards for the lost card,
  * Cards' answer that stops at `midAnswer` (so the caller can barge in at an exact point), and the one-time code for
- * the out-of-band reply.
+ * the out-of-band response.
  */
-export function bankBrain(midAnswer: Hold): (turn: BrainTurn) => BrainReply {
+export function bankBrain(midAnswer: Hold): (turn: BrainTurn) => BrainResponse {
   return (turn) => {
     if (turn.conversation === 'none')
       return { type: 'message', text: `Your one-time code is ${CODE_WORDS}.`, audioMs: CODE_AUDIO_MS };

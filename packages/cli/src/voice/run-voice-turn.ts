@@ -65,11 +65,11 @@ export async function runVoiceTurn(options: VoiceTurnOptions): Promise<VoiceTurn
     const turns = new TurnResponses(session);
     let toolCalls = 0;
     session.on('audio', (e) => recording.add(e.itemId, e.data));
-    session.on('tool_start', (e) => {
+    session.on('tool_started', (e) => {
       toolCalls++;
       printer.say(e.agent.name, `⚙ ${e.name}(${e.arguments})`);
     });
-    session.on('tool_end', (e) => printer.toolResult(e.name, e.output));
+    session.on('tool_done', (e) => printer.toolResult(e.name, e.output));
     session.on('handoff', (e) => printer.say(e.from.name, `⇢ hands the call to ${e.to.name}`));
     session.on('error', (e) => printer.say('session', `⚠ ${e.source} error ${e.code}: ${e.message}`));
     let transcript: string | undefined;

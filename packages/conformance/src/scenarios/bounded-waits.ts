@@ -5,7 +5,7 @@ import {
   type RealtimeModel,
   RealtimeSession,
   type RealtimeSessionEvent,
-  ReplyTimeoutError,
+  ResponseTimeoutError,
   StaleResponseError,
   tool,
 } from '@parley/core';
@@ -114,7 +114,7 @@ export const staleResponseScenario: ConformanceScenario = {
         await harness.respondWith({ output: [{ type: 'message', text: 'Hold on.' }], hold: true });
         session.sendMessage('Are you there?');
         const { responseId } = await events.waitFor('response_started');
-        const queued = session.generateReply();
+        const queued = session.generateResponse();
         const outcome = await settlesWithin(
           queued.then(
             () => 'started',
@@ -122,7 +122,7 @@ export const staleResponseScenario: ConformanceScenario = {
           ),
           'the queued request to time out',
         );
-        expect(outcome).toBeInstanceOf(ReplyTimeoutError);
+        expect(outcome).toBeInstanceOf(ResponseTimeoutError);
         const dropped = await events.waitFor(
           'response_done',
           (e) => e.responseId === responseId,
@@ -140,7 +140,7 @@ export const staleResponseScenario: ConformanceScenario = {
         expect(next.status).toBe('completed');
         expect(events.of('response_done').filter((e) => e.responseId === responseId)).toHaveLength(1);
       },
-      { replyTimeoutMs: REPLY_TIMEOUT_MS, staleResponseMs: STALE_RESPONSE_MS },
+      { responseTimeoutMs: REPLY_TIMEOUT_MS, staleResponseMs: STALE_RESPONSE_MS },
     );
   },
 };

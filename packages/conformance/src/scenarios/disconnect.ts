@@ -23,7 +23,7 @@ export const disconnectScenario: ConformanceScenario = {
         await session.connect();
         expect(session.status).toBe('connected');
         await events.waitFor('connection_status', (e) => e.status === 'connected', 2);
-        // The new connection answers: where the app can ask for a reply.
+        // The new connection answers: where the app can ask for a response.
         if (!harness.model.capabilities.responseRequests) return;
         await harness.respondWith({ output: [{ type: 'message', text: 'Reconnected.' }] });
         session.sendMessage('anyone?');

@@ -1,4 +1,4 @@
-import { Agent, EphemeralReplyInFlightError, type RealtimeSessionEvent, tool } from '@parley/core';
+import { Agent, EphemeralResponseInFlightError, type RealtimeSessionEvent, tool } from '@parley/core';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import type { ConformanceScenario } from '../scenario.js';
@@ -30,9 +30,9 @@ function leaks(events: EventRecorder, responseId: string, text: string): Realtim
   });
 }
 
-/** An ephemeral reply is heard but remembered by nobody: not the history, not the provider. */
+/** An ephemeral response is heard but remembered by nobody: not the history, not the provider. */
 export const ephemeralIsolationScenario: ConformanceScenario = {
-  name: 'ephemeral reply: spoken out of band with tools off; history and the provider conversation are unchanged',
+  name: 'ephemeral response: spoken out of band with tools off; history and the provider conversation are unchanged',
   requires: ['ephemeralResponse', 'responseRequests'],
   async run(harness) {
     await withSession(harness, agentWithTool(), async (session, events) => {
@@ -45,13 +45,13 @@ export const ephemeralIsolationScenario: ConformanceScenario = {
       const eventsBefore = events.events.length;
 
       await harness.respondWith({ output: [{ type: 'message', text: CODE_SPEECH }] });
-      const reply = session.generateReply({ instructions: CODE_INSTRUCTIONS, addToHistory: false });
-      const responseId = await reply;
-      expect(await reply.done).toEqual({ responseId, status: 'completed' });
+      const response = session.generateResponse({ instructions: CODE_INSTRUCTIONS, addToHistory: false });
+      const responseId = await response;
+      expect(await response.done).toEqual({ responseId, status: 'completed' });
       await events.waitFor('response_done', (e) => e.responseId === responseId);
 
       const [create] = commandsOf(await harness.commands(), 'createResponse').filter(
-        (c) => c.clientRequestId === reply.clientRequestId,
+        (c) => c.clientRequestId === response.clientRequestId,
       );
       expect(create).toMatchObject({
         conversation: 'none',
@@ -72,9 +72,9 @@ export const ephemeralIsolationScenario: ConformanceScenario = {
   },
 };
 
-/** One ephemeral reply at a time; ordinary replies are not held up by it. */
+/** One ephemeral response at a time; ordinary responses are not held up by it. */
 export const concurrentEphemeralScenario: ConformanceScenario = {
-  name: 'ephemeral reply: a second one while the first is in flight is refused with a typed error; ordinary replies go on',
+  name: 'ephemeral response: a second one while the first is in flight is refused with a typed error; ordinary responses go on',
   requires: ['ephemeralResponse', 'responseRequests'],
   async run(harness) {
     await withSession(harness, agentWithTool(), async (session, events) => {
@@ -82,34 +82,34 @@ export const concurrentEphemeralScenario: ConformanceScenario = {
       await harness.respondWith(
         { output: [{ type: 'message', text: CODE_SPEECH }], hold: true },
         { output: [{ type: 'message', text: 'An ordinary answer.' }] },
-        { output: [{ type: 'message', text: 'A later ephemeral reply.' }] },
+        { output: [{ type: 'message', text: 'A later ephemeral response.' }] },
       );
-      const first = session.generateReply({ instructions: CODE_INSTRUCTIONS, addToHistory: false });
+      const first = session.generateResponse({ instructions: CODE_INSTRUCTIONS, addToHistory: false });
       const firstId = await first;
-      const second = session.generateReply({ instructions: 'Say something else.', addToHistory: false });
+      const second = session.generateResponse({ instructions: 'Say something else.', addToHistory: false });
       const error = await second.catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(EphemeralReplyInFlightError);
+      expect(error).toBeInstanceOf(EphemeralResponseInFlightError);
       expect(error).toMatchObject({
-        code: 'ephemeral_reply_in_flight',
+        code: 'ephemeral_response_in_flight',
         inFlightRequestId: first.clientRequestId,
         inFlightResponseId: firstId,
       });
-      expect((error as EphemeralReplyInFlightError).ageMs).toBeGreaterThanOrEqual(0);
+      expect((error as EphemeralResponseInFlightError).ageMs).toBeGreaterThanOrEqual(0);
       expect((error as Error).message).toContain(first.clientRequestId);
       expect((error as Error).message).toContain(firstId);
       await expect(second.done).rejects.toBe(error);
       await events.waitFor('error');
       expect(events.of('error')).toEqual([
-        expect.objectContaining({ source: 'session', code: 'ephemeral_reply_in_flight' }),
+        expect.objectContaining({ source: 'session', code: 'ephemeral_response_in_flight' }),
       ]);
 
-      const ordinary = session.generateReply();
+      const ordinary = session.generateResponse();
       expect((await ordinary.done).status).toBe('completed');
       expect(session.history.at(-1)).toMatchObject({ role: 'assistant', text: 'An ordinary answer.' });
 
       await harness.finishResponse();
       expect((await first.done).status).toBe('completed');
-      const third = session.generateReply({ instructions: 'Say it later.', addToHistory: false });
+      const third = session.generateResponse({ instructions: 'Say it later.', addToHistory: false });
       expect((await third.done).status).toBe('completed');
       const creates = commandsOf(await harness.commands(), 'createResponse');
       expect(creates.map((c) => c.conversation)).toEqual(['none', 'default', 'none']);
@@ -117,9 +117,9 @@ export const concurrentEphemeralScenario: ConformanceScenario = {
   },
 };
 
-/** `interrupt()` stops an ephemeral reply by its response id. */
+/** `interrupt()` stops an ephemeral response by its response id. */
 export const ephemeralCancelScenario: ConformanceScenario = {
-  name: 'ephemeral reply: interrupt() cancels it by its response id and frees the slot',
+  name: 'ephemeral response: interrupt() cancels it by its response id and frees the slot',
   requires: ['ephemeralResponse', 'responseRequests'],
   async run(harness) {
     await withSession(harness, agentWithTool(), async (session, events) => {
@@ -128,8 +128,8 @@ export const ephemeralCancelScenario: ConformanceScenario = {
         { output: [{ type: 'message', text: CODE_SPEECH }], hold: true },
         { output: [{ type: 'message', text: 'Once more.' }] },
       );
-      const reply = session.generateReply({ instructions: CODE_INSTRUCTIONS, addToHistory: false });
-      const responseId = await reply;
+      const response = session.generateResponse({ instructions: CODE_INSTRUCTIONS, addToHistory: false });
+      const responseId = await response;
       if (harness.model.capabilities.audioOutput) {
         await events.waitFor('audio_done', (e) => e.responseId === responseId);
       } else {
@@ -137,7 +137,7 @@ export const ephemeralCancelScenario: ConformanceScenario = {
       }
       const historyBefore = session.history;
       session.interrupt();
-      expect(await reply.done).toEqual({ responseId, status: 'cancelled' });
+      expect(await response.done).toEqual({ responseId, status: 'cancelled' });
       await events.waitFor('response_done', (e) => e.responseId === responseId);
       const commands = await harness.commands();
       expect(commandsOf(commands, 'cancelResponse')).toEqual([{ type: 'cancelResponse', responseId }]);
@@ -151,7 +151,7 @@ export const ephemeralCancelScenario: ConformanceScenario = {
         expect(events.of('audio_interrupted')).toEqual([expect.objectContaining({ responseId })]);
       }
       expect(session.history).toEqual(historyBefore);
-      const again = session.generateReply({ instructions: 'Say once more.', addToHistory: false });
+      const again = session.generateResponse({ instructions: 'Say once more.', addToHistory: false });
       expect((await again.done).status).toBe('completed');
       expect(events.of('error')).toEqual([]);
     });

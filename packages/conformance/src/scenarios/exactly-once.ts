@@ -40,7 +40,7 @@ export const repeatedCallScenario: ConformanceScenario = {
       await events.waitFor('response_done', () => true, 3);
       expect(runs).toEqual(['a']);
       expect(commandsOf(await harness.commands(), 'sendToolOutput')).toHaveLength(1);
-      expect(events.of('tool_start')).toHaveLength(1);
+      expect(events.of('tool_started')).toHaveLength(1);
       expect(events.of('error')).toEqual([]);
     });
   },

@@ -20,11 +20,11 @@ export const capabilityFallbacksScenario: ConformanceScenario = {
       async (session, events) => {
         await session.connect();
 
-        // An ephemeral reply: out of band where declared, otherwise an ordinary reply, with a warning.
+        // An ephemeral response: out of band where declared, otherwise an ordinary response, with a warning.
         await harness.respondWith({ output: [{ type: 'message', text: 'Ephemeral or not.' }] });
-        const reply = session.generateReply({ instructions: 'Say it once.', addToHistory: false });
-        const replyId = await reply;
-        await reply.done;
+        const response = session.generateResponse({ instructions: 'Say it once.', addToHistory: false });
+        const replyId = await response;
+        await response.done;
         await events.waitFor('response_done', (e) => e.responseId === replyId);
         // The app played it to the end (with reported playback, unreported audio counts as unheard).
         for (const done of events.of('audio_done')) session.playback.finished(done.itemId);
@@ -47,7 +47,7 @@ export const capabilityFallbacksScenario: ConformanceScenario = {
             ],
             hold: true,
           });
-          const responseId = await session.generateReply();
+          const responseId = await session.generateResponse();
           await events.waitFor('audio_done', (e) => e.responseId === responseId, 2);
           const [heard, unheard] = events
             .of('audio_done')

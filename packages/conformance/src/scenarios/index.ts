@@ -1,6 +1,6 @@
 import type { ConformanceScenario } from '../scenario.js';
 import { approvalScenario } from './approval.js';
-import { audioReplyScenario } from './audio-reply.js';
+import { audioResponseScenario } from './audio-response.js';
 import { backgroundResultScenario } from './background-result.js';
 import {
   callbackSignalScenario,
@@ -35,7 +35,7 @@ import {
   unnamedRefusalScenario,
 } from './response-queue.js';
 import { responseRequestsScenario } from './response-requests.js';
-import { generateReplyScenario, textReplyScenario } from './text-reply.js';
+import { generateResponseScenario, textResponseScenario } from './text-response.js';
 import { toolCallScenario } from './tool-call.js';
 import { turnDoneScenario } from './turn-done.js';
 import { userSpeechScenario } from './user-speech.js';
@@ -45,10 +45,10 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   lifecycleScenario,
   closeRetryScenario,
   iterationEndScenario,
-  textReplyScenario,
-  generateReplyScenario,
+  textResponseScenario,
+  generateResponseScenario,
   responseRequestsScenario,
-  audioReplyScenario,
+  audioResponseScenario,
   toolCallScenario,
   parallelToolsAfterEndScenario,
   parallelToolsBeforeEndScenario,
@@ -80,7 +80,7 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
 
 export {
   approvalScenario,
-  audioReplyScenario,
+  audioResponseScenario,
   backgroundResultScenario,
   bargeInScenario,
   boundedFollowUpsScenario,
@@ -93,7 +93,7 @@ export {
   disconnectScenario,
   ephemeralCancelScenario,
   ephemeralIsolationScenario,
-  generateReplyScenario,
+  generateResponseScenario,
   handoffScenario,
   interruptBeforeAudioScenario,
   interruptMidMessageScenario,
@@ -106,7 +106,7 @@ export {
   repeatedCallScenario,
   responseRequestsScenario,
   staleResponseScenario,
-  textReplyScenario,
+  textResponseScenario,
   toolCallScenario,
   truncationWithoutTranscriptScenario,
   turnDoneScenario,

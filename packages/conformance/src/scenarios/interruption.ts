@@ -14,7 +14,7 @@ async function contextEdits(harness: RealtimeHarness, truncates: number, deletes
 }
 
 /**
- * One more reply, so every answer to the commands sent so far (an error refusing a truncation) has
+ * One more response, so every answer to the commands sent so far (an error refusing a truncation) has
  * arrived: the provider handles commands in order.
  */
 async function roundTrip(
@@ -23,7 +23,7 @@ async function roundTrip(
   events: EventRecorder,
 ): Promise<void> {
   await harness.respondWith({ output: [{ type: 'message', text: 'Go on.' }] });
-  const responseId = await session.generateReply();
+  const responseId = await session.generateResponse();
   await events.waitFor('response_done', (e) => e.responseId === responseId);
 }
 
@@ -53,7 +53,7 @@ export const interruptMidMessageScenario: ConformanceScenario = {
             },
           ],
         });
-        const responseId = await session.generateReply();
+        const responseId = await session.generateResponse();
         const itemId = await firstAudioItem(events, responseId);
         await events.waitFor('audio', (e) => e.itemId === itemId && audioMsOf(events, itemId) >= 600);
         session.playback.played(itemId, 480.7);
@@ -118,7 +118,7 @@ export const interruptBeforeAudioScenario: ConformanceScenario = {
           output: [{ type: 'message', text: 'You will never hear this sentence.', audioMs: 800 }],
           hold: true,
         });
-        const responseId = await session.generateReply();
+        const responseId = await session.generateResponse();
         const { itemId } = await events.waitFor('audio_done', (e) => e.responseId === responseId);
         session.interrupt();
         await events.waitFor('response_done', (e) => e.responseId === responseId);
@@ -161,7 +161,7 @@ export const interruptBeforeAudioScenario: ConformanceScenario = {
 
 /** The provider hears the user start speaking: the same path as `interrupt()`, but the provider cancels. */
 export const bargeInScenario: ConformanceScenario = {
-  name: 'barge-in: user speech stops the reply through the same path; the provider cancels it, the session cuts it',
+  name: 'barge-in: user speech stops the response through the same path; the provider cancels it, the session cuts it',
   requires: ['audioOutput', 'turnDetection', 'responseRequests'],
   exercises: ['messageTruncation'],
   async run(harness) {
@@ -175,7 +175,7 @@ export const bargeInScenario: ConformanceScenario = {
             { type: 'message', text: 'Let me explain this at length.', audioMs: 900, holdAfterMs: 500 },
           ],
         });
-        const responseId = await session.generateReply();
+        const responseId = await session.generateResponse();
         const itemId = await firstAudioItem(events, responseId);
         await events.waitFor('audio', (e) => e.itemId === itemId && audioMsOf(events, itemId) >= 500);
         session.playback.played(itemId, 300);
@@ -224,7 +224,7 @@ export const truncationWithoutTranscriptScenario: ConformanceScenario = {
             },
           ],
         });
-        const responseId = await session.generateReply();
+        const responseId = await session.generateResponse();
         const itemId = await firstAudioItem(events, responseId);
         await events.waitFor('audio', (e) => e.itemId === itemId && audioMsOf(events, itemId) >= 400);
         expect(events.of('transcript_delta')).toEqual([]);
@@ -266,7 +266,7 @@ export const multiMessageScenario: ConformanceScenario = {
           { output: [message('First part.', 300), message('Second part.', 500)], hold: true },
           { output: [message('Third part.', 300), message('Fourth part.', 300)], hold: true },
         );
-        const first = await session.generateReply();
+        const first = await session.generateResponse();
         await events.waitFor('audio_done', (e) => e.responseId === first, 2);
         const [a, b] = events
           .of('audio_done')
@@ -277,7 +277,7 @@ export const multiMessageScenario: ConformanceScenario = {
         session.interrupt();
         await events.waitFor('response_done', (e) => e.responseId === first);
 
-        const second = await session.generateReply();
+        const second = await session.generateResponse();
         await events.waitFor('audio_done', (e) => e.responseId === second, 2);
         const [c, d] = events
           .of('audio_done')

@@ -12,7 +12,7 @@ export const lifecycleScenario: ConformanceScenario = {
     const { session, events } = openSession(harness, agent);
     await session.connect();
     await events.waitFor('connection_status', (e) => e.status === 'connected');
-    await events.waitFor('agent_start');
+    await events.waitFor('agent_started');
     expect(session.status).toBe('connected');
     expect((await harness.sessionConfig()).instructions).toBe('Greet the caller.');
 

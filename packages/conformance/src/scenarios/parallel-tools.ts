@@ -31,10 +31,10 @@ async function creates(harness: RealtimeHarness): Promise<number> {
 export const parallelToolsAfterEndScenario: ConformanceScenario = {
   name: 'parallel tool calls finishing after the response: exactly one follow-up response',
   requires: ['responseRequests'],
-  exercises: ['autoToolReplyGeneration'],
+  exercises: ['autoToolResponseGeneration'],
   async run(harness) {
     const { agent, gates } = gatedAgent();
-    const auto = harness.model.capabilities.autoToolReplyGeneration;
+    const auto = harness.model.capabilities.autoToolResponseGeneration;
     await withSession(harness, agent, async (session, events) => {
       await session.connect();
       await harness.respondWith(
@@ -63,10 +63,10 @@ export const parallelToolsAfterEndScenario: ConformanceScenario = {
 export const parallelToolsBeforeEndScenario: ConformanceScenario = {
   name: 'parallel tool calls finishing before the response ends: exactly one follow-up response',
   requires: ['responseRequests'],
-  exercises: ['autoToolReplyGeneration'],
+  exercises: ['autoToolResponseGeneration'],
   async run(harness) {
     const { agent, gates } = gatedAgent();
-    const auto = harness.model.capabilities.autoToolReplyGeneration;
+    const auto = harness.model.capabilities.autoToolResponseGeneration;
     await withSession(harness, agent, async (session, events) => {
       await session.connect();
       await harness.respondWith(
@@ -74,7 +74,7 @@ export const parallelToolsBeforeEndScenario: ConformanceScenario = {
         { output: [{ type: 'message', text: 'Finished.' }] },
       );
       session.sendMessage('Do all three steps.');
-      await events.waitFor('tool_start', () => true, 3);
+      await events.waitFor('tool_started', () => true, 3);
       for (const g of gates) g.resolve('ok');
       await harness.waitForCommand('sendToolOutput', { count: 3 });
       expect(events.of('response_done')).toHaveLength(0);

@@ -15,11 +15,11 @@ export const providerErrorScenario: ConformanceScenario = {
       const unsolicited = await events.waitFor('error');
       expect(unsolicited).toMatchObject({ source: 'provider', code: 'server_error' });
       expect(session.status).toBe('connected');
-      // Refused and answered replies: where the app can ask for one.
+      // Refused and answered responses: where the app can ask for one.
       if (!harness.model.capabilities.responseRequests) return;
 
       await harness.refuseNextResponse({ code: 'rate_limit_exceeded', message: 'Slow down.' });
-      const refused = session.generateReply();
+      const refused = session.generateResponse();
       const error = await refused.catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ResponseRefusedError);
       expect(error).toMatchObject({
@@ -31,7 +31,7 @@ export const providerErrorScenario: ConformanceScenario = {
 
       expect(session.status).toBe('connected');
       await harness.respondWith({ output: [{ type: 'message', text: 'Back to normal.' }] });
-      const responseId = await session.generateReply();
+      const responseId = await session.generateResponse();
       await events.waitFor('response_done', (e) => e.responseId === responseId);
       expect(session.history.at(-1)).toMatchObject({ text: 'Back to normal.' });
     });

@@ -17,10 +17,10 @@ export const unnamedRefusalScenario: ConformanceScenario = {
       await session.connect();
       await harness.collideNextResponse();
       await harness.respondWith({ output: [{ type: 'message', text: 'Here I am.' }] });
-      const first = session.generateReply();
-      const second = session.generateReply();
+      const first = session.generateResponse();
+      const second = session.generateResponse();
       await expect(first).rejects.toBeInstanceOf(ResponseRefusedError);
-      // The reply timeout (15 s) is far beyond the scenario's waits: only the release gets it started.
+      // The response timeout (15 s) is far beyond the scenario's waits: only the release gets it started.
       const responseId = await second;
       await events.waitFor('response_done', (e) => e.responseId === responseId);
       const refusal = await events.waitFor('error', (e) => e.source === 'provider');
@@ -61,7 +61,7 @@ export const boundedFollowUpsScenario: ConformanceScenario = {
   requires: ['responseRequests'],
   async run(harness) {
     // A provider that answers tool outputs itself gets no follow-up from the session at all.
-    if (harness.model.capabilities.autoToolReplyGeneration) return;
+    if (harness.model.capabilities.autoToolResponseGeneration) return;
     await withSession(harness, new Agent({ name: 'Toolless' }), async (session, events) => {
       await session.connect();
       const missing = (i: number) => ({

@@ -4,11 +4,11 @@ import type { ConformanceScenario } from '../scenario.js';
 import { commandsOf, withSession } from '../support.js';
 
 /**
- * Where the app can take a turn, a user message asks for exactly one reply; where the model takes its turns by
- * itself, `sendMessage`, `generateReply` and `commitAudio({ respond: true })` are refused before anything is sent.
+ * Where the app can take a turn, a user message asks for exactly one response; where the model takes its turns by
+ * itself, `sendMessage`, `generateResponse` and `commitAudio({ respond: true })` are refused before anything is sent.
  */
 export const responseRequestsScenario: ConformanceScenario = {
-  name: 'response requests: a user message gets one reply, or (not declared) is refused before anything is sent',
+  name: 'response requests: a user message gets one response, or (not declared) is refused before anything is sent',
   requires: [],
   exercises: ['responseRequests'],
   async run(harness) {
@@ -21,7 +21,7 @@ export const responseRequestsScenario: ConformanceScenario = {
         expect(commandsOf(await harness.commands(), 'createResponse')).toHaveLength(1);
       } else {
         expect(() => session.sendMessage('A question.')).toThrow(CapabilityNotSupportedError);
-        expect(() => session.generateReply()).toThrow(CapabilityNotSupportedError);
+        expect(() => session.generateResponse()).toThrow(CapabilityNotSupportedError);
         expect(() => session.commitAudio({ respond: true })).toThrow(CapabilityNotSupportedError);
         const sent = (await harness.commands()).filter(
           (c) => c.type === 'createItem' || c.type === 'createResponse' || c.type === 'commitInputAudio',

@@ -8,7 +8,7 @@ import { commandsOf, withSession } from '../support.js';
 export const toolCallScenario: ConformanceScenario = {
   name: 'one tool call: the output goes back and exactly one follow-up response answers',
   requires: ['responseRequests'],
-  exercises: ['autoToolReplyGeneration'],
+  exercises: ['autoToolResponseGeneration'],
   async run(harness) {
     const cities: string[] = [];
     const weather = tool({
@@ -37,13 +37,13 @@ export const toolCallScenario: ConformanceScenario = {
         expect(cities).toEqual(['Paris']);
         const commands = await harness.commands();
         const [output] = commandsOf(commands, 'sendToolOutput');
-        const call = events.of('tool_start')[0];
+        const call = events.of('tool_started')[0];
         expect(output).toEqual({
           type: 'sendToolOutput',
           callId: call?.callId,
           output: '{"city":"Paris","sky":"sunny"}',
         });
-        const expectedCreates = harness.model.capabilities.autoToolReplyGeneration ? 1 : 2;
+        const expectedCreates = harness.model.capabilities.autoToolResponseGeneration ? 1 : 2;
         expect(commandsOf(commands, 'createResponse')).toHaveLength(expectedCreates);
         expect(events.of('response_started')).toHaveLength(2);
         expect(events.of('error')).toEqual([]);

@@ -33,12 +33,12 @@ export const turnDoneScenario: ConformanceScenario = {
           },
           { output: [{ type: 'message', text: 'Your keys are in the drawer.', audioMs: 300 }] },
         );
-        const first = await session.generateReply();
+        const first = await session.generateResponse();
         await events.waitFor('turn_done', () => true, 2);
         const [done1, done2] = events.of('response_done');
         expect(done1?.responseId).toBe(first);
         const turns = events.of('turn_done');
-        const [call] = events.of('tool_start');
+        const [call] = events.of('tool_started');
         expect(turns.map((t) => t.responseId)).toEqual([first, done2?.responseId]);
         expect(turns[0]).toMatchObject({
           responseId: first,
@@ -61,7 +61,7 @@ export const turnDoneScenario: ConformanceScenario = {
         expect(types.indexOf('turn_done')).toBeGreaterThan(types.indexOf('response_done'));
         // Once per response: nothing more arrives for them.
         await harness.respondWith({ output: [{ type: 'message', text: 'Anything else?', audioMs: 200 }] });
-        const third = await session.generateReply();
+        const third = await session.generateResponse();
         await events.waitFor('turn_done', (t) => t.responseId === third);
         expect(events.of('turn_done').map((t) => t.responseId)).toEqual([first, done2?.responseId, third]);
         expect(events.of('error')).toEqual([]);

@@ -5,7 +5,7 @@ import { commandsOf, withSession } from '../support.js';
 
 /** The provider detects a user turn, transcribes it, and answers by itself. */
 export const userSpeechScenario: ConformanceScenario = {
-  name: 'user speech detected by the provider: a user turn in history and a provider-started reply',
+  name: 'user speech detected by the provider: a user turn in history and a provider-started response',
   requires: ['turnDetection'],
   exercises: ['userTranscription'],
   async run(harness) {

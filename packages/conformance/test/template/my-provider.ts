@@ -120,7 +120,7 @@ export class MyRealtimeModel implements RealtimeModel {
     audioOutput: false,
     mutableInstructions: true,
     mutableTools: true,
-    autoToolReplyGeneration: false,
+    autoToolResponseGeneration: false,
     responseRequests: true,
   };
 

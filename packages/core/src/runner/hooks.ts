@@ -5,9 +5,9 @@ import type { ToolCallInfo, ToolInvocationResult } from '../tool.js';
 /** What each run hook event carries. */
 export interface RunHookEvents<TContext = unknown> {
   /** An agent takes control: at the start of a run, and after each handoff (before its first model call). */
-  agent_start: { agent: AnyAgent<TContext>; context: RunContext<TContext>; turn: number };
+  agent_started: { agent: AnyAgent<TContext>; context: RunContext<TContext>; turn: number };
   /** An agent produced the run's final output (after output guardrails passed). */
-  agent_end: { agent: AnyAgent<TContext>; context: RunContext<TContext>; output: unknown };
+  agent_done: { agent: AnyAgent<TContext>; context: RunContext<TContext>; output: unknown };
   /** Control passes from one agent to another. */
   handoff: {
     fromAgent: AnyAgent<TContext>;
@@ -16,14 +16,14 @@ export interface RunHookEvents<TContext = unknown> {
     context: RunContext<TContext>;
   };
   /** A function tool is about to run (after approval, before validation and tool guardrails). */
-  tool_start: {
+  tool_started: {
     agent: AnyAgent<TContext>;
     tool: AnyFunctionTool<TContext>;
     call: ToolCallInfo;
     context: RunContext<TContext>;
   };
   /** A function tool finished; `result.output` is what the model will see. */
-  tool_end: {
+  tool_done: {
     agent: AnyAgent<TContext>;
     tool: AnyFunctionTool<TContext>;
     call: ToolCallInfo;
@@ -46,7 +46,7 @@ export type RunHookListener<TContext, K extends RunHookEventName> = (
  *
  * ```ts
  * const hooks = new RunHooks();
- * hooks.on('tool_start', ({ agent, call }) => console.log(`${agent.name} calls ${call.name}`));
+ * hooks.on('tool_started', ({ agent, call }) => console.log(`${agent.name} calls ${call.name}`));
  * ```
  */
 export class RunHooks<TContext = unknown> {

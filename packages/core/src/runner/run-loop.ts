@@ -46,7 +46,7 @@ async function runTurns<TContext>(env: LoopEnv<TContext>): Promise<void> {
     const model = await resolveModel(agent, env.settings, env.stream);
     if (!data.currentAgentStarted) {
       data.currentAgentStarted = true;
-      await emitHook(env, 'agent_start', { agent, context: data.runContext, turn: data.currentTurn + 1 });
+      await emitHook(env, 'agent_started', { agent, context: data.runContext, turn: data.currentTurn + 1 });
     }
     const guarded = hasInputGuardrails(env, agent);
     if (guarded) await runBlockingInputGuardrails(env, agent);
@@ -82,7 +82,7 @@ async function applyStep<TContext>(
       await checkFinalOutput(env, agent, step.output);
       // An immediate cancel (or abort) that arrived while the guardrails or hooks ran wins over completion.
       throwIfAborted(env.signal);
-      await emitHook(env, 'agent_end', { agent, context: data.runContext, output: step.output });
+      await emitHook(env, 'agent_done', { agent, context: data.runContext, output: step.output });
       throwIfAborted(env.signal);
       data.finalOutput = step.output;
       data.hasFinalOutput = true;

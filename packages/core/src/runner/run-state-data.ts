@@ -42,7 +42,7 @@ export interface RunStateData<TContext> {
   status: RunStatus;
   startingAgent: AnyAgent<TContext>;
   currentAgent: AnyAgent<TContext>;
-  /** Whether `agent_start` was emitted for `currentAgent`. */
+  /** Whether `agent_started` was emitted for `currentAgent`. */
   currentAgentStarted: boolean;
   currentTurn: number;
   maxTurns: number;

@@ -310,7 +310,7 @@ async function runTool<TContext>(
 ): Promise<FunctionCallOutputItem> {
   const info = callInfo(call);
   const context = env.data.runContext;
-  await emitHook(env, 'tool_start', { agent, tool, call: info, context });
+  await emitHook(env, 'tool_started', { agent, tool, call: info, context });
   const data = env.data;
   const result = await traceToolCall(context, tool, call.callId, () =>
     invokeFunctionTool(tool, {
@@ -332,7 +332,7 @@ async function runTool<TContext>(
         : {}),
     }),
   );
-  await emitHook(env, 'tool_end', { agent, tool, call: info, context, result });
+  await emitHook(env, 'tool_done', { agent, tool, call: info, context, result });
   return output(call, result.output);
 }
 

@@ -202,7 +202,7 @@ describe('an unexpected close', () => {
     );
     // The provider's echoes of the replay do not touch the history (spoken turns stay spoken).
     expect(session.history).toEqual(history);
-    expect(log.of('agent_end')).toEqual([]);
+    expect(log.of('agent_done')).toEqual([]);
     expect(first.closeCalls).toBe(1);
     expect(first.listenerCount).toBe(0);
 
@@ -214,7 +214,7 @@ describe('an unexpected close', () => {
     await session.close();
     await log.ended;
     expectNothingLeft(clock, model);
-    expect(log.types().slice(-2)).toEqual(['agent_end', 'connection_status']);
+    expect(log.types().slice(-2)).toEqual(['agent_done', 'connection_status']);
   });
 
   test('a turn in progress is reported: the streaming response, a queued request, and the partial message', async () => {
@@ -225,8 +225,8 @@ describe('an unexpected close', () => {
         { type: 'message', text: 'Let me tell you a long story', audio: { ms: 600 }, pauseAfterChunks: 2 },
       ],
     });
-    const streaming = session.generateReply();
-    const queued = session.generateReply();
+    const streaming = session.generateResponse();
+    const queued = session.generateResponse();
     await flushMicrotasks();
     const responseId = await streaming;
     const partial = session.history.at(-1);
@@ -293,7 +293,7 @@ describe('an unexpected close', () => {
     model.respondWith({ output: [{ type: 'function_call', name: 'book', callId: 'call_9' }] });
     session.sendMessage('Book a table.');
     await flushMicrotasks();
-    expect(log.of('tool_start')).toHaveLength(1);
+    expect(log.of('tool_started')).toHaveLength(1);
 
     model.connection.disconnect('network down');
     await flushMicrotasks();
@@ -315,7 +315,7 @@ describe('an unexpected close', () => {
       { type: 'function_call_output', callId: 'call_9', output: cutOff },
     ]);
     expect(model.connection.commands.filter((c) => c.type !== 'createItem')).toEqual([]);
-    expect(log.of('tool_end')).toEqual([]);
+    expect(log.of('tool_done')).toEqual([]);
     await session.close();
     expectNothingLeft(clock, model);
   });
@@ -348,14 +348,14 @@ describe('an unexpected close', () => {
     expectNothingLeft(clock, model);
   });
 
-  test('the documented resume: after turn_lost, generateReply() on reconnected answers the cut-off turn', async () => {
+  test('the documented resume: after turn_lost, generateResponse() on reconnected answers the cut-off turn', async () => {
     const { clock, model, session, log } = setup();
     let turnLost = false;
     session.on('error', (e) => {
       if (e.code === 'turn_lost') turnLost = true;
     });
     session.on('reconnected', () => {
-      if (turnLost) session.generateReply();
+      if (turnLost) session.generateResponse();
       turnLost = false;
     });
     await session.connect();
@@ -383,14 +383,14 @@ describe('an unexpected close', () => {
     expectNothingLeft(clock, model);
   });
 
-  test('an ephemeral reply in flight is reported lost and its slot is free again after the reconnect', async () => {
+  test('an ephemeral response in flight is reported lost and its slot is free again after the reconnect', async () => {
     const { clock, model, session, log } = setup();
     await session.connect();
     model.respondWith(
       { output: [{ type: 'message', text: 'Your code is', pauseAfterChunks: 1 }] },
       'Again: 4711.',
     );
-    const ephemeral = session.generateReply({ addToHistory: false, instructions: 'Read the code.' });
+    const ephemeral = session.generateResponse({ addToHistory: false, instructions: 'Read the code.' });
     const responseId = await ephemeral;
     model.connection.disconnect();
     await flushMicrotasks();
@@ -409,7 +409,7 @@ describe('an unexpected close', () => {
     ]);
     expect(log.of('reconnected')).toEqual([expect.objectContaining({ replayedItems: 0 })]);
     expect(session.history).toEqual([]);
-    const again = session.generateReply({ addToHistory: false });
+    const again = session.generateResponse({ addToHistory: false });
     await expect(again.done).resolves.toMatchObject({ status: 'completed' });
     expect(log.of('error').map((e) => e.code)).toEqual(['turn_lost']);
     expect(session.history).toEqual([]);
@@ -560,13 +560,13 @@ describe('backoff and giving up', () => {
       'Could not reconnect after 3 attempts: refused 3. The session is disconnected; call connect() to try again.',
     );
     expect(await joined).toBe(failure?.error);
-    expect(log.types().slice(-4)).toEqual(['reconnecting', 'error', 'connection_status', 'agent_end']);
+    expect(log.types().slice(-4)).toEqual(['reconnecting', 'error', 'connection_status', 'agent_done']);
     expect(log.of('connection_status').at(-1)).toEqual({
       type: 'connection_status',
       status: 'disconnected',
       reason: 'reconnect_failed',
     });
-    expect(log.of('agent_end')).toEqual([{ type: 'agent_end', agent, reason: 'disconnect' }]);
+    expect(log.of('agent_done')).toEqual([{ type: 'agent_done', agent, reason: 'disconnect' }]);
 
     await session.connect();
     expect(session.status).toBe('connected');
@@ -615,8 +615,8 @@ describe('close() and the app during a reconnect', () => {
     await clock.advance(60_000);
     expect(model.connections).toHaveLength(1);
     expectNothingLeft(clock, model);
-    expect(log.types().slice(-3)).toEqual(['reconnecting', 'agent_end', 'connection_status']);
-    expect(log.of('agent_end')).toEqual([{ type: 'agent_end', agent, reason: 'close' }]);
+    expect(log.types().slice(-3)).toEqual(['reconnecting', 'agent_done', 'connection_status']);
+    expect(log.of('agent_done')).toEqual([{ type: 'agent_done', agent, reason: 'close' }]);
     expect(log.events.at(-1)).toEqual({ type: 'connection_status', status: 'closed' });
   });
 
@@ -768,7 +768,7 @@ describe('recycling before the session limit', () => {
     model.respondWith({ output: [{ type: 'function_call', name: 'slow', callId: 'c1' }] }, 'Done.');
     model.connection.userStopsSpeaking({ transcript: 'Do the slow thing' });
     await flushMicrotasks();
-    expect(log.of('tool_start')).toHaveLength(1);
+    expect(log.of('tool_started')).toHaveLength(1);
     await clock.advance(2_000);
     expect(model.connections).toHaveLength(1);
     gate.resolve('ok');

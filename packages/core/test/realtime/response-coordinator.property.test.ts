@@ -14,7 +14,7 @@ function run(callCount: number, order: number[], endPosition: number, withIds: b
   let seq = 0;
   const pendingStarts: CreateResponseCommand[] = [];
   const coordinator = new ResponseCoordinator({
-    autoToolReplyGeneration: false,
+    autoToolResponseGeneration: false,
     createRequestId: () => `req_${++seq}`,
     send: (command) => {
       sent.push(command);

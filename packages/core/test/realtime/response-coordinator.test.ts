@@ -1,13 +1,13 @@
 import { type CreateResponseCommand, ResponseCoordinator } from '@parley/core';
 import { describe, expect, test } from 'vitest';
 
-function setup(options: { autoToolReplyGeneration?: boolean; failSends?: boolean } = {}) {
+function setup(options: { autoToolResponseGeneration?: boolean; failSends?: boolean } = {}) {
   const sent: CreateResponseCommand[] = [];
   const failed: { id: string; error: unknown }[] = [];
   let seq = 0;
   let failSends = options.failSends ?? false;
   const coordinator = new ResponseCoordinator({
-    autoToolReplyGeneration: options.autoToolReplyGeneration ?? false,
+    autoToolResponseGeneration: options.autoToolResponseGeneration ?? false,
     createRequestId: () => `req_${++seq}`,
     send: (command) => {
       if (failSends) throw new Error('connection closed');
@@ -34,7 +34,7 @@ function setup(options: { autoToolReplyGeneration?: boolean; failSends?: boolean
 describe('ResponseCoordinator: one active response', () => {
   test('sends a request at once when nothing is active', () => {
     const { coordinator, sent } = setup();
-    const request = coordinator.request({ instructions: 'Say hi' }, 'reply');
+    const request = coordinator.request({ instructions: 'Say hi' }, 'generate_response');
     expect(request.state).toBe('sent');
     expect(sent).toEqual([
       { type: 'createResponse', clientRequestId: 'req_1', conversation: 'default', instructions: 'Say hi' },
@@ -43,8 +43,8 @@ describe('ResponseCoordinator: one active response', () => {
 
   test('a request made while one is requested or active waits for its response_done', () => {
     const { coordinator, sent, start, done } = setup();
-    coordinator.request({}, 'reply');
-    const second = coordinator.request({}, 'reply');
+    coordinator.request({}, 'generate_response');
+    const second = coordinator.request({}, 'generate_response');
     expect(second.state).toBe('queued');
     expect(sent).toHaveLength(1);
     start('resp_1', 'req_1');
@@ -57,7 +57,7 @@ describe('ResponseCoordinator: one active response', () => {
   test('a provider-initiated response (no clientRequestId) also blocks requests', () => {
     const { coordinator, sent, start, done } = setup();
     start('resp_vad');
-    coordinator.request({}, 'reply');
+    coordinator.request({}, 'generate_response');
     expect(sent).toHaveLength(0);
     done('resp_vad');
     expect(sent).toHaveLength(1);
@@ -66,7 +66,7 @@ describe('ResponseCoordinator: one active response', () => {
   test('out-of-band requests skip the queue and do not block it', () => {
     const { coordinator, sent, start } = setup();
     start('resp_1');
-    coordinator.request({ conversation: 'none' }, 'reply');
+    coordinator.request({ conversation: 'none' }, 'generate_response');
     expect(sent.map((c) => c.conversation)).toEqual(['none']);
     const info = coordinator.responseStarted({
       responseId: 'resp_2',
@@ -79,8 +79,8 @@ describe('ResponseCoordinator: one active response', () => {
 
   test('a refused request releases the queue and is returned to the caller', () => {
     const { coordinator, sent } = setup();
-    coordinator.request({}, 'reply');
-    coordinator.request({}, 'reply');
+    coordinator.request({}, 'generate_response');
+    coordinator.request({}, 'generate_response');
     const refused = coordinator.requestRefused('req_1');
     expect(refused?.clientRequestId).toBe('req_1');
     expect(sent.map((c) => c.clientRequestId)).toEqual(['req_1', 'req_2']);
@@ -89,8 +89,8 @@ describe('ResponseCoordinator: one active response', () => {
 
   test('an abandoned request releases the queue; if it starts later it is flagged for cancelling', () => {
     const { coordinator, sent, start } = setup();
-    coordinator.request({}, 'reply');
-    coordinator.request({}, 'reply');
+    coordinator.request({}, 'generate_response');
+    coordinator.request({}, 'generate_response');
     coordinator.abandon('req_1');
     expect(sent.map((c) => c.clientRequestId)).toEqual(['req_1', 'req_2']);
     expect(start('resp_late', 'req_1')).toEqual({ request: undefined, abandoned: true });
@@ -99,7 +99,7 @@ describe('ResponseCoordinator: one active response', () => {
   test('abandoning a queued request drops it', () => {
     const { coordinator, sent, start, done } = setup();
     start('resp_1');
-    coordinator.request({}, 'reply');
+    coordinator.request({}, 'generate_response');
     coordinator.abandon('req_1');
     done('resp_1');
     expect(sent).toHaveLength(0);
@@ -107,22 +107,22 @@ describe('ResponseCoordinator: one active response', () => {
 
   test('a send that fails at once throws; a queued one that fails is reported and the queue moves on', () => {
     const { coordinator, sent, failed, start, done, setFailSends } = setup({ failSends: true });
-    expect(() => coordinator.request({}, 'reply')).toThrow('connection closed');
+    expect(() => coordinator.request({}, 'generate_response')).toThrow('connection closed');
     expect(coordinator.busy).toBe(false);
     start('resp_1');
-    coordinator.request({}, 'reply');
-    coordinator.request({}, 'reply');
+    coordinator.request({}, 'generate_response');
+    coordinator.request({}, 'generate_response');
     done('resp_1');
     expect(failed.map((f) => f.id)).toEqual(['req_2', 'req_3']);
     setFailSends(false);
-    coordinator.request({}, 'reply');
+    coordinator.request({}, 'generate_response');
     expect(sent.map((c) => c.clientRequestId)).toEqual(['req_4']);
   });
 
   test('reset returns what will never start and forgets the active response', () => {
     const { coordinator, start } = setup();
     start('resp_1');
-    coordinator.request({}, 'reply');
+    coordinator.request({}, 'generate_response');
     expect(coordinator.reset().map((r) => r.clientRequestId)).toEqual(['req_1']);
     expect(coordinator.busy).toBe(false);
   });
@@ -187,8 +187,8 @@ describe('ResponseCoordinator: tool follow-ups', () => {
     expect(sent).toHaveLength(0);
   });
 
-  test('with autoToolReplyGeneration the coordinator never requests a follow-up', () => {
-    const { coordinator, sent, start, done } = setup({ autoToolReplyGeneration: true });
+  test('with autoToolResponseGeneration the coordinator never requests a follow-up', () => {
+    const { coordinator, sent, start, done } = setup({ autoToolResponseGeneration: true });
     start('resp_1');
     coordinator.toolCallStarted('a', 'resp_1');
     coordinator.toolCallStarted('b', undefined);

@@ -30,8 +30,8 @@ function agents(onHandoff?: () => void) {
 
 const switchEvents = (log: EventRecorder) =>
   log.events
-    .filter((e): e is Extract<RealtimeSessionEvent, { type: 'agent_start' | 'agent_end' | 'handoff' }> =>
-      ['agent_start', 'agent_end', 'handoff'].includes(e.type),
+    .filter((e): e is Extract<RealtimeSessionEvent, { type: 'agent_started' | 'agent_done' | 'handoff' }> =>
+      ['agent_started', 'agent_done', 'handoff'].includes(e.type),
     )
     .slice(1)
     .map((e) =>
@@ -41,7 +41,7 @@ const switchEvents = (log: EventRecorder) =>
 describe('handoff and updateAgent: one code path', () => {
   test('a handoff sends the new agent settings, emits the switch events, and the new agent answers', async () => {
     const { billing, triage } = agents();
-    const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
+    const model = new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: false } });
     const session = new RealtimeSession(triage, { model });
     const log = new EventRecorder(session);
     model.respondWith(
@@ -62,7 +62,11 @@ describe('handoff and updateAgent: one code path', () => {
         toolChoice: 'auto',
       },
     });
-    expect(switchEvents(log)).toEqual(['agent_end Triage', 'agent_start Billing', 'handoff Triage->Billing']);
+    expect(switchEvents(log)).toEqual([
+      'agent_done Triage',
+      'agent_started Billing',
+      'handoff Triage->Billing',
+    ]);
     expect(log.of('handoff')[0]).toMatchObject({ via: 'tool_call', callId: 'h1' });
     // The update goes out before the transfer's output, so the follow-up response is already Billing's.
     expect(model.commands.map((c) => c.type)).toEqual([
@@ -75,7 +79,7 @@ describe('handoff and updateAgent: one code path', () => {
       'createResponse',
     ]);
     expect(log.of('response_started').map((e) => e.agent.name)).toEqual(['Triage', 'Billing', 'Billing']);
-    expect(log.of('tool_end')[0]).toMatchObject({ name: 'refund', output: 'refunded A7' });
+    expect(log.of('tool_done')[0]).toMatchObject({ name: 'refund', output: 'refunded A7' });
     expect(model.connection.config.tools?.map((t) => t.name)).toEqual(['refund']);
     expect(session.history.at(-1)).toMatchObject({
       agentName: 'Billing',
@@ -86,7 +90,7 @@ describe('handoff and updateAgent: one code path', () => {
 
   test('updateAgent() sends the same command and emits the same events as the handoff', async () => {
     const { billing, triage } = agents();
-    const viaTool = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
+    const viaTool = new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: false } });
     const a = new RealtimeSession(triage, { model: viaTool });
     const logA = new EventRecorder(a);
     viaTool.respondWith(
@@ -97,7 +101,7 @@ describe('handoff and updateAgent: one code path', () => {
     a.sendMessage('billing please');
     await flushMicrotasks();
 
-    const viaApi = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
+    const viaApi = new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: false } });
     const b = new RealtimeSession(triage, { model: viaApi });
     const logB = new EventRecorder(b);
     await b.connect();
@@ -115,9 +119,9 @@ describe('handoff and updateAgent: one code path', () => {
   test('the handoff calls onHandoff with the session context before switching', async () => {
     const calls: string[] = [];
     const { triage } = agents(() => calls.push('onHandoff'));
-    const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
+    const model = new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: false } });
     const session = new RealtimeSession(triage, { model });
-    session.on('agent_start', (e) => calls.push(`start ${e.agent.name}`));
+    session.on('agent_started', (e) => calls.push(`start ${e.agent.name}`));
     model.respondWith({ output: [{ type: 'function_call', name: 'transfer_to_billing' }] }, 'ok');
     await session.connect();
     session.sendMessage('billing');
@@ -179,7 +183,7 @@ describe('a switch that fails halfway keeps a consistent agent and reports the e
     const { triage } = agents(() => {
       throw new Error('CRM is down');
     });
-    const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
+    const model = new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: false } });
     const session = new RealtimeSession(triage, { model });
     const log = new EventRecorder(session);
     model.respondWith(

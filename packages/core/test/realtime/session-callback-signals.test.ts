@@ -27,7 +27,7 @@ async function expectClosesAtOnce(session: RealtimeSession): Promise<void> {
 
 async function start(agent: Agent, options: Omit<RealtimeSessionOptions, 'model'> = {}) {
   const clock = new ManualClock();
-  const model = new MockRealtimeModel({ clock, capabilities: { autoToolReplyGeneration: false } });
+  const model = new MockRealtimeModel({ clock, capabilities: { autoToolResponseGeneration: false } });
   const session = new RealtimeSession(agent, { model, clock, ...options });
   const log = new EventRecorder(session);
   await session.connect();

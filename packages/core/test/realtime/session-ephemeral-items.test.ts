@@ -35,7 +35,7 @@ describe('ephemeral items stay out of history, whenever the provider announces t
     model.respondWith({ output: [{ type: 'message', itemId: 'item_oob', text: 'Your code is 4711.' }] });
     // The announcement reaches the session after the request, before response_started.
     model.connection.emit(announce('item_oob'));
-    const reply = session.generateReply({ addToHistory: false });
+    const reply = session.generateResponse({ addToHistory: false });
     await reply.done;
     await flushMicrotasks();
     // Twice, late: after the response ended.
@@ -52,7 +52,7 @@ describe('ephemeral items stay out of history, whenever the provider announces t
     model.respondWith({
       output: [{ type: 'pause' }, { type: 'message', itemId: 'item_oob', text: 'Out of band.' }],
     });
-    const reply = session.generateReply({ addToHistory: false });
+    const reply = session.generateResponse({ addToHistory: false });
     await reply;
     model.connection.emit(announce('item_oob'));
     model.connection.emit(announce('item_oob'));
@@ -66,10 +66,10 @@ describe('ephemeral items stay out of history, whenever the provider announces t
     await session.close();
   });
 
-  test('never linked: dropped when the ephemeral reply ends; later announcements enter history as before', async () => {
+  test('never linked: dropped when the ephemeral response ends; later announcements enter history as before', async () => {
     const { model, session, log } = await setup();
     model.respondWith({ output: [{ type: 'pause' }, { type: 'message', text: 'Out of band.' }] });
-    const reply = session.generateReply({ addToHistory: false });
+    const reply = session.generateResponse({ addToHistory: false });
     await reply;
     model.connection.emit(announce('item_orphan'));
     await flushMicrotasks();
@@ -90,10 +90,10 @@ describe('ephemeral items stay out of history, whenever the provider announces t
       { output: [{ type: 'pause' }, { type: 'message', itemId: 'item_oob', text: 'Out of band.' }] },
       { output: [{ type: 'message', itemId: 'item_conv', text: 'In the conversation.' }] },
     );
-    const ephemeral = session.generateReply({ addToHistory: false });
+    const ephemeral = session.generateResponse({ addToHistory: false });
     await ephemeral;
     model.connection.emit(announce('item_conv'));
-    const conversational = session.generateReply();
+    const conversational = session.generateResponse();
     await conversational.done;
     await flushMicrotasks();
     expect(session.history).toEqual([

@@ -1,10 +1,10 @@
 import { EventRecorder } from '@parley/conformance';
 import {
   Agent,
-  EphemeralReplyInFlightError,
+  EphemeralResponseInFlightError,
   type OutputGuardrail,
   RealtimeSession,
-  ReplyTimeoutError,
+  ResponseTimeoutError,
   UserError,
 } from '@parley/core';
 import { flushMicrotasks, ManualClock, MockRealtimeModel, mockPcm16 } from '@parley/mock';
@@ -16,7 +16,7 @@ const agent = new Agent({ name: 'Bank', instructions: 'Help customers.', tools: 
 async function connected(
   options: {
     ephemeralResponse?: boolean;
-    replyTimeoutMs?: number;
+    responseTimeoutMs?: number;
     outputGuardrails?: OutputGuardrail[];
   } = {},
 ) {
@@ -27,7 +27,7 @@ async function connected(
   const session = new RealtimeSession(agent, {
     model,
     clock,
-    ...(options.replyTimeoutMs !== undefined && { replyTimeoutMs: options.replyTimeoutMs }),
+    ...(options.responseTimeoutMs !== undefined && { responseTimeoutMs: options.responseTimeoutMs }),
     ...(options.outputGuardrails && { outputGuardrails: options.outputGuardrails }),
   });
   const log = new EventRecorder(session);
@@ -37,7 +37,7 @@ async function connected(
 
 const ephemeral = { instructions: 'Read the code 4711 to the user.', addToHistory: false } as const;
 
-describe('ephemeral replies', () => {
+describe('ephemeral responses', () => {
   test('go out of band with tools off; heard, but remembered by neither the history nor the provider', async () => {
     const judged: string[] = [];
     const guardrail: OutputGuardrail = {
@@ -56,7 +56,7 @@ describe('ephemeral replies', () => {
     const eventCount = log.events.length;
 
     model.respondWith('Your code is 4711.');
-    const reply = session.generateReply(ephemeral);
+    const reply = session.generateResponse(ephemeral);
     const responseId = await reply;
     expect(await reply.done).toEqual({ responseId, status: 'completed' });
     await flushMicrotasks();
@@ -89,10 +89,10 @@ describe('ephemeral replies', () => {
     await session.close();
   });
 
-  test('a toolChoice passed with an ephemeral reply is overridden, with a warning', async () => {
+  test('a toolChoice passed with an ephemeral response is overridden, with a warning', async () => {
     const { model, session, log } = await connected();
     model.respondWith('Done.');
-    await session.generateReply({ ...ephemeral, toolChoice: 'required' }).done;
+    await session.generateResponse({ ...ephemeral, toolChoice: 'required' }).done;
     expect(model.commands.at(-1)).toMatchObject({ conversation: 'none', tools: [], toolChoice: 'none' });
     expect(log.of('warning')).toEqual([expect.objectContaining({ code: 'ephemeral_tools_off' })]);
     await session.close();
@@ -101,13 +101,13 @@ describe('ephemeral replies', () => {
   test('one at a time: a second one is rejected with the in-flight request, response and age; ordinary replies go on', async () => {
     const { model, session, log, clock } = await connected();
     model.connection.dropNextResponseRequest();
-    const first = session.generateReply(ephemeral);
+    const first = session.generateResponse(ephemeral);
     await clock.advance(40);
-    const early = session.generateReply(ephemeral);
-    const earlyError = (await early.catch((e: unknown) => e)) as EphemeralReplyInFlightError;
-    expect(earlyError).toBeInstanceOf(EphemeralReplyInFlightError);
+    const early = session.generateResponse(ephemeral);
+    const earlyError = (await early.catch((e: unknown) => e)) as EphemeralResponseInFlightError;
+    expect(earlyError).toBeInstanceOf(EphemeralResponseInFlightError);
     expect(earlyError).toMatchObject({
-      code: 'ephemeral_reply_in_flight',
+      code: 'ephemeral_response_in_flight',
       inFlightRequestId: first.clientRequestId,
       inFlightResponseId: undefined,
       ageMs: 40,
@@ -122,20 +122,20 @@ describe('ephemeral replies', () => {
     });
     await flushMicrotasks();
     await clock.advance(210);
-    const second = session.generateReply(ephemeral);
-    const error = (await second.catch((e: unknown) => e)) as EphemeralReplyInFlightError;
+    const second = session.generateResponse(ephemeral);
+    const error = (await second.catch((e: unknown) => e)) as EphemeralResponseInFlightError;
     expect(error).toMatchObject({ inFlightResponseId: 'resp_eph', ageMs: 250 });
     expect(error.message).toMatch(/request req_\w+_1, response resp_eph, requested 250 ms ago/);
     await expect(second.done).rejects.toBe(error);
     expect(log.of('error').map((e) => e.code)).toEqual([
-      'ephemeral_reply_in_flight',
-      'ephemeral_reply_in_flight',
+      'ephemeral_response_in_flight',
+      'ephemeral_response_in_flight',
     ]);
     // Not sent to the provider at all.
     expect(model.commands.filter((c) => c.type === 'createResponse')).toHaveLength(1);
 
     model.respondWith('Ordinary.');
-    expect((await session.generateReply().done).status).toBe('completed');
+    expect((await session.generateResponse().done).status).toBe('completed');
 
     model.connection.emit({
       type: 'response_done',
@@ -147,20 +147,20 @@ describe('ephemeral replies', () => {
     await flushMicrotasks();
     expect(await first.done).toEqual({ responseId: 'resp_eph', status: 'completed' });
     model.respondWith('Again.');
-    expect((await session.generateReply(ephemeral).done).status).toBe('completed');
+    expect((await session.generateResponse(ephemeral).done).status).toBe('completed');
     await session.close();
   });
 
   test('the slot is freed when the provider refuses the reply or it times out', async () => {
-    const { model, session, clock } = await connected({ replyTimeoutMs: 1000 });
+    const { model, session, clock } = await connected({ responseTimeoutMs: 1000 });
     model.connection.refuseNextResponse('server_error');
-    await expect(session.generateReply(ephemeral)).rejects.toMatchObject({ code: 'response_refused' });
+    await expect(session.generateResponse(ephemeral)).rejects.toMatchObject({ code: 'response_refused' });
     model.connection.dropNextResponseRequest();
-    const lost = session.generateReply(ephemeral);
+    const lost = session.generateResponse(ephemeral);
     await clock.advance(1000);
-    await expect(lost).rejects.toBeInstanceOf(ReplyTimeoutError);
+    await expect(lost).rejects.toBeInstanceOf(ResponseTimeoutError);
     model.respondWith('Finally.');
-    expect((await session.generateReply(ephemeral).done).status).toBe('completed');
+    expect((await session.generateResponse(ephemeral).done).status).toBe('completed');
     await session.close();
   });
 
@@ -169,7 +169,7 @@ describe('ephemeral replies', () => {
     model.respondWith({
       output: [{ type: 'message', text: 'Your code is 4711.', audio: { ms: 400 }, pauseAfterChunks: 2 }],
     });
-    const reply = session.generateReply(ephemeral);
+    const reply = session.generateResponse(ephemeral);
     const responseId = await reply;
     await flushMicrotasks();
     session.interrupt();
@@ -182,21 +182,21 @@ describe('ephemeral replies', () => {
     expect(log.of('audio_interrupted')).toEqual([expect.objectContaining({ responseId })]);
     expect(session.history).toEqual([]);
     model.respondWith('Next.');
-    expect((await session.generateReply(ephemeral).done).status).toBe('completed');
+    expect((await session.generateResponse(ephemeral).done).status).toBe('completed');
     await session.close();
   });
 
   test('interrupted before the provider created it: cancelled on arrival, its trailing events ignored', async () => {
     const { model, session, log } = await connected();
     model.connection.dropNextResponseRequest();
-    const reply = session.generateReply(ephemeral);
+    const reply = session.generateResponse(ephemeral);
     await flushMicrotasks();
     session.interrupt();
     await flushMicrotasks();
     expect(model.commands.some((c) => c.type === 'cancelResponse')).toBe(false);
     // The slot is free at once.
     model.respondWith('Another one.');
-    expect((await session.generateReply(ephemeral).done).status).toBe('completed');
+    expect((await session.generateResponse(ephemeral).done).status).toBe('completed');
     await flushMicrotasks();
     const eventCount = log.events.length;
 
@@ -222,23 +222,23 @@ describe('ephemeral replies', () => {
     await session.close();
   });
 
-  test('a lost connection drains the bookkeeping: after reconnecting the next ephemeral reply is not blocked', async () => {
+  test('a lost connection drains the bookkeeping: after reconnecting the next ephemeral response is not blocked', async () => {
     const { model, session } = await connected();
     model.respondWith({ output: [{ type: 'message', text: 'Held.' }, { type: 'pause' }] });
-    const reply = session.generateReply(ephemeral);
+    const reply = session.generateResponse(ephemeral);
     await reply;
     model.connection.disconnect();
     await expect(reply.done).rejects.toBeDefined();
     await session.connect();
     model.respondWith('After reconnect.');
-    expect((await session.generateReply(ephemeral).done).status).toBe('completed');
+    expect((await session.generateResponse(ephemeral).done).status).toBe('completed');
     await session.close();
   });
 
   test('without ephemeralResponse: a warning, and the reply is an ordinary one that enters history', async () => {
     const { model, session, log } = await connected({ ephemeralResponse: false });
     model.respondWith('Your code is 4711.');
-    const reply = session.generateReply(ephemeral);
+    const reply = session.generateResponse(ephemeral);
     const responseId = await reply;
     await reply.done;
     await flushMicrotasks();
@@ -256,13 +256,13 @@ describe('ephemeral replies', () => {
     await session.close();
   });
 
-  test('a tool call from an ephemeral reply (tools are off) is neither run nor remembered', async () => {
+  test('a tool call from an ephemeral response (tools are off) is neither run nor remembered', async () => {
     const { model, session, log } = await connected();
     model.respondWith({ output: [{ type: 'function_call', name: 'lookup', arguments: { q: 'x' } }] });
-    const reply = session.generateReply(ephemeral);
+    const reply = session.generateResponse(ephemeral);
     await reply.done;
     await flushMicrotasks();
-    expect(log.of('tool_start')).toEqual([]);
+    expect(log.of('tool_started')).toEqual([]);
     expect(model.commands.some((c) => c.type === 'sendToolOutput')).toBe(false);
     expect(session.history).toEqual([]);
     expect(log.of('warning')).toEqual([expect.objectContaining({ code: 'out_of_band_tool_call_ignored' })]);
@@ -271,7 +271,7 @@ describe('ephemeral replies', () => {
 
   test('addToHistory must be a boolean', async () => {
     const { session } = await connected();
-    expect(() => session.generateReply({ addToHistory: 'no' as unknown as boolean })).toThrow(UserError);
+    expect(() => session.generateResponse({ addToHistory: 'no' as unknown as boolean })).toThrow(UserError);
     await session.close();
   });
 });

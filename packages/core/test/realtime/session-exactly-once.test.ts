@@ -35,7 +35,7 @@ async function start(options: { needsApproval?: boolean; clock?: ManualClock } =
   const { agent, runs } = countingAgent(options);
   // The session requests tool follow-ups itself: the test counts them.
   const model = new MockRealtimeModel({
-    capabilities: { autoToolReplyGeneration: false },
+    capabilities: { autoToolResponseGeneration: false },
     ...(options.clock && { clock: options.clock }),
   });
   const session = new RealtimeSession(agent, {
@@ -60,7 +60,7 @@ describe('a function call id runs at most once per session', () => {
     await flushMicrotasks();
     expect(runs).toEqual(['a']);
     expect(outputs()).toHaveLength(1);
-    expect(log.of('tool_start')).toHaveLength(1);
+    expect(log.of('tool_started')).toHaveLength(1);
     expect(log.of('warning').map((w) => w.code)).toContain('tool_call_repeated');
     expect(log.of('error')).toEqual([]);
     await session.close();
@@ -89,7 +89,7 @@ describe('a function call id runs at most once per session', () => {
   test('duplicate call ids inside one response: one run, one output, one follow-up, nothing left pending', async () => {
     const { model, session, runs, outputs } = await start();
     model.respondWith({ output: [call('a'), call('a')] }, 'Done.');
-    const reply = session.generateReply();
+    const reply = session.generateResponse();
     await reply.done;
     await flushMicrotasks();
     expect(runs).toEqual(['a']);
@@ -134,7 +134,7 @@ describe('a function call id runs at most once per session', () => {
     session.sendMessage('Again.');
     await flushMicrotasks();
     expect(runs).toEqual(['a']);
-    expect(log.of('tool_start')).toHaveLength(1);
+    expect(log.of('tool_started')).toHaveLength(1);
     await session.close();
   });
 

@@ -13,7 +13,7 @@ const clock = tool({
 const agent = new Agent({ name: 'Timekeeper', tools: [clock] });
 
 test('history mirrors the conversation: messages with text, function calls with their outputs', async () => {
-  const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
+  const model = new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: false } });
   const session = new RealtimeSession(agent, { model });
   const log = new EventRecorder(session);
   model.respondWith(

@@ -19,7 +19,7 @@ async function speaking() {
       },
     ],
   });
-  const responseId = await session.generateReply();
+  const responseId = await session.generateResponse();
   await flushMicrotasks();
   const itemId = log.of('audio')[0]!.itemId;
   return { clock, model, session, log, responseId, itemId };
@@ -117,7 +117,7 @@ describe('history records what the listener heard', () => {
   });
 });
 
-describe('audio_start', () => {
+describe('audio_started', () => {
   test('is emitted once at the first audio of each message, before its first audio chunk', async () => {
     const model = new MockRealtimeModel();
     const session = new RealtimeSession(new Agent({ name: 'Speaker' }), { model, clock: new ManualClock() });
@@ -129,17 +129,17 @@ describe('audio_start', () => {
         { type: 'message', text: 'Second.', audio: { ms: 300 } },
       ],
     });
-    const reply = session.generateReply();
+    const reply = session.generateResponse();
     await reply;
     await reply.done;
     await flushMicrotasks();
-    const audioEvents = log.events.filter((e) => e.type === 'audio_start' || e.type === 'audio');
+    const audioEvents = log.events.filter((e) => e.type === 'audio_started' || e.type === 'audio');
     const items = [...new Set(log.of('audio').map((e) => e.itemId))];
     expect(items).toHaveLength(2);
     for (const itemId of items) {
       const mine = audioEvents.filter((e) => e.itemId === itemId).map((e) => e.type);
-      expect(mine[0]).toBe('audio_start');
-      expect(mine.filter((t) => t === 'audio_start')).toHaveLength(1);
+      expect(mine[0]).toBe('audio_started');
+      expect(mine.filter((t) => t === 'audio_started')).toHaveLength(1);
     }
     await session.close();
   });

@@ -40,7 +40,7 @@ describe('the interruption position', () => {
     model.respondWith({
       output: [{ type: 'message', text: 'One two three four five', audio: { ms: 500 }, pauseAfterChunks: 2 }],
     });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     await clock.advance(5000);
     session.interrupt();
@@ -59,7 +59,7 @@ describe('the interruption position', () => {
     // 100.5 ms of audio: the session may cut at 100 at most.
     const odd = mockPcm16(101).subarray(0, 100.5 * PCM16_BYTES_PER_MS);
     model.respondWith({ output: [{ type: 'message', text: 'Odd.', audio: [odd, odd] }, { type: 'pause' }] });
-    await session.generateReply();
+    await session.generateResponse();
     await flushMicrotasks();
     const itemId = log.of('audio')[0]!.itemId;
     session.playback.played(itemId, 73.9);
@@ -81,7 +81,7 @@ describe('one interruption path', () => {
     model.respondWith({
       output: [{ type: 'message', text: 'Hello there friend', audio: { ms: 600 }, pauseAfterChunks: 3 }],
     });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     await clock.advance(120);
     session.interrupt();
@@ -107,7 +107,7 @@ describe('one interruption path', () => {
     model.respondWith({
       output: [{ type: 'message', text: 'Wait', audio: { ms: 400 }, pauseAfterChunks: 2 }],
     });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     await clock.advance(50);
     model.connection.userStartsSpeaking();
@@ -123,7 +123,7 @@ describe('one interruption path', () => {
     model.respondWith({
       output: [{ type: 'message', text: 'First words then more', audio: { ms: 400 }, pauseAfterChunks: 2 }],
     });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     const itemId = log.of('audio')[0]!.itemId;
     await clock.advance(100);
@@ -167,7 +167,7 @@ describe('one interruption path', () => {
       execute: () => slow.promise,
     });
     const { model, session, log, clock } = await connected(
-      { capabilities: { autoToolReplyGeneration: false } },
+      { capabilities: { autoToolResponseGeneration: false } },
       new Agent({ name: 'Worker', tools: [quick, later] }),
     );
     model.respondWith({
@@ -177,7 +177,7 @@ describe('one interruption path', () => {
         { type: 'message', text: 'Working on it', audio: { ms: 400 }, pauseAfterChunks: 1 },
       ],
     });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     await clock.advance(50);
     session.interrupt();
@@ -201,7 +201,7 @@ describe('one interruption path', () => {
   test('a text-only response: a finished message stays, nothing is truncated', async () => {
     const { model, session, log } = await connected({ capabilities: { audioOutput: false } });
     model.respondWith({ output: [{ type: 'message', text: 'Shown in full.' }, { type: 'pause' }] });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     session.interrupt();
     await flushMicrotasks();
@@ -216,7 +216,7 @@ describe('one interruption path', () => {
       capabilities: { messageTruncation: false, mutableChatContext: false },
     });
     model.respondWith({ output: [{ type: 'message', text: 'Hi', audio: { ms: 300 }, pauseAfterChunks: 1 }] });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     await clock.advance(50);
     session.interrupt();
@@ -242,7 +242,7 @@ describe('playback reporting', () => {
     model.respondWith({
       output: [{ type: 'message', text: 'Reported playback', audio: { ms: 500 }, pauseAfterChunks: 4 }],
     });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     const itemId = log.of('audio')[0]!.itemId;
     await clock.advance(10_000);
@@ -274,7 +274,7 @@ describe('playback reporting', () => {
     model.respondWith({
       output: [{ type: 'message', text: 'Custom', audio: { ms: 300 }, pauseAfterChunks: 3 }],
     });
-    await session.generateReply();
+    await session.generateResponse();
     await flushMicrotasks();
     const itemId = log.of('audio')[0]!.itemId;
     expect(session.playback.tracker).toBe(custom);
@@ -315,7 +315,7 @@ describe('capabilities the provider lacks', () => {
     model.respondWith({
       output: [{ type: 'message', text: 'Half', audio: { ms: 400 }, pauseAfterChunks: 2 }],
     });
-    await session.generateReply();
+    await session.generateResponse();
     await flushMicrotasks();
     await clock.advance(90);
     session.interrupt();
@@ -342,7 +342,7 @@ describe('capabilities the provider lacks', () => {
     model.respondWith({
       output: [{ type: 'message', text: 'Unheard', audio: { ms: 300 }, pauseAfterChunks: 2 }],
     });
-    await session.generateReply();
+    await session.generateResponse();
     await flushMicrotasks();
     session.interrupt();
     await flushMicrotasks();
@@ -362,7 +362,7 @@ describe('capabilities the provider lacks', () => {
     model.respondWith({
       output: [{ type: 'message', text: 'Unheard', audio: { ms: 300 }, pauseAfterChunks: 2 }],
     });
-    await session.generateReply();
+    await session.generateResponse();
     await flushMicrotasks();
     session.interrupt();
     await flushMicrotasks();

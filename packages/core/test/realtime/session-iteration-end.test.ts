@@ -24,7 +24,7 @@ describe('for await over the session ends when no more events can come', () => {
     model.connection.disconnect('network down');
     await flushMicrotasks();
     expect(run.ended).toBe(true);
-    expect(run.seen.slice(-2)).toEqual(['connection_status', 'agent_end']);
+    expect(run.seen.slice(-2)).toEqual(['connection_status', 'agent_done']);
     expect(session.status).toBe('disconnected');
     await session.close();
   });
@@ -45,7 +45,7 @@ describe('for await over the session ends when no more events can come', () => {
     await flushMicrotasks();
     expect(session.status).toBe('disconnected');
     expect(run.ended).toBe(true);
-    expect(run.seen.slice(-3)).toEqual(['error', 'connection_status', 'agent_end']);
+    expect(run.seen.slice(-3)).toEqual(['error', 'connection_status', 'agent_done']);
     await session.close();
   });
 
@@ -69,7 +69,7 @@ describe('for await over the session ends when no more events can come', () => {
     const model = new MockRealtimeModel();
     const session = new RealtimeSession(agent, { model, reconnect: false });
     const starts: string[] = [];
-    session.on('agent_start', (event) => starts.push(event.agent.name));
+    session.on('agent_started', (event) => starts.push(event.agent.name));
     await session.connect();
     model.connection.disconnect('network down');
     await flushMicrotasks();
@@ -77,7 +77,7 @@ describe('for await over the session ends when no more events can come', () => {
     await session.connect();
     await flushMicrotasks();
     expect(run.ended).toBe(false);
-    expect(run.seen).toEqual(['connection_status', 'connection_status', 'agent_start']);
+    expect(run.seen).toEqual(['connection_status', 'connection_status', 'agent_started']);
     expect(starts).toEqual(['Concierge', 'Concierge']);
     await session.close();
     await run.done;

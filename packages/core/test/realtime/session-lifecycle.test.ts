@@ -17,7 +17,7 @@ import { lookup } from './fixtures.js';
 const agent = new Agent({ name: 'Concierge', instructions: 'Help the guest.', tools: [lookup] });
 
 describe('connect()', () => {
-  test('connects with the agent instructions and tools, then reports connected and agent_start', async () => {
+  test('connects with the agent instructions and tools, then reports connected and agent_started', async () => {
     const model = new MockRealtimeModel();
     const session = new RealtimeSession(agent, { model });
     const log = new EventRecorder(session);
@@ -29,7 +29,7 @@ describe('connect()', () => {
       tools: [{ name: 'lookup', description: 'Looks something up', parameters: { type: 'object' } }],
       outputModalities: ['audio'],
     });
-    expect(log.types()).toEqual(['connection_status', 'connection_status', 'agent_start']);
+    expect(log.types()).toEqual(['connection_status', 'connection_status', 'agent_started']);
     expect(log.of('connection_status').map((e) => e.status)).toEqual(['connecting', 'connected']);
     await session.connect();
     expect(model.connections).toHaveLength(1);
@@ -134,8 +134,8 @@ describe('close()', () => {
     expect(model.connection.closeCalls).toBe(1);
     expect(model.connection.listenerCount).toBe(0);
     expect(log.of('connection_status').filter((e) => e.status === 'closed')).toHaveLength(1);
-    expect(log.types().slice(-2)).toEqual(['agent_end', 'connection_status']);
-    expect(log.of('agent_end')[0]).toMatchObject({ reason: 'close' });
+    expect(log.types().slice(-2)).toEqual(['agent_done', 'connection_status']);
+    expect(log.of('agent_done')[0]).toMatchObject({ reason: 'close' });
   });
 
   test('wakes and ends every waiting iterator; iterators made after close end at once', async () => {
@@ -148,7 +148,7 @@ describe('close()', () => {
     const waitingA = a.next();
     const waitingB = b.next();
     await session.close();
-    // Buffered events (agent_end, closed) are delivered first, then done.
+    // Buffered events (agent_done, closed) are delivered first, then done.
     const seenA = [await waitingA];
     for (;;) {
       const next = await a.next();
@@ -156,7 +156,7 @@ describe('close()', () => {
       if (next.done) break;
     }
     expect(seenA.map((r) => (r.done ? 'done' : r.value.type))).toEqual([
-      'agent_end',
+      'agent_done',
       'connection_status',
       'done',
     ]);
@@ -182,7 +182,7 @@ describe('close()', () => {
   });
 
   test('closing from inside a running tool (another task): its output is never sent', async () => {
-    const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
+    const model = new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: false } });
     let closed: Promise<void> | undefined;
     const session: RealtimeSession = new RealtimeSession(
       new Agent({
@@ -227,7 +227,7 @@ describe('close()', () => {
     const session = new RealtimeSession(agent, { model, clock });
     await session.connect();
     model.connection.dropNextResponseRequest();
-    const reply = session.generateReply();
+    const reply = session.generateResponse();
     await flushMicrotasks();
     expect(clock.pendingTimers).toBe(1);
     await session.close();
@@ -243,7 +243,7 @@ describe('a lost connection', () => {
     const log = new EventRecorder(session);
     await session.connect();
     model.connection.dropNextResponseRequest();
-    const reply = session.generateReply();
+    const reply = session.generateResponse();
     model.connection.disconnect('network down');
     await flushMicrotasks();
     expect(session.status).toBe('disconnected');
@@ -251,7 +251,7 @@ describe('a lost connection', () => {
       status: 'disconnected',
       reason: 'network down',
     });
-    expect(log.of('agent_end')).toEqual([expect.objectContaining({ reason: 'disconnect' })]);
+    expect(log.of('agent_done')).toEqual([expect.objectContaining({ reason: 'disconnect' })]);
     await expect(reply).rejects.toBeInstanceOf(ConnectionLostError);
     expect(() => session.sendMessage('hello?')).toThrow(SessionNotConnectedError);
     const first = model.connection;
@@ -260,7 +260,7 @@ describe('a lost connection', () => {
 
     await session.connect();
     expect(model.connections).toHaveLength(2);
-    expect(log.of('agent_start')).toHaveLength(2);
+    expect(log.of('agent_started')).toHaveLength(2);
     model.respondWith('Back again.');
     session.sendMessage('hello?');
     await flushMicrotasks();
@@ -279,7 +279,7 @@ describe('a lost connection', () => {
         { type: 'message', text: 'Let me tell you a long story', audio: { ms: 600 }, pauseAfterChunks: 2 },
       ],
     });
-    const streaming = session.generateReply();
+    const streaming = session.generateResponse();
     await flushMicrotasks();
     const responseId = await streaming;
     const partial = session.history.at(-1);
@@ -305,14 +305,14 @@ describe('a lost connection', () => {
     expect(lost?.error).toMatchObject({ responseIds: [responseId], callIds: [], clientRequestIds: [] });
     expect(lost?.message).toContain('call connect()');
     expect(
-      log.types().filter((t) => ['response_done', 'error', 'connection_status', 'agent_end'].includes(t)),
+      log.types().filter((t) => ['response_done', 'error', 'connection_status', 'agent_done'].includes(t)),
     ).toEqual([
       'connection_status',
       'connection_status',
       'response_done',
       'error',
       'connection_status',
-      'agent_end',
+      'agent_done',
     ]);
     const message = session.history.find((item) => item.itemId === partial?.itemId);
     expect(message).toMatchObject({ role: 'assistant', interrupted: true });
@@ -340,7 +340,7 @@ describe('a lost connection', () => {
 
 describe('tasks on close', () => {
   test('a running tool is cancelled (its signal aborts) and close() awaits its cleanup', async () => {
-    const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
+    const model = new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: false } });
     const started = deferred();
     let cleanedUp = false;
     const slow = tool({
@@ -368,11 +368,11 @@ describe('tasks on close', () => {
     await session.close();
     expect(cleanedUp).toBe(true);
     expect(model.commands.filter((c) => c.type === 'sendToolOutput')).toHaveLength(0);
-    expect(log.of('tool_end')).toHaveLength(0);
+    expect(log.of('tool_done')).toHaveLength(0);
   });
 
   test('a tool that ignores its signal keeps close() waiting; when it finishes it sends nothing', async () => {
-    const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
+    const model = new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: false } });
     const started = deferred();
     const release = deferred<string>();
     const stubborn = tool({
@@ -401,11 +401,11 @@ describe('tasks on close', () => {
     await closing;
     expect(model.connection.closeCalls).toBe(1);
     expect(model.commands.filter((c) => c.type === 'sendToolOutput')).toHaveLength(0);
-    expect(log.of('tool_end')).toHaveLength(0);
+    expect(log.of('tool_done')).toHaveLength(0);
   });
 
   test('pending approvals are cleared on close: nothing runs, nothing is sent, approve() then throws', async () => {
-    const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
+    const model = new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: false } });
     let ran = false;
     const pay = tool({
       name: 'pay',

@@ -25,7 +25,7 @@ describe('several messages in one response', () => {
         { type: 'pause' },
       ],
     });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     const [a, b, c] = log.of('audio_done').map((e) => e.itemId) as [string, string, string];
     // Real-time playback: 300 ms in, the first message was heard, the second half-way, the third not at all.
@@ -62,7 +62,7 @@ describe('several messages in one response', () => {
         { type: 'message', text: 'Gamma delta.', audio: { ms: 300 } },
       ],
     });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     const [a, b] = log.of('audio_done').map((e) => e.itemId) as [string, string];
     const text = (itemId: string) =>

@@ -20,7 +20,7 @@ const capabilities: RealtimeCapabilities = {
   audioOutput: false,
   mutableInstructions: false,
   mutableTools: false,
-  autoToolReplyGeneration: false,
+  autoToolResponseGeneration: false,
   responseRequests: false,
 };
 
@@ -74,9 +74,9 @@ describe('RealtimeSession options are validated before connecting', () => {
       /toolTimeoutMs must be a positive number/,
     ],
     [
-      'replyTimeoutMs NaN',
-      () => new RealtimeSession(agent, { model: unreachableModel(), replyTimeoutMs: Number.NaN }),
-      /replyTimeoutMs/,
+      'responseTimeoutMs NaN',
+      () => new RealtimeSession(agent, { model: unreachableModel(), responseTimeoutMs: Number.NaN }),
+      /responseTimeoutMs/,
     ],
     [
       'asyncToolCalls as a string',
@@ -153,8 +153,8 @@ describe('RealtimeSession options are validated before connecting', () => {
       "Did you mean 'commit'?",
     );
     expect(() => session.commitAudio({ response: true } as never)).toThrow("Did you mean 'respond'?");
-    expect(() => session.generateReply({ addToHistroy: false } as never)).toThrow(
-      "Unknown option 'addToHistroy' in generateReply() options. Did you mean 'addToHistory'?",
+    expect(() => session.generateResponse({ addToHistroy: false } as never)).toThrow(
+      "Unknown option 'addToHistroy' in generateResponse() options. Did you mean 'addToHistory'?",
     );
     await session.close();
   });
@@ -164,7 +164,7 @@ describe('RealtimeSession options are validated before connecting', () => {
     const session = new RealtimeSession(agent, { model });
     expect(session.status).toBe('idle');
     expect(() => session.sendMessage('hi')).toThrow(SessionNotConnectedError);
-    expect(() => session.generateReply()).toThrow(SessionNotConnectedError);
+    expect(() => session.generateResponse()).toThrow(SessionNotConnectedError);
     expect(() => session.interrupt()).toThrow(/not connected.*connect\(\) first/);
     await session.close();
     expect(session.status).toBe('closed');

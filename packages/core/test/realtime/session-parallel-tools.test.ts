@@ -34,7 +34,9 @@ async function start(
   options: { auto?: boolean; holdOpen?: boolean; withoutResponseId?: boolean } = {},
 ) {
   const { agent, gates } = gatedAgent(count);
-  const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: options.auto ?? false } });
+  const model = new MockRealtimeModel({
+    capabilities: { autoToolResponseGeneration: options.auto ?? false },
+  });
   const session = new RealtimeSession(agent, { model });
   const log = new EventRecorder(session);
   const output: MockResponseStep[] = [
@@ -43,7 +45,7 @@ async function start(
   if (options.holdOpen) output.push({ type: 'pause' });
   model.respondWith({ output }, 'All done.');
   await session.connect();
-  const first = await session.generateReply();
+  const first = await session.generateResponse();
   await flushMicrotasks();
   const creates = () => model.commands.filter((c) => c.type === 'createResponse').length - 1;
   const toolOutputs = () => model.commands.filter((c) => c.type === 'sendToolOutput').length;
@@ -97,7 +99,7 @@ describe('parallel tool calls in one response', () => {
     await session.close();
   });
 
-  test('with autoToolReplyGeneration the session requests nothing; the provider answers exactly once', async () => {
+  test('with autoToolResponseGeneration the session requests nothing; the provider answers exactly once', async () => {
     const { session, log, gates, creates, toolOutputs } = await start(3, { auto: true });
     gates[1]!.resolve('1');
     gates[0]!.resolve('0');

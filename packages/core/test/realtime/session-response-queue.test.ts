@@ -23,7 +23,9 @@ const agent = new Agent({ name: 'Echo', tools: [echo] });
 /** A session over a mock that does not start tool follow-ups itself unless `auto` says so. */
 async function start(options: { auto?: boolean; agent?: Agent; outputGuardrails?: OutputGuardrail[] } = {}) {
   const clock = new ManualClock();
-  const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: options.auto ?? false } });
+  const model = new MockRealtimeModel({
+    capabilities: { autoToolResponseGeneration: options.auto ?? false },
+  });
   const session = new RealtimeSession(options.agent ?? agent, {
     model,
     clock,
@@ -51,12 +53,12 @@ describe('a refused response request releases the queue', () => {
       { echoRequestId: false },
     );
     model.respondWith('Second.');
-    const first = session.generateReply();
-    const second = session.generateReply();
+    const first = session.generateResponse();
+    const second = session.generateResponse();
     expect(creates()).toHaveLength(1);
     await expect(first).rejects.toBeInstanceOf(ResponseRefusedError);
     await flushMicrotasks();
-    // Without the release the second request would wait for the reply timeout (the clock never moves).
+    // Without the release the second request would wait for the response timeout (the clock never moves).
     expect(creates().map((c) => c.clientRequestId)).toEqual([first.clientRequestId, second.clientRequestId]);
     await expect(second).resolves.toEqual(expect.any(String));
     const error = log.of('error')[0]!;
@@ -92,7 +94,7 @@ describe('queued inputs coalesce', () => {
     session.sendMessage('Question.');
     await flushMicrotasks();
     session.sendMessage('More.');
-    const reply = session.generateReply({ instructions: 'Summarize.' });
+    const reply = session.generateResponse({ instructions: 'Summarize.' });
     model.connection.resume();
     await reply.done;
     await flushMicrotasks();
@@ -112,7 +114,7 @@ describe('a provider that starts tool follow-ups itself', () => {
     );
     session.sendMessage('Call echo.');
     await flushMicrotasks();
-    const reply = session.generateReply();
+    const reply = session.generateResponse();
     model.connection.resume();
     await flushMicrotasks();
     await expect(reply).resolves.toEqual(expect.any(String));
@@ -126,7 +128,7 @@ describe('a provider that starts tool follow-ups itself', () => {
     await session.close();
   });
 
-  test('if the provider never starts its follow-up, the queue moves on after the reply timeout', async () => {
+  test('if the provider never starts its follow-up, the queue moves on after the response timeout', async () => {
     const { clock, model, session, creates } = await start({ auto: true });
     // A tool turn the provider ends without ever starting its follow-up.
     model.connection.emit({ type: 'response_started', responseId: 'resp_t', conversation: 'default' });
@@ -146,10 +148,10 @@ describe('a provider that starts tool follow-ups itself', () => {
       conversation: 'default',
     });
     await flushMicrotasks();
-    // Asked 5 s into the wait: it is sent when the wait ends, within its own reply timeout.
+    // Asked 5 s into the wait: it is sent when the wait ends, within its own response timeout.
     await clock.advance(5_000);
     model.respondWith('The reply the app asked for.');
-    const reply = session.generateReply();
+    const reply = session.generateResponse();
     await flushMicrotasks();
     expect(creates()).toHaveLength(0);
     await clock.advance(10_000);

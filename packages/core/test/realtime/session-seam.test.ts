@@ -17,7 +17,7 @@ describe('raw_event: the provider’s original events, opt-in', () => {
   test('with rawEvents: true each provider event arrives as raw_event before what the session makes of it', async () => {
     const { model, session, log } = await connected({ rawEvents: true });
     model.respondWith('Hi.');
-    session.generateReply();
+    session.generateResponse();
     await flushMicrotasks();
     const raw = log.of('raw_event');
     expect(raw.length).toBeGreaterThan(0);
@@ -34,7 +34,7 @@ describe('raw_event: the provider’s original events, opt-in', () => {
   test('without it (the default) no raw_event is emitted and the connection is asked for none', async () => {
     const { model, session, log } = await connected();
     model.respondWith('Hi.');
-    session.generateReply();
+    session.generateResponse();
     await flushMicrotasks();
     expect(log.of('response_done')).toHaveLength(1);
     expect(log.of('raw_event')).toEqual([]);

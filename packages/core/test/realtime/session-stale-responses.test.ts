@@ -1,5 +1,5 @@
 import { EventRecorder } from '@parley/conformance';
-import { Agent, RealtimeSession, ReplyTimeoutError, StaleResponseError } from '@parley/core';
+import { Agent, RealtimeSession, ResponseTimeoutError, StaleResponseError } from '@parley/core';
 import { flushMicrotasks, ManualClock, MockRealtimeModel } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 
@@ -13,7 +13,7 @@ async function start() {
   const session = new RealtimeSession(new Agent({ name: 'Patient' }), {
     model,
     clock,
-    replyTimeoutMs: REPLY_TIMEOUT_MS,
+    responseTimeoutMs: REPLY_TIMEOUT_MS,
     staleResponseMs: STALE_MS,
   });
   const log = new EventRecorder(session);
@@ -41,7 +41,7 @@ async function start() {
 /** Asks for a reply the mock records but never answers: the test plays the provider's answer. */
 function unansweredReply(rig: Awaited<ReturnType<typeof start>>) {
   rig.model.connection.dropNextResponseRequest();
-  return rig.session.generateReply();
+  return rig.session.generateResponse();
 }
 
 describe('responses whose start and end arrive out of order cannot block the session', () => {
@@ -58,7 +58,7 @@ describe('responses whose start and end arrive out of order cannot block the ses
     await flushMicrotasks();
     // No turn is invented for the late start: the next request goes out at once.
     rig.model.respondWith('Next.');
-    const next = session.generateReply();
+    const next = session.generateResponse();
     await flushMicrotasks();
     expect(creates().map((c) => c.clientRequestId)).toEqual([reply.clientRequestId, next.clientRequestId]);
     await expect(next).resolves.toEqual(expect.any(String));
@@ -100,12 +100,12 @@ describe('responses whose start and end arrive out of order cannot block the ses
 });
 
 describe('a response that never ends cannot block the session', () => {
-  test('a request queued behind it times out with the reply timeout, counted from when it was made', async () => {
+  test('a request queued behind it times out with the response timeout, counted from when it was made', async () => {
     const rig = await start();
     const { clock, session, log, creates, started } = rig;
     started('resp_forever');
     await flushMicrotasks();
-    const reply = session.generateReply();
+    const reply = session.generateResponse();
     const settled = reply.then(
       () => 'resolved',
       (error: unknown) => error,
@@ -114,7 +114,7 @@ describe('a response that never ends cannot block the session', () => {
     expect(creates()).toHaveLength(0);
     await clock.advance(1);
     const error = await settled;
-    expect(error).toBeInstanceOf(ReplyTimeoutError);
+    expect(error).toBeInstanceOf(ResponseTimeoutError);
     expect(error).toMatchObject({ clientRequestId: reply.clientRequestId, timeoutMs: REPLY_TIMEOUT_MS });
     expect(log.of('error').map((e) => e.error)).toEqual([error]);
     // Timed out in the queue: it is never sent, even when the queue moves on.
@@ -147,27 +147,27 @@ describe('a response that never ends cannot block the session', () => {
     await expect(first.done).resolves.toEqual({ responseId: 'resp_silent', status: 'failed' });
     // The session is free again: the next request goes out at once.
     model.respondWith('Back.');
-    const next = session.generateReply();
+    const next = session.generateResponse();
     await flushMicrotasks();
     expect(creates().map((c) => c.clientRequestId)).toEqual([first.clientRequestId, next.clientRequestId]);
     await expect(next).resolves.toEqual(expect.any(String));
     await session.close();
   });
 
-  test('a request queued behind a stale response goes out when it is dropped, within its reply timeout', async () => {
+  test('a request queued behind a stale response goes out when it is dropped, within its response timeout', async () => {
     const clock = new ManualClock();
     const model = new MockRealtimeModel({ clock });
     const session = new RealtimeSession(new Agent({ name: 'Patient' }), {
       model,
       clock,
-      replyTimeoutMs: 60_000,
+      responseTimeoutMs: 60_000,
       staleResponseMs: STALE_MS,
     });
     await session.connect();
     model.connection.emit({ type: 'response_started', responseId: 'resp_hung', conversation: 'default' });
     await flushMicrotasks();
     model.respondWith('Finally.');
-    const reply = session.generateReply();
+    const reply = session.generateResponse();
     await clock.advance(2 * STALE_MS);
     await flushMicrotasks();
     await expect(reply).resolves.toEqual(expect.any(String));

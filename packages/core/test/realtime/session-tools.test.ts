@@ -12,7 +12,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 
 function setup(agent: Agent, options: Partial<RealtimeSessionOptions> = {}) {
-  const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
+  const model = new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: false } });
   const session = new RealtimeSession(agent, { model, ...options });
   const log = new EventRecorder(session);
   return { model, session, log };
@@ -113,7 +113,7 @@ describe('tool execution', () => {
     await flushMicrotasks();
     expect(ran).toBe(false);
     expect(outputs(model)[0]?.[1]).toMatch(/^Invalid arguments for tool "book": people: /);
-    expect(log.of('tool_end')[0]).toMatchObject({ callId: 'c1', status: 'invalid_arguments' });
+    expect(log.of('tool_done')[0]).toMatchObject({ callId: 'c1', status: 'invalid_arguments' });
     expect(session.history.at(-1)).toMatchObject({ role: 'assistant', text: 'Sorry, how many people?' });
     await session.close();
   });
@@ -147,7 +147,7 @@ describe('tool execution', () => {
         return { ok: true };
       },
     });
-    const model = new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: false } });
+    const model = new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: false } });
     const session = new RealtimeSession(new Agent({ name: 'Probe', tools: [whoami] }), {
       model,
       context: { userId: 'u1' },
@@ -214,7 +214,7 @@ describe('approvals', () => {
     await flushMicrotasks();
     expect(ran).toEqual([]);
     expect(outputs(model)).toEqual([['c1', 'The user declined the payment.']]);
-    expect(log.of('tool_end')[0]).toMatchObject({ callId: 'c1', status: 'approval_rejected' });
+    expect(log.of('tool_done')[0]).toMatchObject({ callId: 'c1', status: 'approval_rejected' });
     expect(session.history.at(-1)).toMatchObject({ text: 'OK, not paying.' });
     await session.close();
   });
@@ -282,7 +282,7 @@ describe('tool guardrails and timeouts', () => {
     await flushMicrotasks();
     expect(ran).toEqual([]);
     expect(outputs(model)).toEqual([['c1', 'Blocked recipient.']]);
-    expect(log.of('tool_end')[0]?.status).toBe('rejected_by_guardrail');
+    expect(log.of('tool_done')[0]?.status).toBe('rejected_by_guardrail');
     await session.close();
   });
 
@@ -325,7 +325,7 @@ describe('tool guardrails and timeouts', () => {
     expect(outputs(model)[0]?.[1]).toMatch(
       /^Error: the call to "transfer" was stopped: Tool guardrail "in" stopped tool "transfer"/,
     );
-    expect(log.of('tool_end')[0]?.status).toBe('error');
+    expect(log.of('tool_done')[0]?.status).toBe('error');
     expect(session.history.at(-1)).toMatchObject({ text: 'Stopped.' });
     await session.close();
   });
@@ -366,7 +366,7 @@ describe('tool guardrails and timeouts', () => {
     await clock.advance(1);
     expect(outputs(model).map(([id]) => id)).toEqual(['fast', 'slow']);
     expect(outputs(model)[1]?.[1]).toMatch(/did not finish within 5000 ms/);
-    expect(log.of('tool_end').map((e) => e.status)).toEqual(['failed', 'failed']);
+    expect(log.of('tool_done').map((e) => e.status)).toEqual(['failed', 'failed']);
     await session.close();
   });
 });
@@ -403,7 +403,7 @@ describe('agent binding', () => {
     model.connection.resume();
     await flushMicrotasks();
     expect(used).toEqual(['Triage']);
-    expect(log.of('tool_start')[0]?.agent).toBe(triage);
+    expect(log.of('tool_started')[0]?.agent).toBe(triage);
     expect(log.of('error')).toHaveLength(0);
     expect(outputs(model)).toEqual([
       ['h1', '{"assistant":"Specialist"}'],

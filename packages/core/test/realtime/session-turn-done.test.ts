@@ -32,7 +32,7 @@ describe('turn_done: one per response, once the listener is done with it', () =>
       },
       { output: [{ type: 'message', text: 'Found x.', audio: { ms: 200 } }] },
     );
-    const first = await session.generateReply();
+    const first = await session.generateResponse();
     await flushMicrotasks();
     const [done1, done2] = log.of('response_done');
     expect(done1?.responseId).toBe(first);
@@ -78,7 +78,7 @@ describe('turn_done: one per response, once the listener is done with it', () =>
         { type: 'pause' },
       ],
     });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     await clock.advance(300);
     session.interrupt();
@@ -123,7 +123,7 @@ describe('turn_done: one per response, once the listener is done with it', () =>
         { type: 'message', text: 'Second sentence is longer than that.', audio: { ms: 800 } },
       ],
     });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     expect(log.of('response_done')).toMatchObject([{ responseId, status: 'completed' }]);
     await clock.advance(500);
@@ -155,7 +155,7 @@ describe('turn_done: one per response, once the listener is done with it', () =>
     model.respondWith({
       output: [{ type: 'message', text: 'Never heard.', audio: { ms: 400 } }, { type: 'pause' }],
     });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     session.interrupt();
     await flushMicrotasks();
@@ -175,7 +175,7 @@ describe('turn_done: one per response, once the listener is done with it', () =>
   test('an app that plays the audio itself: the turn is done when it reports the end', async () => {
     const { model, session, log } = await setup({ reported: true });
     model.respondWith({ output: [{ type: 'message', text: 'Reported.', audio: { ms: 300 } }] });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     const itemId = log.of('audio')[0]!.itemId;
     session.playback.played(itemId, 200);
@@ -195,7 +195,7 @@ describe('turn_done: one per response, once the listener is done with it', () =>
   test('a turn still playing when the session closes ends with what was heard', async () => {
     const { clock, model, session, log } = await setup();
     model.respondWith({ output: [{ type: 'message', text: 'Cut by close.', audio: { ms: 500 } }] });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     await clock.advance(100);
     await session.close();
@@ -207,7 +207,7 @@ describe('turn_done: one per response, once the listener is done with it', () =>
         messages: [expect.objectContaining({ outcome: 'partial', heardMs: 100 })],
       }),
     ]);
-    expect(log.types().slice(-2)).toEqual(['agent_end', 'connection_status']);
+    expect(log.types().slice(-2)).toEqual(['agent_done', 'connection_status']);
   });
 
   test('a response cut by a lost connection: turn_done after its response_done, failed', async () => {
@@ -215,7 +215,7 @@ describe('turn_done: one per response, once the listener is done with it', () =>
     model.respondWith({
       output: [{ type: 'message', text: 'Lost midway.', audio: { ms: 600 } }, { type: 'pause' }],
     });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     await clock.advance(200);
     model.connection.disconnect('network down');
@@ -234,10 +234,10 @@ describe('turn_done: one per response, once the listener is done with it', () =>
     await session.close();
   });
 
-  test('an ephemeral reply is no turn of the conversation: no turn_done', async () => {
+  test('an ephemeral response is no turn of the conversation: no turn_done', async () => {
     const { clock, model, session, log } = await setup();
     model.respondWith({ output: [{ type: 'message', text: 'Code 1234.', audio: { ms: 200 } }] });
-    const reply = session.generateReply({ addToHistory: false });
+    const reply = session.generateResponse({ addToHistory: false });
     await reply.done;
     await clock.advance(1_000);
     expect(log.of('response_done')).toHaveLength(1);

@@ -79,7 +79,7 @@ describe('a write that fails at the transport is an error event and the disconne
     expect(errors[1]?.error).toBeInstanceOf(TurnLostError);
     expect(errors[1]?.error).toMatchObject({ callIds: ['call_book'] });
     expect(log.of('reconnecting')).toMatchObject([{ reason: 'connection_lost', attempt: 1 }]);
-    expect(log.of('tool_end')).toEqual([]);
+    expect(log.of('tool_done')).toEqual([]);
     // The output is the call's: history keeps it, and the new conversation gets it exactly once, by replay.
     expect(session.history.find((i) => i.type === 'function_call')).toMatchObject({
       callId: 'call_book',

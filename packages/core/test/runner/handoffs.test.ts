@@ -18,7 +18,7 @@ describe('handoffs', () => {
       const triage = new Agent({ name: 'Triage', handoffs: [billing], model: triageModel });
       const hooks = new RunHooks();
       const seen: string[] = [];
-      hooks.on('agent_start', ({ agent, turn }) => {
+      hooks.on('agent_started', ({ agent, turn }) => {
         seen.push(`start ${agent.name} turn ${turn}`);
       });
       hooks.on('handoff', ({ fromAgent, toAgent, call }) => {

@@ -5,20 +5,20 @@ import { bothWays } from './both-ways.js';
 import { adder } from './fixtures.js';
 
 function recordAll(hooks: RunHooks, log: string[], prefix = '') {
-  hooks.on('agent_start', ({ agent, turn, context }) => {
-    log.push(`${prefix}agent_start ${agent.name} turn=${turn} requests=${context.usage.requests}`);
+  hooks.on('agent_started', ({ agent, turn, context }) => {
+    log.push(`${prefix}agent_started ${agent.name} turn=${turn} requests=${context.usage.requests}`);
   });
-  hooks.on('agent_end', ({ agent, output }) => {
-    log.push(`${prefix}agent_end ${agent.name} ${JSON.stringify(output)}`);
+  hooks.on('agent_done', ({ agent, output }) => {
+    log.push(`${prefix}agent_done ${agent.name} ${JSON.stringify(output)}`);
   });
   hooks.on('handoff', ({ fromAgent, toAgent, call }) => {
     log.push(`${prefix}handoff ${fromAgent.name}->${toAgent.name} ${call.callId}`);
   });
-  hooks.on('tool_start', ({ agent, tool, call }) => {
-    log.push(`${prefix}tool_start ${agent.name} ${tool.name} ${call.arguments}`);
+  hooks.on('tool_started', ({ agent, tool, call }) => {
+    log.push(`${prefix}tool_started ${agent.name} ${tool.name} ${call.arguments}`);
   });
-  hooks.on('tool_end', ({ agent, call, result }) => {
-    log.push(`${prefix}tool_end ${agent.name} ${call.name} ${result.status} ${result.output}`);
+  hooks.on('tool_done', ({ agent, call, result }) => {
+    log.push(`${prefix}tool_done ${agent.name} ${call.name} ${result.status} ${result.output}`);
   });
 }
 
@@ -41,12 +41,12 @@ describe('run hooks', () => {
       recordAll(hooks, log);
       await h.run(triage, 'sum please', { hooks });
       expect(log).toEqual([
-        'agent_start Triage turn=1 requests=0',
+        'agent_started Triage turn=1 requests=0',
         'handoff Triage->Billing call_1',
-        'agent_start Billing turn=2 requests=1',
-        'tool_start Billing add {"a":2,"b":2}',
-        'tool_end Billing add completed 4',
-        'agent_end Billing "4 total"',
+        'agent_started Billing turn=2 requests=1',
+        'tool_started Billing add {"a":2,"b":2}',
+        'tool_done Billing add completed 4',
+        'agent_done Billing "4 total"',
       ]);
     });
   });
@@ -58,8 +58,8 @@ describe('run hooks', () => {
       recordAll(runnerHooks, log, 'runner:');
       const runner = new Runner({ hooks: runnerHooks });
       const runHooks = new RunHooks();
-      const off = runHooks.on('agent_end', () => {
-        log.push('run:agent_end');
+      const off = runHooks.on('agent_done', () => {
+        log.push('run:agent_done');
       });
       await h.run(
         new Agent({ name: 'A', model: h.model([MockModel.text('one')]) }),
@@ -75,11 +75,11 @@ describe('run hooks', () => {
         runner,
       );
       expect(log).toEqual([
-        'runner:agent_start A turn=1 requests=0',
-        'runner:agent_end A "one"',
-        'run:agent_end',
-        'runner:agent_start B turn=1 requests=0',
-        'runner:agent_end B "two"',
+        'runner:agent_started A turn=1 requests=0',
+        'runner:agent_done A "one"',
+        'run:agent_done',
+        'runner:agent_started B turn=1 requests=0',
+        'runner:agent_done B "two"',
       ]);
     });
   });
@@ -87,7 +87,7 @@ describe('run hooks', () => {
   test('a hook that throws fails the run', async () => {
     await bothWays(async (h) => {
       const hooks = new RunHooks();
-      hooks.on('agent_start', () => {
+      hooks.on('agent_started', () => {
         throw new Error('hook broke');
       });
       const model = h.model([MockModel.text('never')]);

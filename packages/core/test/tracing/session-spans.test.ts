@@ -36,9 +36,9 @@ describe('realtime session tracing', () => {
       output: [{ type: 'message', text: SECRET_SPEECH, audio: { ms: 500 }, pauseAfterChunks: 2 }],
       usage: { inputTokens: 151, outputTokens: 37 },
     });
-    await session.generateReply();
+    await session.generateResponse();
     for (let i = 0; i < 5; i++) await flushMicrotasks();
-    expect(log.of('tool_end')).toHaveLength(1);
+    expect(log.of('tool_done')).toHaveLength(1);
     expect(log.of('audio')).not.toHaveLength(0);
     await clock.advance(5000);
     session.interrupt();

@@ -23,9 +23,9 @@ import { type MockResponseInput, type MockResponseScript, toScript } from './scr
 /** Options of {@link MockRealtimeModel}. */
 export interface MockRealtimeModelOptions {
   /**
-   * Capabilities to change. By default every one is `true` except `autoToolReplyGeneration`, which is
+   * Capabilities to change. By default every one is `true` except `autoToolResponseGeneration`, which is
    * `false` like the OpenAI adapter declares (the session requests tool follow-ups itself); pass
-   * `{ autoToolReplyGeneration: true }` to test a provider that starts them on its own.
+   * `{ autoToolResponseGeneration: true }` to test a provider that starts them on its own.
    */
   capabilities?: Partial<RealtimeCapabilities>;
   /**
@@ -61,7 +61,7 @@ export const ALL_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.
   audioOutput: true,
   mutableInstructions: true,
   mutableTools: true,
-  autoToolReplyGeneration: true,
+  autoToolResponseGeneration: true,
   responseRequests: true,
 });
 
@@ -82,7 +82,7 @@ const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptio
   audioOutput: true,
   mutableInstructions: true,
   mutableTools: true,
-  autoToolReplyGeneration: true,
+  autoToolResponseGeneration: true,
   responseRequests: true,
   delegation: true,
   contextAppends: true,
@@ -90,12 +90,12 @@ const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptio
 });
 
 /**
- * The mock's default capabilities: every one on except `autoToolReplyGeneration`, matching what the OpenAI
+ * The mock's default capabilities: every one on except `autoToolResponseGeneration`, matching what the OpenAI
  * adapter declares, so tests on the mock meet the tool follow-ups users meet in production.
  */
 export const DEFAULT_MOCK_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.freeze({
   ...ALL_REALTIME_CAPABILITIES,
-  autoToolReplyGeneration: false,
+  autoToolResponseGeneration: false,
 });
 
 /** The error a mock connect fails with by default. */

@@ -76,7 +76,7 @@ interface MockResponse {
 /**
  * Plays scripted responses for one mock connection: one step at a time, holding at `pause` steps and
  * `delay`s, and ending cancelled responses at the next step. Tracks the one active default-conversation
- * response and, with `autoToolReplyGeneration`, starts tool follow-ups itself.
+ * response and, with `autoToolResponseGeneration`, starts tool follow-ups itself.
  */
 export class MockResponsePlayer {
   readonly #host: MockPlayerHost;
@@ -369,7 +369,7 @@ export class MockResponsePlayer {
     this.#maybeAutoReply(response);
   }
 
-  /** A tool output arrived: with `autoToolReplyGeneration`, may start the follow-up. */
+  /** A tool output arrived: with `autoToolResponseGeneration`, may start the follow-up. */
   toolOutputReceived(callId: string): void {
     this.#outputs.add(callId);
     for (const response of this.#completedWithCalls.values()) {
@@ -382,7 +382,7 @@ export class MockResponsePlayer {
       this.#completedWithCalls.delete(response.id);
       return;
     }
-    if (!this.#host.link.capabilities.autoToolReplyGeneration || response.autoReplied) return;
+    if (!this.#host.link.capabilities.autoToolResponseGeneration || response.autoReplied) return;
     if (!response.callIds.every((id) => this.#outputs.has(id)) || this.#active || !this.#host.open()) return;
     response.autoReplied = true;
     this.#completedWithCalls.delete(response.id);

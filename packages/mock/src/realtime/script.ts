@@ -75,7 +75,7 @@ export interface MockResponseScript {
   usage?: { inputTokens: number; outputTokens: number };
 }
 
-/** A script, or a plain string for a one-message reply. */
+/** A script, or a plain string for a one-message response. */
 export type MockResponseInput = MockResponseScript | string;
 
 /** Normalizes {@link MockResponseInput} and checks it. */

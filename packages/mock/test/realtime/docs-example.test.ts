@@ -33,7 +33,7 @@ test('the runnable example in docs/realtime.md works', async () => {
   session.on('audio', (event) => {
     audioBytes += event.data.byteLength; // play event.data (PCM16, 24 kHz, mono)
   });
-  session.on('tool_end', (event) => console.log(`tool ${event.name} → ${event.output}`));
+  session.on('tool_done', (event) => console.log(`tool ${event.name} → ${event.output}`));
 
   await session.connect();
   session.sendMessage('What is the weather in Lisbon?');

@@ -2,7 +2,7 @@ import { codeRegion } from '@parley/conformance';
 import { expect, test } from 'vitest';
 import { realtimeDoc } from './realtime-doc.js';
 
-test('the interruptions, playback and ephemeral replies example in docs/realtime.md works', async () => {
+test('the interruptions, playback and ephemeral responses example in docs/realtime.md works', async () => {
   const printed: string[] = [];
   const console = { log: (...parts: unknown[]) => printed.push(parts.join(' ')) };
   const { Agent, RealtimeSession, ReportedPlaybackTracker } = await import('@parley/core');
@@ -35,13 +35,13 @@ test('the interruptions, playback and ephemeral replies example in docs/realtime
   });
   await session.connect();
 
-  const reply = session.generateReply();
+  const response = session.generateResponse();
   await bothArrived;
   const [first = '', second = ''] = messages;
   session.playback.finished(first); // the caller heard all of the first message
   session.playback.played(second, 400); // and 400 ms of the second, then said "no, thanks"
   session.interrupt();
-  await reply.done;
+  await response.done;
   for (const item of session.history) {
     if (item.type === 'message') console.log(`${item.interrupted ? 'cut' : 'heard'}: ${item.text}`);
   }
@@ -51,7 +51,7 @@ test('the interruptions, playback and ephemeral replies example in docs/realtime
   }
 
   // Read a one-time code out loud without the model (or the history) ever remembering it.
-  const code = session.generateReply({
+  const code = session.generateResponse({
     instructions: 'Read the one-time code 4711 to the caller.',
     addToHistory: false,
   });

@@ -42,7 +42,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: () => string): Pr
 
 /** The conformance harness for {@link MockRealtimeModel}: the mock is its own backend. */
 export function createMockHarness(capabilities: Partial<RealtimeCapabilities> = {}): RealtimeHarness {
-  // The suite runs with every capability on (autoToolReplyGeneration is off by default), then each one off.
+  // The suite runs with every capability on (autoToolResponseGeneration is off by default), then each one off.
   const model = new MockRealtimeModel({ capabilities: { ...ALL_REALTIME_CAPABILITIES, ...capabilities } });
   return {
     model,

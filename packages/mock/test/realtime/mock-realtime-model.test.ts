@@ -30,15 +30,15 @@ async function open(model = new MockRealtimeModel(), cfg: RealtimeSessionConfig 
 }
 
 describe('MockRealtimeModel', () => {
-  test('declares the current specification and every capability but autoToolReplyGeneration by default; each can be changed', () => {
+  test('declares the current specification and every capability but autoToolResponseGeneration by default; each can be changed', () => {
     const model = new MockRealtimeModel();
     expect(model.specificationVersion).toBe(REALTIME_SPECIFICATION_VERSION);
-    expect(model.capabilities).toEqual({ ...ALL_REALTIME_CAPABILITIES, autoToolReplyGeneration: false });
+    expect(model.capabilities).toEqual({ ...ALL_REALTIME_CAPABILITIES, autoToolResponseGeneration: false });
     expect(model.capabilities).toEqual(DEFAULT_MOCK_REALTIME_CAPABILITIES);
     expect(Object.keys(model.capabilities)).toHaveLength(10);
-    expect(new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: true } }).capabilities).toEqual(
-      ALL_REALTIME_CAPABILITIES,
-    );
+    expect(
+      new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: true } }).capabilities,
+    ).toEqual(ALL_REALTIME_CAPABILITIES);
     const off = new MockRealtimeModel({ capabilities: { messageTruncation: false } });
     expect(off.capabilities.messageTruncation).toBe(false);
     expect(off.capabilities.audioOutput).toBe(true);
@@ -308,9 +308,9 @@ describe('MockRealtimeModel', () => {
     expect(of('input_transcription').at(-1)).toMatchObject({ text: 'hello', final: true });
   });
 
-  test('autoToolReplyGeneration: the provider starts exactly one follow-up once every call has its output', async () => {
+  test('autoToolResponseGeneration: the provider starts exactly one follow-up once every call has its output', async () => {
     const { model, connection, of } = await open(
-      new MockRealtimeModel({ capabilities: { autoToolReplyGeneration: true } }),
+      new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: true } }),
     );
     model.respondWith(
       {

@@ -1,7 +1,7 @@
 import type { RealtimeCapabilities } from '@parley/core';
 
 /**
- * What GPT-Live offers through the seam: no out-of-band replies, no truncation, append-only context, turn-taking
+ * What GPT-Live offers through the seam: no out-of-band responses, no truncation, append-only context, turn-taking
  * inside the model (no speech events), transcripts, audio only, fixed instructions, no
  * response requests (the model takes its turns by itself); delegation, context appends and a
  * continuous audio track. Tools exist only on a Responses backend; the connection continues it (`response.create`)
@@ -17,7 +17,7 @@ export function liveCapabilities(delegation: 'client' | 'responses'): RealtimeCa
     audioOutput: true,
     mutableInstructions: false,
     mutableTools: delegation === 'responses',
-    autoToolReplyGeneration: delegation === 'responses',
+    autoToolResponseGeneration: delegation === 'responses',
     responseRequests: false,
     delegation: delegation === 'client',
     contextAppends: true,

@@ -13,6 +13,6 @@ export const OPENAI_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Obje
   audioOutput: true,
   mutableInstructions: true,
   mutableTools: true,
-  autoToolReplyGeneration: false,
+  autoToolResponseGeneration: false,
   responseRequests: true,
 });

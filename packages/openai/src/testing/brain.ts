@@ -22,7 +22,7 @@ interface HoldInternals extends Hold {
   arrive(): Promise<void>;
 }
 
-/** Creates a {@link Hold}: put it in a brain reply (`{ type: 'hold', hold }` or inside a message's text). */
+/** Creates a {@link Hold}: put it in a brain response (`{ type: 'hold', hold }` or inside a message's text). */
 export function createHold(label?: string): Hold {
   let markReached!: () => void;
   let markReleased!: () => void;
@@ -83,7 +83,7 @@ export type BrainOutput =
   | { type: 'fail'; code?: string; message?: string };
 
 /** What a brain returns: a plain string is one message (also inside a list). */
-export type BrainReply = string | BrainOutput | readonly (BrainOutput | string)[];
+export type BrainResponse = string | BrainOutput | readonly (BrainOutput | string)[];
 
 /** A message of the context, flattened to text (user audio counts as the words embedded by `speechAudio`). */
 export interface BrainMessage {
@@ -116,7 +116,7 @@ export interface BrainTurn {
 }
 
 /** Decides what the simulated model says or calls. May be async (the response is active meanwhile). */
-export type RealtimeBrain = (turn: BrainTurn) => BrainReply | Promise<BrainReply>;
+export type RealtimeBrain = (turn: BrainTurn) => BrainResponse | Promise<BrainResponse>;
 
 /**
  * The default brain: after tool outputs it reports them (`The tool said: …`); otherwise it echoes the last user
@@ -129,14 +129,14 @@ export const echoBrain: RealtimeBrain = (turn) => {
 };
 
 /**
- * A brain that answers with `replies` in order (one per response, any connection), then with `fallback`
+ * A brain that answers with `responses` in order (one per response, any connection), then with `fallback`
  * (default {@link echoBrain}). A function entry is called with the turn.
  */
 export function scriptedBrain(
-  replies: readonly (BrainReply | RealtimeBrain)[],
+  responses: readonly (BrainResponse | RealtimeBrain)[],
   fallback: RealtimeBrain = echoBrain,
 ): RealtimeBrain {
-  const queue = [...replies];
+  const queue = [...responses];
   return (turn) => {
     const next = queue.shift();
     if (next === undefined) return fallback(turn);

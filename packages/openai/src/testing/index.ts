@@ -9,7 +9,7 @@ export {
 export {
   type BrainMessage,
   type BrainOutput,
-  type BrainReply,
+  type BrainResponse,
   type BrainTurn,
   createHold,
   echoBrain,
@@ -33,7 +33,7 @@ export {
   type LiveSimulatorHarnessOptions,
 } from './live/live-harness.js';
 export type { LiveTranscriber } from './live/live-listener.js';
-export type { LiveSimDelegation, LiveSimSession } from './live/live-sim-session.js';
+export type { LiveSimulatorDelegation, LiveSimulatorSession } from './live/live-sim-session.js';
 export {
   type LiveRecordedClientEvent,
   type LiveSimulator,
@@ -44,16 +44,16 @@ export {
 export { DEFAULT_PACE, type SimulatorPace, type SimulatorPacing } from './pace.js';
 export { clientEventToCommand, seamCommandsOf, sessionToSeamConfig } from './seam-view.js';
 export { decodeSpeechTexts, type SpeechAudioOptions, silenceAudio, speechAudio } from './sim-audio.js';
-export { type EventMatcher, SimulatedConnection, type Transcriber } from './sim-connection.js';
-export type { SimConversation, StoredItem } from './sim-conversation.js';
+export { type EventMatcher, SimulatorConnection, type Transcriber } from './sim-connection.js';
+export type { SimulatorConversation, StoredItem } from './sim-conversation.js';
 export { g711ToPcm16, toSessionAudio } from './sim-format.js';
 export type { UpgradeRecord } from './sim-server.js';
 export {
   type RealtimeSimulator,
   type RealtimeSimulatorOptions,
   type RecordedClientEvent,
-  type SimulatedRefusal,
   type SimulatorAuth,
+  type SimulatorRefusal,
   startRealtimeSimulator,
 } from './simulator.js';
 export {

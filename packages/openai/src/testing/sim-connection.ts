@@ -14,12 +14,12 @@ import type { IdGenerator } from './ids.js';
 import type { Pace } from './pace.js';
 import { decodeSpeechTexts } from './sim-audio.js';
 import { readBetaClientEvent, type SimulatorDialect, writeBetaServerEvent } from './sim-beta.js';
-import { SimConversation, type StoredItem } from './sim-conversation.js';
+import { SimulatorConversation, type StoredItem } from './sim-conversation.js';
 import {
   invalidType,
   invalidValue,
   missingParameter,
-  SimulatedServiceError,
+  SimulatorServiceError,
   unknownParameter,
 } from './sim-errors.js';
 import { wireBytesPerMs, wireToPcm24 } from './sim-format.js';
@@ -33,7 +33,7 @@ import {
   effectiveSession,
 } from './sim-session.js';
 import { EnergyVad } from './sim-vad.js';
-import type { SimulatedRefusal } from './simulator.js';
+import type { SimulatorRefusal } from './simulator.js';
 
 const ACTIVE_RESPONSE_CODE = 'conversation_already_has_active_response';
 
@@ -42,17 +42,17 @@ const CLIENT_EVENT_TYPES = WIRE_CLIENT_EVENT_TYPES;
 const TRANSCRIPTION_EVENT_TYPES = CLIENT_EVENT_TYPES.filter((type) => !type.startsWith('response.'));
 
 /** An existing call that connections attach to with `?call_id=`: its session and conversation outlive them. */
-export interface SimulatedCall {
+export interface SimulatorCall {
   readonly id: string;
   session: WireSession;
-  readonly conversation: SimConversation;
+  readonly conversation: SimulatorConversation;
 }
 
 /** What a connection's URL opened. */
-export type SimulatedTarget =
+export type SimulatorTarget =
   | { kind: 'model' }
   | { kind: 'transcription' }
-  | { kind: 'call'; call: SimulatedCall };
+  | { kind: 'call'; call: SimulatorCall };
 
 /** Matches a recorded event: by `type`, or by a predicate. */
 export type EventMatcher = string | ((event: JsonObject) => boolean);
@@ -61,7 +61,7 @@ export type EventMatcher = string | ((event: JsonObject) => boolean);
 export type Transcriber = (audio: Uint8Array, info: { itemId: string; heard: string }) => string;
 
 /** How a simulated connection was opened. */
-export interface SimulatedConnectionInit {
+export interface SimulatorConnectionInit {
   id: string;
   socket: WebSocket;
   path: string;
@@ -80,13 +80,13 @@ export interface SimulatedConnectionInit {
   /** GA session fields merged into the default session reported by `session.created`. */
   initialSession: Partial<WireSession> | undefined;
   /** What the URL opened: a model session, a transcription session, or an existing call (its shared state). */
-  target: SimulatedTarget;
+  target: SimulatorTarget;
   /** The protocol on the wire: GA, or the beta dialect (legacy Azure path). Default GA. */
   dialect?: SimulatorDialect;
   /** A refusal the simulator was told to give the next `response.create` (taken once). */
-  takeRefusal(): SimulatedRefusal | undefined;
-  onClientEvent(connection: SimulatedConnection, event: unknown): void;
-  onClose(connection: SimulatedConnection): void;
+  takeRefusal(): SimulatorRefusal | undefined;
+  onClientEvent(connection: SimulatorConnection, event: unknown): void;
+  onClose(connection: SimulatorConnection): void;
 }
 
 interface Waiter {
@@ -104,7 +104,7 @@ function matches(match: EventMatcher, event: unknown): event is JsonObject {
  * One client connected to the simulator: a GA Realtime session with its conversation, input buffer, server VAD,
  * active responses and session timer. It records every client event it receives and every server event it sends.
  */
-export class SimulatedConnection {
+export class SimulatorConnection {
   /** `conn_1`, `conn_2`, … in order of connection. */
   readonly id: string;
   /** The request path with its query string, as the client sent it. */
@@ -116,7 +116,7 @@ export class SimulatedConnection {
   /** The model (or Azure deployment) named in the URL; `''` for a transcription session. */
   readonly model: string;
   /** `model`, `transcription` (`?intent=transcription`) or `call` (`?call_id=`). */
-  readonly targetKind: SimulatedTarget['kind'];
+  readonly targetKind: SimulatorTarget['kind'];
   /** Every client event received, parsed (a frame that is not JSON is kept as its text). */
   readonly clientEvents: unknown[] = [];
   /** Every server event sent, in order. */
@@ -125,7 +125,7 @@ export class SimulatedConnection {
   readonly closed: Promise<{ code: number; reason: string }>;
 
   /** The default conversation: items in order, with each item's audio. */
-  readonly conversation: SimConversation;
+  readonly conversation: SimulatorConversation;
   /** The effective session (as the last `session.created` / `session.updated` reported it). */
   session: WireSession;
 
@@ -133,7 +133,7 @@ export class SimulatedConnection {
   /** What responses see of this connection. */
   readonly #host: ResponseHost;
 
-  readonly #init: SimulatedConnectionInit;
+  readonly #init: SimulatorConnectionInit;
   readonly #socket: WebSocket;
   readonly #runs = new Set<ResponseRun>();
   #activeDefault: ResponseRun | undefined;
@@ -152,7 +152,7 @@ export class SimulatedConnection {
   readonly #clientWaiters: Waiter[] = [];
   readonly #serverWaiters: Waiter[] = [];
 
-  constructor(init: SimulatedConnectionInit) {
+  constructor(init: SimulatorConnectionInit) {
     this.#init = init;
     this.id = init.id;
     this.#socket = init.socket;
@@ -161,7 +161,8 @@ export class SimulatedConnection {
     this.protocol = init.protocol;
     this.model = init.model;
     this.targetKind = init.target.kind;
-    this.conversation = init.target.kind === 'call' ? init.target.call.conversation : new SimConversation();
+    this.conversation =
+      init.target.kind === 'call' ? init.target.call.conversation : new SimulatorConversation();
     this.#ids = init.ids;
     this.#host = {
       ids: init.ids,
@@ -279,7 +280,7 @@ export class SimulatedConnection {
   expire(): void {
     const minutes = Math.round(this.#init.sessionLimitMs / 60_000);
     const message = `Your session hit the maximum duration of ${minutes} minutes.`;
-    this.#sendError(new SimulatedServiceError('session_expired', message), null);
+    this.#sendError(new SimulatorServiceError('session_expired', message), null);
     this.close(1001, message);
   }
 
@@ -322,7 +323,7 @@ export class SimulatedConnection {
       this.clientEvents.push(text);
       this.#init.onClientEvent(this, text);
       this.#sendError(
-        new SimulatedServiceError('invalid_json', 'The event could not be parsed as JSON.'),
+        new SimulatorServiceError('invalid_json', 'The event could not be parsed as JSON.'),
         null,
       );
       return;
@@ -344,12 +345,12 @@ export class SimulatedConnection {
       if (refusal) throw refusal;
       this.#handle(event);
     } catch (error) {
-      if (error instanceof SimulatedServiceError) this.#sendError(error, eventId);
+      if (error instanceof SimulatorServiceError) this.#sendError(error, eventId);
       else throw error;
     }
   }
 
-  #sendError(error: SimulatedServiceError, clientEventId: string | null): void {
+  #sendError(error: SimulatorServiceError, clientEventId: string | null): void {
     this.#emit({
       type: 'error',
       error: {
@@ -364,7 +365,7 @@ export class SimulatedConnection {
 
   #handle(event: unknown): void {
     if (!isPlainObject(event) || typeof event.type !== 'string') {
-      throw new SimulatedServiceError('invalid_event', "The 'type' field is missing.");
+      throw new SimulatorServiceError('invalid_event', "The 'type' field is missing.");
     }
     if (event.event_id !== undefined && (typeof event.event_id !== 'string' || event.event_id.length > 512)) {
       throw invalidValue('event_id', 'Invalid value: event_id must be a string of at most 512 characters.');
@@ -379,7 +380,7 @@ export class SimulatedConnection {
       case 'input_audio_buffer.commit': {
         const ms = this.#inputMs;
         if (ms < 100) {
-          throw new SimulatedServiceError(
+          throw new SimulatorServiceError(
             'input_audio_buffer_commit_empty',
             `Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has ${ms.toFixed(2)}ms of audio.`,
           );
@@ -407,7 +408,7 @@ export class SimulatedConnection {
       case 'conversation.item.delete': {
         const itemId = this.#itemId(event);
         if (!this.conversation.has(itemId)) {
-          throw new SimulatedServiceError(
+          throw new SimulatorServiceError(
             'item_delete_invalid_item_id',
             `Error deleting item: the item with id '${itemId}' does not exist.`,
           );
@@ -659,7 +660,7 @@ export class SimulatedConnection {
     const itemId = this.#itemId(event);
     const item = this.conversation.get(itemId);
     if (!item) {
-      throw new SimulatedServiceError(
+      throw new SimulatorServiceError(
         'item_retrieve_invalid_item_id',
         `Error retrieving item: the item with id '${itemId}' does not exist.`,
         'item_id',
@@ -690,7 +691,7 @@ export class SimulatedConnection {
     }
     const item = this.conversation.get(itemId);
     if (!item) {
-      throw new SimulatedServiceError(
+      throw new SimulatorServiceError(
         'item_truncate_invalid_item_id',
         `Error truncating item: the item with id '${itemId}' does not exist.`,
         'item_id',
@@ -739,8 +740,8 @@ export class SimulatedConnection {
     };
   }
 
-  #activeResponseError(active: ResponseRun): SimulatedServiceError {
-    return new SimulatedServiceError(
+  #activeResponseError(active: ResponseRun): SimulatorServiceError {
+    return new SimulatorServiceError(
       ACTIVE_RESPONSE_CODE,
       `Conversation already has an active response in progress: ${active.id}. Wait until the response is finished before creating a new one.`,
     );
@@ -754,7 +755,7 @@ export class SimulatedConnection {
     });
     const refusal = this.#init.takeRefusal();
     if (refusal) {
-      const error = new SimulatedServiceError(
+      const error = new SimulatorServiceError(
         refusal.code,
         refusal.message,
         refusal.param ?? null,
@@ -765,7 +766,7 @@ export class SimulatedConnection {
       return;
     }
     if (params.conversation === 'default' && this.#activeDefault) {
-      // Without the request's event_id, as the service answered it in the field (see SimulatedRefusal.echoEventId).
+      // Without the request's event_id, as the service answered it in the field (see SimulatorRefusal.echoEventId).
       this.#sendError(this.#activeResponseError(this.#activeDefault), null);
       return;
     }
@@ -789,7 +790,7 @@ export class SimulatedConnection {
         ? this.#activeDefault
         : [...this.#runs].find((candidate) => candidate.id === responseId);
     if (!run) {
-      throw new SimulatedServiceError(
+      throw new SimulatorServiceError(
         'response_cancel_not_active',
         'Cancellation failed: no active response found',
       );

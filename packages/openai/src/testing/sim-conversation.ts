@@ -15,7 +15,7 @@ interface ItemAudio {
  * The default conversation of a simulated session: ordered items, the audio of each item (for truncation bounds
  * and `conversation.item.retrieve`), and what was "heard" in user audio.
  */
-export class SimConversation {
+export class SimulatorConversation {
   /** The items, in conversation order. */
   readonly items: StoredItem[] = [];
   readonly #audio = new Map<string, ItemAudio>();

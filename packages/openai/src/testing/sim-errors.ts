@@ -1,5 +1,5 @@
 /** A client event the simulated service refuses, with the real `error` fields. */
-export class SimulatedServiceError extends Error {
+export class SimulatorServiceError extends Error {
   readonly code: string | null;
   readonly param: string | null;
   readonly errorType: string;
@@ -18,13 +18,13 @@ export class SimulatedServiceError extends Error {
 }
 
 /** `invalid_value` for a bad field value. */
-export function invalidValue(param: string, message: string): SimulatedServiceError {
-  return new SimulatedServiceError('invalid_value', message, param);
+export function invalidValue(param: string, message: string): SimulatorServiceError {
+  return new SimulatorServiceError('invalid_value', message, param);
 }
 
 /** `missing_required_parameter`. */
-export function missingParameter(param: string): SimulatedServiceError {
-  return new SimulatedServiceError(
+export function missingParameter(param: string): SimulatorServiceError {
+  return new SimulatorServiceError(
     'missing_required_parameter',
     `Missing required parameter: '${param}'.`,
     param,
@@ -32,13 +32,13 @@ export function missingParameter(param: string): SimulatedServiceError {
 }
 
 /** `unknown_parameter`. */
-export function unknownParameter(param: string): SimulatedServiceError {
-  return new SimulatedServiceError('unknown_parameter', `Unknown parameter: '${param}'.`, param);
+export function unknownParameter(param: string): SimulatorServiceError {
+  return new SimulatorServiceError('unknown_parameter', `Unknown parameter: '${param}'.`, param);
 }
 
 /** `invalid_type` for a field of the wrong JSON type. */
-export function invalidType(param: string, expected: string): SimulatedServiceError {
-  return new SimulatedServiceError(
+export function invalidType(param: string, expected: string): SimulatorServiceError {
+  return new SimulatorServiceError(
     'invalid_type',
     `Invalid type for '${param}': expected ${expected}.`,
     param,

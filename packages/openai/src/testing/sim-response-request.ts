@@ -1,7 +1,7 @@
 import { isPlainObject } from '../shared/deep-merge.js';
 import type { WireAudioFormat, WireTool, WireToolChoice } from '../shared/realtime-wire.js';
 import type { IdGenerator } from './ids.js';
-import type { SimConversation, StoredItem } from './sim-conversation.js';
+import type { SimulatorConversation, StoredItem } from './sim-conversation.js';
 import { invalidType, invalidValue, unknownParameter } from './sim-errors.js';
 import { checkItem } from './sim-items.js';
 import type { ResponseParams } from './sim-response.js';
@@ -30,12 +30,12 @@ const RESPONSE_KEYS = [
 /**
  * Validates the `response` object of a `response.create` event the way the service does, and returns
  * the response's parameters: `base` (the session's) overridden by what the request sets. Throws a
- * `SimulatedServiceError` for the first problem.
+ * `SimulatorServiceError` for the first problem.
  */
 export function parseResponseRequest(
   raw: unknown,
   base: ResponseParams,
-  context: { conversation: SimConversation; ids: IdGenerator },
+  context: { conversation: SimulatorConversation; ids: IdGenerator },
 ): ResponseParams {
   if (!isPlainObject(raw)) throw invalidType('response', 'an object');
   for (const key of Object.keys(raw))
@@ -117,7 +117,7 @@ function checkMetadata(value: unknown): Record<string, string> {
 
 function resolveInput(
   value: unknown,
-  context: { conversation: SimConversation; ids: IdGenerator },
+  context: { conversation: SimulatorConversation; ids: IdGenerator },
 ): StoredItem[] {
   if (!Array.isArray(value)) throw invalidType('response.input', 'an array');
   return value.map((raw, i): StoredItem => {

@@ -10,7 +10,7 @@ import type {
 import {
   arriveAt,
   type BrainOutput,
-  type BrainReply,
+  type BrainResponse,
   type BrainTurn,
   type Hold,
   isHold,
@@ -19,7 +19,7 @@ import {
 import type { IdGenerator } from './ids.js';
 import type { Pace } from './pace.js';
 import { assistantAudio } from './sim-audio.js';
-import type { SimConversation, StoredItem } from './sim-conversation.js';
+import type { SimulatorConversation, StoredItem } from './sim-conversation.js';
 import { pcm24ToWire, wireBytesPerMs } from './sim-format.js';
 
 /** The resolved parameters of one response. */
@@ -53,7 +53,7 @@ const OUTPUT_AUDIO_MS_PER_TOKEN = 50;
 /** What a response needs from its connection. */
 export interface ResponseHost {
   readonly ids: IdGenerator;
-  readonly conversation: SimConversation;
+  readonly conversation: SimulatorConversation;
   readonly conversationId: string;
   readonly connectionId: string;
   /**
@@ -103,10 +103,10 @@ type Status = 'completed' | 'cancelled' | 'failed' | 'incomplete';
 
 const clone = <T>(value: T): T => structuredClone(value);
 
-function normalizeReply(reply: BrainReply): readonly BrainOutput[] {
-  const list: readonly (BrainOutput | string)[] = Array.isArray(reply)
-    ? reply
-    : [reply as BrainOutput | string];
+function normalizeReply(response: BrainResponse): readonly BrainOutput[] {
+  const list: readonly (BrainOutput | string)[] = Array.isArray(response)
+    ? response
+    : [response as BrainOutput | string];
   return list.map((output) => (typeof output === 'string' ? { type: 'message', text: output } : output));
 }
 
@@ -139,7 +139,7 @@ export class ResponseRun {
     return this.#finished;
   }
 
-  /** Sends `response.created` and starts streaming the brain's reply. */
+  /** Sends `response.created` and starts streaming the brain's response. */
   start(): void {
     this.#input = this.#inputTokens();
     if (this.params.conversation === 'default' && this.params.input === undefined) {
@@ -152,9 +152,9 @@ export class ResponseRun {
       cache.audio = this.#input.audio;
     }
     this.#host.send({ type: 'response.created', response: this.#responseObject('in_progress', null, null) });
-    let reply: BrainReply | Promise<BrainReply>;
+    let response: BrainResponse | Promise<BrainResponse>;
     try {
-      reply = this.#host.brain(this.#turn());
+      response = this.#host.brain(this.#turn());
     } catch (error) {
       this.#finish('failed', {
         type: 'failed',
@@ -162,8 +162,8 @@ export class ResponseRun {
       });
       return;
     }
-    if (reply instanceof Promise) {
-      reply.then(
+    if (response instanceof Promise) {
+      response.then(
         (value) => this.#stream(normalizeReply(value)),
         (error) =>
           this.#finish('failed', {
@@ -172,7 +172,7 @@ export class ResponseRun {
           }),
       );
     } else {
-      void this.#stream(normalizeReply(reply));
+      void this.#stream(normalizeReply(response));
     }
   }
 

@@ -4,7 +4,7 @@ import {
   invalidType,
   invalidValue,
   missingParameter,
-  SimulatedServiceError,
+  SimulatorServiceError,
   unknownParameter,
 } from './sim-errors.js';
 
@@ -314,7 +314,7 @@ export function applySessionUpdate(
   if (session.type === undefined) throw missingParameter('session.type');
   if (current.type === 'transcription') return applyTranscriptionUpdate(current, session);
   if (session.type === 'transcription') {
-    throw new SimulatedServiceError(
+    throw new SimulatorServiceError(
       'invalid_value',
       'Passing a transcription session update event to a realtime session is not allowed.',
       'session.type',
@@ -388,7 +388,7 @@ export function applySessionUpdate(
         checkVoice(voice, 'session.audio.output.voice');
         const currentVoice = current.audio?.output?.voice;
         if (state.assistantAudioProduced && JSON.stringify(voice) !== JSON.stringify(currentVoice)) {
-          throw new SimulatedServiceError(
+          throw new SimulatorServiceError(
             'cannot_update_voice',
             "Cannot update a conversation's voice if assistant audio is present.",
           );
@@ -411,7 +411,7 @@ export function applySessionUpdate(
 /** A transcription session's update: `type: 'transcription'`, input audio settings and `include` only. */
 function applyTranscriptionUpdate(current: WireSession, session: JsonObject): WireSession {
   if (session.type === 'realtime') {
-    throw new SimulatedServiceError(
+    throw new SimulatorServiceError(
       'invalid_value',
       'Passing a realtime session update event to a transcription session is not allowed.',
       'session.type',

@@ -1,13 +1,13 @@
 import type { RealtimeCommand, RealtimeItem, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
-import { type BrainOutput, type BrainReply, createHold, type Hold } from './brain.js';
+import { type BrainOutput, type BrainResponse, createHold, type Hold } from './brain.js';
 import { FastForwardClock } from './fast-forward-clock.js';
 import { HARNESS_OPTIONS, HARNESS_SIMULATOR_OPTIONS } from './option-keys.js';
 import { conversationToSeamItems, seamCommandsOf, sessionToSeamConfig } from './seam-view.js';
-import type { SimulatedConnection } from './sim-connection.js';
+import type { SimulatorConnection } from './sim-connection.js';
 import {
   type RealtimeSimulator,
   type RealtimeSimulatorOptions,
-  type SimulatedRefusal,
+  type SimulatorRefusal,
   startRealtimeSimulator,
 } from './simulator.js';
 
@@ -65,7 +65,7 @@ export class SimulatorHarness {
     simulator.brain = () => this.#nextReply();
   }
 
-  #nextReply(): BrainReply {
+  #nextReply(): BrainResponse {
     const response = this.#queue.shift();
     if (!response) return 'OK.';
     const outputs: BrainOutput[] = response.output.map((output): BrainOutput => {
@@ -102,7 +102,7 @@ export class SimulatorHarness {
     return [output.text.slice(0, at), hold, output.text.slice(at)];
   }
 
-  #latest(): SimulatedConnection {
+  #latest(): SimulatorConnection {
     const connection = this.simulator.connections.at(-1);
     if (!connection) throw new Error('The adapter has not connected to the simulator yet.');
     return connection;
@@ -145,7 +145,7 @@ export class SimulatorHarness {
   }
 
   /** The next `response.create` is refused with this error, echoing its `event_id`. */
-  async refuseNextResponse(error: SimulatedRefusal): Promise<void> {
+  async refuseNextResponse(error: SimulatorRefusal): Promise<void> {
     this.simulator.refuseNextResponse({ echoEventId: true, ...error });
   }
 

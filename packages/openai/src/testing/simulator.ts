@@ -4,13 +4,13 @@ import { type Clock, systemClock } from '@parley/core';
 import { WebSocketServer } from 'ws';
 import { deepMerge } from '../shared/deep-merge.js';
 import type { WireSession } from '../shared/realtime-wire.js';
-import { type BrainReply, echoBrain, type RealtimeBrain } from './brain.js';
+import { type BrainResponse, echoBrain, type RealtimeBrain } from './brain.js';
 import { IdGenerator } from './ids.js';
 import { SIMULATOR_OPTIONS } from './option-keys.js';
 import { resolvePace, type SimulatorPacing } from './pace.js';
 import type { SimulatorDialect } from './sim-beta.js';
-import { type SimulatedCall, SimulatedConnection, type Transcriber } from './sim-connection.js';
-import { SimConversation } from './sim-conversation.js';
+import { type SimulatorCall, SimulatorConnection, type Transcriber } from './sim-connection.js';
+import { SimulatorConversation } from './sim-conversation.js';
 import {
   admitUpgrade,
   closeSimulatorServer,
@@ -67,7 +67,7 @@ export interface RealtimeSimulatorOptions {
    * Called for each accepted connection before `session.created` is sent. Return `'defer'` to send nothing yet
    * (the test calls `connection.start()` later, or closes the connection) — e.g. to test connect timeouts.
    */
-  onConnection?: (connection: SimulatedConnection) => 'defer' | undefined;
+  onConnection?: (connection: SimulatorConnection) => 'defer' | undefined;
   /**
    * GA session fields merged into the default session of every connection, like the session configuration bound
    * to an ephemeral key (e.g. `{ audio: { input: { transcription: { model: 'whisper-1' } } } }`).
@@ -76,7 +76,7 @@ export interface RealtimeSimulatorOptions {
 }
 
 /** An error the simulator gives a `response.create` instead of starting the response. */
-export interface SimulatedRefusal {
+export interface SimulatorRefusal {
   code: string | null;
   message: string;
   /** `error.type`; default `invalid_request_error`. */
@@ -103,7 +103,7 @@ export interface RealtimeSimulator {
   readonly url: string;
   readonly port: number;
   /** Every accepted connection, in order. */
-  readonly connections: readonly SimulatedConnection[];
+  readonly connections: readonly SimulatorConnection[];
   /** Every client event of every connection, in arrival order. */
   readonly clientEvents: readonly RecordedClientEvent[];
   /** Every upgrade request, accepted or refused. */
@@ -120,17 +120,17 @@ export interface RealtimeSimulator {
    * unknown id is refused at the upgrade with 404.
    */
   createCall(options?: { model?: string; session?: Partial<WireSession> }): string;
-  /** Queues replies used, in order, by the next responses (any connection) before falling back to `brain`. */
-  script(...replies: (BrainReply | RealtimeBrain)[]): void;
+  /** Queues responses used, in order, by the next responses (any connection) before falling back to `brain`. */
+  script(...responses: (BrainResponse | RealtimeBrain)[]): void;
   /**
    * The next `response.create` (any connection) is refused with this error, echoing its `event_id`. `type` defaults
    * to `invalid_request_error`; `code` may be `null`, as some of the service's errors have none.
    */
-  refuseNextResponse(error: SimulatedRefusal): void;
+  refuseNextResponse(error: SimulatorRefusal): void;
   /** Calls `listener` with every client event as it arrives; returns the function that unsubscribes. */
   onClientEvent(listener: (event: RecordedClientEvent) => void): () => void;
   /** Resolves with the `index`-th connection (0-based), once it exists. */
-  waitForConnection(index?: number): Promise<SimulatedConnection>;
+  waitForConnection(index?: number): Promise<SimulatorConnection>;
   /** Resolves once no WebSocket and no TCP socket is open. */
   waitForIdle(): Promise<void>;
   /** Closes every connection (1001) and the server. Idempotent. */
@@ -228,18 +228,18 @@ export async function startRealtimeSimulator(
   const chunkMs = options.chunkMs ?? 100;
   const transcribe: Transcriber = options.transcribe ?? ((_audio, info) => info.heard);
   const ids = new IdGenerator();
-  const connections: SimulatedConnection[] = [];
+  const connections: SimulatorConnection[] = [];
   const clientEvents: RecordedClientEvent[] = [];
   const upgrades: UpgradeRecord[] = [];
   const sockets = new Set<Socket>();
-  const scripted: (BrainReply | RealtimeBrain)[] = [];
-  const refusals: SimulatedRefusal[] = [];
-  const calls = new Map<string, SimulatedCall>();
+  const scripted: (BrainResponse | RealtimeBrain)[] = [];
+  const refusals: SimulatorRefusal[] = [];
+  const calls = new Map<string, SimulatorCall>();
   let clientEventListeners: ((event: RecordedClientEvent) => void)[] = [];
   let brain = options.brain ?? echoBrain;
   let openConnections = 0;
   let closing: Promise<void> | undefined;
-  const connectionWaiters: { index: number; resolve: (c: SimulatedConnection) => void }[] = [];
+  const connectionWaiters: { index: number; resolve: (c: SimulatorConnection) => void }[] = [];
   let idleWaiters: (() => void)[] = [];
 
   const checkIdle = () => {
@@ -313,7 +313,7 @@ export async function startRealtimeSimulator(
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
       openConnections++;
-      const connection = new SimulatedConnection({
+      const connection = new SimulatorConnection({
         id: `conn_${connections.length + 1}`,
         socket: ws,
         path: record.path,
@@ -346,7 +346,7 @@ export async function startRealtimeSimulator(
       for (const waiter of [...connectionWaiters]) {
         if (waiter.index < connections.length) {
           connectionWaiters.splice(connectionWaiters.indexOf(waiter), 1);
-          waiter.resolve(connections[waiter.index] as SimulatedConnection);
+          waiter.resolve(connections[waiter.index] as SimulatorConnection);
         }
       }
       if (firstHeader(request.headers['openai-beta'])) {
@@ -396,11 +396,11 @@ export async function startRealtimeSimulator(
         callOptions.session ? (deepMerge(base, callOptions.session) as WireSession) : base,
       );
       session.expires_at = Math.floor(Date.now() / 1000 + sessionLimitMs / 1000);
-      calls.set(id, { id, session, conversation: new SimConversation() });
+      calls.set(id, { id, session, conversation: new SimulatorConversation() });
       return id;
     },
-    script(...replies) {
-      scripted.push(...replies);
+    script(...responses) {
+      scripted.push(...responses);
     },
     refuseNextResponse(error) {
       refusals.push({ ...error });

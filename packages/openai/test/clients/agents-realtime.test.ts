@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { OpenAIRealtimeWebSocket, RealtimeAgent, RealtimeSession, tool } from '@openai/agents-realtime';
-import { createHold, type SimulatedConnection } from '@parley/openai/testing';
+import { createHold, type SimulatorConnection } from '@parley/openai/testing';
 import { describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { simulator } from '../realtime/helpers.js';
@@ -82,7 +82,7 @@ describe('@openai/agents-realtime against the simulator', () => {
     try {
       // Session update: the client's defaults (semantic_vad, transcription) come back as the full session.
       await session.connect({ apiKey: 'sk-agents-test' });
-      const server = (await sim.waitForConnection(0)) as SimulatedConnection;
+      const server = (await sim.waitForConnection(0)) as SimulatorConnection;
       // It sends `tracing` first, then its configuration, with a partial `turn_detection: { type: 'semantic_vad' }`.
       const updated = await nth('session.updated', 2);
       expect(

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import {
   createHold,
-  type SimulatedConnection,
+  type SimulatorConnection,
   WIRE_CLIENT_EVENT_TYPES,
   WIRE_SERVER_EVENT_TYPES,
 } from '@parley/openai/testing';
@@ -129,7 +129,7 @@ describe('the official `openai` Node client against the simulator', () => {
         rt.socket.once('open', () => resolve());
         rt.socket.once('error', reject);
       });
-      const server = (await sim.waitForConnection(0)) as SimulatedConnection;
+      const server = (await sim.waitForConnection(0)) as SimulatorConnection;
       expect(server.headers.authorization).toBe('Bearer sk-openai-node-test');
       expect(server.model).toBe('gpt-realtime');
       await nth('session.created');

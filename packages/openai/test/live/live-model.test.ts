@@ -41,7 +41,7 @@ async function rig(
     'delegation_approval_requested',
     'context_appended',
     'usage_updated',
-    'tool_end',
+    'tool_done',
     'transcript_delta',
     'response_done',
     'error',
@@ -113,7 +113,7 @@ describe('OpenAILiveModel behind the realtime seam', () => {
       audioOutput: true,
       mutableInstructions: false,
       mutableTools: false,
-      autoToolReplyGeneration: false,
+      autoToolResponseGeneration: false,
       responseRequests: false,
       delegation: true,
       contextAppends: true,
@@ -332,7 +332,7 @@ describe('Responses delegation', () => {
     });
     await speak(speechAudio('my balances', { durationMs: 600 }));
     await speak(silenceAudio(600));
-    await until((e) => e.type === 'tool_end' && ofType('tool_end').length === 2);
+    await until((e) => e.type === 'tool_done' && ofType('tool_done').length === 2);
     while (!sim.clientEvents.some((e) => (e.event as { type: string }).type === 'response.create')) {
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -461,13 +461,13 @@ describe('reconnecting: a new GPT-Live session', () => {
 });
 
 describe('what GPT-Live lacks, through the session', () => {
-  test('sendMessage and generateReply are refused (responseRequests) before anything is sent; appendContext needs the capability', async () => {
+  test('sendMessage and generateResponse are refused (responseRequests) before anything is sent; appendContext needs the capability', async () => {
     const { session, live, ofType, sim: simulator } = await rig();
     const sentBefore = simulator.clientEvents.length;
     expect(() => session.sendMessage('typed text', { respond: false })).toThrow(
       expect.objectContaining({ code: 'capability_not_supported', capability: 'responseRequests' }),
     );
-    expect(() => session.generateReply()).toThrow(CapabilityNotSupportedError);
+    expect(() => session.generateResponse()).toThrow(CapabilityNotSupportedError);
     expect(
       simulator.clientEvents
         .slice(sentBefore)

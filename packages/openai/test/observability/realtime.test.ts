@@ -27,7 +27,7 @@ function brain(turn: BrainTurn) {
 }
 
 describe('the OpenAI Realtime adapter: no span or log carries a key or what was said', () => {
-  test('a tool turn, an ephemeral reply and a provider error that quotes the key', async () => {
+  test('a tool turn, an ephemeral response and a provider error that quotes the key', async () => {
     const telemetry = captureTelemetry();
     const sim = await simulator({ brain });
     const lookup = tool({
@@ -45,7 +45,7 @@ describe('the OpenAI Realtime adapter: no span or log carries a key or what was 
 
     session.sendMessage(USER_TEXT);
     await events.waitFor('response_done', () => true, 2);
-    const ephemeral = session.generateReply({
+    const ephemeral = session.generateResponse({
       instructions: `Read out the one-time code ${EPHEMERAL_CODE}.`,
       addToHistory: false,
     });

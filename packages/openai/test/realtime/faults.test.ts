@@ -6,7 +6,7 @@ import {
   tool,
 } from '@parley/core';
 import { ManualClock } from '@parley/mock';
-import { createHold, type SimulatedConnection } from '@parley/openai/testing';
+import { createHold, type SimulatorConnection } from '@parley/openai/testing';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { connected, simulator } from './helpers.js';
@@ -52,7 +52,7 @@ async function heardFirstPart(harness: SessionUnderTest, hold: { reached: Promis
 }
 
 function serverError(
-  server: SimulatedConnection,
+  server: SimulatorConnection,
   error: { code: string | null; type?: string; param?: string | null; message: string },
   eventId: string | null = null,
 ) {
@@ -70,16 +70,16 @@ function serverError(
 
 describe('the server goes away mid-response', () => {
   test.each([
-    ['closes with 1011', (server: SimulatedConnection) => server.close(1011, 'internal error'), 1011],
-    ['drops the TCP connection', (server: SimulatedConnection) => server.terminate(), 1006],
+    ['closes with 1011', (server: SimulatorConnection) => server.close(1011, 'internal error'), 1011],
+    ['drops the TCP connection', (server: SimulatorConnection) => server.terminate(), 1006],
   ])('it %s: disconnected, replies fail with ConnectionLostError, nothing leaks', async (_name, fault) => {
     const { harness, server, hold } = await midResponse();
     const { session } = harness;
-    const first = session.generateReply();
+    const first = session.generateResponse();
     const firstId = await first;
     expect(await heardFirstPart(harness, hold)).toBe(firstId);
     // Queued behind the active response: it will never be sent.
-    const second = session.generateReply();
+    const second = session.generateResponse();
     const audioBefore = harness.of('audio').length;
     expect(audioBefore).toBeGreaterThan(0);
 
@@ -91,8 +91,8 @@ describe('the server goes away mid-response', () => {
     await expect(first.done).rejects.toBeInstanceOf(ConnectionLostError);
     await expect(second).rejects.toBeInstanceOf(ConnectionLostError);
     await expect(second.done).rejects.toMatchObject({ code: 'connection_lost' });
-    expect(harness.of('agent_end')).toEqual([
-      { type: 'agent_end', agent: session.currentAgent, reason: 'disconnect' },
+    expect(harness.of('agent_done')).toEqual([
+      { type: 'agent_done', agent: session.currentAgent, reason: 'disconnect' },
     ]);
     // The cut response is reported as failed (its message marked interrupted), and nothing more arrives.
     expect(harness.of('response_done')).toEqual([
@@ -328,7 +328,7 @@ describe('an error event for every code of the reference', () => {
       message: error.message,
       ...(error.type && { type: error.type }),
     });
-    const refused = session.generateReply();
+    const refused = session.generateResponse();
     const failure = await refused.catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ResponseRefusedError);
     expect(failure).toMatchObject({
@@ -354,10 +354,10 @@ describe('an error event for every code of the reference', () => {
   test('session_expired (error, then close 1001): fatal, disconnected, pending replies fail typed', async () => {
     const { harness, server, hold } = await midResponse();
     const { session } = harness;
-    const first = session.generateReply();
+    const first = session.generateResponse();
     await first;
     await heardFirstPart(harness, hold);
-    const second = session.generateReply();
+    const second = session.generateResponse();
 
     server.expire();
 
@@ -390,7 +390,7 @@ describe('an error event for every code of the reference', () => {
   test('beta_api_shape_disabled without a close from the server: the session closes the socket itself', async () => {
     const { harness, server, hold } = await midResponse();
     const { session } = harness;
-    const first = session.generateReply();
+    const first = session.generateResponse();
     await heardFirstPart(harness, hold);
 
     serverError(server, {
@@ -455,9 +455,9 @@ describe('closing', () => {
   test('close() in the middle of a response releases everything and fails the pending replies', async () => {
     const { harness, hold } = await midResponse();
     const { session } = harness;
-    const first = session.generateReply();
+    const first = session.generateResponse();
     await heardFirstPart(harness, hold);
-    const second = session.generateReply();
+    const second = session.generateResponse();
     const closing = harness.closeAndExpectReleased();
     await expect(first.done).rejects.toMatchObject({ code: 'session_closed' });
     await expect(second).rejects.toMatchObject({ code: 'session_closed' });

@@ -19,7 +19,7 @@ describe('OpenAIRealtimeModel handshake', () => {
       audioOutput: true,
       mutableInstructions: true,
       mutableTools: true,
-      autoToolReplyGeneration: false,
+      autoToolResponseGeneration: false,
       responseRequests: true,
     });
   });

@@ -12,7 +12,7 @@ import {
   createHold,
   type RealtimeSimulator,
   type RealtimeSimulatorOptions,
-  type SimulatedConnection,
+  type SimulatorConnection,
 } from '@parley/openai/testing';
 import { describe, expect, test } from 'vitest';
 import type { WebSocket as WsWebSocket } from 'ws';
@@ -69,7 +69,7 @@ class Rig extends SessionEventLog {
   }
 
   /** Connects and returns the simulator's side of the connection. */
-  async connect(): Promise<SimulatedConnection> {
+  async connect(): Promise<SimulatorConnection> {
     await this.session.connect();
     return this.sim.waitForConnection(this.sim.connections.length - 1);
   }
@@ -109,10 +109,10 @@ class Rig extends SessionEventLog {
 type Wire = Record<string, unknown> & { type: string };
 
 /** The client events a simulated connection received, as objects. */
-const wire = (server: SimulatedConnection) => server.clientEvents as Wire[];
+const wire = (server: SimulatorConnection) => server.clientEvents as Wire[];
 
 /** Waits until the conversation's replay (`count` item creates) reached the server. */
-async function replayed(server: SimulatedConnection, count: number): Promise<Wire[]> {
+async function replayed(server: SimulatorConnection, count: number): Promise<Wire[]> {
   if (count > 0) await server.waitForClientEvent('conversation.item.create', count);
   return wire(server).filter((e) => e.type === 'conversation.item.create');
 }
@@ -132,7 +132,7 @@ describe('automatic reconnect over the OpenAI simulator', () => {
 
     first.close(1011, 'server restart');
     await rig.waitFor('reconnected');
-    const second = rig.sim.connections[1] as SimulatedConnection;
+    const second = rig.sim.connections[1] as SimulatorConnection;
 
     expect(rig.of('reconnecting')).toEqual([
       {
@@ -236,7 +236,7 @@ describe('automatic reconnect over the OpenAI simulator', () => {
     expect(partial).toMatchObject({ role: 'assistant', interrupted: true });
     const partialText = partial?.type === 'message' ? partial.text : '';
     expect(partialText.startsWith('Once upon a time')).toBe(true);
-    const second = rig.sim.connections[1] as SimulatedConnection;
+    const second = rig.sim.connections[1] as SimulatorConnection;
     const items = await replayed(second, 2);
     expect(items.map((e) => e.item)).toEqual([
       expect.objectContaining({ role: 'user', content: [{ type: 'input_text', text: 'Tell me a story' }] }),
@@ -261,7 +261,7 @@ describe('automatic reconnect over the OpenAI simulator', () => {
     expect(rig.of('reconnected')).toEqual([
       { type: 'reconnected', reason: 'session_expired', attempt: 1, replayedItems: 2 },
     ]);
-    const second = rig.sim.connections[1] as SimulatedConnection;
+    const second = rig.sim.connections[1] as SimulatorConnection;
     const items = await replayed(second, 2);
     expect(items.map((e) => (e.item as { role: string }).role)).toEqual(['user', 'assistant']);
     expect(wire(second)[0]?.type).toBe('session.update');
@@ -285,7 +285,7 @@ describe('proactive recycle before the simulator session limit', () => {
     expect(rig.of('reconnected')).toEqual([
       { type: 'reconnected', reason: 'recycle', attempt: 1, replayedItems: 2 },
     ]);
-    const second = rig.sim.connections[1] as SimulatedConnection;
+    const second = rig.sim.connections[1] as SimulatorConnection;
     await replayed(second, 2);
     expect(wire(second).map((e) => e.type)).toEqual([
       'session.update',
@@ -361,7 +361,7 @@ describe('giving up and closing', () => {
     await rig.waitFor('reconnecting', (e) => e.attempt === 2);
     expect(rig.clock.pendingTimers).toBeGreaterThan(0);
     await rig.closeAndExpectReleased();
-    expect(rig.of('agent_end')).toEqual([expect.objectContaining({ reason: 'close' })]);
+    expect(rig.of('agent_done')).toEqual([expect.objectContaining({ reason: 'close' })]);
     expect(rig.sockets).toHaveLength(2);
   });
 });

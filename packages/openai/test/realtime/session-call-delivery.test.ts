@@ -70,8 +70,8 @@ describe('function calls over the OpenAI adapter', () => {
       });
       const errors: string[] = [];
       session.on('error', (e) => errors.push(`${e.code}:${e.clientRequestId}`));
-      const first = session.generateReply();
-      const second = session.generateReply();
+      const first = session.generateResponse();
+      const second = session.generateResponse();
       await expect(first).rejects.toMatchObject({ code: 'response_refused' });
       await expect(second).resolves.toEqual(expect.any(String));
       const refusal = server.serverEvents.find((event) => event.type === 'error')?.error as {
@@ -97,7 +97,7 @@ describe('function calls over the OpenAI adapter', () => {
       { type: 'hold', hold },
       { type: 'message', text: 'first' },
     ]);
-    const first = session.generateReply();
+    const first = session.generateResponse();
     await hold.reached;
     // Another client of the same conversation (or a VAD turn) collides: the service names no request.
     server.send({

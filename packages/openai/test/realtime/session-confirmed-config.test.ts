@@ -24,7 +24,7 @@ describe('barge-in follows the session the service confirmed', () => {
     const server = await sim.waitForConnection();
     const hold = createHold();
     sim.script([{ type: 'hold', hold }, 'a long answer']);
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await hold.reached;
     server.startSpeech();
     await server.waitForClientEvent('response.cancel');

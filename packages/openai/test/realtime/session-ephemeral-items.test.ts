@@ -4,7 +4,7 @@ import { createHold } from '@parley/openai/testing';
 import { expect, test } from 'vitest';
 import { modelFor, simulator } from './helpers.js';
 
-test('an ephemeral reply announced by conversation.item.added early, twice and late stays out of history', async () => {
+test('an ephemeral response announced by conversation.item.added early, twice and late stays out of history', async () => {
   const sim = await simulator();
   const hold = createHold('before the output');
   sim.script([{ type: 'hold', hold }, 'Your code is 4711.'], 'Anything else?');
@@ -26,7 +26,7 @@ test('an ephemeral reply announced by conversation.item.added early, twice and l
   const announce = (announced: object) =>
     server.send({ type: 'conversation.item.added', previous_item_id: null, item: announced });
 
-  const reply = session.generateReply({ addToHistory: false });
+  const reply = session.generateResponse({ addToHistory: false });
   // Written before the service even read the response.create: it reaches the client before response.created.
   announce(item);
   const responseId = await reply;
@@ -39,7 +39,7 @@ test('an ephemeral reply announced by conversation.item.added early, twice and l
   await reply.done;
   announce(done);
   // A conversation reply after it: every event before it has arrived once it is done.
-  const next = session.generateReply();
+  const next = session.generateResponse();
   await next.done;
   await log.waitFor('history_updated', (e) => e.item.type === 'message' && e.item.text === 'Anything else?');
 

@@ -8,7 +8,7 @@ import {
 } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAIRealtimeModel } from '@parley/openai';
-import type { RealtimeSimulator, SimulatedConnection } from '@parley/openai/testing';
+import type { RealtimeSimulator, SimulatorConnection } from '@parley/openai/testing';
 import { expect } from 'vitest';
 import type { WebSocket as WsWebSocket } from 'ws';
 import { API_KEY } from './helpers.js';
@@ -16,8 +16,8 @@ import { closeAndExpectNoSockets, SessionEventLog, trackedWebSocket } from './se
 
 const RECORDED: readonly RealtimeSessionEventType[] = [
   'connection_status',
-  'agent_start',
-  'agent_end',
+  'agent_started',
+  'agent_done',
   'response_started',
   'response_done',
   'audio',
@@ -101,7 +101,7 @@ export class SessionUnderTest extends SessionEventLog {
   }
 
   /** Connects and returns the simulator's side of the connection. */
-  async connect(): Promise<SimulatedConnection> {
+  async connect(): Promise<SimulatorConnection> {
     await this.session.connect();
     return this.sim.waitForConnection(this.sim.connections.length - 1);
   }
@@ -132,8 +132,8 @@ export class SessionUnderTest extends SessionEventLog {
     expect(this.subscriptions).toBe(0);
     expect(this.connections.map((c) => c.status)).toEqual(this.connections.map(() => 'closed'));
     const types = await this.iterated;
-    // The iterator ended at close (`connection_status`), or earlier at a disconnect with no reconnect (`agent_end`).
-    expect(['connection_status', 'agent_end']).toContain(types.at(-1));
+    // The iterator ended at close (`connection_status`), or earlier at a disconnect with no reconnect (`agent_done`).
+    expect(['connection_status', 'agent_done']).toContain(types.at(-1));
     expect(this.events.at(-1)).toEqual({ type: 'connection_status', status: 'closed' });
     // The session takes nothing more: a closed session refuses work with a typed error.
     expect(() => this.session.sendMessage('anyone?')).toThrow(

@@ -1,4 +1,4 @@
-import { ReplyTimeoutError, StaleResponseError } from '@parley/core';
+import { ResponseTimeoutError, StaleResponseError } from '@parley/core';
 import { createHold } from '@parley/openai/testing';
 import { describe, expect, test } from 'vitest';
 import { sent, simulator } from './helpers.js';
@@ -10,7 +10,7 @@ const STALE_MS = 20_000;
 async function rig() {
   const sim = await simulator();
   const harness = new SessionUnderTest(sim, undefined, {
-    replyTimeoutMs: REPLY_TIMEOUT_MS,
+    responseTimeoutMs: REPLY_TIMEOUT_MS,
     staleResponseMs: STALE_MS,
   });
   const server = await harness.connect();
@@ -26,13 +26,13 @@ describe('a response that never ends cannot block a session on the OpenAI adapte
     await hold.reached;
     const { responseId } = await harness.waitFor('response_started');
 
-    const queued = harness.session.generateReply();
+    const queued = harness.session.generateResponse();
     const outcome = queued.then(
       () => 'started',
       (error: unknown) => error,
     );
     await harness.clock.advance(REPLY_TIMEOUT_MS);
-    expect(await outcome).toBeInstanceOf(ReplyTimeoutError);
+    expect(await outcome).toBeInstanceOf(ResponseTimeoutError);
 
     await harness.clock.advance(2 * STALE_MS);
     const dropped = await harness.waitFor('response_done', (e) => e.responseId === responseId);

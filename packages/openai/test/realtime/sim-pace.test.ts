@@ -2,7 +2,7 @@ import { ManualClock } from '@parley/mock';
 import {
   DEFAULT_PACE,
   FastForwardClock,
-  type SimulatedConnection,
+  type SimulatorConnection,
   startRealtimeSimulator,
 } from '@parley/openai/testing';
 import { describe, expect, test } from 'vitest';
@@ -14,8 +14,8 @@ const userMessage = (text: string) => ({
   item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
 });
 
-const sentTypes = (server: SimulatedConnection) => server.serverEvents.map((e) => e.type);
-const count = (server: SimulatedConnection, type: string) =>
+const sentTypes = (server: SimulatorConnection) => server.serverEvents.map((e) => e.type);
+const count = (server: SimulatorConnection, type: string) =>
   server.serverEvents.filter((e) => e.type === type).length;
 
 /** A simulator on a ManualClock, a raw client, and the server side of its connection. */

@@ -1,7 +1,7 @@
 import { Agent, RealtimeSession, SessionNotConnectedError, tool } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAIRealtimeModel } from '@parley/openai';
-import type { RealtimeSimulator, SimulatedConnection } from '@parley/openai/testing';
+import type { RealtimeSimulator, SimulatorConnection } from '@parley/openai/testing';
 import { describe, expect, test } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
 import { z } from 'zod';
@@ -49,7 +49,7 @@ class CutRig extends SessionEventLog {
     return new CutRig(await simulator({ clock: new ManualClock(), pace: 'instant' }), agent);
   }
 
-  async connect(): Promise<SimulatedConnection> {
+  async connect(): Promise<SimulatorConnection> {
     await this.session.connect();
     return this.sim.waitForConnection(this.sim.connections.length - 1);
   }
@@ -99,7 +99,7 @@ function closingWithoutAcknowledgement(socket: WsWebSocket): void {
   });
 }
 
-const userTexts = (server: SimulatedConnection) =>
+const userTexts = (server: SimulatorConnection) =>
   (server.clientEvents as { type?: string; item?: { content?: { text?: string }[] } }[])
     .filter((e) => e.type === 'conversation.item.create')
     .map((e) => e.item?.content?.[0]?.text);
@@ -134,7 +134,7 @@ describe('a socket that stops being open is a disconnect at once', () => {
     expect(rig.session.status).toBe('connected');
     expect(userTexts(first)).toEqual([]);
 
-    const second = rig.sim.connections[1] as SimulatedConnection;
+    const second = rig.sim.connections[1] as SimulatorConnection;
     rig.session.sendMessage('Are you there now?', { respond: false });
     await second.waitForClientEvent('conversation.item.create');
     expect(userTexts(second)).toEqual(['Are you there now?']);
@@ -198,7 +198,7 @@ describe('a write that fails at the socket', () => {
     expect(errors[0]?.message).toContain('write EPIPE');
     expect(errors[1]?.error).toMatchObject({ callIds: ['call_book'] });
     expect(rig.of('reconnecting')[0]?.detail).toContain('write EPIPE');
-    const outputs = (server: SimulatedConnection) =>
+    const outputs = (server: SimulatorConnection) =>
       (
         server.clientEvents as {
           type?: string;
@@ -208,7 +208,7 @@ describe('a write that fails at the socket', () => {
         .filter((e) => e.type === 'conversation.item.create' && e.item?.type === 'function_call_output')
         .map((e) => [e.item?.call_id, e.item?.output]);
     expect(outputs(first)).toEqual([]);
-    const second = rig.sim.connections[1] as SimulatedConnection;
+    const second = rig.sim.connections[1] as SimulatorConnection;
     await second.waitForClientEvent(
       (e) => (e as { item?: { type?: string } }).item?.type === 'function_call_output',
     );
@@ -227,7 +227,7 @@ describe('a user message the service had not acknowledged when the connection dr
     first.terminate(); // the service never reads it
 
     await rig.waitFor('reconnected');
-    const second = rig.sim.connections[1] as SimulatedConnection;
+    const second = rig.sim.connections[1] as SimulatorConnection;
     await rig.waitFor(
       'history_added',
       (e) => e.item.type === 'message' && e.item.text === 'Remember: a table for two.',
@@ -253,7 +253,7 @@ describe('a user message the service had not acknowledged when the connection dr
     first.terminate();
 
     await rig.waitFor('reconnected');
-    const second = rig.sim.connections[1] as SimulatedConnection;
+    const second = rig.sim.connections[1] as SimulatorConnection;
     await second.waitForClientEvent('conversation.item.create');
     expect(userTexts(first)).toEqual(['Remember: a table for two.']);
     expect(userTexts(second)).toEqual(['Remember: a table for two.']);

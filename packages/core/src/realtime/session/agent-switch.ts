@@ -41,7 +41,7 @@ export interface AgentSwitchHost<TContext> {
 /**
  * The one agent-switch path, shared by handoffs and `updateAgent()`: switches run one at a time; the new
  * agent's configuration is resolved, the handoff's `onHandoff` runs, then one `updateSession` goes out and
- * the switch is committed, followed by `agent_end`, `agent_start` and `handoff`. If any step fails nothing
+ * the switch is committed, followed by `agent_done`, `agent_started` and `handoff`. If any step fails nothing
  * is sent, the previous agent stays active and the error is reported (unless the connection went away).
  */
 export class AgentSwitcher<TContext> {
@@ -116,8 +116,8 @@ export class AgentSwitcher<TContext> {
       if (!host.lifetime().aborted) host.reportError(error);
       throw error;
     }
-    host.emit({ type: 'agent_end', agent: previous, reason: 'switch' });
-    host.emit({ type: 'agent_start', agent: next });
+    host.emit({ type: 'agent_done', agent: previous, reason: 'switch' });
+    host.emit({ type: 'agent_started', agent: next });
     host.emit({
       type: 'handoff',
       from: previous,

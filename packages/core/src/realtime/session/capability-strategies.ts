@@ -6,7 +6,7 @@ import type { RealtimeSessionSettings } from './options.js';
 /**
  * Where each capability flag becomes a strategy: every flag of {@link RealtimeCapabilities} is read here and
  * nowhere else in the session (docs/capabilities.md names the function per flag). The units that act on a
- * strategy (the connect configuration, the agent switch, interruptions, replies, the response coordinator,
+ * strategy (the connect configuration, the agent switch, interruptions, responses, the response coordinator,
  * recycling) ask these functions.
  */
 
@@ -53,7 +53,7 @@ export const turnDetectionStrategy = {
       },
     };
   },
-  /** The provider detects the user's turns: `commitAudio()` leaves the reply to it. */
+  /** The provider detects the user's turns: `commitAudio()` leaves the response to it. */
   active(setting: RealtimeSessionSettings['turnDetection'], capabilities: RealtimeCapabilities): boolean {
     return capabilities.turnDetection && setting !== null;
   },
@@ -156,8 +156,8 @@ export function messageCorrectionStrategy(
   };
 }
 
-/** `ephemeralResponse`: an ephemeral reply goes out of band, or is an ordinary reply with a warning. */
-export function ephemeralReplyStrategy(
+/** `ephemeralResponse`: an ephemeral response goes out of band, or is an ordinary response with a warning. */
+export function ephemeralResponseStrategy(
   capabilities: RealtimeCapabilities,
   provider: string,
 ): { outOfBand: true } | { outOfBand: false; warning: CapabilityWarning } {
@@ -166,21 +166,21 @@ export function ephemeralReplyStrategy(
     outOfBand: false,
     warning: {
       code: 'ephemeral_response_unsupported',
-      message: `Provider "${provider}" does not declare ephemeralResponse: this reply is an ordinary one and enters the conversation (history and the model's context).`,
+      message: `Provider "${provider}" does not declare ephemeralResponse: this response is an ordinary one and enters the conversation (history and the model's context).`,
     },
   };
 }
 
 /**
- * `autoToolReplyGeneration`: who starts the response after tool outputs. `'provider'`: the session never
+ * `autoToolResponseGeneration`: who starts the response after tool outputs. `'provider'`: the session never
  * requests one, and a tool output means the provider is about to answer (recycling waits for it).
  */
 export function toolFollowUpStrategy(capabilities: RealtimeCapabilities): 'session' | 'provider' {
-  return capabilities.autoToolReplyGeneration ? 'provider' : 'session';
+  return capabilities.autoToolResponseGeneration ? 'provider' : 'session';
 }
 
 /**
- * `responseRequests`: a user message (`sendMessage`) or a requested reply (`generateReply`, `commitAudio({ respond:
+ * `responseRequests`: a user message (`sendMessage`) or a requested response (`generateResponse`, `commitAudio({ respond:
  * true })`) needs a provider that answers requests; where the model takes its turns by itself they are refused.
  */
 export function requireResponseRequests(
@@ -194,7 +194,7 @@ export function requireResponseRequests(
 }
 
 /**
- * `turnDetection` and `responseRequests`: whether committing user audio asks for a reply by default (push-to-talk);
+ * `turnDetection` and `responseRequests`: whether committing user audio asks for a response by default (push-to-talk);
  * not where the provider detects turns or takes them by itself.
  */
 export function commitRespondsByDefault(

@@ -12,7 +12,7 @@ import {
 import type { AgentSwitcher } from './agent-switch.js';
 import type { ApprovalBook } from './approvals.js';
 import { historyReplayStrategy, toolFollowUpStrategy } from './capability-strategies.js';
-import type { EphemeralReplies } from './ephemeral-replies.js';
+import type { EphemeralResponses } from './ephemeral-responses.js';
 import {
   ConnectionCloseError,
   ConnectionLostError,
@@ -26,13 +26,13 @@ import type { HistoryMirror } from './history-mirror.js';
 import { ReplayEchoes } from './history-replay.js';
 import type { Interruptions } from './interruption.js';
 import { dropLostTurn } from './lost-turn.js';
-import type { MessagePlayout } from './message-playout.js';
+import type { MessageOrder } from './message-order.js';
 import type { ResolvedSessionOptions } from './options.js';
 import type { OutputGuardrailMonitor } from './output-guardrail-monitor.js';
 import { Reconnection } from './reconnection.js';
 import { Recycler } from './recycle.js';
-import type { ReplyRequests } from './reply-requests.js';
 import type { ResponseCoordinator } from './response-coordinator.js';
+import type { ResponseRequests } from './response-requests.js';
 import type { ResponseTracker } from './response-tracker.js';
 import type { SessionState } from './session-state.js';
 import type { StaleResponses } from './stale-responses.js';
@@ -60,13 +60,13 @@ export interface ConnectionBoundParts<TContext> {
   readonly unacknowledged: UnacknowledgedInputs;
   readonly tasks: TaskSet;
   readonly approvals: ApprovalBook<TContext>;
-  readonly requests: ReplyRequests;
+  readonly requests: ResponseRequests;
   readonly coordinator: ResponseCoordinator;
   readonly responses: ResponseTracker<TContext>;
   readonly stale: StaleResponses;
-  readonly ephemeral: EphemeralReplies;
+  readonly ephemeral: EphemeralResponses;
   readonly interruptions: Interruptions<TContext>;
-  readonly playout: MessagePlayout;
+  readonly messageOrder: MessageOrder;
   readonly executor: ToolExecutor<TContext>;
   readonly guardrails: OutputGuardrailMonitor<TContext>;
   readonly switcher: AgentSwitcher<TContext>;
@@ -199,7 +199,7 @@ export class ConnectionLifecycle<TContext> {
       false,
     );
     state.emit({ type: 'connection_status', status: 'disconnected', reason: detail });
-    state.emit({ type: 'agent_end', agent: state.agent, reason: 'disconnect' });
+    state.emit({ type: 'agent_done', agent: state.agent, reason: 'disconnect' });
     state.hub.endIterators();
   }
 
@@ -255,7 +255,7 @@ export class ConnectionLifecycle<TContext> {
   }
 
   /**
-   * Releases the current connection and everything bound to it, once: listener, waiting replies,
+   * Releases the current connection and everything bound to it, once: listener, waiting responses,
    * approvals, tool and guardrail tasks (cancelled and awaited), then the connection itself.
    */
   release(reason: ParleyError): Promise<void> {
@@ -278,7 +278,7 @@ export class ConnectionLifecycle<TContext> {
     parts.turns.flush();
     parts.mirror.transcriptionsCut();
     parts.interruptions.reset();
-    parts.playout.reset();
+    parts.messageOrder.reset();
     parts.options.playbackTracker.reset();
     parts.requests.failAll(reason);
     parts.approvals.clear();
@@ -327,7 +327,7 @@ export class ConnectionLifecycle<TContext> {
       this.#connectAbort = undefined;
       for (const warning of opened.warnings) state.emit({ type: 'warning', ...warning });
       state.emit({ type: 'connection_status', status: 'connected' });
-      state.emit({ type: 'agent_start', agent: state.agent });
+      state.emit({ type: 'agent_started', agent: state.agent });
     } catch (error) {
       if (opened && state.connection !== opened.connection) await opened.connection.close().catch(() => {});
       this.#connectAbort = undefined;
@@ -350,7 +350,7 @@ export class ConnectionLifecycle<TContext> {
     this.#parts.unacknowledged.dropCarried();
     await this.release(new SessionClosedError());
     await this.#parts.switcher.idle;
-    if (agentWasActive) state.emit({ type: 'agent_end', agent: state.agent, reason: 'close' });
+    if (agentWasActive) state.emit({ type: 'agent_done', agent: state.agent, reason: 'close' });
     state.emit({ type: 'connection_status', status: 'closed' });
     state.hub.end();
     const [failure] = this.#unclosed?.values() ?? [];

@@ -1,13 +1,13 @@
 import type { PlaybackTracker } from '../playback/playback-tracker.js';
 import type { RealtimeSessionEvent } from './events.js';
 import type { HistoryMirror } from './history-mirror.js';
-import type { ContentProcessor, MessageContentEvent, MessagePlayout } from './message-playout.js';
+import type { ContentProcessor, MessageContentEvent, MessageOrder } from './message-order.js';
 import type { OutputGuardrailMonitor } from './output-guardrail-monitor.js';
 import type { ResponseTracker } from './response-tracker.js';
 
 /** What {@link deliverContent} needs from its session. */
 export interface ContentDeliveryHost<TContext> {
-  readonly playout: MessagePlayout;
+  readonly messageOrder: MessageOrder;
   readonly tracker: PlaybackTracker;
   readonly mirror: HistoryMirror<TContext>;
   readonly guardrails: OutputGuardrailMonitor<TContext>;
@@ -20,7 +20,7 @@ export interface ContentDeliveryHost<TContext> {
 }
 
 /**
- * Delivers one piece of a message's content (its turn comes from {@link MessagePlayout}): to the
+ * Delivers one piece of a message's content (its turn comes from {@link MessageOrder}): to the
  * history, the output guardrails, the playback tracker and the app. Content of a stopped response is
  * dropped: its audio is never played, its text never shown; only its audio is still counted (the
  * provider holds it, which bounds truncation). `responseId` and `itemId` are the event's (see
@@ -42,24 +42,24 @@ export function deliverContent<TContext>(
       if (host.observed(event.type)) host.emit({ type: event.type, responseId, itemId, delta: event.delta });
       return;
     case 'audio_delta':
-      if (host.playout.audio(responseId, itemId, event.audio.byteLength, !stopped)) {
-        host.emit({ type: 'audio_start', responseId, itemId });
+      if (host.messageOrder.audio(responseId, itemId, event.audio.byteLength, !stopped)) {
+        host.emit({ type: 'audio_started', responseId, itemId });
       }
       if (stopped) return;
       host.responses.audio(responseId, itemId);
       host.mirror.audio(itemId);
-      host.tracker.audioReceived(itemId, event.audio.byteLength / host.playout.bytesPerMs);
+      host.tracker.audioReceived(itemId, event.audio.byteLength / host.messageOrder.bytesPerMs);
       if (host.observed('audio')) host.emit({ type: 'audio', responseId, itemId, data: event.audio });
       return;
     case 'audio_done':
-      host.playout.audioDone(itemId);
+      host.messageOrder.audioDone(itemId);
       if (!stopped) host.emit({ type: 'audio_done', responseId, itemId });
       return;
     case 'transcript_done':
       host.mirror.transcriptDone(event);
       return;
     case 'message_done':
-      host.playout.messageDone(itemId);
+      host.messageOrder.messageDone(itemId);
       host.mirror.messageDone(event);
       return;
   }

@@ -27,7 +27,7 @@ export class RealtimeConnectError extends ParleyError {
   }
 }
 
-/** The connection went away while something was waiting on it (a reply, a tool output). */
+/** The connection went away while something was waiting on it (a response, a tool output). */
 export class ConnectionLostError extends ParleyError {
   constructor(
     message = 'The realtime connection was lost. Call connect() to reconnect.',
@@ -79,18 +79,18 @@ export class ResponseRefusedError extends ParleyError {
   }
 }
 
-/** The provider did not start a requested response within `replyTimeoutMs`. */
-export class ReplyTimeoutError extends ParleyError {
+/** The provider did not start a requested response within `responseTimeoutMs`. */
+export class ResponseTimeoutError extends ParleyError {
   /** The `clientRequestId` of the request that timed out. */
   readonly clientRequestId: string;
-  /** The `replyTimeoutMs` it exceeded. */
+  /** The `responseTimeoutMs` it exceeded. */
   readonly timeoutMs: number;
 
   constructor(clientRequestId: string, timeoutMs: number) {
     super(
-      'reply_timeout',
+      'response_timeout',
       `The provider did not start response request ${clientRequestId} within ${timeoutMs} ms. ` +
-        'Raise replyTimeoutMs if your provider is slow to start responses.',
+        'Raise responseTimeoutMs if your provider is slow to start responses.',
     );
     this.clientRequestId = clientRequestId;
     this.timeoutMs = timeoutMs;
@@ -133,12 +133,12 @@ export class UnknownToolError extends ParleyError {
 }
 
 /**
- * `generateReply({ addToHistory: false })` was called while another ephemeral reply was still in flight.
- * One ephemeral reply runs at a time per session: wait for the first one's `done`, or `interrupt()` it.
- * Ordinary replies are not affected.
+ * `generateResponse({ addToHistory: false })` was called while another ephemeral response was still in flight.
+ * One ephemeral response runs at a time per session: wait for the first one's `done`, or `interrupt()` it.
+ * Ordinary responses are not affected.
  */
-export class EphemeralReplyInFlightError extends ParleyError {
-  /** The `clientRequestId` of the ephemeral reply in flight. */
+export class EphemeralResponseInFlightError extends ParleyError {
+  /** The `clientRequestId` of the ephemeral response in flight. */
   readonly inFlightRequestId: string;
   /** Its response id, once the provider started it. */
   readonly inFlightResponseId: string | undefined;
@@ -147,11 +147,11 @@ export class EphemeralReplyInFlightError extends ParleyError {
 
   constructor(inFlightRequestId: string, inFlightResponseId: string | undefined, ageMs: number) {
     super(
-      'ephemeral_reply_in_flight',
-      `Another ephemeral reply is in flight (request ${inFlightRequestId}, response ${
+      'ephemeral_response_in_flight',
+      `Another ephemeral response is in flight (request ${inFlightRequestId}, response ${
         inFlightResponseId ?? 'not started yet'
-      }, requested ${Math.round(ageMs)} ms ago). A session runs one ephemeral reply at a time: await the ` +
-        "first reply's done, or call interrupt() to cancel it, before requesting another.",
+      }, requested ${Math.round(ageMs)} ms ago). A session runs one ephemeral response at a time: await the ` +
+        "first response's done, or call interrupt() to cancel it, before requesting another.",
     );
     this.inFlightRequestId = inFlightRequestId;
     this.inFlightResponseId = inFlightResponseId;
@@ -163,8 +163,8 @@ export class EphemeralReplyInFlightError extends ParleyError {
  * A turn was under way when the connection went away: the responses that were streaming (they ended with a
  * `failed` `response_done`; their messages are marked interrupted in history), the tool calls that were
  * running or waiting for approval (cancelled; their output says the result is unknown), and the response
- * requests that never started (their reply handles were rejected). When the session reconnects by itself it
- * goes on without them: call `generateReply()` after `reconnected`. Otherwise the session is `disconnected`:
+ * requests that never started (their response handles were rejected). When the session reconnects by itself it
+ * goes on without them: call `generateResponse()` after `reconnected`. Otherwise the session is `disconnected`:
  * call `connect()`.
  */
 export class TurnLostError extends ParleyError {
@@ -200,7 +200,7 @@ export class TurnLostError extends ParleyError {
       'turn_lost',
       `The connection was lost (${reason}) while a turn was under way; lost: ${parts.join('; ')}. ` +
         (reconnecting
-          ? 'The session reconnects without it: call generateReply() after the reconnected event to go on.'
+          ? 'The session reconnects without it: call generateResponse() after the reconnected event to go on.'
           : 'The session is disconnected: call connect() to go on.'),
     );
     this.responseIds = Object.freeze([...lost.responseIds]);
@@ -269,7 +269,7 @@ export class ToolOutputNotSentError extends ParleyError {
 /**
  * The session stopped asking for automatic follow-ups: the last ones in a row only answered errors (a tool
  * that keeps failing or does not exist, a guardrail that keeps tripping). The next user input or
- * `generateReply()` goes on as usual; fix the tool or the guardrail if it keeps happening.
+ * `generateResponse()` goes on as usual; fix the tool or the guardrail if it keeps happening.
  */
 export class FollowUpLimitError extends ParleyError {
   /** What the stopped follow-up would have answered. */
@@ -282,7 +282,7 @@ export class FollowUpLimitError extends ParleyError {
       'follow_up_limit',
       `Stopped after ${inARow} automatic follow-ups in a row that only answered ${
         reason === 'guardrail' ? 'output guardrail trips' : 'tool errors'
-      }; no further response was requested. The session waits for the next user input or generateReply().`,
+      }; no further response was requested. The session waits for the next user input or generateResponse().`,
     );
     this.reason = reason;
     this.inARow = inARow;

@@ -86,13 +86,13 @@ export type RealtimeSessionEvent<TContext = unknown> =
     }
   /**
    * Connected again: the agent's configuration was applied and the history replayed into the new
-   * conversation (`replayedItems` items). The agent stays active throughout: no `agent_end`/`agent_start`.
+   * conversation (`replayedItems` items). The agent stays active throughout: no `agent_done`/`agent_started`.
    */
   | { type: 'reconnected'; reason: RealtimeReconnectReason; attempt: number; replayedItems: number }
   /** An agent became the active agent of a live connection (on connect, on a handoff or `updateAgent`). */
-  | { type: 'agent_start'; agent: Agent<TContext> }
+  | { type: 'agent_started'; agent: Agent<TContext> }
   /** An agent stopped being active (replaced, disconnected or closed). */
-  | { type: 'agent_end'; agent: Agent<TContext>; reason: 'switch' | 'disconnect' | 'close' }
+  | { type: 'agent_done'; agent: Agent<TContext>; reason: 'switch' | 'disconnect' | 'close' }
   /**
    * The active agent changed. `via: 'tool_call'` when the model called a handoff tool,
    * `'update_agent'` when the app called `updateAgent()`; both go through the same code path.
@@ -112,7 +112,7 @@ export type RealtimeSessionEvent<TContext = unknown> =
       conversation: 'default' | 'none';
       /** The agent the response belongs to; its tool calls run against this agent. */
       agent: Agent<TContext>;
-      /** Set when the response answers a request made by the session (`generateReply`, tool follow-ups). */
+      /** Set when the response answers a request made by the session (`generateResponse`, tool follow-ups). */
       clientRequestId?: string;
     }
   /** A response ended. */
@@ -148,12 +148,12 @@ export type RealtimeSessionEvent<TContext = unknown> =
       transcript: string;
       /** Its assistant messages, in order. */
       messages: readonly RealtimeTurnMessage[];
-      /** The function calls it made, in order (their outputs follow in `tool_end`). */
+      /** The function calls it made, in order (their outputs follow in `tool_done`). */
       toolCalls: readonly { readonly callId: string; readonly name: string }[];
     }
   /** A function tool started running (after any approval). */
   | {
-      type: 'tool_start';
+      type: 'tool_started';
       agent: Agent<TContext>;
       callId: string;
       name: string;
@@ -162,7 +162,7 @@ export type RealtimeSessionEvent<TContext = unknown> =
     }
   /** A function tool call ended and its `output` was sent to the model. */
   | {
-      type: 'tool_end';
+      type: 'tool_done';
       agent: Agent<TContext>;
       callId: string;
       name: string;
@@ -211,7 +211,7 @@ export type RealtimeSessionEvent<TContext = unknown> =
   /** The provider's continuous output carried silence between responses (providers with `continuousAudio`). */
   | { type: 'output_silence'; durationMs: number }
   /** The first audio of a message: it starts playing (one per message, before its first `audio`). */
-  | { type: 'audio_start'; responseId: string; itemId: string }
+  | { type: 'audio_started'; responseId: string; itemId: string }
   /** A chunk of assistant audio: PCM16, 24 kHz, mono. Play it in order. */
   | { type: 'audio'; responseId: string; itemId: string; data: Uint8Array }
   /** The assistant message `itemId` has no more audio. */

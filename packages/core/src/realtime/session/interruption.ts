@@ -2,9 +2,9 @@ import { INTERRUPTION_SNAPSHOTS_LIMIT } from '../../constants.js';
 import type { PlaybackTracker } from '../playback/playback-tracker.js';
 import type { RealtimeCapabilities, RealtimeCommand } from '../seam.js';
 import { messageCorrectionStrategy } from './capability-strategies.js';
-import type { EphemeralReplies } from './ephemeral-replies.js';
+import type { EphemeralResponses } from './ephemeral-responses.js';
 import type { RealtimeMessageOutcome, RealtimeSessionEvent } from './events.js';
-import type { MessagePlayout, PlayoutMessage } from './message-playout.js';
+import type { MessageOrder, OrderedMessage } from './message-order.js';
 import type { ResponseCoordinator } from './response-coordinator.js';
 import type { ResponseTracker } from './response-tracker.js';
 
@@ -19,12 +19,12 @@ export interface InterruptionHost<TContext> {
   readonly capabilities: RealtimeCapabilities;
   readonly provider: string;
   readonly responses: ResponseTracker<TContext>;
-  readonly playout: MessagePlayout;
+  readonly messageOrder: MessageOrder;
   readonly tracker: PlaybackTracker;
   /** Knows the conversation response the provider is generating; abandons ephemeral requests not yet started. */
   readonly coordinator: ResponseCoordinator;
-  /** The ephemeral reply in flight, stopped with every interruption that names no single response. */
-  readonly ephemeral: EphemeralReplies;
+  /** The ephemeral response in flight, stopped with every interruption that names no single response. */
+  readonly ephemeral: EphemeralResponses;
   /** `true` when the provider cancels its active response by itself on user speech (turn detection). */
   providerCancelsOnSpeech(): boolean;
   send(command: RealtimeCommand): void;
@@ -81,7 +81,7 @@ export class Interruptions<TContext> {
 
   /**
    * Stops what the listener hears: `responseId` only (a guardrail), or every response that is being
-   * generated or still playing, an in-flight ephemeral reply included (by its id, or, when the provider
+   * generated or still playing, an in-flight ephemeral response included (by its id, or, when the provider
    * has not started it yet, by cancelling it on arrival). A response already stopped is left alone.
    */
   interrupt(source: InterruptSource, responseId?: string): void {
@@ -101,12 +101,12 @@ export class Interruptions<TContext> {
     const stopping: (readonly [string, Snapshot])[] = [];
     for (const id of early) this.#begin(source, id, stopping);
     if (responseId === undefined) {
-      // Only responses that may still be heard are looked at; the others leave the playout's small set for good.
-      const playout = this.#host.playout;
-      for (const id of playout.responsesWithAudio()) {
-        if (this.#stopped?.has(id)) playout.stopWatching(id);
+      // Only responses that may still be heard are looked at; the others leave the messageOrder's small set for good.
+      const messageOrder = this.#host.messageOrder;
+      for (const id of messageOrder.responsesWithAudio()) {
+        if (this.#stopped?.has(id)) messageOrder.stopWatching(id);
         else if (this.#audible(id)) this.#begin(source, id, stopping);
-        else if (this.#host.responses.get(id)?.done) playout.stopWatching(id);
+        else if (this.#host.responses.get(id)?.done) messageOrder.stopWatching(id);
       }
     }
     if (stopping.length === 0) return;
@@ -123,7 +123,7 @@ export class Interruptions<TContext> {
   }
 
   /**
-   * A response answering a request the session gave up on (a timeout, an abandoned ephemeral reply)
+   * A response answering a request the session gave up on (a timeout, an abandoned ephemeral response)
    * started: cancel it by id; its events are ignored. Playback of anything else goes on.
    */
   abandoned(responseId: string): void {
@@ -145,21 +145,21 @@ export class Interruptions<TContext> {
   #audible(responseId: string): boolean {
     const info = this.#host.responses.get(responseId);
     if (info && !info.done) return true;
-    return this.#host.playout
+    return this.#host.messageOrder
       .messagesOf(responseId)
-      .some((message) => this.#heardMs(message) < this.#host.playout.durationMs(message.passedBytes));
+      .some((message) => this.#heardMs(message) < this.#host.messageOrder.durationMs(message.passedBytes));
   }
 
-  #heardMs(message: PlayoutMessage): number {
+  #heardMs(message: OrderedMessage): number {
     const played = this.#host.tracker.playedMs(message.itemId);
     const bounded = Number.isFinite(played) ? Math.floor(played) : 0;
-    return Math.min(Math.max(0, bounded), this.#host.playout.durationMs(message.passedBytes));
+    return Math.min(Math.max(0, bounded), this.#host.messageOrder.durationMs(message.passedBytes));
   }
 
   #snapshot(responseId: string): Snapshot {
     const played = new Map<string, number>();
     const complete = new Set<string>();
-    for (const message of this.#host.playout.messagesOf(responseId)) {
+    for (const message of this.#host.messageOrder.messagesOf(responseId)) {
       played.set(message.itemId, this.#heardMs(message));
       const hasAudio = message.receivedBytes > 0;
       if (hasAudio ? message.audioDone : message.messageDone) complete.add(message.itemId);
@@ -188,12 +188,12 @@ export class Interruptions<TContext> {
   /** Tells the app, and corrects the provider's copy of what was already heard (or settles a finished one). */
   #finish(source: InterruptSource | 'abandoned', responseId: string, snapshot: Snapshot): void {
     const info = this.#host.responses.track(responseId);
-    const messages = this.#host.playout.messagesOf(responseId);
+    const messages = this.#host.messageOrder.messagesOf(responseId);
     const withAudio = messages.filter((m) => m.passedBytes > 0);
     if (source !== 'abandoned' && withAudio.length > 0) {
       const heard =
         withAudio.find(
-          (m) => (snapshot.played.get(m.itemId) ?? 0) < this.#host.playout.durationMs(m.passedBytes),
+          (m) => (snapshot.played.get(m.itemId) ?? 0) < this.#host.messageOrder.durationMs(m.passedBytes),
         ) ?? withAudio.at(-1);
       this.#host.emit({
         type: 'audio_interrupted',
@@ -219,20 +219,20 @@ export class Interruptions<TContext> {
     snapshot.settled = true;
     const info = this.#host.responses.get(responseId);
     if (info?.conversation === 'none') return;
-    for (const message of this.#host.playout.messagesOf(responseId)) {
+    for (const message of this.#host.messageOrder.messagesOf(responseId)) {
       this.#settleMessage(message, snapshot);
     }
     this.#host.settled(responseId);
   }
 
-  #settleMessage(message: PlayoutMessage, snapshot: Snapshot): void {
+  #settleMessage(message: OrderedMessage, snapshot: Snapshot): void {
     const { itemId } = message;
     const corrected = snapshot.corrected.get(itemId);
     const outcome = corrected ?? this.#outcome(message, snapshot);
     const played = snapshot.played.get(itemId) ?? 0;
     const heard =
       outcome === 'partial' && message.receivedBytes > 0
-        ? { ms: played, ofMs: this.#host.playout.durationMs(message.passedBytes) }
+        ? { ms: played, ofMs: this.#host.messageOrder.durationMs(message.passedBytes) }
         : undefined;
     this.#host.applyOutcome(message.responseId, itemId, outcome, heard);
     if (corrected === undefined) {
@@ -240,12 +240,12 @@ export class Interruptions<TContext> {
     }
   }
 
-  #outcome(message: PlayoutMessage, snapshot: Snapshot): MessageOutcome {
+  #outcome(message: OrderedMessage, snapshot: Snapshot): MessageOutcome {
     const { itemId } = message;
     const played = snapshot.played.get(itemId) ?? 0;
     const complete = snapshot.complete.has(itemId);
     if (message.receivedBytes > 0) {
-      const passedMs = this.#host.playout.durationMs(message.passedBytes);
+      const passedMs = this.#host.messageOrder.durationMs(message.passedBytes);
       return complete && passedMs > 0 && played >= passedMs ? 'full' : played > 0 ? 'partial' : 'skipped';
     }
     return complete ? 'full' : this.#host.hasText(itemId) ? 'partial' : 'skipped';

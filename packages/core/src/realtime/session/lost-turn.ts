@@ -71,7 +71,7 @@ export function dropLostTurn<TContext>(
   for (const call of calls) {
     history.updateCall(call.callId, { output: CUT_OFF_OUTPUT(call.name), status: 'completed' });
   }
-  // Ephemeral-reply bookkeeping is drained by the release itself.
+  // Ephemeral-response bookkeeping is drained by the release itself.
   const released = release(error);
   responseIds.forEach((responseId, i) => {
     state.emit({

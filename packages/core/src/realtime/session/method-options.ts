@@ -1,5 +1,5 @@
 import { optionKeys } from '../../option-keys.js';
-import type { GenerateReplyOptions } from './replies.js';
+import type { GenerateResponseOptions } from './response-generation.js';
 
 /** The valid keys of the options each {@link RealtimeSession} method takes. */
 export const SEND_MESSAGE_OPTIONS = optionKeys<{ respond?: boolean }>('sendMessage() options', {
@@ -9,7 +9,7 @@ export const SEND_AUDIO_OPTIONS = optionKeys<{ commit?: boolean }>('sendAudio() 
 export const COMMIT_AUDIO_OPTIONS = optionKeys<{ respond?: boolean }>('commitAudio() options', {
   respond: true,
 });
-export const GENERATE_REPLY_OPTIONS = optionKeys<GenerateReplyOptions>('generateReply() options', {
+export const GENERATE_REPLY_OPTIONS = optionKeys<GenerateResponseOptions>('generateResponse() options', {
   instructions: true,
   toolChoice: true,
   addToHistory: true,

@@ -49,11 +49,11 @@ export interface RealtimeSessionOptions<TContext = unknown> {
   /** Timeout for tools that declare no `timeoutMs` of their own. Default: none. */
   toolTimeoutMs?: number;
   /**
-   * How long a response request (a `generateReply()`, a user message's reply, a tool follow-up) may wait for the
+   * How long a response request (a `generateResponse()`, a user message's response, a tool follow-up) may wait for the
    * provider to start its response, counted from when it was made, time queued behind an active response
    * included. Default 15 000.
    */
-  replyTimeoutMs?: number;
+  responseTimeoutMs?: number;
   /**
    * A started response that sends no event for this long (checked in windows of this length, so it is dropped
    * within twice that) is dropped: cancelled by its id, ended as `failed` with reason `stale`, and reported as a
@@ -98,7 +98,7 @@ export interface ResolvedSessionOptions<TContext> {
   outputGuardrails: OutputGuardrail<TContext>[];
   guardrailDebounceChars: number;
   toolTimeoutMs: number | undefined;
-  replyTimeoutMs: number;
+  responseTimeoutMs: number;
   staleResponseMs: number;
   clock: Clock;
   playbackTracker: PlaybackTracker;
@@ -117,7 +117,7 @@ const SESSION_OPTIONS = optionKeys<RealtimeSessionOptions>(OWNER, {
   outputGuardrails: true,
   guardrailDebounceChars: true,
   toolTimeoutMs: true,
-  replyTimeoutMs: true,
+  responseTimeoutMs: true,
   staleResponseMs: true,
   clock: true,
   playbackTracker: true,
@@ -193,7 +193,7 @@ export function resolveSessionOptions<TContext>(
   }
   positive('guardrailDebounceChars', options.guardrailDebounceChars, true);
   positive('toolTimeoutMs', options.toolTimeoutMs, false);
-  positive('replyTimeoutMs', options.replyTimeoutMs, false);
+  positive('responseTimeoutMs', options.responseTimeoutMs, false);
   positive('staleResponseMs', options.staleResponseMs, false);
   const guardrails = options.outputGuardrails ?? [];
   if (
@@ -252,7 +252,7 @@ export function resolveSessionOptions<TContext>(
     outputGuardrails: [...guardrails],
     guardrailDebounceChars: options.guardrailDebounceChars ?? DEFAULT_GUARDRAIL_DEBOUNCE_CHARS,
     toolTimeoutMs: options.toolTimeoutMs,
-    replyTimeoutMs: options.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS,
+    responseTimeoutMs: options.responseTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS,
     staleResponseMs: options.staleResponseMs ?? DEFAULT_STALE_RESPONSE_MS,
     clock,
     playbackTracker: tracker ?? new RealtimePlaybackTracker(clock),

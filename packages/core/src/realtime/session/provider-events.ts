@@ -5,15 +5,15 @@ import type { RealtimeConnection, RealtimeEvent } from '../seam.js';
 import type { ConnectionLifecycle } from './connection-lifecycle.js';
 import { type ContentDeliveryHost, deliverContent } from './content-delivery.js';
 import type { Delegations } from './delegations.js';
-import type { EphemeralReplies } from './ephemeral-replies.js';
+import type { EphemeralResponses } from './ephemeral-responses.js';
 import { ResponseRefusedError, StaleResponseError } from './errors.js';
 import type { RealtimeSessionEvent } from './events.js';
 import type { HistoryMirror } from './history-mirror.js';
 import type { Interruptions } from './interruption.js';
-import type { MessageContentEvent, MessagePlayout } from './message-playout.js';
+import type { MessageContentEvent, MessageOrder } from './message-order.js';
 import type { OutputGuardrailMonitor } from './output-guardrail-monitor.js';
-import type { ReplyRequests } from './reply-requests.js';
 import type { ResponseCoordinator } from './response-coordinator.js';
+import type { ResponseRequests } from './response-requests.js';
 import type { ResponseTracker } from './response-tracker.js';
 import type { SessionState } from './session-state.js';
 import type { StaleResponses } from './stale-responses.js';
@@ -29,14 +29,14 @@ export interface ProviderEventConsumers<TContext> {
   readonly emit: (event: RealtimeSessionEvent<TContext>) => void;
   readonly observed: (type: RealtimeSessionEvent<TContext>['type']) => boolean;
   readonly lifecycle: ConnectionLifecycle<TContext>;
-  readonly playout: MessagePlayout;
+  readonly messageOrder: MessageOrder;
   readonly delivery: ContentDeliveryHost<TContext>;
   readonly mirror: HistoryMirror<TContext>;
   readonly coordinator: ResponseCoordinator;
   readonly responses: ResponseTracker<TContext>;
   readonly stale: StaleResponses;
-  readonly requests: ReplyRequests;
-  readonly ephemeral: EphemeralReplies;
+  readonly requests: ResponseRequests;
+  readonly ephemeral: EphemeralResponses;
   readonly interruptions: Interruptions<TContext>;
   readonly guardrails: OutputGuardrailMonitor<TContext>;
   readonly executor: ToolExecutor<TContext>;
@@ -65,7 +65,7 @@ export class ProviderEventRouter<TContext> {
     const type = event.type;
     if (type === 'audio_delta' || type === 'transcript_delta' || type === 'text_delta') {
       to.stale.seen(event.responseId);
-      to.playout.admit(event, this.#deliver);
+      to.messageOrder.admit(event, this.#deliver);
       return;
     }
     if (to.lifecycle.observe(event)) return;
@@ -83,13 +83,13 @@ export class ProviderEventRouter<TContext> {
         this.#responseDone(event);
         return;
       case 'message_started':
-        to.playout.messageStarted(event.responseId, event.itemId);
+        to.messageOrder.messageStarted(event.responseId, event.itemId);
         to.mirror.messageStarted(event);
         return;
       case 'audio_done':
       case 'transcript_done':
       case 'message_done':
-        to.playout.admit(event, this.#deliver);
+        to.messageOrder.admit(event, this.#deliver);
         return;
       case 'function_call':
         to.mirror.functionCallArrived(event);
@@ -160,9 +160,9 @@ export class ProviderEventRouter<TContext> {
       to.requests.started(id, event.responseId);
       to.ephemeral.started(id, event.responseId);
     }
-    // The session gave up on it (a timeout, an interrupted ephemeral reply): it must not speak now.
+    // The session gave up on it (a timeout, an interrupted ephemeral response): it must not speak now.
     if (abandoned) to.interruptions.abandoned(event.responseId);
-    // Ephemeral replies carry the app's own words and never enter history: no guardrails, no trace.
+    // Ephemeral responses carry the app's own words and never enter history: no guardrails, no trace.
     if (event.conversation === 'default') to.guardrails.begin(event.responseId, info.agent);
     this.#state.emit({
       type: 'response_started',
@@ -181,7 +181,7 @@ export class ProviderEventRouter<TContext> {
       return;
     }
     to.stale.end(event.responseId);
-    to.playout.responseDone(event.responseId, this.#deliver);
+    to.messageOrder.responseDone(event.responseId, this.#deliver);
     const info = known ?? to.responses.track(event.responseId, event.conversation);
     info.done = true;
     if (event.status !== 'completed') info.interrupted = true;

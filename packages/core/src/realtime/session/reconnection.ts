@@ -187,7 +187,7 @@ export class Reconnection<TContext> {
     }
     state.reportError('session', error);
     state.emit({ type: 'connection_status', status: 'disconnected', reason: 'reconnect_failed' });
-    state.emit({ type: 'agent_end', agent: state.agent, reason: 'disconnect' });
+    state.emit({ type: 'agent_done', agent: state.agent, reason: 'disconnect' });
     state.hub.endIterators();
     return error;
   }

@@ -18,7 +18,7 @@ export interface ResponseRequestParams {
 }
 
 /** Why a response was requested. */
-export type ResponseRequestReason = 'reply' | 'user_input' | 'tool_follow_up' | 'guardrail';
+export type ResponseRequestReason = 'generate_response' | 'user_input' | 'tool_follow_up' | 'guardrail';
 
 /** A response request the coordinator holds: queued, or sent and not yet started. */
 export interface PendingResponseRequest {
@@ -55,9 +55,9 @@ export type FollowUpReason = 'tool_follow_up' | 'guardrail';
 /** Options of {@link ResponseCoordinator}. */
 export interface ResponseCoordinatorOptions extends ResponseCoordinatorHooks {
   /** The provider starts follow-up responses after tool outputs itself: never request one. */
-  autoToolReplyGeneration: boolean;
+  autoToolResponseGeneration: boolean;
   /**
-   * With `autoToolReplyGeneration`: how long the queue waits for the provider's own tool follow-up to start
+   * With `autoToolResponseGeneration`: how long the queue waits for the provider's own tool follow-up to start
    * before it moves on (timed on `clock`). Without a clock the queue waits for it to start.
    */
   providerFollowUpTimeoutMs?: number;
@@ -88,9 +88,9 @@ interface MutableRequest {
  *   group, requested by the last call to finish or at the response's end; calls without a response get a
  *   follow-up after each output;
  * - queued requests without parameters (user input, follow-ups) coalesce: one response answers them all;
- * - a refused (named or not), failed or abandoned request releases the queue; an abandoned queued one (its reply
+ * - a refused (named or not), failed or abandoned request releases the queue; an abandoned queued one (its response
  *   timeout runs from when it was queued) leaves it;
- * - with `autoToolReplyGeneration`, no follow-up is ever requested, and the queue waits for the provider's
+ * - with `autoToolResponseGeneration`, no follow-up is ever requested, and the queue waits for the provider's
  *   own follow-up to start and end;
  * - automatic follow-ups that only answer errors stop after {@link MAX_ERROR_FOLLOW_UPS} in a row.
  *
@@ -99,7 +99,7 @@ interface MutableRequest {
  */
 export class ResponseCoordinator {
   readonly #hooks: ResponseCoordinatorHooks;
-  readonly #autoToolReply: boolean;
+  readonly #autoToolResponse: boolean;
   readonly #queue: MutableRequest[] = [];
   #inFlight: MutableRequest | undefined;
   /** Created on first use: an idle session holds none. */
@@ -116,7 +116,7 @@ export class ResponseCoordinator {
 
   constructor(options: ResponseCoordinatorOptions) {
     this.#hooks = options;
-    this.#autoToolReply = options.autoToolReplyGeneration;
+    this.#autoToolResponse = options.autoToolResponseGeneration;
     this.#clock = options.clock;
     this.#providerFollowUpTimeoutMs = options.providerFollowUpTimeoutMs;
   }
@@ -161,8 +161,8 @@ export class ResponseCoordinator {
     params: ResponseRequestParams,
     reason: ResponseRequestReason,
   ): { request: PendingResponseRequest; error?: unknown } {
-    if (reason === 'user_input' || reason === 'reply') this.#errorFollowUpsInARow = 0;
-    if (reason !== 'reply' && Object.keys(params).length === 0) {
+    if (reason === 'user_input' || reason === 'generate_response') this.#errorFollowUpsInARow = 0;
+    if (reason !== 'generate_response' && Object.keys(params).length === 0) {
       const joined = this.#queue.find((queued) => isPlain(queued.command));
       if (joined) return { request: { ...joined } };
     }
@@ -259,7 +259,7 @@ export class ResponseCoordinator {
   }
 
   /**
-   * The session stops waiting for request `clientRequestId` (a timeout, an abandoned reply). A queued
+   * The session stops waiting for request `clientRequestId` (a timeout, an abandoned response). A queued
    * request is dropped; a sent one releases the queue, and if it starts later `responseStarted` says so.
    */
   abandon(clientRequestId: string): void {
@@ -325,7 +325,7 @@ export class ResponseCoordinator {
   }
 
   #toolFollowUp(succeeded: boolean): void {
-    if (!this.#autoToolReply) {
+    if (!this.#autoToolResponse) {
       this.followUp('tool_follow_up', !succeeded);
       return;
     }

@@ -14,12 +14,12 @@ import { correctTrippedResponse } from './guardrail-correction.js';
 import { RealtimeHistory } from './history.js';
 import { HistoryMirror } from './history-mirror.js';
 import { Interruptions } from './interruption.js';
-import { MessagePlayout } from './message-playout.js';
+import { MessageOrder } from './message-order.js';
 import type { ResolvedSessionOptions } from './options.js';
 import { OutputGuardrailMonitor } from './output-guardrail-monitor.js';
 import { SessionPlayback } from './playback-control.js';
 import { ProviderEventRouter } from './provider-events.js';
-import { Replies } from './replies.js';
+import { ResponseGeneration } from './response-generation.js';
 import { ResponseTracker } from './response-tracker.js';
 import { SessionState } from './session-state.js';
 import { traceSession } from './session-tracing.js';
@@ -38,7 +38,7 @@ export interface SessionParts<TContext> {
   readonly history: RealtimeHistory;
   readonly approvals: ApprovalBook<TContext>;
   readonly decisions: CallDecisions<TContext>;
-  readonly replies: Replies<TContext>;
+  readonly generation: ResponseGeneration<TContext>;
   readonly userInput: UserInput<TContext>;
   readonly interruptions: Interruptions<TContext>;
   readonly playback: SessionPlayback;
@@ -61,7 +61,7 @@ export function assembleSession<TContext>(
   const runContext = createRunContext(resolved.context);
   const tasks = new TaskSet(clock);
   const unacknowledged = new UnacknowledgedInputs();
-  const playout = new MessagePlayout(audioBytesPerMs(resolved.config.outputAudioFormat));
+  const messageOrder = new MessageOrder(audioBytesPerMs(resolved.config.outputAudioFormat));
   const emit = (event: RealtimeSessionEvent<TContext>) => state.emit(event);
   const send: SessionState<TContext>['send'] = (command) => state.send(command);
   const isStopped = (responseId: string) => interruptions.isStopped(responseId);
@@ -69,16 +69,16 @@ export function assembleSession<TContext>(
   const approvals = new ApprovalBook<TContext>();
   const responses = new ResponseTracker(() => state.agent);
   const stale = new StaleResponses(clock, resolved.staleResponseMs, (id) => router.dropStale(id));
-  const replies = new Replies(state, resolved);
-  const { coordinator } = replies;
+  const generation = new ResponseGeneration(state, resolved);
+  const { coordinator } = generation;
   const interruptions: Interruptions<TContext> = new Interruptions<TContext>({
     capabilities: model.capabilities,
     provider: model.provider,
     responses,
-    playout,
+    messageOrder,
     tracker,
     coordinator,
-    ephemeral: replies.ephemeral,
+    ephemeral: generation.ephemeral,
     // The provider's confirmed turn detection decides, not only what the app asked for.
     providerCancelsOnSpeech: () => {
       const confirmed = state.connection?.confirmedConfig;
@@ -96,7 +96,7 @@ export function assembleSession<TContext>(
   const turns = new TurnReports<TContext>({
     clock,
     history,
-    playout,
+    messageOrder,
     tracker,
     isStopped,
     emit,
@@ -105,7 +105,7 @@ export function assembleSession<TContext>(
     history,
     responses,
     isStopped,
-    () => replies.ephemeral.inFlight !== undefined || responses.outOfBandStreaming(),
+    () => generation.ephemeral.inFlight !== undefined || responses.outOfBandStreaming(),
   );
   const playback = new SessionPlayback(
     tracker,
@@ -191,19 +191,19 @@ export function assembleSession<TContext>(
     delegations,
     emit,
     observed,
-    playout,
+    messageOrder,
     mirror,
     coordinator,
     responses,
     stale,
-    requests: replies.requests,
-    ephemeral: replies.ephemeral,
+    requests: generation.requests,
+    ephemeral: generation.ephemeral,
     interruptions,
     guardrails,
     executor,
     turns,
     delivery: {
-      playout,
+      messageOrder,
       tracker,
       mirror,
       guardrails,
@@ -224,7 +224,7 @@ export function assembleSession<TContext>(
     history,
     approvals,
     decisions: new CallDecisions(state, approvals, delegations),
-    replies,
+    generation,
     userInput: new UserInput(
       state,
       coordinator,

@@ -79,7 +79,7 @@ export function traceSession<TContext>(events: EventSource<TContext>, provider: 
     ended.set(responseId, span);
     if (ended.size > TRACED_ENDED_RESPONSES_LIMIT) ended.delete(ended.keys().next().value as string);
   });
-  on('tool_start', ({ callId, name, responseId, agent }) => {
+  on('tool_started', ({ callId, name, responseId, agent }) => {
     tools.get(callId)?.end();
     tools.set(
       callId,
@@ -97,7 +97,7 @@ export function traceSession<TContext>(events: EventSource<TContext>, provider: 
       ),
     );
   });
-  on('tool_end', ({ callId, status }) => {
+  on('tool_done', ({ callId, status }) => {
     const span = tools.get(callId);
     if (!span) return;
     tools.delete(callId);

@@ -25,11 +25,11 @@ import {
 } from './method-options.js';
 import { type RealtimeSessionOptions, resolveSessionOptions } from './options.js';
 import type { SessionPlayback } from './playback-control.js';
-import type { GenerateReplyOptions } from './replies.js';
-import type { ReplyHandle } from './reply-handle.js';
+import type { GenerateResponseOptions } from './response-generation.js';
+import type { ResponseHandle } from './response-handle.js';
 import { assembleSession, type SessionParts } from './session-parts.js';
 
-export type { GenerateReplyOptions } from './replies.js';
+export type { GenerateResponseOptions } from './response-generation.js';
 
 /**
  * A live voice conversation with an agent over a {@link RealtimeModel}. The session owns what it acquires
@@ -153,7 +153,7 @@ export class RealtimeSession<TContext = unknown>
 
   /**
    * Closes the session: cancels and awaits tool and guardrail tasks (a tool finishing later sends
-   * nothing), clears pending approvals, rejects waiting replies, closes the connection once, and ends
+   * nothing), clears pending approvals, rejects waiting responses, closes the connection once, and ends
    * every event iterator. Idempotent and safe to call concurrently or from any task.
    */
   close(): Promise<void> {
@@ -167,7 +167,7 @@ export class RealtimeSession<TContext = unknown>
 
   // ── app → model ────────────────────────────────────────────────────────────────────────────
 
-  /** Adds a user text message and (unless `respond: false`) asks for a reply. */
+  /** Adds a user text message and (unless `respond: false`) asks for a response. */
   sendMessage(text: string, options: { respond?: boolean } = {}): void {
     if (typeof text !== 'string' || text.length === 0) {
       throw new UserError('sendMessage(text) needs a non-empty string.');
@@ -189,7 +189,7 @@ export class RealtimeSession<TContext = unknown>
   }
 
   /**
-   * Ends the user's audio turn. With turn detection off (push-to-talk) it also asks for a reply; with
+   * Ends the user's audio turn. With turn detection off (push-to-talk) it also asks for a response; with
    * turn detection on the provider decides. `respond` overrides that.
    */
   commitAudio(options: { respond?: boolean } = {}): void {
@@ -199,7 +199,7 @@ export class RealtimeSession<TContext = unknown>
 
   /**
    * Stops what the user is hearing: every response still being generated or still playing (an in-flight
-   * ephemeral reply included) is cancelled by its id, `audio_interrupted` is emitted once for it (the
+   * ephemeral response included) is cancelled by its id, `audio_interrupted` is emitted once for it (the
    * app's signal to stop local playback), and its messages are cut where the listener stopped hearing
    * them (see docs/realtime.md, "Interruptions"). A second call for the same response does nothing.
    */
@@ -210,24 +210,24 @@ export class RealtimeSession<TContext = unknown>
 
   /**
    * Asks the model to respond now. The request waits while another conversation response is active.
-   * The returned handle resolves with the response id once the provider started it; see {@link ReplyHandle}.
+   * The returned handle resolves with the response id once the provider started it; see {@link ResponseHandle}.
    */
-  generateReply(options: GenerateReplyOptions = {}): ReplyHandle {
+  generateResponse(options: GenerateResponseOptions = {}): ResponseHandle {
     GENERATE_REPLY_OPTIONS.check(options);
     if (options.instructions !== undefined && typeof options.instructions !== 'string') {
-      throw new UserError('generateReply({ instructions }) must be a string.');
+      throw new UserError('generateResponse({ instructions }) must be a string.');
     }
     if (options.addToHistory !== undefined && typeof options.addToHistory !== 'boolean') {
-      throw new UserError('generateReply({ addToHistory }) must be true or false.');
+      throw new UserError('generateResponse({ addToHistory }) must be true or false.');
     }
-    this.#parts.state.connectionFor('generate a reply');
-    requireResponseRequests(this.capabilities, this.#parts.options.model.provider, 'generate a reply');
-    return this.#parts.replies.generate(options);
+    this.#parts.state.connectionFor('generate a response');
+    requireResponseRequests(this.capabilities, this.#parts.options.model.provider, 'generate a response');
+    return this.#parts.generation.generate(options);
   }
 
   /**
    * Makes `agent` the active agent: the same path a handoff takes (same `updateSession` command, same
-   * `agent_end` / `agent_start` / `handoff` events, same tool resolution). Before `connect()` it only
+   * `agent_done` / `agent_started` / `handoff` events, same tool resolution). Before `connect()` it only
    * replaces the agent. If applying it fails, the previous agent stays active, an `error` event is
    * emitted and the promise rejects.
    */

@@ -167,7 +167,7 @@ export class ToolExecutor<TContext> {
       return;
     }
     this.#host.emit({
-      type: 'tool_start',
+      type: 'tool_started',
       agent,
       callId: call.callId,
       name: call.name,
@@ -259,7 +259,7 @@ export class ToolExecutor<TContext> {
     const failed = status !== 'completed' && status !== 'approval_rejected';
     if (!this.#deliver(call, output, signal, failed, background)) return;
     this.#host.emit({
-      type: 'tool_end',
+      type: 'tool_done',
       agent: call.agent,
       callId: call.callId,
       name: call.name,

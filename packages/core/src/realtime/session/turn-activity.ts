@@ -9,15 +9,15 @@ import type { RealtimeEvent } from '../seam.js';
  */
 export class TurnActivity {
   readonly #clock: Clock;
-  readonly #autoToolReply: boolean;
+  readonly #autoToolResponse: boolean;
   /** Created on first use: an idle session holds none. */
   #active: Set<string> | undefined;
   #speaking = false;
   #expectingSince: number | undefined;
 
-  constructor(clock: Clock, autoToolReplyGeneration: boolean) {
+  constructor(clock: Clock, autoToolResponseGeneration: boolean) {
     this.#clock = clock;
-    this.#autoToolReply = autoToolReplyGeneration;
+    this.#autoToolResponse = autoToolResponseGeneration;
   }
 
   /** Responses that started and have not ended, oldest first. */
@@ -51,7 +51,7 @@ export class TurnActivity {
         this.#expectingSince = this.#clock.now();
         return;
       case 'item_added':
-        if (this.#autoToolReply && event.item.type === 'function_call_output') {
+        if (this.#autoToolResponse && event.item.type === 'function_call_output') {
           this.#expectingSince = this.#clock.now();
         }
         return;

@@ -7,13 +7,13 @@ import type { RealtimeMessageOutcome, RealtimeSessionEventOf, RealtimeTurnMessag
 import type { RealtimeHistory } from './history.js';
 import type { RealtimeHistoryItem } from './history-item.js';
 import { heardPart } from './history-mirror.js';
-import type { MessagePlayout } from './message-playout.js';
+import type { MessageOrder } from './message-order.js';
 
 /** What {@link TurnReports} needs from its session. */
 export interface TurnReportHost<TContext> {
   readonly clock: Clock;
   readonly history: RealtimeHistory;
-  readonly playout: MessagePlayout;
+  readonly messageOrder: MessageOrder;
   readonly tracker: PlaybackTracker;
   /** Whether the interruption path stopped the response (its outcomes come from there). */
   isStopped(responseId: string): boolean;
@@ -194,8 +194,8 @@ export class TurnReports<TContext> {
   #playing(responseId: string): { unheard: number; heard: number } {
     let unheard = 0;
     let heard = 0;
-    for (const message of this.#host.playout.messagesOf(responseId)) {
-      const passedMs = this.#host.playout.durationMs(message.passedBytes);
+    for (const message of this.#host.messageOrder.messagesOf(responseId)) {
+      const passedMs = this.#host.messageOrder.durationMs(message.passedBytes);
       const heardMs = this.#heardMs(message.itemId, passedMs);
       heard += heardMs;
       unheard = Math.max(unheard, passedMs - heardMs);
@@ -249,12 +249,12 @@ export class TurnReports<TContext> {
 
   /** The turn's messages in order: decided by the interruption path, or read from what was heard. */
   #messages(turn: Turn<TContext>): RealtimeTurnMessage[] {
-    const { history, playout } = this.#host;
+    const { history, messageOrder } = this.#host;
     const ids = new Set<string>();
     const audio = new Map<string, number>();
-    for (const message of playout.messagesOf(turn.responseId)) {
+    for (const message of messageOrder.messagesOf(turn.responseId)) {
       ids.add(message.itemId);
-      if (message.passedBytes > 0) audio.set(message.itemId, playout.durationMs(message.passedBytes));
+      if (message.passedBytes > 0) audio.set(message.itemId, messageOrder.durationMs(message.passedBytes));
     }
     for (const item of history.items) {
       if (item.type === 'message' && item.role === 'assistant' && item.responseId === turn.responseId) {

@@ -4,7 +4,7 @@ type ItemAdded = Extract<RealtimeEvent, { type: 'item_added' }>;
 
 /**
  * Model output the provider announced (`item_added`) before any response claimed it, while an out-of-band
- * response may still claim it: an ephemeral reply's items must never enter the history, even when the service
+ * response may still claim it: an ephemeral response's items must never enter the history, even when the service
  * announces them before the response's output item (or before the response itself) links them to it. Such an
  * announcement is held: a conversation response's claim lets it in, an out-of-band response's claim drops it, and
  * once no out-of-band response is pending, what no response claimed is dropped (a conversation response's items

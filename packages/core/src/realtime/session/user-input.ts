@@ -6,10 +6,10 @@ import type { SessionState } from './session-state.js';
 import type { UnacknowledgedInputs } from './unacknowledged-inputs.js';
 
 /**
- * What the user says through the app: text messages and audio, and whether a turn asks for a reply. A text
+ * What the user says through the app: text messages and audio, and whether a turn asks for a response. A text
  * message asks for one unless told not to; committed audio asks for one only when the provider does not detect
  * turns itself (push-to-talk), unless told otherwise. Where the model takes its turns by itself (no
- * `responseRequests`), messages and requested replies are refused before anything is sent.
+ * `responseRequests`), messages and requested responses are refused before anything is sent.
  */
 export class UserInput<TContext> {
   readonly #state: SessionState<TContext>;
@@ -55,7 +55,7 @@ export class UserInput<TContext> {
   }
 
   commit(respond: boolean | undefined): void {
-    if (respond === true) this.#refuseWithoutRequests('ask for a reply');
+    if (respond === true) this.#refuseWithoutRequests('ask for a response');
     this.#state.send({ type: 'commitInputAudio' }, 'commit audio');
     if (respond ?? commitRespondsByDefault(this.#turnDetection, this.#capabilities)) {
       this.#coordinator.request({}, 'user_input');

@@ -5,7 +5,7 @@ import type {
   LiveBackendStreamEvent,
 } from '../../shared/live-wire-events.js';
 import type { IdGenerator } from '../ids.js';
-import { SimulatedServiceError } from '../sim-errors.js';
+import { SimulatorServiceError } from '../sim-errors.js';
 import type { LiveReaction, LiveToolOutput } from './live-brain.js';
 import { estimateTokens } from './live-config.js';
 
@@ -127,7 +127,7 @@ export class ResponsesBackend {
   addItem(item: LiveBackendInputItem): void {
     const bytes = Buffer.byteLength(JSON.stringify(item), 'utf8');
     if (this.#items + 1 > BACKEND_ITEM_LIMIT || this.#bytes + bytes > BACKEND_BYTE_LIMIT) {
-      throw new SimulatedServiceError(
+      throw new SimulatorServiceError(
         'response_input_buffer_full',
         `Backend input is limited to ${BACKEND_ITEM_LIMIT} items and ${BACKEND_BYTE_LIMIT} UTF-8 bytes per session.`,
       );
@@ -157,7 +157,7 @@ export class ResponsesBackend {
       [...d.calls].filter(([, c]) => c.output === undefined).map(([id]) => id),
     );
     if (missing.length > 0) {
-      throw new SimulatedServiceError(
+      throw new SimulatorServiceError(
         'function_call_outputs_required',
         `Every function call needs an output before response.create (missing: ${missing.join(', ')}).`,
       );

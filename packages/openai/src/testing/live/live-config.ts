@@ -10,7 +10,7 @@ import {
   invalidType,
   invalidValue,
   missingParameter,
-  SimulatedServiceError,
+  SimulatorServiceError,
   unknownParameter,
 } from '../sim-errors.js';
 
@@ -274,7 +274,7 @@ export function applyUpdate(current: LiveSessionResource, update: unknown): Live
   if (delegation) {
     const type = current.delegation?.type ?? 'client';
     if (delegation.type !== type) {
-      throw new SimulatedServiceError(
+      throw new SimulatorServiceError(
         'invalid_value',
         `The delegation type cannot change during a session (it is '${type}'). Start a new session.`,
         'session.delegation.type',

@@ -11,7 +11,7 @@ import type { LiveSessionResource } from '../../shared/live-wire-session.js';
 import { LIVE_HARNESS_OPTIONS } from '../option-keys.js';
 import { speechAudio } from '../sim-audio.js';
 import type { LiveReaction } from './live-brain.js';
-import type { LiveSimSession } from './live-sim-session.js';
+import type { LiveSimulatorSession } from './live-sim-session.js';
 import { type LiveSimulator, type LiveSimulatorOptions, startLiveSimulator } from './live-simulator.js';
 
 /** Options of {@link createLiveSimulatorHarness}. */
@@ -249,7 +249,7 @@ export class LiveSimulatorHarness {
     return this.simulator.close();
   }
 
-  #latest(): Promise<LiveSimSession> {
+  #latest(): Promise<LiveSimulatorSession> {
     const sessions = this.simulator.sessions;
     const latest = sessions.at(-1);
     if (latest) return Promise.resolve(latest);

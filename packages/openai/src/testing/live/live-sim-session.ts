@@ -17,13 +17,13 @@ import type {
 } from '../../shared/live-wire-session.js';
 import { bytesPerMs, fromPcm24, toPcm24 } from '../audio-codec.js';
 import type { IdGenerator } from '../ids.js';
-import { invalidType, missingParameter, SimulatedServiceError } from '../sim-errors.js';
+import { invalidType, missingParameter, SimulatorServiceError } from '../sim-errors.js';
 import { ResponsesBackend } from './live-backend.js';
 import { type LiveBrain, type LiveUtterance, reactionsOf } from './live-brain.js';
 import { applyUpdate, estimateTokens } from './live-config.js';
 import { InputListener, type LiveTranscriber } from './live-listener.js';
 import { layOut, OutputTrack, type TimedText } from './live-output-track.js';
-import type { LiveSimSocket } from './live-sim-socket.js';
+import type { LiveSimulatorSocket } from './live-sim-socket.js';
 
 /** Timing and behaviour knobs of a simulated session (all timeline milliseconds unless said otherwise). */
 export interface LiveSessionTuning {
@@ -57,7 +57,7 @@ interface QueuedAppend {
 }
 
 /** A delegation the simulated voice model made, as the simulator tracks it. */
-export interface LiveSimDelegation {
+export interface LiveSimulatorDelegation {
   readonly id: string;
   readonly target: 'client' | 'responses';
   readonly offsetMs: number;
@@ -70,8 +70,8 @@ export interface LiveSimDelegation {
  * appends with their acknowledgements, delegations and the Responses backend, mute, fixtures, usage and close. Every
  * attached socket (the primary and any sidebands) sees its events.
  */
-export class LiveSimSession {
-  readonly delegations = new Map<string, LiveSimDelegation>();
+export class LiveSimulatorSession {
+  readonly delegations = new Map<string, LiveSimulatorDelegation>();
   readonly #ids: IdGenerator;
   readonly #clock: Clock;
   readonly #tuning: LiveSessionTuning;
@@ -80,10 +80,10 @@ export class LiveSimSession {
   readonly #listener: InputListener;
   readonly #track: OutputTrack;
   readonly #backend: ResponsesBackend;
-  readonly #onClosed: (session: LiveSimSession) => void;
+  readonly #onClosed: (session: LiveSimulatorSession) => void;
   #resource: LiveSessionResource;
-  #primary: LiveSimSocket;
-  #sidebands = new Set<LiveSimSocket>();
+  #primary: LiveSimulatorSocket;
+  #sidebands = new Set<LiveSimulatorSocket>();
   #timelineMs = 0;
   #muted = false;
   #appends: QueuedAppend[] = [];
@@ -99,13 +99,13 @@ export class LiveSimSession {
 
   constructor(deps: {
     resource: LiveSessionResource;
-    primary: LiveSimSocket;
+    primary: LiveSimulatorSocket;
     ids: IdGenerator;
     clock: Clock;
     tuning: LiveSessionTuning;
     brain: () => LiveBrain;
     lifetimeMs: number;
-    onClosed: (session: LiveSimSession) => void;
+    onClosed: (session: LiveSimulatorSession) => void;
   }) {
     this.#resource = deps.resource;
     this.#primary = deps.primary;
@@ -168,7 +168,7 @@ export class LiveSimSession {
   }
 
   /** Attaches a sideband observer. */
-  attach(socket: LiveSimSocket): void {
+  attach(socket: LiveSimulatorSocket): void {
     this.#sidebands.add(socket);
     void socket.closed.then(() => this.#sidebands.delete(socket));
   }
@@ -207,7 +207,7 @@ export class LiveSimSession {
   }
 
   /** Sends `error` to one socket; the session continues. */
-  fail(socket: LiveSimSocket, error: SimulatedServiceError, clientEventId?: string): void {
+  fail(socket: LiveSimulatorSocket, error: SimulatorServiceError, clientEventId?: string): void {
     socket.send(
       this.#event(
         {
@@ -226,24 +226,28 @@ export class LiveSimSession {
   }
 
   /** A client event from one of the session's sockets. */
-  handle(socket: LiveSimSocket, raw: unknown): void {
+  handle(socket: LiveSimulatorSocket, raw: unknown): void {
     if (this.#closed) return;
     const event = isPlainObject(raw) ? raw : {};
     const clientEventId = typeof event.event_id === 'string' ? event.event_id : undefined;
     try {
       this.#dispatch(socket, event, clientEventId);
     } catch (error) {
-      if (!(error instanceof SimulatedServiceError)) throw error;
+      if (!(error instanceof SimulatorServiceError)) throw error;
       this.fail(socket, error, clientEventId);
     }
   }
 
-  #dispatch(socket: LiveSimSocket, event: Record<string, unknown>, clientEventId: string | undefined): void {
+  #dispatch(
+    socket: LiveSimulatorSocket,
+    event: Record<string, unknown>,
+    clientEventId: string | undefined,
+  ): void {
     const accepted: readonly string[] =
       socket.role === 'primary' ? LIVE_PRIMARY_CLIENT_EVENTS : LIVE_SIDEBAND_CLIENT_EVENTS;
     const type = event.type;
     if (typeof type !== 'string' || !accepted.includes(type)) {
-      throw new SimulatedServiceError(
+      throw new SimulatorServiceError(
         'invalid_event',
         `Unsupported client event '${String(type)}'. Supported client events: ${accepted.join(', ')}.`,
         'type',
@@ -251,7 +255,7 @@ export class LiveSimSession {
     }
     switch (type) {
       case 'session.start':
-        throw new SimulatedServiceError(
+        throw new SimulatorServiceError(
           'session_already_started',
           'The session has already started.',
           'type',
@@ -288,7 +292,7 @@ export class LiveSimSession {
       case 'response.item.create':
       case 'response.create': {
         if (this.#resource.delegation?.type !== 'responses') {
-          throw new SimulatedServiceError(
+          throw new SimulatorServiceError(
             'invalid_request_error',
             `${type} requires Responses delegation.`,
             'type',
@@ -305,7 +309,7 @@ export class LiveSimSession {
       case 'decision.create': {
         if (clientEventId === undefined) throw missingParameter('event_id');
         if (this.#decisionEventIds.has(clientEventId)) {
-          throw new SimulatedServiceError(
+          throw new SimulatorServiceError(
             'duplicate_event_id',
             'decision.create event_id was already used.',
             'event_id',
@@ -329,13 +333,13 @@ export class LiveSimSession {
       case 'decision.item.delete': {
         const id = event.item_id;
         if (typeof id !== 'string' || !this.#decisionItems.delete(id)) {
-          throw new SimulatedServiceError('invalid_value', `No decision item '${String(id)}'.`, 'item_id');
+          throw new SimulatorServiceError('invalid_value', `No decision item '${String(id)}'.`, 'item_id');
         }
         socket.send(this.#event({ type: 'decision.item.deleted', item_id: id }, clientEventId));
         return;
       }
       case 'transport.dtmf.send':
-        throw new SimulatedServiceError(
+        throw new SimulatorServiceError(
           'invalid_request_error',
           'DTMF can only be sent on a SIP call.',
           'type',
@@ -366,14 +370,14 @@ export class LiveSimSession {
       throw invalidType('delegation_id', 'a string or null');
     }
     if (estimateTokens(event.content) > APPEND_TOKEN_LIMIT) {
-      throw new SimulatedServiceError(
+      throw new SimulatorServiceError(
         'invalid_value',
         `Context append text must not exceed ${APPEND_TOKEN_LIMIT} tokens`,
         'content',
       );
     }
     if (this.#track.fixtureActive) {
-      throw new SimulatedServiceError(
+      throw new SimulatorServiceError(
         'fixture_active',
         'Context cannot be appended while a fixture plays.',
         'type',
@@ -381,14 +385,14 @@ export class LiveSimSession {
     }
     if (delegationId !== null) {
       if (this.#resource.delegation?.type === 'responses') {
-        throw new SimulatedServiceError(
+        throw new SimulatorServiceError(
           'invalid_value',
           'delegation_id must be null under Responses delegation.',
           'delegation_id',
         );
       }
       if (!this.delegations.has(delegationId)) {
-        throw new SimulatedServiceError(
+        throw new SimulatorServiceError(
           'invalid_value',
           `Unknown delegation '${delegationId}'.`,
           'delegation_id',
@@ -412,13 +416,13 @@ export class LiveSimSession {
       throw invalidType('audio', 'base64 PCM16 24 kHz audio');
     const pcm24 = decodeBase64(audio);
     if (pcm24.length % 2 !== 0 || pcm24.length === 0) {
-      throw new SimulatedServiceError('invalid_value', 'Fixture audio must be PCM16 mono 24 kHz.', 'audio');
+      throw new SimulatorServiceError('invalid_value', 'Fixture audio must be PCM16 mono 24 kHz.', 'audio');
     }
     if (pcm24.length / 48 > FIXTURE_LIMIT_MS) {
-      throw new SimulatedServiceError('invalid_value', 'Fixture audio must not exceed 30 seconds.', 'audio');
+      throw new SimulatorServiceError('invalid_value', 'Fixture audio must not exceed 30 seconds.', 'audio');
     }
     if (this.#track.fixtureActive) {
-      throw new SimulatedServiceError('fixture_active', 'A fixture is already playing.', 'type');
+      throw new SimulatorServiceError('fixture_active', 'A fixture is already playing.', 'type');
     }
     this.#listener.reset();
     this.#track.playFixture(pcm24, this.#timelineMs);
@@ -432,7 +436,7 @@ export class LiveSimSession {
     const perMs = bytesPerMs(this.#format);
     const sampleBytes = this.#format.type === 'audio/pcm' ? 2 : 1;
     if (bytes.length % sampleBytes !== 0) {
-      throw new SimulatedServiceError('invalid_value', 'Audio must hold whole samples.', 'audio');
+      throw new SimulatorServiceError('invalid_value', 'Audio must hold whole samples.', 'audio');
     }
     const startMs = this.#timelineMs;
     const endMs = startMs + bytes.length / perMs;

@@ -2,7 +2,7 @@ import type { WebSocket } from 'ws';
 import type { LiveServerEvent } from '../../shared/live-wire-events.js';
 
 /** One WebSocket of a simulated GPT-Live session: the primary (audio in and out) or a sideband observer. */
-export class LiveSimSocket {
+export class LiveSimulatorSocket {
   readonly id: string;
   readonly role: 'primary' | 'sideband';
   readonly closed: Promise<{ code: number; reason: string }>;

@@ -6,7 +6,7 @@ import { isPlainObject } from '../../shared/deep-merge.js';
 import type { LiveServerEvent } from '../../shared/live-wire-events.js';
 import { IdGenerator } from '../ids.js';
 import { LIVE_SIMULATOR_OPTIONS } from '../option-keys.js';
-import { SimulatedServiceError } from '../sim-errors.js';
+import { SimulatorServiceError } from '../sim-errors.js';
 import {
   admitUpgrade,
   closeSimulatorServer,
@@ -17,8 +17,8 @@ import {
 import { type LiveBrain, type LiveReaction, liveEchoBrain } from './live-brain.js';
 import { resolveSession, validateStart } from './live-config.js';
 import type { LiveTranscriber } from './live-listener.js';
-import { type LiveSessionTuning, LiveSimSession } from './live-sim-session.js';
-import { LiveSimSocket } from './live-sim-socket.js';
+import { type LiveSessionTuning, LiveSimulatorSession } from './live-sim-session.js';
+import { LiveSimulatorSocket } from './live-sim-socket.js';
 
 /** Options of {@link startLiveSimulator}. */
 export interface LiveSimulatorOptions {
@@ -73,7 +73,7 @@ export interface LiveSimulator {
   readonly baseURL: string;
   readonly port: number;
   /** Every started session, in order. */
-  readonly sessions: readonly LiveSimSession[];
+  readonly sessions: readonly LiveSimulatorSession[];
   readonly clientEvents: readonly LiveRecordedClientEvent[];
   readonly upgrades: readonly LiveUpgradeRecord[];
   /** The brain of utterances not covered by {@link LiveSimulator.script}. */
@@ -83,7 +83,7 @@ export interface LiveSimulator {
   /** Calls `listener` after every client event is recorded; returns its removal. */
   onClientEvent(listener: (event: LiveRecordedClientEvent) => void): () => void;
   /** Resolves with the `index`-th started session (0-based). */
-  waitForSession(index?: number): Promise<LiveSimSession>;
+  waitForSession(index?: number): Promise<LiveSimulatorSession>;
   /** Closes every socket and the server. Idempotent. */
   close(): Promise<void>;
 }
@@ -148,15 +148,15 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
   const prefix = options.azure ? '/openai' : '';
   const lifetimeMs = options.sessionLimitMs ?? 60 * 60_000;
   const ids = new IdGenerator();
-  const sessions: LiveSimSession[] = [];
-  const live = new Map<string, LiveSimSession>();
+  const sessions: LiveSimulatorSession[] = [];
+  const live = new Map<string, LiveSimulatorSession>();
   const clientEvents: LiveRecordedClientEvent[] = [];
   const clientEventListeners = new Set<(event: LiveRecordedClientEvent) => void>();
   const upgrades: LiveUpgradeRecord[] = [];
   const sockets = new Set<Socket>();
   const wsSockets = new Set<WebSocket>();
   const scripted: (LiveReaction | string | readonly LiveReaction[])[] = [];
-  const waiters: { index: number; resolve: (s: LiveSimSession) => void }[] = [];
+  const waiters: { index: number; resolve: (s: LiveSimulatorSession) => void }[] = [];
   let brain = options.brain ?? liveEchoBrain;
   let closing: Promise<void> | undefined;
   const respond: LiveBrain = (utterance) => scripted.shift() ?? brain(utterance);
@@ -171,10 +171,10 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
     socket.on('close', () => sockets.delete(socket));
   });
 
-  const startSession = (socket: LiveSimSocket, raw: unknown) => {
+  const startSession = (socket: LiveSimulatorSocket, raw: unknown) => {
     const event = isPlainObject(raw) ? raw : {};
     const clientEventId = typeof event.event_id === 'string' ? event.event_id : undefined;
-    const startupError = (error: SimulatedServiceError) => {
+    const startupError = (error: SimulatorServiceError) => {
       socket.send({
         type: 'error',
         event_id: ids.next('event'),
@@ -193,7 +193,7 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
     };
     if (event.type !== 'session.start') {
       return startupError(
-        new SimulatedServiceError(
+        new SimulatorServiceError(
           'invalid_request_error',
           'The first client event must be session.start.',
           'type',
@@ -203,7 +203,7 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
     try {
       const config = validateStart(event.session);
       const resource = resolveSession(config, ids.next('live'), Math.floor((Date.now() + lifetimeMs) / 1000));
-      const session = new LiveSimSession({
+      const session = new LiveSimulatorSession({
         resource,
         primary: socket,
         ids,
@@ -224,12 +224,12 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
       for (const waiter of [...waiters]) {
         if (waiter.index < sessions.length) {
           waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve(sessions[waiter.index] as LiveSimSession);
+          waiter.resolve(sessions[waiter.index] as LiveSimulatorSession);
         }
       }
       return session;
     } catch (error) {
-      if (!(error instanceof SimulatedServiceError)) throw error;
+      if (!(error instanceof SimulatorServiceError)) throw error;
       return startupError(error);
     }
   };
@@ -264,8 +264,8 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
     wss.handleUpgrade(request, socket, head, (ws) => {
       wsSockets.add(ws);
       ws.once('close', () => wsSockets.delete(ws));
-      const simSocket = new LiveSimSocket(`ws_${wsSockets.size}`, target.kind, ws);
-      let session: LiveSimSession | undefined = attachTo;
+      const simSocket = new LiveSimulatorSocket(`ws_${wsSockets.size}`, target.kind, ws);
+      let session: LiveSimulatorSession | undefined = attachTo;
       let failed = false;
       if (attachTo) attachTo.attach(simSocket);
       ws.on('message', (data, isBinary) => {
@@ -275,7 +275,7 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
         clientEvents.push(recorded);
         for (const listener of [...clientEventListeners]) listener(recorded);
         if (event === undefined) {
-          const error = new SimulatedServiceError('invalid_json', 'The event is not valid JSON.');
+          const error = new SimulatorServiceError('invalid_json', 'The event is not valid JSON.');
           if (session) session.fail(simSocket, error);
           return;
         }

@@ -4,7 +4,7 @@
  */
 export interface RealtimeCapabilitiesV1 {
   /**
-   * A reply can be generated out of band (`conversation: 'none'`) and spoken without entering the
+   * A response can be generated out of band (`conversation: 'none'`) and spoken without entering the
    * conversation: its items are never added to the provider's context.
    */
   ephemeralResponse: boolean;
@@ -26,11 +26,11 @@ export interface RealtimeCapabilitiesV1 {
    * The provider starts the follow-up response by itself after a tool output; the session must then not
    * request one.
    */
-  autoToolReplyGeneration: boolean;
+  autoToolResponseGeneration: boolean;
   /**
    * The app can take a turn: add a user message to the conversation (`createItem`) and ask for a response
    * (`createResponse`), which the model then gives. Without it the model decides by itself when to speak (it takes its
-   * turns from the audio it hears), and `sendMessage` / `generateReply` are refused with `CapabilityNotSupportedError`.
+   * turns from the audio it hears), and `sendMessage` / `generateResponse` are refused with `CapabilityNotSupportedError`.
    */
   responseRequests: boolean;
   /**

@@ -7,7 +7,7 @@ export interface RealtimeCreateResponseCommandV1 {
   /** Chosen by the session; the provider echoes it on `response_started` (and on an `error` refusing it). */
   clientRequestId: string;
   /**
-   * `'default'`: the reply joins the conversation. `'none'`: an ephemeral reply, generated out of the
+   * `'default'`: the response joins the conversation. `'none'`: an ephemeral response, generated out of the
    * conversation (nothing is added to it); only sent where the provider declares `ephemeralResponse`.
    */
   conversation: 'default' | 'none';

@@ -1,8 +1,8 @@
 import type { Clock } from '../../clock.js';
-import { EphemeralReplyInFlightError } from './errors.js';
+import { EphemeralResponseInFlightError } from './errors.js';
 
-/** The ephemeral reply in flight. */
-export interface InFlightEphemeralReply {
+/** The ephemeral response in flight. */
+export interface InFlightEphemeralResponse {
   readonly clientRequestId: string;
   /** Set once the provider started it. */
   readonly responseId: string | undefined;
@@ -11,11 +11,11 @@ export interface InFlightEphemeralReply {
 }
 
 /**
- * The bookkeeping of ephemeral replies (`generateReply({ addToHistory: false })`): at most one is in
+ * The bookkeeping of ephemeral responses (`generateResponse({ addToHistory: false })`): at most one is in
  * flight per session, from its request until its response ends, is refused, times out or is interrupted.
  * Keeping its items out of history is the history mirror's job (out-of-band responses never enter it).
  */
-export class EphemeralReplies {
+export class EphemeralResponses {
   readonly #clock: Clock;
   #current: { clientRequestId: string; responseId: string | undefined; requestedAt: number } | undefined;
 
@@ -23,23 +23,23 @@ export class EphemeralReplies {
     this.#clock = clock;
   }
 
-  /** The ephemeral reply in flight, if any. */
-  get inFlight(): InFlightEphemeralReply | undefined {
+  /** The ephemeral response in flight, if any. */
+  get inFlight(): InFlightEphemeralResponse | undefined {
     return this.#current && { ...this.#current };
   }
 
-  /** The error a new ephemeral reply must be refused with while one is in flight, else `undefined`. */
-  conflict(): EphemeralReplyInFlightError | undefined {
+  /** The error a new ephemeral response must be refused with while one is in flight, else `undefined`. */
+  conflict(): EphemeralResponseInFlightError | undefined {
     const current = this.#current;
     if (!current) return undefined;
-    return new EphemeralReplyInFlightError(
+    return new EphemeralResponseInFlightError(
       current.clientRequestId,
       current.responseId,
       this.#clock.now() - current.requestedAt,
     );
   }
 
-  /** An ephemeral reply was requested with `clientRequestId`. */
+  /** An ephemeral response was requested with `clientRequestId`. */
   begin(clientRequestId: string): void {
     this.#current = { clientRequestId, responseId: undefined, requestedAt: this.#clock.now() };
   }
@@ -61,14 +61,14 @@ export class EphemeralReplies {
   }
 
   /** Frees the slot and returns what was in flight (an interruption is stopping it). */
-  release(): InFlightEphemeralReply | undefined {
+  release(): InFlightEphemeralResponse | undefined {
     const current = this.#current;
     this.#current = undefined;
     return current;
   }
 
   /**
-   * Drains all ephemeral bookkeeping, so the next ephemeral reply is not blocked by one that will never
+   * Drains all ephemeral bookkeeping, so the next ephemeral response is not blocked by one that will never
    * end. Called whenever the session releases its connection (disconnect, reconnect, close).
    */
   reset(): void {

@@ -3,15 +3,15 @@ import { expect } from 'vitest';
 import type { ConformanceScenario } from '../scenario.js';
 import { withSession } from '../support.js';
 
-/** A spoken reply: PCM16 audio keyed by response and item, its transcript, then audio_done. */
-export const audioReplyScenario: ConformanceScenario = {
-  name: 'audio reply: PCM16 chunks keyed by response and item, transcript, audio_done',
+/** A spoken response: PCM16 audio keyed by response and item, its transcript, then audio_done. */
+export const audioResponseScenario: ConformanceScenario = {
+  name: 'audio response: PCM16 chunks keyed by response and item, transcript, audio_done',
   requires: ['audioOutput', 'responseRequests'],
   async run(harness) {
     await withSession(harness, new Agent({ name: 'Speaker' }), async (session, events) => {
       await session.connect();
       await harness.respondWith({ output: [{ type: 'message', text: 'Listen to this.', audioMs: 500 }] });
-      const responseId = await session.generateReply();
+      const responseId = await session.generateResponse();
       await events.waitFor('response_done');
       const audio = events.of('audio');
       expect(audio.length).toBeGreaterThan(0);

@@ -3,9 +3,9 @@ import { expect } from 'vitest';
 import type { ConformanceScenario } from '../scenario.js';
 import { commandsOf, withSession } from '../support.js';
 
-/** A user text message gets one reply; both land in history. */
-export const textReplyScenario: ConformanceScenario = {
-  name: 'text message in, one reply out, both in history',
+/** A user text message gets one response; both land in history. */
+export const textResponseScenario: ConformanceScenario = {
+  name: 'text message in, one response out, both in history',
   requires: ['responseRequests'],
   async run(harness) {
     await withSession(harness, new Agent({ name: 'Echo' }), async (session, events) => {
@@ -38,15 +38,15 @@ export const textReplyScenario: ConformanceScenario = {
   },
 };
 
-/** generateReply() resolves with the id of the response the provider started for it. */
-export const generateReplyScenario: ConformanceScenario = {
-  name: 'generateReply resolves with the started response id',
+/** generateResponse() resolves with the id of the response the provider started for it. */
+export const generateResponseScenario: ConformanceScenario = {
+  name: 'generateResponse resolves with the started response id',
   requires: ['responseRequests'],
   async run(harness) {
     await withSession(harness, new Agent({ name: 'Host' }), async (session, events) => {
       await session.connect();
       await harness.respondWith({ output: [{ type: 'message', text: 'Welcome!' }] });
-      const handle = session.generateReply({ instructions: 'Welcome the caller.' });
+      const handle = session.generateResponse({ instructions: 'Welcome the caller.' });
       const responseId = await handle;
       const [create] = commandsOf(await harness.waitForCommand('createResponse'), 'createResponse');
       expect(create).toMatchObject({

@@ -1,4 +1,4 @@
-import { PLAYOUT_RESPONSES_LIMIT } from '../../constants.js';
+import { MESSAGE_ORDER_RESPONSES_LIMIT } from '../../constants.js';
 import type { RealtimeEvent } from '../seam.js';
 
 /** The provider events that carry one message's content. */
@@ -16,7 +16,7 @@ export type MessageContentEvent = Extract<
 >;
 
 /** What the session knows about one assistant message's audio. */
-export interface PlayoutMessage {
+export interface OrderedMessage {
   readonly itemId: string;
   readonly responseId: string;
   /** Audio bytes the provider sent for it (including audio dropped after an interruption). */
@@ -51,15 +51,15 @@ export type ContentProcessor = (event: MessageContentEvent, responseId: string, 
  * message's audio, transcript and playback stay its own even if a provider interleaves them. Also keeps
  * per message how much audio arrived and how much reached the app.
  */
-export class MessagePlayout {
+export class MessageOrder {
   /** Created on first use: an idle session holds none. */
   #responses: Map<string, ResponseMessages> | undefined;
   /** Created on first use: an idle session holds none. */
-  #messages: Map<string, PlayoutMessage> | undefined;
+  #messages: Map<string, OrderedMessage> | undefined;
   /** The response whose head message received content last: the common case, checked before any lookup. */
   #current: ResponseMessages | undefined;
   /** The message whose audio arrived last. */
-  #lastAudio: PlayoutMessage | undefined;
+  #lastAudio: OrderedMessage | undefined;
   /** Responses that handed audio to the app and may still need interrupting (see {@link stopWatching}). Created on first use. */
   #withAudio: Set<string> | undefined;
 
@@ -72,7 +72,7 @@ export class MessagePlayout {
   }
 
   /** The provider started message `itemId` of `responseId` (also implied by its first audio). */
-  messageStarted(responseId: string, itemId: string): PlayoutMessage {
+  messageStarted(responseId: string, itemId: string): OrderedMessage {
     const response = this.#response(responseId);
     if (!response.order.includes(itemId)) response.order.push(itemId);
     let message = this.#messages?.get(itemId);
@@ -85,7 +85,7 @@ export class MessagePlayout {
         audioDone: false,
         messageDone: false,
       };
-      this.#messages ??= new Map<string, PlayoutMessage>();
+      this.#messages ??= new Map<string, OrderedMessage>();
       this.#messages.set(itemId, message);
     }
     return message;
@@ -161,7 +161,7 @@ export class MessagePlayout {
   }
 
   /** The messages of a response, in order. */
-  messagesOf(responseId: string): readonly PlayoutMessage[] {
+  messagesOf(responseId: string): readonly OrderedMessage[] {
     const order = this.#responses?.get(responseId)?.order ?? [];
     return order.map((itemId) => this.#messages?.get(itemId)).filter((m) => m !== undefined);
   }
@@ -209,7 +209,7 @@ export class MessagePlayout {
       response = { responseId, order: [], head: 0, held: new Map() };
       this.#responses ??= new Map<string, ResponseMessages>();
       this.#responses.set(responseId, response);
-      if ((this.#responses?.size ?? 0) > PLAYOUT_RESPONSES_LIMIT) this.#forgetOldest();
+      if ((this.#responses?.size ?? 0) > MESSAGE_ORDER_RESPONSES_LIMIT) this.#forgetOldest();
     }
     return response;
   }

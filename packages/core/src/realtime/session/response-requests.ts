@@ -1,20 +1,20 @@
 import type { Clock, TimerHandle } from '../../clock.js';
 import type { RealtimeResponseStatus } from '../seam.js';
-import { ReplyTimeoutError } from './errors.js';
-import { type ReplyHandle, ReplyWaiter } from './reply-handle.js';
+import { ResponseTimeoutError } from './errors.js';
+import { type ResponseHandle, ResponseWaiter } from './response-handle.js';
 
 /**
  * The session's side of its response requests: the client request ids it sends, the handles
- * `generateReply()` returned (until their response ends or they fail), and the reply timeout of each
+ * `generateResponse()` returned (until their response ends or they fail), and the response timeout of each
  * request on the wire (until the provider starts, ends or refuses it).
  */
-/** What the session holds for one request id: its `generateReply()` handle and/or its reply timeout. */
+/** What the session holds for one request id: its `generateResponse()` handle and/or its response timeout. */
 interface Request {
-  waiter?: ReplyWaiter;
+  waiter?: ResponseWaiter;
   timer?: TimerHandle;
 }
 
-export class ReplyRequests {
+export class ResponseRequests {
   readonly #clock: Clock;
   readonly #timeoutMs: number;
   /** Created on first use: an idle session holds none. */
@@ -28,7 +28,7 @@ export class ReplyRequests {
     this.#timeoutMs = timeoutMs;
   }
 
-  /** How many `generateReply()` handles are still waiting. */
+  /** How many `generateResponse()` handles are still waiting. */
   get waiting(): number {
     return this.#waiting;
   }
@@ -61,8 +61,8 @@ export class ReplyRequests {
   }
 
   /** The handle of request `clientRequestId`, settled by `started`, `responseDone` and `fail`. */
-  wait(clientRequestId: string): ReplyHandle {
-    const waiter = new ReplyWaiter(clientRequestId);
+  wait(clientRequestId: string): ResponseHandle {
+    const waiter = new ResponseWaiter(clientRequestId);
     const entry = this.#entry(clientRequestId);
     if (entry.waiter === undefined) this.#waiting++;
     entry.waiter = waiter;
@@ -70,8 +70,8 @@ export class ReplyRequests {
   }
 
   /** A handle, under a fresh id, already rejected with `error`: for a request refused before it was made. */
-  rejected(error: unknown): ReplyHandle {
-    const waiter = new ReplyWaiter(this.nextId());
+  rejected(error: unknown): ResponseHandle {
+    const waiter = new ResponseWaiter(this.nextId());
     waiter.fail(error);
     return waiter.handle;
   }
@@ -110,20 +110,20 @@ export class ReplyRequests {
   }
 
   /**
-   * Starts the reply timeout of a request just made (queued or sent): `onTimeout` runs unless it is stopped
+   * Starts the response timeout of a request just made (queued or sent): `onTimeout` runs unless it is stopped
    * first. A timeout that already runs for it (started when it was queued) keeps running.
    */
-  startTimeout(clientRequestId: string, onTimeout: (error: ReplyTimeoutError) => void): void {
+  startTimeout(clientRequestId: string, onTimeout: (error: ResponseTimeoutError) => void): void {
     const entry = this.#entry(clientRequestId);
     if (entry.timer !== undefined) return;
     entry.timer = this.#clock.setTimeout(() => {
       entry.timer = undefined;
       this.#forget(clientRequestId, entry);
-      onTimeout(new ReplyTimeoutError(clientRequestId, this.#timeoutMs));
+      onTimeout(new ResponseTimeoutError(clientRequestId, this.#timeoutMs));
     }, this.#timeoutMs);
   }
 
-  /** Stops the reply timeout of `clientRequestId`, if it runs. */
+  /** Stops the response timeout of `clientRequestId`, if it runs. */
   stopTimeout(clientRequestId: string): void {
     const entry = this.#requests?.get(clientRequestId);
     if (entry?.timer === undefined) return;
@@ -132,7 +132,7 @@ export class ReplyRequests {
     this.#forget(clientRequestId, entry);
   }
 
-  /** Stops every reply timeout. */
+  /** Stops every response timeout. */
   stopTimeouts(): void {
     if (!this.#requests) return;
     for (const id of [...this.#requests.keys()]) this.stopTimeout(id);

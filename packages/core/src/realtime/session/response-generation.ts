@@ -1,48 +1,48 @@
 import type { ToolChoice } from '../../model.js';
 import type { CreateResponseCommand } from '../seam.js';
-import { ephemeralReplyStrategy, toolFollowUpStrategy } from './capability-strategies.js';
-import { EphemeralReplies } from './ephemeral-replies.js';
+import { ephemeralResponseStrategy, toolFollowUpStrategy } from './capability-strategies.js';
+import { EphemeralResponses } from './ephemeral-responses.js';
 import { FollowUpLimitError } from './errors.js';
 import type { ResolvedSessionOptions } from './options.js';
-import type { ReplyHandle } from './reply-handle.js';
-import { ReplyRequests } from './reply-requests.js';
 import { type PendingResponseRequest, ResponseCoordinator } from './response-coordinator.js';
+import type { ResponseHandle } from './response-handle.js';
+import { ResponseRequests } from './response-requests.js';
 import type { SessionState } from './session-state.js';
 
-/** Options of {@link RealtimeSession.generateReply}. */
-export interface GenerateReplyOptions {
+/** Options of {@link RealtimeSession.generateResponse}. */
+export interface GenerateResponseOptions {
   /** Instructions for this response only. */
   instructions?: string;
   /** Tool choice for this response only. */
   toolChoice?: ToolChoice;
   /**
-   * `false`: an ephemeral reply, spoken without entering the conversation (neither the local history nor
+   * `false`: an ephemeral response, spoken without entering the conversation (neither the local history nor
    * the provider's context), with tools off. One at a time per session. Where the provider does not
-   * declare `ephemeralResponse` it is an ordinary reply, with a `warning` event. Default `true`.
+   * declare `ephemeralResponse` it is an ordinary response, with a `warning` event. Default `true`.
    */
   addToHistory?: boolean;
 }
 
 /**
  * The session's requests for responses: the {@link ResponseCoordinator} that orders them, the handles and
- * reply timeouts of those on the wire ({@link ReplyRequests}), and `generateReply()`, ordinary or ephemeral
- * ({@link EphemeralReplies}: out of band, tools off, one in flight).
+ * response timeouts of those on the wire ({@link ResponseRequests}), and `generateResponse()`, ordinary or ephemeral
+ * ({@link EphemeralResponses}: out of band, tools off, one in flight).
  */
-export class Replies<TContext> {
+export class ResponseGeneration<TContext> {
   readonly coordinator: ResponseCoordinator;
-  readonly requests: ReplyRequests;
-  readonly ephemeral: EphemeralReplies;
+  readonly requests: ResponseRequests;
+  readonly ephemeral: EphemeralResponses;
   readonly #state: SessionState<TContext>;
-  readonly #ephemeralStrategy: ReturnType<typeof ephemeralReplyStrategy>;
+  readonly #ephemeralStrategy: ReturnType<typeof ephemeralResponseStrategy>;
 
   constructor(state: SessionState<TContext>, options: ResolvedSessionOptions<TContext>) {
     this.#state = state;
     const { model, clock } = options;
-    this.#ephemeralStrategy = ephemeralReplyStrategy(model.capabilities, model.provider);
-    this.requests = new ReplyRequests(clock, options.replyTimeoutMs);
-    this.ephemeral = new EphemeralReplies(clock);
+    this.#ephemeralStrategy = ephemeralResponseStrategy(model.capabilities, model.provider);
+    this.requests = new ResponseRequests(clock, options.responseTimeoutMs);
+    this.ephemeral = new EphemeralResponses(clock);
     this.coordinator = new ResponseCoordinator({
-      autoToolReplyGeneration: toolFollowUpStrategy(model.capabilities) === 'provider',
+      autoToolResponseGeneration: toolFollowUpStrategy(model.capabilities) === 'provider',
       createRequestId: () => this.requests.nextId(),
       send: (command) => this.#send(command),
       queued: (request) => this.#startTimeout(request.clientRequestId),
@@ -50,12 +50,12 @@ export class Replies<TContext> {
       followUpsStopped: (reason, inARow) =>
         this.#state.reportError('session', new FollowUpLimitError(reason, inARow)),
       clock,
-      providerFollowUpTimeoutMs: options.replyTimeoutMs,
+      providerFollowUpTimeoutMs: options.responseTimeoutMs,
     });
   }
 
-  /** See `RealtimeSession.generateReply()`; the session is connected. */
-  generate(options: GenerateReplyOptions): ReplyHandle {
+  /** See `RealtimeSession.generateResponse()`; the session is connected. */
+  generate(options: GenerateResponseOptions): ResponseHandle {
     if (options.addToHistory === false) {
       const strategy = this.#ephemeralStrategy;
       if (strategy.outOfBand) return this.#generateEphemeral(options);
@@ -66,12 +66,12 @@ export class Replies<TContext> {
         ...(options.instructions !== undefined && { instructions: options.instructions }),
         ...(options.toolChoice !== undefined && { toolChoice: options.toolChoice }),
       },
-      'reply',
+      'generate_response',
     );
     return this.requests.wait(request.clientRequestId);
   }
 
-  #generateEphemeral(options: GenerateReplyOptions): ReplyHandle {
+  #generateEphemeral(options: GenerateResponseOptions): ResponseHandle {
     const conflict = this.ephemeral.conflict();
     if (conflict) {
       const handle = this.requests.rejected(conflict);
@@ -83,7 +83,7 @@ export class Replies<TContext> {
         type: 'warning',
         code: 'ephemeral_tools_off',
         message:
-          'An ephemeral reply runs with tools off (tool choice "none"); the toolChoice passed was ignored.',
+          'An ephemeral response runs with tools off (tool choice "none"); the toolChoice passed was ignored.',
       });
     }
     const request = this.coordinator.request(
@@ -93,19 +93,19 @@ export class Replies<TContext> {
         toolChoice: 'none',
         ...(options.instructions !== undefined && { instructions: options.instructions }),
       },
-      'reply',
+      'generate_response',
     );
     this.ephemeral.begin(request.clientRequestId);
     return this.requests.wait(request.clientRequestId);
   }
 
-  /** Sends a response request; its reply timeout runs from now unless it already ran while it was queued. */
+  /** Sends a response request; its response timeout runs from now unless it already ran while it was queued. */
   #send(command: CreateResponseCommand): void {
     this.#state.send(command, 'request a response');
     this.#startTimeout(command.clientRequestId);
   }
 
-  /** The request has `replyTimeoutMs` from now to be started: queued behind a response or on the wire. */
+  /** The request has `responseTimeoutMs` from now to be started: queued behind a response or on the wire. */
   #startTimeout(id: string): void {
     this.requests.startTimeout(id, (error) => {
       this.coordinator.abandon(id);

@@ -1,31 +1,31 @@
 import type { RealtimeResponseStatus } from '../seam.js';
 
 /** How a requested response ended. */
-export interface ReplyResult {
+export interface ResponseResult {
   responseId: string;
   status: RealtimeResponseStatus;
 }
 
 /**
- * What `generateReply()` returns: a promise of the response id, resolved once the provider started the
- * response. It rejects with `ResponseRefusedError` (the provider refused), `ReplyTimeoutError`,
+ * What `generateResponse()` returns: a promise of the response id, resolved once the provider started the
+ * response. It rejects with `ResponseRefusedError` (the provider refused), `ResponseTimeoutError`,
  * `ConnectionLostError` or `SessionClosedError`. Rejections are also reported as `error` events, so a
  * handle nobody awaits never becomes an unhandled rejection.
  */
-export type ReplyHandle = Promise<string> & {
+export type ResponseHandle = Promise<string> & {
   /** The id the session sent with the request (`createResponse.clientRequestId`). */
   readonly clientRequestId: string;
   /** Resolves when the response ends; rejects like the handle when it never starts. */
-  readonly done: Promise<ReplyResult>;
+  readonly done: Promise<ResponseResult>;
 };
 
-/** The session's side of a {@link ReplyHandle}. */
-export class ReplyWaiter {
-  readonly handle: ReplyHandle;
+/** The session's side of a {@link ResponseHandle}. */
+export class ResponseWaiter {
+  readonly handle: ResponseHandle;
   responseId: string | undefined;
   #resolveStarted!: (responseId: string) => void;
   #rejectStarted!: (error: unknown) => void;
-  #resolveDone!: (result: ReplyResult) => void;
+  #resolveDone!: (result: ResponseResult) => void;
   #rejectDone!: (error: unknown) => void;
 
   constructor(clientRequestId: string) {
@@ -33,7 +33,7 @@ export class ReplyWaiter {
       this.#resolveStarted = resolve;
       this.#rejectStarted = reject;
     });
-    const done = new Promise<ReplyResult>((resolve, reject) => {
+    const done = new Promise<ResponseResult>((resolve, reject) => {
       this.#resolveDone = resolve;
       this.#rejectDone = reject;
     });
@@ -48,7 +48,7 @@ export class ReplyWaiter {
     this.#resolveStarted(responseId);
   }
 
-  finished(result: ReplyResult): void {
+  finished(result: ResponseResult): void {
     this.#resolveDone(result);
   }
 

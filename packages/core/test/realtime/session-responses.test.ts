@@ -3,8 +3,8 @@ import {
   Agent,
   CapabilityNotSupportedError,
   RealtimeSession,
-  ReplyTimeoutError,
   ResponseRefusedError,
+  ResponseTimeoutError,
   SessionClosedError,
   SessionNotConnectedError,
 } from '@parley/core';
@@ -15,7 +15,7 @@ const agent = new Agent({ name: 'Host', instructions: 'Be brief.' });
 
 async function connected(
   model = new MockRealtimeModel(),
-  options: { clock?: ManualClock; replyTimeoutMs?: number } = {},
+  options: { clock?: ManualClock; responseTimeoutMs?: number } = {},
 ) {
   const session = new RealtimeSession(agent, { model, ...options });
   const log = new EventRecorder(session);
@@ -23,11 +23,11 @@ async function connected(
   return { model, session, log };
 }
 
-describe('generateReply()', () => {
+describe('generateResponse()', () => {
   test('resolves with the id of the response the provider started for it', async () => {
     const { model, session, log } = await connected();
     model.respondWith('Hi!');
-    const handle = session.generateReply({ instructions: 'Greet the user', toolChoice: 'none' });
+    const handle = session.generateResponse({ instructions: 'Greet the user', toolChoice: 'none' });
     const responseId = await handle;
     await flushMicrotasks();
     expect(model.commands.at(-1)).toEqual({
@@ -48,8 +48,8 @@ describe('generateReply()', () => {
   test('a request made while a response is active waits for its response_done', async () => {
     const { model, session } = await connected();
     model.respondWith({ output: [{ type: 'message', text: 'First.' }, { type: 'pause' }] }, 'Second.');
-    const first = session.generateReply();
-    const second = session.generateReply();
+    const first = session.generateResponse();
+    const second = session.generateResponse();
     await flushMicrotasks();
     expect(model.commands.filter((c) => c.type === 'createResponse')).toHaveLength(1);
     expect(
@@ -70,7 +70,7 @@ describe('generateReply()', () => {
   test('a provider refusal rejects the handle with ResponseRefusedError and is an error event; the queue moves on', async () => {
     const { model, session, log } = await connected();
     model.connection.refuseNextResponse('rate_limit_exceeded', 'Slow down.');
-    const refused = session.generateReply();
+    const refused = session.generateResponse();
     const error = (await refused.catch((e: unknown) => e)) as ResponseRefusedError;
     expect(error).toBeInstanceOf(ResponseRefusedError);
     expect(error).toMatchObject({
@@ -88,14 +88,14 @@ describe('generateReply()', () => {
       }),
     ]);
     model.respondWith('Now it works.');
-    await expect(session.generateReply()).resolves.toMatch(/^resp_/);
+    await expect(session.generateResponse()).resolves.toMatch(/^resp_/);
     await session.close();
   });
 
   test('a refused handle nobody awaits does not become an unhandled rejection', async () => {
     const { model, session, log } = await connected();
     model.connection.refuseNextResponse('server_error');
-    session.generateReply();
+    session.generateResponse();
     await flushMicrotasks();
     expect(log.of('error')).toHaveLength(1);
     await session.close();
@@ -103,23 +103,26 @@ describe('generateReply()', () => {
 
   test('times out on the injected clock when the provider never starts it, and releases the queue', async () => {
     const clock = new ManualClock();
-    const { model, session, log } = await connected(new MockRealtimeModel(), { clock, replyTimeoutMs: 2000 });
+    const { model, session, log } = await connected(new MockRealtimeModel(), {
+      clock,
+      responseTimeoutMs: 2000,
+    });
     model.connection.dropNextResponseRequest();
-    const lost = session.generateReply();
-    const next = session.generateReply();
+    const lost = session.generateResponse();
+    const next = session.generateResponse();
     await flushMicrotasks();
     expect(model.commands.filter((c) => c.type === 'createResponse')).toHaveLength(1);
     await clock.advance(1999);
     expect(log.of('error')).toHaveLength(0);
     await clock.advance(1);
     const error = await lost.catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ReplyTimeoutError);
+    expect(error).toBeInstanceOf(ResponseTimeoutError);
     expect(error).toMatchObject({
-      code: 'reply_timeout',
+      code: 'response_timeout',
       timeoutMs: 2000,
       clientRequestId: lost.clientRequestId,
     });
-    expect(log.of('error')[0]).toMatchObject({ source: 'session', code: 'reply_timeout' });
+    expect(log.of('error')[0]).toMatchObject({ source: 'session', code: 'response_timeout' });
     model.respondWith('Late but here.');
     await expect(next).resolves.toMatch(/^resp_/);
     expect(clock.pendingTimers).toBe(0);
@@ -128,11 +131,14 @@ describe('generateReply()', () => {
 
   test('a response that starts after its request timed out is cancelled by id on arrival', async () => {
     const clock = new ManualClock();
-    const { model, session, log } = await connected(new MockRealtimeModel(), { clock, replyTimeoutMs: 1000 });
+    const { model, session, log } = await connected(new MockRealtimeModel(), {
+      clock,
+      responseTimeoutMs: 1000,
+    });
     model.connection.dropNextResponseRequest();
-    const lost = session.generateReply();
+    const lost = session.generateResponse();
     await clock.advance(1000);
-    await expect(lost).rejects.toBeInstanceOf(ReplyTimeoutError);
+    await expect(lost).rejects.toBeInstanceOf(ResponseTimeoutError);
     // The provider finally answers the old request.
     model.connection.emit({
       type: 'response_started',
@@ -173,7 +179,7 @@ describe('messages and audio', () => {
   test('audio events carry the response and item ids, then audio_done', async () => {
     const { model, session, log } = await connected();
     model.respondWith({ output: [{ type: 'message', text: 'Hi there', audio: { ms: 300, chunkMs: 100 } }] });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     const audio = log.of('audio');
     const itemId = log.of('audio_done')[0]?.itemId;
@@ -268,7 +274,7 @@ describe('interrupt()', () => {
     model.respondWith({
       output: [{ type: 'message', text: 'A long story', audio: { ms: 500 }, pauseAfterChunks: 2 }],
     });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     await clock.advance(150);
     session.interrupt();
@@ -299,7 +305,7 @@ describe('interrupt()', () => {
     const clock = new ManualClock();
     const { model, session, log } = await connected(new MockRealtimeModel(), { clock });
     model.respondWith({ output: [{ type: 'message', text: 'Done talking.', audio: { ms: 600 } }] });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     await clock.advance(250);
     session.interrupt();
@@ -317,7 +323,7 @@ describe('interrupt()', () => {
     const clock = new ManualClock();
     const { model, session, log } = await connected(new MockRealtimeModel(), { clock });
     model.respondWith({ output: [{ type: 'message', text: 'Short.', audio: { ms: 300 } }] });
-    await session.generateReply().done;
+    await session.generateResponse().done;
     await clock.advance(300);
     session.interrupt();
     await flushMicrotasks();
@@ -333,7 +339,7 @@ describe('interrupt()', () => {
     model.respondWith({
       output: [{ type: 'message', text: 'Let me tell you', audio: { ms: 400 }, pauseAfterChunks: 1 }],
     });
-    const responseId = await session.generateReply();
+    const responseId = await session.generateResponse();
     await flushMicrotasks();
     await clock.advance(40);
     model.connection.userStartsSpeaking();
@@ -391,8 +397,8 @@ describe('provider errors', () => {
       output: [{ type: 'message', text: 'b' }],
       usage: { inputTokens: 20, outputTokens: 7 },
     });
-    await session.generateReply().done;
-    await session.generateReply().done;
+    await session.generateResponse().done;
+    await session.generateResponse().done;
     expect(session.usage).toEqual({ requests: 2, inputTokens: 30, outputTokens: 12, totalTokens: 42 });
     await session.close();
   });
@@ -402,12 +408,12 @@ describe('a provider without responseRequests (the model takes its turns by itse
   const model = () =>
     new MockRealtimeModel({ capabilities: { responseRequests: false, turnDetection: false } });
 
-  test('sendMessage, generateReply and commitAudio({ respond: true }) throw CapabilityNotSupportedError; nothing is sent', async () => {
+  test('sendMessage, generateResponse and commitAudio({ respond: true }) throw CapabilityNotSupportedError; nothing is sent', async () => {
     const { model: mock, session, log } = await connected(model());
     const before = mock.commands.length;
     for (const call of [
       () => session.sendMessage('Hello?'),
-      () => session.generateReply(),
+      () => session.generateResponse(),
       () => session.commitAudio({ respond: true }),
     ]) {
       expect(call).toThrow(CapabilityNotSupportedError);
@@ -434,6 +440,6 @@ describe('a provider without responseRequests (the model takes its turns by itse
     expect(() => session.sendMessage('Hello?')).toThrow(SessionNotConnectedError);
     await session.connect();
     await session.close();
-    expect(() => session.generateReply()).toThrow(SessionClosedError);
+    expect(() => session.generateResponse()).toThrow(SessionClosedError);
   });
 });
