@@ -1,4 +1,5 @@
 import { UserError } from '@parley/core';
+import { brand } from '@parley/core/internal';
 
 /** Returns a Microsoft Entra ID access token (scope `https://cognitiveservices.azure.com/.default`). */
 export type AzureTokenProvider = () => string | Promise<string>;
@@ -25,6 +26,10 @@ export function assertCredentialShape(value: unknown, source: string): asserts v
 
 /** A thrown or malformed token from the `tokenProvider`. */
 export class AzureTokenError extends UserError {
+  static {
+    brand(AzureTokenError, 'azure.AzureTokenError');
+  }
+
   constructor(message: string, cause?: unknown) {
     super(message, { code: 'azure_token_unavailable', ...(cause !== undefined && { cause }) });
   }

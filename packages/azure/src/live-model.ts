@@ -1,10 +1,10 @@
 import {
-  optionKeys,
   REALTIME_SPECIFICATION_VERSION,
   type RealtimeCapabilities,
   type RealtimeConnectOptions,
   type RealtimeModel,
 } from '@parley/core';
+import { optionKeys } from '@parley/core/internal';
 import { type OpenAILiveConnection, OpenAILiveModel, type OpenAILiveModelOptions } from '@parley/openai';
 import { fetchToken } from './credentials.js';
 import {

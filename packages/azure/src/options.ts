@@ -1,4 +1,5 @@
-import { type OptionKeyList, UserError } from '@parley/core';
+import { UserError } from '@parley/core';
+import type { OptionKeyList } from '@parley/core/internal';
 import { RESERVED_UPGRADE_HEADERS } from '@parley/openai/protocol';
 import { type AzureCredential, type AzureTokenProvider, assertCredentialShape } from './credentials.js';
 import { AZURE_ENV, readEnv } from './env.js';

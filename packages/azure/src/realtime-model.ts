@@ -1,13 +1,13 @@
 import {
   AbortError,
   type Clock,
-  optionKeys,
   REALTIME_SPECIFICATION_VERSION,
   type RealtimeCapabilities,
   type RealtimeConnectOptions,
   type RealtimeModel,
   systemClock,
 } from '@parley/core';
+import { optionKeys } from '@parley/core/internal';
 import {
   type OpenAIRealtimeConnection,
   OpenAIRealtimeError,

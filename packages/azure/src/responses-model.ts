@@ -6,8 +6,8 @@ import {
   type ModelRequest,
   type ModelResponse,
   type ModelStreamEvent,
-  optionKeys,
 } from '@parley/core';
+import { optionKeys } from '@parley/core/internal';
 import { type OpenAIClientOptions, OpenAIResponsesModel } from '@parley/openai';
 import { fetchToken } from './credentials.js';
 import {

@@ -1,4 +1,5 @@
-import { optionKeys, type RealtimeCapabilities, type RealtimeCapability } from '@parley/core';
+import type { RealtimeCapabilities, RealtimeCapability } from '@parley/core';
+import { optionKeys } from '@parley/core/internal';
 import type { RealtimeHarnessFactory } from './harness.js';
 import type { CapabilityVerdict, ConformanceReport } from './report.js';
 import { runScenario, type ScenarioResult } from './run-scenario.js';

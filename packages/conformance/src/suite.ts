@@ -1,4 +1,5 @@
-import { optionKeys, type RealtimeCapabilities } from '@parley/core';
+import type { RealtimeCapabilities } from '@parley/core';
+import { optionKeys } from '@parley/core/internal';
 import { describe, test } from 'vitest';
 import type { RealtimeHarnessFactory } from './harness.js';
 import type { ConformanceReport } from './report.js';

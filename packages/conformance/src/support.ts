@@ -9,6 +9,7 @@ import {
   type RealtimeSessionEventType,
   type RealtimeSessionOptions,
 } from '@parley/core';
+import { brand } from '@parley/core/internal';
 import type { RealtimeHarness } from './harness.js';
 
 /** How long a scenario waits for something that should happen promptly. */
@@ -16,6 +17,10 @@ export const WAIT_MS = 3000;
 
 /** A scenario step did not happen in time. */
 export class ScenarioTimeoutError extends ParleyError {
+  static {
+    brand(ScenarioTimeoutError, 'conformance.ScenarioTimeoutError');
+  }
+
   constructor(what: string, seen: string) {
     super('conformance_timeout', `Timed out after ${WAIT_MS} ms waiting for ${what}. Seen so far: ${seen}`);
   }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { brand } from './brand.js';
 import type { RunContext } from './context.js';
 import { UserError } from './errors.js';
 import type { InputGuardrail, OutputGuardrail } from './guardrails.js';
@@ -97,6 +98,10 @@ export interface AgentOptions<TContext = unknown, TOutput extends z.ZodType | un
 
 /** An agent: instructions, tools, handoffs and guardrails around a model. */
 export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z.ZodType | undefined> {
+  static {
+    brand(Agent, 'core.Agent');
+  }
+
   /** See {@link AgentOptions.name}. */
   readonly name: string;
   /** See {@link AgentOptions.instructions}; {@link getInstructions} resolves it. */

@@ -1,5 +1,10 @@
+import { brand } from './brand.js';
 /** Every error Parley throws or emits carries a stable, machine-readable `code`. */
 export class ParleyError extends Error {
+  static {
+    brand(ParleyError, 'core.ParleyError');
+  }
+
   /** A stable identifier for this kind of failure, e.g. `max_turns_exceeded`. */
   readonly code: string;
 
@@ -12,6 +17,10 @@ export class ParleyError extends Error {
 
 /** The caller used the API in a way it does not support; the message says what to do instead. */
 export class UserError extends ParleyError {
+  static {
+    brand(UserError, 'core.UserError');
+  }
+
   constructor(message: string, options?: { cause?: unknown; code?: string }) {
     super(options?.code ?? 'user_error', message, options);
   }
@@ -19,6 +28,10 @@ export class UserError extends ParleyError {
 
 /** The model produced something the agent cannot accept (e.g. final output that fails `outputType`). */
 export class ModelBehaviorError extends ParleyError {
+  static {
+    brand(ModelBehaviorError, 'core.ModelBehaviorError');
+  }
+
   constructor(message: string, options?: { cause?: unknown }) {
     super('model_behavior', message, options);
   }
@@ -26,6 +39,10 @@ export class ModelBehaviorError extends ParleyError {
 
 /** A tool's `execute` did not finish within its `timeoutMs`. */
 export class ToolTimeoutError extends ParleyError {
+  static {
+    brand(ToolTimeoutError, 'core.ToolTimeoutError');
+  }
+
   /** The tool that timed out. */
   readonly toolName: string;
   /** The timeout it exceeded, in milliseconds. */
@@ -43,6 +60,10 @@ export class ToolTimeoutError extends ParleyError {
 
 /** A tool guardrail asked to stop the run instead of returning a replacement output. */
 export class ToolGuardrailTripwireTriggered extends ParleyError {
+  static {
+    brand(ToolGuardrailTripwireTriggered, 'core.ToolGuardrailTripwireTriggered');
+  }
+
   /** The guardrail that tripped. */
   readonly guardrailName: string;
   /** The tool it guarded. */
@@ -60,6 +81,10 @@ export class ToolGuardrailTripwireTriggered extends ParleyError {
 
 /** The operation was cancelled (an aborted signal, a closed session). */
 export class AbortError extends ParleyError {
+  static {
+    brand(AbortError, 'core.AbortError');
+  }
+
   constructor(message = 'The operation was aborted.', options?: { cause?: unknown }) {
     super('aborted', message, options);
   }

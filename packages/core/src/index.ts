@@ -18,14 +18,11 @@ export {
 export {
   type Clock,
   delay,
-  type LongTimeout,
-  MAX_TIMER_DELAY_MS,
-  setLongTimeout,
   systemClock,
   type TimerHandle,
 } from './clock.js';
 export { CANCELLED_TASK_GRACE_MS, MAX_ERROR_FOLLOW_UPS } from './constants.js';
-export { createRunContext, type RunContext } from './context.js';
+export type { RunContext } from './context.js';
 export {
   AbortError,
   ModelBehaviorError,
@@ -82,7 +79,7 @@ export {
   type ToolChoice,
   type ToolDefinition,
 } from './model.js';
-export { type OptionKeyList, type OptionKeys, optionKeys, UnknownOptionError } from './option-keys.js';
+export { UnknownOptionError } from './option-keys.js';
 export {
   audioBytesPerMs,
   PCM16_BYTES_PER_MS,
@@ -154,18 +151,8 @@ export type {
   RealtimeMessageHistoryItem,
 } from './realtime/session/history-item.js';
 export type { RealtimeSessionOptions, RealtimeSessionSettings } from './realtime/session/options.js';
-export { SessionPlayback } from './realtime/session/playback-control.js';
+export type { SessionPlayback } from './realtime/session/playback-control.js';
 export type { RealtimeReconnectOptions } from './realtime/session/reconnect-options.js';
-export {
-  type FollowUpReason,
-  type PendingResponseRequest,
-  ResponseCoordinator,
-  type ResponseCoordinatorHooks,
-  type ResponseCoordinatorOptions,
-  type ResponseRequestParams,
-  type ResponseRequestReason,
-  type ResponseStartInfo,
-} from './realtime/session/response-coordinator.js';
 export type { GenerateResponseOptions } from './realtime/session/response-generation.js';
 export type { ResponseHandle, ResponseResult } from './realtime/session/response-handle.js';
 export { RealtimeSession } from './realtime/session/session.js';
@@ -237,6 +224,8 @@ export {
   Runner,
   type RunnerConfig,
   type RunOptions,
+  type RunStreamOptions,
+  type RunWaitOptions,
   run,
 } from './runner/runner.js';
 export { MemorySession, type Session } from './runner/session.js';
@@ -249,12 +238,7 @@ export type {
 } from './runner/stream-events.js';
 export { type CancelMode, StreamedRunResult } from './runner/streamed-run-result.js';
 export {
-  defaultToolErrorFunction,
   type FunctionTool,
-  type InvokeToolOptions,
-  invokeFunctionTool,
-  type ParsedToolArguments,
-  parseToolArguments,
   type ToolApprovalCall,
   type ToolCallInfo,
   type ToolErrorFunction,
@@ -263,8 +247,6 @@ export {
   type ToolOptions,
   type ToolTimeoutBehavior,
   tool,
-  toolDefinition,
-  toolOutputToString,
 } from './tool.js';
 export {
   configureTracing,
@@ -275,4 +257,4 @@ export {
   type TraceAttributes,
   type TracingOptions,
 } from './tracing.js';
-export { addUsage, emptyUsage, type Usage } from './usage.js';
+export type { Usage } from './usage.js';

@@ -5,8 +5,8 @@
  */
 export {
   INTERRUPTION_SNAPSHOTS_LIMIT,
+  MESSAGE_ORDER_RESPONSES_LIMIT,
   PLAYBACK_ENTRIES_LIMIT,
-  PLAYOUT_RESPONSES_LIMIT,
   RECENTLY_ENDED_RESPONSES_LIMIT,
   TRACKED_RESPONSES_LIMIT,
 } from './constants.js';
@@ -14,7 +14,7 @@ export {
   agentSwitchStrategy,
   commitRespondsByDefault,
   delegationStrategy,
-  ephemeralReplyStrategy,
+  ephemeralResponseStrategy,
   historyReplayStrategy,
   inputTranscriptionStrategy,
   messageCorrectionStrategy,

@@ -1,7 +1,12 @@
+import { brand } from './brand.js';
 import { UserError } from './errors.js';
 
 /** An option key that is not one of the valid keys (a typo, or an option of another object). */
 export class UnknownOptionError extends UserError {
+  static {
+    brand(UnknownOptionError, 'core.UnknownOptionError');
+  }
+
   /** The unknown key, with its path inside the options object, e.g. `config.vocie`. */
   readonly option: string;
   /** The nearest valid key (same path), when one is close enough to be the intended one. */

@@ -1,4 +1,4 @@
-import { MAX_TIMER_DELAY_MS, setLongTimeout } from '@parley/core';
+import { MAX_TIMER_DELAY_MS, setLongTimeout } from '@parley/core/internal';
 import { ManualClock } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 

@@ -1,4 +1,5 @@
-import { optionKeys, UnknownOptionError, UserError } from '@parley/core';
+import { UnknownOptionError, UserError } from '@parley/core';
+import { optionKeys } from '@parley/core/internal';
 import { describe, expect, test } from 'vitest';
 
 interface ExampleOptions {

@@ -1,4 +1,5 @@
-import { Agent, createRunContext, invokeFunctionTool, tool, UserError } from '@parley/core';
+import { Agent, tool, UserError } from '@parley/core';
+import { createRunContext, invokeFunctionTool } from '@parley/core/internal';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 

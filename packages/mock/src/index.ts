@@ -1,9 +1,9 @@
 export { flushMicrotasks, ManualClock } from './manual-clock.js';
-export {
-  type FailNextSendOptions,
+export type {
+  FailNextSendOptions,
   MockRealtimeConnection,
-  type UserStartsSpeakingOptions,
-  type UserStopsSpeakingOptions,
+  UserStartsSpeakingOptions,
+  UserStopsSpeakingOptions,
 } from './realtime/mock-realtime-connection.js';
 export {
   ALL_REALTIME_CAPABILITIES,

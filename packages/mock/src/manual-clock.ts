@@ -1,4 +1,5 @@
-import { type Clock, MAX_TIMER_DELAY_MS, type TimerHandle } from '@parley/core';
+import type { Clock, TimerHandle } from '@parley/core';
+import { MAX_TIMER_DELAY_MS } from '@parley/core/internal';
 
 interface Timer {
   id: number;

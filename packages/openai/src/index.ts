@@ -1,6 +1,6 @@
 export { liveCapabilities } from './live/capabilities.js';
 export { OpenAILiveError, type OpenAILiveErrorCode } from './live/errors.js';
-export { OpenAILiveConnection } from './live/live-connection.js';
+export type { OpenAILiveConnection } from './live/live-connection.js';
 export { OpenAILiveModel } from './live/openai-live-model.js';
 export type { OpenAILiveModelOptions } from './live/options.js';
 export { OPENAI_REALTIME_CAPABILITIES } from './realtime/capabilities.js';
@@ -11,7 +11,7 @@ export {
   type CreateClientSecretOptions,
   createClientSecret,
 } from './realtime/client-secret.js';
-export { OpenAIRealtimeConnection } from './realtime/connection.js';
+export type { OpenAIRealtimeConnection } from './realtime/connection.js';
 export { OpenAIRealtimeError, type OpenAIRealtimeErrorCode } from './realtime/errors.js';
 export { OpenAIRealtimeModel } from './realtime/openai-realtime-model.js';
 export type {

@@ -1,4 +1,5 @@
 import { ParleyError } from '@parley/core';
+import { brand } from '@parley/core/internal';
 
 /** Decoded audio: samples per channel as floats in [-1, 1]. */
 export interface DecodedAudio {
@@ -9,6 +10,10 @@ export interface DecodedAudio {
 
 /** The file is not a WAV file this command can read. */
 export class WavFormatError extends ParleyError {
+  static {
+    brand(WavFormatError, 'cli.WavFormatError');
+  }
+
   constructor(message: string) {
     super('wav_format', message);
   }

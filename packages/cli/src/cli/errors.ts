@@ -1,7 +1,12 @@
 import { ParleyError } from '@parley/core';
+import { brand } from '@parley/core/internal';
 
 /** The command line is wrong (unknown command or flag, missing value); the message says what to type instead. */
 export class CliUsageError extends ParleyError {
+  static {
+    brand(CliUsageError, 'cli.CliUsageError');
+  }
+
   constructor(message: string) {
     super('cli_usage', message);
   }
@@ -9,6 +14,10 @@ export class CliUsageError extends ParleyError {
 
 /** A provider was chosen whose environment variables are not set; the message names the missing ones. */
 export class MissingEnvironmentError extends ParleyError {
+  static {
+    brand(MissingEnvironmentError, 'cli.MissingEnvironmentError');
+  }
+
   readonly missing: readonly string[];
 
   constructor(provider: string, needed: readonly string[], missing: readonly string[]) {

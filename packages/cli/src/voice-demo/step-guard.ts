@@ -1,7 +1,12 @@
 import { type Clock, delay, ParleyError } from '@parley/core';
+import { brand } from '@parley/core/internal';
 
 /** The voice demo stopped making progress: a step it waited for did not happen in time. */
 export class VoiceDemoStalledError extends ParleyError {
+  static {
+    brand(VoiceDemoStalledError, 'cli.VoiceDemoStalledError');
+  }
+
   constructor(step: string, ms: number) {
     super(
       'voice_demo_stalled',

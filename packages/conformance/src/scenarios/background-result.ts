@@ -8,7 +8,7 @@ import { commandsOf, withSession } from '../support.js';
 export const backgroundResultScenario: ConformanceScenario = {
   name: 'a background tool result: the output goes to the model, no follow-up response is requested for it',
   requires: ['responseRequests'],
-  exercises: ['autoToolReplyGeneration'],
+  exercises: ['autoToolResponseGeneration'],
   async run(harness) {
     const track = tool({
       name: 'track',
@@ -18,20 +18,20 @@ export const backgroundResultScenario: ConformanceScenario = {
     });
     await withSession(harness, new Agent({ name: 'Clerk', tools: [track] }), async (session, events) => {
       await session.connect();
-      const auto = harness.model.capabilities.autoToolReplyGeneration;
+      const auto = harness.model.capabilities.autoToolResponseGeneration;
       await harness.respondWith(
         { output: [{ type: 'function_call', name: 'track', arguments: { id: 'p1' } }] },
         // A provider that answers tool outputs by itself plays this; the session asks for nothing.
         ...(auto ? [{ output: [{ type: 'message' as const, text: 'Noted.' }] }] : []),
       );
-      const first = await session.generateReply();
-      const end = await events.waitFor('tool_end');
+      const first = await session.generateResponse();
+      const end = await events.waitFor('tool_done');
       expect(end).toMatchObject({ name: 'track', status: 'completed', background: true, responseId: first });
       await harness.waitForCommand('sendToolOutput');
       await events.waitFor('response_done', (e) => e.responseId === first);
       // One more reply of the app's own: every command of the turn was sent before it.
       await harness.respondWith({ output: [{ type: 'message', text: 'Anything else?' }] });
-      const next = await session.generateReply();
+      const next = await session.generateResponse();
       await events.waitFor('response_done', (e) => e.responseId === next);
       const commands = await harness.commands();
       expect(commandsOf(commands, 'sendToolOutput')).toEqual([

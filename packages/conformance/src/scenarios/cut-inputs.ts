@@ -30,7 +30,7 @@ export const cutInputScenario: ConformanceScenario = {
       await events.waitFor('history_added', (e) => saidInHistory(e.item, text));
       // A reply after the replay: once it is done, the backend has taken everything sent before it.
       await harness.respondWith({ output: [{ type: 'message', text: 'Noted.' }] });
-      await session.generateReply().done;
+      await session.generateResponse().done;
       const conversation = await harness.conversation();
       expect(conversation.filter((item) => saidInConversation(item, text))).toHaveLength(1);
       expect(session.history.filter((item) => saidInHistory(item, text))).toHaveLength(1);

@@ -1,13 +1,13 @@
 import {
   Agent,
   assistantMessage,
-  emptyUsage,
   MODEL_SPECIFICATION_VERSION,
   type Model,
   type ModelRequest,
   type ModelResponse,
   type RealtimeSession,
 } from '@parley/core';
+import { emptyUsage } from '@parley/core/internal';
 import { expect } from 'vitest';
 import type { ConformanceScenario } from '../scenario.js';
 import { commandsOf, withSession } from '../support.js';

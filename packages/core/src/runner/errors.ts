@@ -1,3 +1,4 @@
+import { brand } from '../brand.js';
 import { ParleyError } from '../errors.js';
 import type { InputGuardrailResult, OutputGuardrailResult } from '../guardrails.js';
 import type { RunState } from './run-state.js';
@@ -7,6 +8,10 @@ import type { RunState } from './run-state.js';
  * resume with `run(agent, error.state, { maxTurns: higher })` to go on.
  */
 export class MaxTurnsExceededError<TContext = unknown> extends ParleyError {
+  static {
+    brand(MaxTurnsExceededError, 'core.MaxTurnsExceededError');
+  }
+
   /** The budget that ran out. */
   readonly maxTurns: number;
   /** The run as it stood when the budget ran out. */
@@ -24,6 +29,10 @@ export class MaxTurnsExceededError<TContext = unknown> extends ParleyError {
 
 /** An input guardrail of the starting agent tripped; the model call it overlapped was cancelled. */
 export class InputGuardrailTripwireTriggered<TContext = unknown> extends ParleyError {
+  static {
+    brand(InputGuardrailTripwireTriggered, 'core.InputGuardrailTripwireTriggered');
+  }
+
   /** The result of the guardrail that tripped. */
   readonly result: InputGuardrailResult;
   /** Every input guardrail result of the run, the tripped one included, in guardrail order. */
@@ -48,6 +57,10 @@ export class InputGuardrailTripwireTriggered<TContext = unknown> extends ParleyE
 
 /** An output guardrail tripped on the final output; the run has no final output. */
 export class OutputGuardrailTripwireTriggered<TContext = unknown> extends ParleyError {
+  static {
+    brand(OutputGuardrailTripwireTriggered, 'core.OutputGuardrailTripwireTriggered');
+  }
+
   /** The result of the guardrail that tripped. */
   readonly result: OutputGuardrailResult;
   /** Every output guardrail result of this check, the tripped one included, in guardrail order. */
@@ -75,6 +88,10 @@ export class OutputGuardrailTripwireTriggered<TContext = unknown> extends Parley
  * is a fault of the guardrail.
  */
 export class GuardrailExecutionError extends ParleyError {
+  static {
+    brand(GuardrailExecutionError, 'core.GuardrailExecutionError');
+  }
+
   /** The guardrail that threw. */
   readonly guardrailName: string;
   /** Which kind of guardrail it is. */

@@ -1,4 +1,5 @@
 import type { AnyAgent, AnyFunctionTool } from '../agent.js';
+import { brand } from '../brand.js';
 import type { RunContext } from '../context.js';
 import type { ToolCallInfo, ToolInvocationResult } from '../tool.js';
 
@@ -50,6 +51,10 @@ export type RunHookListener<TContext, K extends RunHookEventName> = (
  * ```
  */
 export class RunHooks<TContext = unknown> {
+  static {
+    brand(RunHooks, 'core.RunHooks');
+  }
+
   readonly #listeners = new Map<RunHookEventName, RunHookListener<TContext, RunHookEventName>[]>();
 
   /** Adds a listener; returns a function that removes it. */

@@ -1,4 +1,5 @@
 import type { AnyAgent } from '../agent.js';
+import { brand } from '../brand.js';
 import type { RunContext } from '../context.js';
 import { UserError } from '../errors.js';
 import type { InputGuardrailResult, OutputGuardrailResult, ToolGuardrailResult } from '../guardrails.js';
@@ -21,6 +22,10 @@ let create: <TContext>(data: RunStateData<TContext>) => RunState<TContext>;
  * The app's `context` object is not serialized: pass it again as `context` when resuming a restored state.
  */
 export class RunState<TContext = unknown> {
+  static {
+    brand(RunState, 'core.RunState');
+  }
+
   readonly #data: RunStateData<TContext>;
 
   static {

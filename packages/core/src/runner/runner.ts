@@ -97,8 +97,10 @@ function checkSettings(options: Omit<RunSettings<unknown>, 'hooks'>, where: stri
 /** What a run starts from: text, conversation items, or a state to resume. */
 export type RunInput<TContext = unknown> = string | ConversationItem[] | RunState<TContext>;
 
-type StreamOptions<TContext> = RunOptions<TContext> & { stream: true };
-type WaitOptions<TContext> = RunOptions<TContext> & { stream?: false };
+/** Options of a streamed run (`stream: true`). */
+export type RunStreamOptions<TContext> = RunOptions<TContext> & { stream: true };
+/** Options of a run that resolves once it is done (no `stream`, or `stream: false`). */
+export type RunWaitOptions<TContext> = RunOptions<TContext> & { stream?: false };
 
 /** A valid `maxTurns` as a number (`null` and `Infinity` mean unlimited), or `undefined` when not given. */
 function checkMaxTurns(value: number | null | undefined, where: string): number | undefined {
@@ -155,13 +157,13 @@ export class Runner {
   run<TContext, TOutput extends z.ZodType | undefined>(
     agent: Agent<TContext, TOutput>,
     input: RunInput<TContext>,
-    options: StreamOptions<TContext>,
+    options: RunStreamOptions<TContext>,
   ): Promise<StreamedRunResult<TContext, TOutput>>;
   /** Runs until a final output, an interruption for approvals, or an error. */
   run<TContext, TOutput extends z.ZodType | undefined>(
     agent: Agent<TContext, TOutput>,
     input: RunInput<TContext>,
-    options?: WaitOptions<TContext>,
+    options?: RunWaitOptions<TContext>,
   ): Promise<RunResult<TContext, TOutput>>;
   /** Runs, streamed or not, depending on `options.stream`. */
   run<TContext, TOutput extends z.ZodType | undefined>(
@@ -373,13 +375,13 @@ const defaultRunner = new Runner();
 export function run<TContext, TOutput extends z.ZodType | undefined>(
   agent: Agent<TContext, TOutput>,
   input: RunInput<TContext>,
-  options: StreamOptions<TContext>,
+  options: RunStreamOptions<TContext>,
 ): Promise<StreamedRunResult<TContext, TOutput>>;
 /** Runs `agent` on a Runner with no defaults until a final output, an interruption, or an error. */
 export function run<TContext, TOutput extends z.ZodType | undefined>(
   agent: Agent<TContext, TOutput>,
   input: RunInput<TContext>,
-  options?: WaitOptions<TContext>,
+  options?: RunWaitOptions<TContext>,
 ): Promise<RunResult<TContext, TOutput>>;
 /** Runs `agent`, streamed or not depending on `options.stream`. */
 export function run<TContext, TOutput extends z.ZodType | undefined>(

@@ -1,3 +1,4 @@
+import { brand } from '../brand.js';
 import type { ConversationItem } from '../items.js';
 
 /**
@@ -18,6 +19,10 @@ export interface Session {
 
 /** A {@link Session} kept in memory, for tests, demos and single-process apps. */
 export class MemorySession implements Session {
+  static {
+    brand(MemorySession, 'core.MemorySession');
+  }
+
   #items: ConversationItem[];
 
   constructor(initialItems: ConversationItem[] = []) {

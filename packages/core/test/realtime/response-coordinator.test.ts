@@ -1,4 +1,5 @@
-import { type CreateResponseCommand, ResponseCoordinator } from '@parley/core';
+import type { CreateResponseCommand } from '@parley/core';
+import { ResponseCoordinator } from '@parley/core/internal';
 import { describe, expect, test } from 'vitest';
 
 function setup(options: { autoToolResponseGeneration?: boolean; failSends?: boolean } = {}) {

@@ -40,7 +40,7 @@ async function run(steps: MockResponseStep[], ...later: string[]) {
   const log = new EventRecorder(session);
   model.respondWith({ output: steps }, ...later);
   await session.connect();
-  await session.generateReply();
+  await session.generateResponse();
   await flushMicrotasks();
   // Follow-ups: the createResponse commands after the app's own.
   const followUps = () => model.commands.filter((c) => c.type === 'createResponse').length - 1;
@@ -54,7 +54,7 @@ describe('a tool that returns backgroundResult(value)', () => {
       { type: 'sendToolOutput', callId: 'call_1', output: '{"id":"p1","at":"depot"}' },
     ]);
     expect(followUps()).toBe(0);
-    expect(log.of('tool_end')).toEqual([
+    expect(log.of('tool_done')).toEqual([
       expect.objectContaining({ callId: 'call_1', status: 'completed', background: true }),
     ]);
     expect(session.history.find((i) => i.type === 'function_call')).toMatchObject({
@@ -64,10 +64,10 @@ describe('a tool that returns backgroundResult(value)', () => {
     expect(log.of('response_done')).toHaveLength(1);
     // The call id still runs once: delivered again, nothing more is sent.
     model.respondWith({ output: [call('track', 'call_1')] });
-    await session.generateReply();
+    await session.generateResponse();
     await flushMicrotasks();
     expect(model.commands.filter((c) => c.type === 'sendToolOutput')).toHaveLength(1);
-    expect(followUps()).toBe(1); // that second generateReply, nothing else
+    expect(followUps()).toBe(1); // that second generateResponse, nothing else
     await session.close();
   });
 
@@ -86,7 +86,7 @@ describe('a tool that returns backgroundResult(value)', () => {
     await flushMicrotasks();
     expect(followUps()).toBe(1);
     expect(log.of('response_done')).toHaveLength(2);
-    expect(log.of('tool_end').map((e) => [e.callId, e.background ?? false])).toEqual([
+    expect(log.of('tool_done').map((e) => [e.callId, e.background ?? false])).toEqual([
       ['call_1', true],
       ['call_2', false],
       ['call_3', true],
@@ -111,9 +111,9 @@ describe('a tool that returns backgroundResult(value)', () => {
     const approved = await run([call('guarded', 'call_1')]);
     await approved.log.waitFor('tool_approval_requested');
     approved.session.approve('call_1');
-    await approved.log.waitFor('tool_end');
+    await approved.log.waitFor('tool_done');
     await flushMicrotasks();
-    expect(approved.log.of('tool_end')).toEqual([
+    expect(approved.log.of('tool_done')).toEqual([
       expect.objectContaining({ output: 'noted', background: true }),
     ]);
     expect(approved.followUps()).toBe(0);
@@ -124,7 +124,7 @@ describe('a tool that returns backgroundResult(value)', () => {
     rejected.session.reject('call_1');
     await rejected.log.waitFor('response_done', () => true, 2);
     expect(rejected.followUps()).toBe(1);
-    expect(rejected.log.of('tool_end')[0]?.background).toBeUndefined();
+    expect(rejected.log.of('tool_done')[0]?.background).toBeUndefined();
     await rejected.session.close();
   });
 });

@@ -20,7 +20,7 @@ function stubbornTool(started: { resolve(): void }, release: Promise<string>) {
 describe('a tool that ignores its signal cannot hold close() or a reconnect for longer than the grace', () => {
   test('close() waits for it at most CANCELLED_TASK_GRACE_MS, then closes with a warning; its late output is not sent', async () => {
     const clock = new ManualClock();
-    const model = new MockRealtimeModel({ clock, capabilities: { autoToolReplyGeneration: false } });
+    const model = new MockRealtimeModel({ clock, capabilities: { autoToolResponseGeneration: false } });
     const started = deferred();
     const release = deferred<string>();
     const session = new RealtimeSession(
@@ -48,13 +48,13 @@ describe('a tool that ignores its signal cannot hold close() or a reconnect for 
     release.resolve('finished after close');
     await flushMicrotasks();
     expect(model.commands.filter((c) => c.type === 'sendToolOutput')).toHaveLength(0);
-    expect(log.of('tool_end')).toHaveLength(0);
+    expect(log.of('tool_done')).toHaveLength(0);
     expect(clock.pendingTimers).toBe(0);
   });
 
   test('a reconnect waits for it at most CANCELLED_TASK_GRACE_MS, then goes on', async () => {
     const clock = new ManualClock();
-    const model = new MockRealtimeModel({ clock, capabilities: { autoToolReplyGeneration: false } });
+    const model = new MockRealtimeModel({ clock, capabilities: { autoToolResponseGeneration: false } });
     const started = deferred();
     const release = deferred<string>();
     const session = new RealtimeSession(

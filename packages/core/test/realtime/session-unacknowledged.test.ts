@@ -242,7 +242,7 @@ describe('a tool output at the cut', () => {
       arguments: '{"at":"8 pm"}',
     });
     first.emit({ type: 'response_done', responseId: 'resp_1', status: 'completed', conversation: 'default' });
-    await rig.log.waitFor('tool_end');
+    await rig.log.waitFor('tool_done');
     return { ...rig, first };
   }
 

@@ -2,8 +2,6 @@ import {
   type Clock,
   ConnectionClosedError,
   type CreateResponseCommand,
-  type LongTimeout,
-  optionKeys,
   pcm16DurationMs,
   type RealtimeCapability,
   type RealtimeCommand,
@@ -11,9 +9,9 @@ import {
   type RealtimeEvent,
   type RealtimeItem,
   type RealtimeSessionConfig,
-  setLongTimeout,
   UserError,
 } from '@parley/core';
+import { type LongTimeout, optionKeys, setLongTimeout } from '@parley/core/internal';
 import { MIN_COMMIT_BYTES } from '../constants.js';
 import { capabilityOff, checkConfig } from './check-config.js';
 import { CommandLog } from './command-log.js';

@@ -1,7 +1,6 @@
 import {
   AbortError,
   type Clock,
-  optionKeys,
   ParleyError,
   REALTIME_SPECIFICATION_VERSION,
   type RealtimeCapabilities,
@@ -10,6 +9,7 @@ import {
   type RealtimeModel,
   UserError,
 } from '@parley/core';
+import { brand, optionKeys } from '@parley/core/internal';
 import { MockScriptError } from '../text/errors.js';
 import { checkConfig } from './check-config.js';
 import { CommandLog } from './command-log.js';
@@ -100,6 +100,10 @@ export const DEFAULT_MOCK_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> 
 
 /** The error a mock connect fails with by default. */
 export class MockConnectError extends ParleyError {
+  static {
+    brand(MockConnectError, 'mock.MockConnectError');
+  }
+
   constructor(message = 'The mock realtime provider refused the connection.', code = 'mock_connect_failed') {
     super(code, message);
   }

@@ -1,4 +1,5 @@
-import { defaultHandoffToolName, optionKeys } from '@parley/core';
+import { defaultHandoffToolName } from '@parley/core';
+import { optionKeys } from '@parley/core/internal';
 import type { MockErrorResponse, MockOutputResponse, MockResponse } from './script.js';
 
 /** Options shared by the output builders. */

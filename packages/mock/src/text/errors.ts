@@ -1,4 +1,5 @@
 import { ParleyError } from '@parley/core';
+import { brand } from '@parley/core/internal';
 
 /** Why a mock's script failed the test. */
 export type MockScriptErrorCode =
@@ -16,6 +17,10 @@ export type MockScriptErrorCode =
  * expectation, or a second connection to a `strict` realtime mock.
  */
 export class MockScriptError extends ParleyError {
+  static {
+    brand(MockScriptError, 'mock.MockScriptError');
+  }
+
   constructor(code: MockScriptErrorCode, message: string) {
     super(code, message);
   }

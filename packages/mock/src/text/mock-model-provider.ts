@@ -1,4 +1,5 @@
-import { type Model, type ModelProvider, optionKeys, UserError } from '@parley/core';
+import { type Model, type ModelProvider, UserError } from '@parley/core';
+import { optionKeys } from '@parley/core/internal';
 
 /** Options of {@link MockModelProvider}. */
 export interface MockModelProviderOptions {

@@ -8,9 +8,9 @@ import {
   type ModelRequest,
   type ModelResponse,
   type ModelStreamEvent,
-  optionKeys,
   systemClock,
 } from '@parley/core';
+import { optionKeys } from '@parley/core/internal';
 import { mockDelay, mockError, mockHandoff, mockJson, mockText, mockToolCall, mockTurn } from './builders.js';
 import { MockScriptError } from './errors.js';
 import type { MockOutputResponse, MockResponse, MockScriptEntry } from './script.js';

@@ -1,4 +1,5 @@
 import { ParleyError } from '@parley/core';
+import { brand } from '@parley/core/internal';
 
 /** Why a GPT-Live connection could not be opened. */
 export type OpenAILiveErrorCode =
@@ -17,6 +18,10 @@ export type OpenAILiveErrorCode =
 
 /** A failure to open a GPT-Live session. Messages never contain the API key. */
 export class OpenAILiveError extends ParleyError {
+  static {
+    brand(OpenAILiveError, 'openai.OpenAILiveError');
+  }
+
   override readonly code: OpenAILiveErrorCode;
   readonly status?: number;
   readonly closeCode?: number;

@@ -1,4 +1,5 @@
-import { optionKeys, ParleyError, UserError } from '@parley/core';
+import { ParleyError, UserError } from '@parley/core';
+import { brand, optionKeys } from '@parley/core/internal';
 import { assertApiKeyShape } from '../shared/api-key.js';
 import { endpointURL } from '../shared/base-url.js';
 import type { WireSession } from '../shared/realtime-wire.js';
@@ -41,6 +42,10 @@ export interface ClientSecret {
 
 /** The service refused to create a client secret. */
 export class ClientSecretError extends ParleyError {
+  static {
+    brand(ClientSecretError, 'openai.ClientSecretError');
+  }
+
   /** HTTP status. */
   readonly status: number;
   /** The `x-request-id` header, for support requests. */

@@ -1,4 +1,5 @@
 import { ParleyError } from '@parley/core';
+import { brand } from '@parley/core/internal';
 
 /** Why an OpenAI Realtime connection could not be opened or used. */
 export type OpenAIRealtimeErrorCode =
@@ -20,6 +21,10 @@ export type OpenAIRealtimeErrorCode =
  * `closeReason` describe the WebSocket close when there was one. Messages never contain the API key.
  */
 export class OpenAIRealtimeError extends ParleyError {
+  static {
+    brand(OpenAIRealtimeError, 'openai.OpenAIRealtimeError');
+  }
+
   override readonly code: OpenAIRealtimeErrorCode;
   readonly status?: number;
   readonly closeCode?: number;

@@ -1,4 +1,5 @@
-import { type Clock, optionKeys, systemClock, UserError } from '@parley/core';
+import { type Clock, systemClock, UserError } from '@parley/core';
+import { optionKeys } from '@parley/core/internal';
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from '../constants.js';
 import { type ApiKeySource, resolveApiKeySource } from '../shared/api-key.js';
 import type { WireSession } from '../shared/realtime-wire.js';

@@ -1,4 +1,5 @@
 import { ParleyError } from '@parley/core';
+import { brand } from '@parley/core/internal';
 
 /** Fields of every {@link OpenAIAPIError}. */
 export interface OpenAIAPIErrorDetails {
@@ -18,6 +19,10 @@ export interface OpenAIAPIErrorDetails {
  * `error.type`, else a default for the kind of failure. Messages never contain the API key.
  */
 export class OpenAIAPIError extends ParleyError {
+  static {
+    brand(OpenAIAPIError, 'openai.OpenAIAPIError');
+  }
+
   readonly status: number | undefined;
   readonly requestId: string | undefined;
   readonly type: string | undefined;
@@ -59,6 +64,10 @@ export class OpenAIConnectionError extends OpenAIAPIError {}
 
 /** The response itself failed (`response.failed` or an `error` event in a stream, or `status: 'failed'`). */
 export class OpenAIResponseFailedError extends OpenAIAPIError {
+  static {
+    brand(OpenAIResponseFailedError, 'openai.OpenAIResponseFailedError');
+  }
+
   /** The id of the failed response, when the API sent one. */
   readonly responseId: string | undefined;
 

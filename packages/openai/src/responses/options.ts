@@ -1,11 +1,5 @@
-import {
-  type Clock,
-  type OptionKeyList,
-  type OptionKeys,
-  optionKeys,
-  systemClock,
-  UserError,
-} from '@parley/core';
+import { type Clock, systemClock, UserError } from '@parley/core';
+import { type OptionKeyList, type OptionKeys, optionKeys } from '@parley/core/internal';
 import { DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from '../constants.js';
 import { endpointURL } from '../shared/base-url.js';
 import type { StructuredOutputSettings } from './request-mapping.js';

@@ -1,4 +1,5 @@
-import { type ModelProvider, optionKeys, UserError } from '@parley/core';
+import { type ModelProvider, UserError } from '@parley/core';
+import { optionKeys } from '@parley/core/internal';
 import { OpenAIResponsesModel } from './model.js';
 import { CLIENT_OPTION_KEYS, type OpenAIClientOptions, resolveClientOptions } from './options.js';
 

@@ -44,7 +44,7 @@ export {
 export { DEFAULT_PACE, type SimulatorPace, type SimulatorPacing } from './pace.js';
 export { clientEventToCommand, seamCommandsOf, sessionToSeamConfig } from './seam-view.js';
 export { decodeSpeechTexts, type SpeechAudioOptions, silenceAudio, speechAudio } from './sim-audio.js';
-export { type EventMatcher, SimulatorConnection, type Transcriber } from './sim-connection.js';
+export type { EventMatcher, SimulatorConnection, Transcriber } from './sim-connection.js';
 export type { SimulatorConversation, StoredItem } from './sim-conversation.js';
 export { g711ToPcm16, toSessionAudio } from './sim-format.js';
 export type { UpgradeRecord } from './sim-server.js';

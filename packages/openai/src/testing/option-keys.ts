@@ -1,4 +1,4 @@
-import { optionKeys } from '@parley/core';
+import { optionKeys } from '@parley/core/internal';
 import type { FastForwardClockOptions } from './fast-forward-clock.js';
 import type { LiveSimulatorHarnessOptions } from './live/live-harness.js';
 import type { LiveSimulatorOptions } from './live/live-simulator.js';

@@ -1,3 +1,4 @@
+import { brand } from '../../brand.js';
 import type { Clock } from '../../clock.js';
 import { PLAYBACK_ENTRIES_LIMIT } from '../../constants.js';
 
@@ -115,6 +116,10 @@ abstract class BaseTracker implements PlaybackTracker {
  * Positions the app reports through `session.playback` take precedence for the messages they name.
  */
 export class RealtimePlaybackTracker extends BaseTracker {
+  static {
+    brand(RealtimePlaybackTracker, 'core.RealtimePlaybackTracker');
+  }
+
   readonly #clock: Clock;
 
   constructor(clock: Clock) {
@@ -144,6 +149,10 @@ export class RealtimePlaybackTracker extends BaseTracker {
  * through `session.playback.played()` / `finished()` counts as heard; nothing reported is nothing heard.
  */
 export class ReportedPlaybackTracker extends BaseTracker {
+  static {
+    brand(ReportedPlaybackTracker, 'core.ReportedPlaybackTracker');
+  }
+
   protected now(): number {
     return 0;
   }

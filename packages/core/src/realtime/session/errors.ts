@@ -1,8 +1,13 @@
+import { brand } from '../../brand.js';
 import { ParleyError } from '../../errors.js';
 import type { RealtimeCapability } from '../seam.js';
 
 /** The session was closed; it cannot be used any more. Create a new `RealtimeSession`. */
 export class SessionClosedError extends ParleyError {
+  static {
+    brand(SessionClosedError, 'core.SessionClosedError');
+  }
+
   constructor(message = 'The realtime session is closed. Create a new RealtimeSession to talk again.') {
     super('session_closed', message);
   }
@@ -10,6 +15,10 @@ export class SessionClosedError extends ParleyError {
 
 /** The session has no live connection: call `connect()` first (again after a disconnect). */
 export class SessionNotConnectedError extends ParleyError {
+  static {
+    brand(SessionNotConnectedError, 'core.SessionNotConnectedError');
+  }
+
   /** `reason`, when given, says why instead of the default advice; `cause` is what failed. */
   constructor(action: string, options?: { reason?: string; cause?: unknown }) {
     super(
@@ -22,6 +31,10 @@ export class SessionNotConnectedError extends ParleyError {
 
 /** `connect()` failed; everything it had acquired was released and `connect()` may be called again. */
 export class RealtimeConnectError extends ParleyError {
+  static {
+    brand(RealtimeConnectError, 'core.RealtimeConnectError');
+  }
+
   constructor(message: string, options?: { cause?: unknown }) {
     super('connect_failed', message, options);
   }
@@ -29,6 +42,10 @@ export class RealtimeConnectError extends ParleyError {
 
 /** The connection went away while something was waiting on it (a response, a tool output). */
 export class ConnectionLostError extends ParleyError {
+  static {
+    brand(ConnectionLostError, 'core.ConnectionLostError');
+  }
+
   constructor(
     message = 'The realtime connection was lost. Call connect() to reconnect.',
     options?: { cause?: unknown },
@@ -43,6 +60,10 @@ export class ConnectionLostError extends ParleyError {
  * `connection_status: disconnected` if it had not yet.
  */
 export class ConnectionClosedError extends ParleyError {
+  static {
+    brand(ConnectionClosedError, 'core.ConnectionClosedError');
+  }
+
   constructor(message: string, options?: { cause?: unknown }) {
     super('connection_closed', message, options);
   }
@@ -50,6 +71,10 @@ export class ConnectionClosedError extends ParleyError {
 
 /** The provider's connection failed to close; `close()` again retries it. */
 export class ConnectionCloseError extends ParleyError {
+  static {
+    brand(ConnectionCloseError, 'core.ConnectionCloseError');
+  }
+
   constructor(cause: unknown) {
     const detail = cause instanceof Error ? cause.message : String(cause);
     super(
@@ -64,6 +89,10 @@ export class ConnectionCloseError extends ParleyError {
 
 /** The provider refused a response request (for example because another response was active). */
 export class ResponseRefusedError extends ParleyError {
+  static {
+    brand(ResponseRefusedError, 'core.ResponseRefusedError');
+  }
+
   /** The provider's own error code, as the provider sent it. */
   readonly providerCode: string;
   /** The `clientRequestId` of the refused request. */
@@ -81,6 +110,10 @@ export class ResponseRefusedError extends ParleyError {
 
 /** The provider did not start a requested response within `responseTimeoutMs`. */
 export class ResponseTimeoutError extends ParleyError {
+  static {
+    brand(ResponseTimeoutError, 'core.ResponseTimeoutError');
+  }
+
   /** The `clientRequestId` of the request that timed out. */
   readonly clientRequestId: string;
   /** The `responseTimeoutMs` it exceeded. */
@@ -99,6 +132,10 @@ export class ResponseTimeoutError extends ParleyError {
 
 /** The operation needs a capability the provider does not declare. */
 export class CapabilityNotSupportedError extends ParleyError {
+  static {
+    brand(CapabilityNotSupportedError, 'core.CapabilityNotSupportedError');
+  }
+
   /** The capability the operation needs. */
   readonly capability: RealtimeCapability;
   /** The provider that does not declare it. */
@@ -116,6 +153,10 @@ export class CapabilityNotSupportedError extends ParleyError {
 
 /** The model called a tool the agent of its response does not have. The model gets an error output. */
 export class UnknownToolError extends ParleyError {
+  static {
+    brand(UnknownToolError, 'core.UnknownToolError');
+  }
+
   /** The tool name the model called. */
   readonly toolName: string;
   /** The agent that has no such tool. */
@@ -138,6 +179,10 @@ export class UnknownToolError extends ParleyError {
  * Ordinary responses are not affected.
  */
 export class EphemeralResponseInFlightError extends ParleyError {
+  static {
+    brand(EphemeralResponseInFlightError, 'core.EphemeralResponseInFlightError');
+  }
+
   /** The `clientRequestId` of the ephemeral response in flight. */
   readonly inFlightRequestId: string;
   /** Its response id, once the provider started it. */
@@ -168,6 +213,10 @@ export class EphemeralResponseInFlightError extends ParleyError {
  * call `connect()`.
  */
 export class TurnLostError extends ParleyError {
+  static {
+    brand(TurnLostError, 'core.TurnLostError');
+  }
+
   /** The responses that were streaming. */
   readonly responseIds: readonly string[];
   /**
@@ -212,6 +261,10 @@ export class TurnLostError extends ParleyError {
 
 /** Automatic reconnection gave up after `attempts` attempts; the session is `disconnected`. */
 export class ReconnectFailedError extends ParleyError {
+  static {
+    brand(ReconnectFailedError, 'core.ReconnectFailedError');
+  }
+
   /** How many attempts failed; `cause` holds the last failure. */
   readonly attempts: number;
 
@@ -233,6 +286,10 @@ export class ReconnectFailedError extends ParleyError {
  * sent. Usually a provider or replay bug; the first call's output stands.
  */
 export class ToolCallConflictError extends ParleyError {
+  static {
+    brand(ToolCallConflictError, 'core.ToolCallConflictError');
+  }
+
   /** The repeated call id. */
   readonly callId: string;
 
@@ -251,6 +308,10 @@ export class ToolCallConflictError extends ParleyError {
 
 /** A tool's output could not be written to the connection. The call is over; its response's follow-up still goes out. */
 export class ToolOutputNotSentError extends ParleyError {
+  static {
+    brand(ToolOutputNotSentError, 'core.ToolOutputNotSentError');
+  }
+
   /** The call whose output was not sent. */
   readonly callId: string;
 
@@ -272,6 +333,10 @@ export class ToolOutputNotSentError extends ParleyError {
  * `generateResponse()` goes on as usual; fix the tool or the guardrail if it keeps happening.
  */
 export class FollowUpLimitError extends ParleyError {
+  static {
+    brand(FollowUpLimitError, 'core.FollowUpLimitError');
+  }
+
   /** What the stopped follow-up would have answered. */
   readonly reason: 'tool_follow_up' | 'guardrail';
   /** How many error-only follow-ups ran in a row before it. */
@@ -295,6 +360,10 @@ export class FollowUpLimitError extends ParleyError {
  * still sends for it is ignored.
  */
 export class StaleResponseError extends ParleyError {
+  static {
+    brand(StaleResponseError, 'core.StaleResponseError');
+  }
+
   /** The response that went silent. */
   readonly responseId: string;
   /** The `staleResponseMs` it exceeded. */

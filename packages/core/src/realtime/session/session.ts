@@ -1,4 +1,5 @@
 import { Agent } from '../../agent.js';
+import { brand } from '../../brand.js';
 import { UserError } from '../../errors.js';
 import { copyUsage, type Usage } from '../../usage.js';
 import type {
@@ -47,6 +48,10 @@ export type { GenerateResponseOptions } from './response-generation.js';
 export class RealtimeSession<TContext = unknown>
   implements AsyncIterable<RealtimeSessionEvent<TContext>>, AsyncDisposable
 {
+  static {
+    brand(RealtimeSession, 'core.RealtimeSession');
+  }
+
   readonly #parts: SessionParts<TContext>;
 
   /**

@@ -4,7 +4,7 @@ import {
   agentSwitchStrategy,
   commitRespondsByDefault,
   delegationStrategy,
-  ephemeralReplyStrategy,
+  ephemeralResponseStrategy,
   historyReplayStrategy,
   inputTranscriptionStrategy,
   messageCorrectionStrategy,
@@ -26,7 +26,7 @@ const ALL: RealtimeCapabilities = {
   audioOutput: true,
   mutableInstructions: true,
   mutableTools: true,
-  autoToolReplyGeneration: false,
+  autoToolResponseGeneration: false,
   responseRequests: true,
 };
 const without = (flag: keyof RealtimeCapabilities): RealtimeCapabilities => ({ ...ALL, [flag]: false });
@@ -115,16 +115,16 @@ describe('capability strategies', () => {
   });
 
   test('ephemeralResponse: out of band where declared, else an ordinary reply with a warning', () => {
-    expect(ephemeralReplyStrategy(ALL, 'p')).toEqual({ outOfBand: true });
-    expect(ephemeralReplyStrategy(without('ephemeralResponse'), 'p')).toMatchObject({
+    expect(ephemeralResponseStrategy(ALL, 'p')).toEqual({ outOfBand: true });
+    expect(ephemeralResponseStrategy(without('ephemeralResponse'), 'p')).toMatchObject({
       outOfBand: false,
       warning: { code: 'ephemeral_response_unsupported' },
     });
   });
 
-  test('autoToolReplyGeneration: who starts the response after tool outputs', () => {
+  test('autoToolResponseGeneration: who starts the response after tool outputs', () => {
     expect(toolFollowUpStrategy(ALL)).toBe('session');
-    expect(toolFollowUpStrategy({ ...ALL, autoToolReplyGeneration: true })).toBe('provider');
+    expect(toolFollowUpStrategy({ ...ALL, autoToolResponseGeneration: true })).toBe('provider');
   });
 
   test('responseRequests: requests only where the provider answers them; committed audio asks for a reply only in push-to-talk', () => {

@@ -12,7 +12,7 @@ export function unitsOf(agent: Agent, mock: MockOptions = {}) {
   const model = new MockRealtimeModel(mock);
   const parts = assembleSession(agent, resolveSessionOptions(agent, { model, reconnect: false }));
   const events: RealtimeSessionEvent[] = [];
-  for (const type of ['error', 'warning', 'tool_start', 'tool_end', 'connection_status'] as const) {
+  for (const type of ['error', 'warning', 'tool_started', 'tool_done', 'connection_status'] as const) {
     parts.state.hub.on(type, (event) => events.push(event as RealtimeSessionEvent));
   }
   const sent: { command: RealtimeCommand; history: typeof parts.history.items }[] = [];

@@ -1,0 +1,28 @@
+/**
+ * `@parley/core/internal`: the helpers Parley's own packages (adapters, the mock, the conformance suite) and
+ * tests build on. Unstable: any release may change or remove them; apps should not import this entry.
+ */
+export { type AnyClass, brand } from './brand.js';
+export { type LongTimeout, MAX_TIMER_DELAY_MS, setLongTimeout } from './clock.js';
+export { createRunContext } from './context.js';
+export { type OptionKeyList, type OptionKeys, optionKeys } from './option-keys.js';
+export {
+  type FollowUpReason,
+  type PendingResponseRequest,
+  ResponseCoordinator,
+  type ResponseCoordinatorHooks,
+  type ResponseCoordinatorOptions,
+  type ResponseRequestParams,
+  type ResponseRequestReason,
+  type ResponseStartInfo,
+} from './realtime/session/response-coordinator.js';
+export {
+  defaultToolErrorFunction,
+  type InvokeToolOptions,
+  invokeFunctionTool,
+  type ParsedToolArguments,
+  parseToolArguments,
+  toolDefinition,
+  toolOutputToString,
+} from './tool.js';
+export { addUsage, emptyUsage } from './usage.js';
