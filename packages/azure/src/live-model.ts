@@ -6,6 +6,7 @@ import {
 } from '@parley/core';
 import { optionKeys } from '@parley/core/internal';
 import { type OpenAILiveConnection, OpenAILiveModel, type OpenAILiveModelOptions } from '@parley/openai';
+import { LIVE_SESSION_OPTION_KEYS } from '@parley/openai/protocol';
 import { fetchToken } from './credentials.js';
 import {
   type AzureOpenAIConnectionOptions,
@@ -21,17 +22,7 @@ export interface AzureOpenAILiveModelOptions
 
 const MODEL_OPTIONS = optionKeys<AzureOpenAILiveModelOptions>('AzureOpenAILiveModelOptions', {
   ...CONNECTION_OPTION_KEYS,
-  delegation: true,
-  backend: true,
-  acknowledgementDelayMs: true,
-  input: true,
-  silenceFrameMs: true,
-  turnGapMs: true,
-  WebSocket: true,
-  webSocketStyle: true,
-  clock: true,
-  connectTimeoutMs: true,
-  closeTimeoutMs: true,
+  ...LIVE_SESSION_OPTION_KEYS,
 });
 
 /**

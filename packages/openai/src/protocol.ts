@@ -3,6 +3,8 @@
  * `@parley/azure`): the connection (normalizer, commands, lifecycle) over a socket the adapter opens itself, and the
  * socket helpers that open it on every runtime.
  */
+
+export { LIVE_SESSION_OPTION_KEYS } from './live/options.js';
 export type { ConnectionSettings } from './realtime/connection.js';
 export { OpenAIRealtimeConnection } from './realtime/connection.js';
 export { RESERVED_UPGRADE_HEADERS } from './realtime/options.js';

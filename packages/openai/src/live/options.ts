@@ -1,5 +1,5 @@
 import { type Clock, systemClock, UserError } from '@parley/core';
-import { optionKeys } from '@parley/core/internal';
+import { type OptionKeyList, optionKeys } from '@parley/core/internal';
 import {
   DEFAULT_CLOSE_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -74,13 +74,10 @@ export interface ResolvedLiveOptions {
   closeTimeoutMs: number;
 }
 
-const OPTIONS = optionKeys<OpenAILiveModelOptions>('OpenAILiveModelOptions', {
-  apiKey: true,
-  apiKeyProvider: true,
-  authHeader: true,
-  model: true,
-  url: true,
-  headers: true,
+/** The option keys of a GPT-Live session that are not about where and as whom (shared with other hosts' forms). */
+export const LIVE_SESSION_OPTION_KEYS: OptionKeyList<
+  Omit<OpenAILiveModelOptions, 'apiKey' | 'apiKeyProvider' | 'authHeader' | 'model' | 'url' | 'headers'>
+> = {
   delegation: true,
   backend: true,
   acknowledgementDelayMs: true,
@@ -92,6 +89,16 @@ const OPTIONS = optionKeys<OpenAILiveModelOptions>('OpenAILiveModelOptions', {
   clock: true,
   connectTimeoutMs: true,
   closeTimeoutMs: true,
+};
+
+const OPTIONS = optionKeys<OpenAILiveModelOptions>('OpenAILiveModelOptions', {
+  apiKey: true,
+  apiKeyProvider: true,
+  authHeader: true,
+  model: true,
+  url: true,
+  headers: true,
+  ...LIVE_SESSION_OPTION_KEYS,
 });
 const DEFAULT_URL = 'wss://api.openai.com/v1/live/sessions';
 const RESERVED_HEADERS = new Set([
