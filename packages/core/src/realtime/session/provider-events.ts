@@ -162,7 +162,7 @@ export class ProviderEventRouter<TContext> {
     }
     // The session gave up on it (a timeout, an interrupted ephemeral response): it must not speak now.
     if (abandoned) to.interruptions.abandoned(event.responseId);
-    // Ephemeral responses carry the app's own words and never enter history: no guardrails, no trace.
+    // Ephemeral responses carry the app's own words and never enter history: no output guardrails run on them.
     if (event.conversation === 'default') to.guardrails.begin(event.responseId, info.agent);
     this.#state.emit({
       type: 'response_started',
