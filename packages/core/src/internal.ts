@@ -1,29 +1,28 @@
 /**
- * Package-private: the units of a realtime session and the tunables, for @parley/core's own unit tests
- * (`import … from '#internal'`, a subpath import of this package's `imports` map, which no other package can
- * resolve). Not public API; nothing here is semver-stable.
+ * `@parley/core/internal`: the helpers Parley's own packages (adapters, the mock, the conformance suite) and
+ * tests build on. Unstable: any release may change or remove them; apps should not import this entry.
  */
+export { type AnyClass, brand } from './brand.js';
+export { type LongTimeout, MAX_TIMER_DELAY_MS, setLongTimeout } from './clock.js';
+export { createRunContext } from './context.js';
+export { type OptionKeyList, type OptionKeys, optionKeys } from './option-keys.js';
 export {
-  INTERRUPTION_SNAPSHOTS_LIMIT,
-  MESSAGE_ORDER_RESPONSES_LIMIT,
-  PLAYBACK_ENTRIES_LIMIT,
-  RECENTLY_ENDED_RESPONSES_LIMIT,
-  TRACKED_RESPONSES_LIMIT,
-} from './constants.js';
+  type FollowUpReason,
+  type PendingResponseRequest,
+  ResponseCoordinator,
+  type ResponseCoordinatorHooks,
+  type ResponseCoordinatorOptions,
+  type ResponseRequestParams,
+  type ResponseRequestReason,
+  type ResponseStartInfo,
+} from './realtime/session/response-coordinator.js';
 export {
-  agentSwitchStrategy,
-  commitRespondsByDefault,
-  delegationStrategy,
-  ephemeralResponseStrategy,
-  historyReplayStrategy,
-  inputTranscriptionStrategy,
-  messageCorrectionStrategy,
-  outputModalitiesStrategy,
-  requireContextAppends,
-  requireResponseRequests,
-  toolFollowUpStrategy,
-  turnDetectionStrategy,
-} from './realtime/session/capability-strategies.js';
-export { resolveSessionOptions } from './realtime/session/options.js';
-export { ParallelToolCalls } from './realtime/session/parallel-tool-calls.js';
-export { assembleSession, type SessionParts } from './realtime/session/session-parts.js';
+  defaultToolErrorFunction,
+  type InvokeToolOptions,
+  invokeFunctionTool,
+  type ParsedToolArguments,
+  parseToolArguments,
+  toolDefinition,
+  toolOutputToString,
+} from './tool.js';
+export { addUsage, emptyUsage } from './usage.js';

@@ -45,7 +45,7 @@ export interface SessionParts<TContext> {
   readonly lifecycle: ConnectionLifecycle<TContext>;
   readonly switcher: AgentSwitcher<TContext>;
   readonly delegations: Delegations<TContext>;
-  /** Held for the units' own tests (`#internal`); the façade does not use them. */
+  /** Held for the units' own tests (`#session-units`); the façade does not use them. */
   readonly router: ProviderEventRouter<TContext>;
   readonly executor: ToolExecutor<TContext>;
 }

@@ -13,7 +13,7 @@ import {
   requireResponseRequests,
   toolFollowUpStrategy,
   turnDetectionStrategy,
-} from '#internal';
+} from '#session-units';
 
 /** One strategy per capability flag (docs/capabilities.md names them): what each flag decides, both ways. */
 

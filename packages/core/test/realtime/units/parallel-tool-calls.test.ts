@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ParallelToolCalls, RECENTLY_ENDED_RESPONSES_LIMIT } from '#internal';
+import { ParallelToolCalls, RECENTLY_ENDED_RESPONSES_LIMIT } from '#session-units';
 
 /**
  * The calls of one response coalesce into one follow-up response: due when the last call finished after the

@@ -1,6 +1,6 @@
 import type { Agent, RealtimeCommand, RealtimeSessionEvent } from '@parley/core';
 import { MockRealtimeModel } from '@parley/mock';
-import { assembleSession, resolveSessionOptions } from '#internal';
+import { assembleSession, resolveSessionOptions } from '#session-units';
 
 type MockOptions = ConstructorParameters<typeof MockRealtimeModel>[0];
 

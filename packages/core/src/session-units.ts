@@ -1,0 +1,29 @@
+/**
+ * Package-private: the units of a realtime session and the tunables, for @parley/core's own unit tests
+ * (`import … from '#session-units'`, a subpath import of this package's `imports` map, which no other package can
+ * resolve). Not public API; nothing here is semver-stable.
+ */
+export {
+  INTERRUPTION_SNAPSHOTS_LIMIT,
+  MESSAGE_ORDER_RESPONSES_LIMIT,
+  PLAYBACK_ENTRIES_LIMIT,
+  RECENTLY_ENDED_RESPONSES_LIMIT,
+  TRACKED_RESPONSES_LIMIT,
+} from './constants.js';
+export {
+  agentSwitchStrategy,
+  commitRespondsByDefault,
+  delegationStrategy,
+  ephemeralResponseStrategy,
+  historyReplayStrategy,
+  inputTranscriptionStrategy,
+  messageCorrectionStrategy,
+  outputModalitiesStrategy,
+  requireContextAppends,
+  requireResponseRequests,
+  toolFollowUpStrategy,
+  turnDetectionStrategy,
+} from './realtime/session/capability-strategies.js';
+export { resolveSessionOptions } from './realtime/session/options.js';
+export { ParallelToolCalls } from './realtime/session/parallel-tool-calls.js';
+export { assembleSession, type SessionParts } from './realtime/session/session-parts.js';
