@@ -1,7 +1,8 @@
 import { EventRecorder } from '@parley/conformance';
-import { Agent, RealtimeSession, ResponseTimeoutError, StaleResponseError } from '@parley/core';
+import { Agent, RealtimeSession, ResponseTimeoutError, StaleResponseError, tool } from '@parley/core';
 import { flushMicrotasks, ManualClock, MockRealtimeModel } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
 
 const REPLY_TIMEOUT_MS = 5_000;
 const STALE_MS = 20_000;
@@ -198,6 +199,58 @@ describe('a response that never ends cannot block the session', () => {
     expect(creates()).toHaveLength(0);
     expect(session.usage.requests).toBe(0);
     expect(log.of('warning').filter((e) => e.code === 'response_event_ignored')).toHaveLength(2);
+    await session.close();
+  });
+
+  test('a tool call of a dropped response arriving late is not run and gets no output or follow-up', async () => {
+    const clock = new ManualClock();
+    const model = new MockRealtimeModel({ clock });
+    const runs: string[] = [];
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Looks a key up',
+      parameters: z.object({ key: z.string() }),
+      execute: ({ key }) => {
+        runs.push(key);
+        return `value of ${key}`;
+      },
+    });
+    const session = new RealtimeSession(new Agent({ name: 'Looker', tools: [lookup] }), {
+      model,
+      clock,
+      staleResponseMs: STALE_MS,
+    });
+    const log = new EventRecorder(session);
+    await session.connect();
+    model.connection.emit({ type: 'response_started', responseId: 'resp_gone', conversation: 'default' });
+    await flushMicrotasks();
+    await clock.advance(2 * STALE_MS);
+    await flushMicrotasks();
+    expect(log.of('error').map((e) => e.error)).toContainEqual(expect.any(StaleResponseError));
+    const cancels = model.commands.filter((c) => c.type === 'cancelResponse');
+    model.connection.emit({
+      type: 'function_call',
+      responseId: 'resp_gone',
+      itemId: 'item_call',
+      callId: 'call_late',
+      name: 'lookup',
+      arguments: '{"key":"late"}',
+    });
+    await flushMicrotasks();
+    await clock.advance(STALE_MS);
+    await flushMicrotasks();
+    expect(runs).toEqual([]);
+    expect(log.of('tool_started')).toHaveLength(0);
+    expect(model.commands.filter((c) => c.type === 'sendToolOutput')).toHaveLength(0);
+    expect(model.commands.filter((c) => c.type === 'createResponse')).toHaveLength(0);
+    expect(model.commands.filter((c) => c.type === 'cancelResponse')).toEqual(cancels);
+    expect(log.of('warning')).toContainEqual(
+      expect.objectContaining({
+        code: 'response_event_ignored',
+        message: expect.stringContaining('call_late'),
+      }),
+    );
+    expect(session.history.some((item) => 'callId' in item && item.callId === 'call_late')).toBe(false);
     await session.close();
   });
 

@@ -92,6 +92,10 @@ export class ProviderEventRouter<TContext> {
         to.messageOrder.admit(event, this.#deliver);
         return;
       case 'function_call':
+        if (event.responseId !== undefined && to.responses.get(event.responseId)?.dropped) {
+          this.#callIgnored(event.callId, event.responseId);
+          return;
+        }
         to.mirror.functionCallArrived(event);
         to.executor.callReceived(event);
         return;
@@ -221,6 +225,7 @@ export class ProviderEventRouter<TContext> {
     const to = this.#to;
     const info = to.responses.get(responseId);
     if (state.status !== 'connected' || state.closing || !info || info.done) return;
+    info.dropped = true;
     try {
       to.interruptions.abandoned(responseId);
     } catch (error) {
@@ -242,6 +247,15 @@ export class ProviderEventRouter<TContext> {
       type: 'warning',
       code: 'response_event_ignored',
       message: `The provider reported response ${responseId} ${what} after it had already ${already}; ignored.`,
+    });
+  }
+
+  /** A tool call of a response dropped as stale: that response was cancelled, so its call does not run. */
+  #callIgnored(callId: string, responseId: string): void {
+    this.#state.emit({
+      type: 'warning',
+      code: 'response_event_ignored',
+      message: `The provider delivered tool call ${callId} of response ${responseId} after the session dropped that response as stale; not run.`,
     });
   }
 

@@ -10,6 +10,8 @@ export interface TrackedResponse<TContext> {
   started: boolean;
   /** `response_done` arrived (or the session ended it: a stale response). */
   done: boolean;
+  /** The session dropped it as stale: whatever it still delivers is ignored. */
+  dropped: boolean;
   /** Interrupted, cancelled or otherwise cut short. */
   interrupted: boolean;
   /** The assistant message whose audio arrived last. */
@@ -53,6 +55,7 @@ export class ResponseTracker<TContext> {
       conversation,
       started: false,
       done: false,
+      dropped: false,
       interrupted: false,
       audioItemId: undefined,
       itemIds: new Set(),
