@@ -88,6 +88,12 @@ export interface RealtimeHarness {
    * the model declares `delegation`.
    */
   delegateNext?(): Promise<void>;
+  /**
+   * The backend commits the user's audio as a user message, delivers `partial` as the beginning of its transcript
+   * (never a final transcript) and drops the connection before transcription ends, as {@link disconnect} does.
+   * Implemented where the model declares `userTranscription`.
+   */
+  cutMidTranscription?(partial: string): Promise<void>;
   /** The backend reports an error that answers no request. */
   emitError(error: { code: string; message: string }): Promise<void>;
   /** The backend refuses the next response request with this error, echoing its request id. */

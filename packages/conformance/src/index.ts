@@ -19,7 +19,12 @@ export {
   type ScenarioResult,
   type ScenarioStatus,
 } from './run-scenario.js';
-export { type ConformanceScenario, missingCapabilities, scenarioCovers } from './scenario.js';
+export {
+  type ConformanceScenario,
+  missingCapabilities,
+  ScenarioSkippedError,
+  scenarioCovers,
+} from './scenario.js';
 export { approvalScenario } from './scenarios/approval.js';
 export { audioResponseScenario } from './scenarios/audio-response.js';
 export { backgroundResultScenario } from './scenarios/background-result.js';
@@ -58,6 +63,7 @@ export {
 export { responseRequestsScenario } from './scenarios/response-requests.js';
 export { generateResponseScenario, textResponseScenario } from './scenarios/text-response.js';
 export { toolCallScenario } from './scenarios/tool-call.js';
+export { transcriptionCutScenario } from './scenarios/transcription-cut.js';
 export { turnDoneScenario } from './scenarios/turn-done.js';
 export { userSpeechScenario } from './scenarios/user-speech.js';
 export { type ConformanceSuiteOptions, defineConformanceSuite } from './suite.js';

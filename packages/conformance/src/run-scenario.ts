@@ -1,6 +1,6 @@
 import type { RealtimeCapability, RealtimeModel } from '@parley/core';
 import type { RealtimeHarness, RealtimeHarnessFactory } from './harness.js';
-import { type ConformanceScenario, missingCapabilities } from './scenario.js';
+import { type ConformanceScenario, missingCapabilities, ScenarioSkippedError } from './scenario.js';
 
 /** How one scenario ended. */
 export type ScenarioStatus = 'pass' | 'skip' | 'fail';
@@ -54,7 +54,8 @@ function messageOf(error: unknown): string {
 
 /**
  * Runs one scenario on a fresh harness and always disposes the harness: skipped (with the missing capabilities)
- * where the model does not declare what it needs, failed with the error's message when it throws or outlives
+ * where the model does not declare what it needs, or with the scenario's reason when it throws a
+ * {@link ScenarioSkippedError} (its harness cannot script it), failed with the error's message when it throws or outlives
  * `timeoutMs`. Never throws itself (a harness that cannot be created is a failure too).
  */
 export async function runScenario(
@@ -109,6 +110,7 @@ async function runOn(
     await Promise.race([scenario.run(harness), timeout]);
     return { status: 'pass' };
   } catch (error) {
+    if (error instanceof ScenarioSkippedError) return { status: 'skip', reason: error.message };
     return { status: 'fail', reason: messageOf(error), error };
   } finally {
     clearTimeout(timer);

@@ -1,4 +1,5 @@
-import type { RealtimeCapability } from '@parley/core';
+import { ParleyError, type RealtimeCapability } from '@parley/core';
+import { brand } from '@parley/core/internal';
 import type { RealtimeHarness } from './harness.js';
 
 /** One behaviour every adapter must show, written once against the seam and the session. */
@@ -28,4 +29,15 @@ export function missingCapabilities(
 /** `true` when the scenario's outcome says something about `capability` (it requires or exercises it). */
 export function scenarioCovers(scenario: ConformanceScenario, capability: RealtimeCapability): boolean {
   return scenario.requires.includes(capability) || (scenario.exercises?.includes(capability) ?? false);
+}
+
+/** Thrown by a scenario whose harness cannot script what it needs: the scenario is reported skipped, with `reason`. */
+export class ScenarioSkippedError extends ParleyError {
+  static {
+    brand(ScenarioSkippedError, 'conformance.ScenarioSkippedError');
+  }
+
+  constructor(reason: string) {
+    super('conformance_skipped', reason);
+  }
 }

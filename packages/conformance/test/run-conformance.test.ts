@@ -1,4 +1,9 @@
-import { type ConformanceScenario, formatReport, runConformance } from '@parley/conformance';
+import {
+  type ConformanceScenario,
+  formatReport,
+  runConformance,
+  ScenarioSkippedError,
+} from '@parley/conformance';
 import { type RealtimeCapabilities, UnknownOptionError } from '@parley/core';
 import { afterEach, expect, test, vi } from 'vitest';
 import { inertHarness } from './inert-harness.js';
@@ -48,6 +53,28 @@ test('a report says which scenarios passed, were skipped (naming the missing cap
   // One harness to read the declaration, then one per scenario: all disposed.
   expect(log.filter((l) => l === 'dispose')).toHaveLength(4);
   expect(formatReport(report)).toContain('✘ broken — broken went wrong');
+});
+
+test('a scenario whose harness cannot script it reports itself skipped, with its reason; the capability is not failing', async () => {
+  const log: string[] = [];
+  const report = await runConformance(() => inertHarness({ userTranscription: true }, log), {
+    probeUndeclared: false,
+    scenarios: [
+      {
+        name: 'unscriptable',
+        requires: ['userTranscription'],
+        run: async () => {
+          throw new ScenarioSkippedError('the harness cannot cut a connection mid-transcription');
+        },
+      },
+    ],
+  });
+  expect(report.results.map((r) => [r.scenario, r.status, r.reason])).toEqual([
+    ['unscriptable', 'skip', 'the harness cannot cut a connection mid-transcription'],
+  ]);
+  expect(report.capabilities.find((v) => v.capability === 'userTranscription')?.status).not.toBe('failing');
+  expect(report.ok).toBe(true);
+  expect(log.filter((l) => l === 'dispose')).toHaveLength(2);
 });
 
 test('a declared capability whose scenario fails fails the run, even when every other scenario passes', async () => {

@@ -37,6 +37,7 @@ import {
 import { responseRequestsScenario } from './response-requests.js';
 import { generateResponseScenario, textResponseScenario } from './text-response.js';
 import { toolCallScenario } from './tool-call.js';
+import { transcriptionCutScenario } from './transcription-cut.js';
 import { turnDoneScenario } from './turn-done.js';
 import { userSpeechScenario } from './user-speech.js';
 
@@ -64,6 +65,7 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   callbackSignalScenario,
   disconnectScenario,
   cutInputScenario,
+  transcriptionCutScenario,
   userSpeechScenario,
   interruptMidMessageScenario,
   interruptBeforeAudioScenario,

@@ -52,6 +52,17 @@ export function createMockHarness(capabilities: Partial<RealtimeCapabilities> = 
     finishResponse: async () => model.connection.resume(),
     userStartsSpeaking: async () => model.connection.userStartsSpeaking(),
     userStopsSpeaking: async (options = {}) => model.connection.userStopsSpeaking(options),
+    cutMidTranscription: async (partial) => {
+      const connection = model.connection;
+      const itemId = 'item_cut_mid_transcription';
+      connection.emit({ type: 'input_audio_committed', itemId });
+      connection.emit({
+        type: 'item_added',
+        item: { type: 'message', itemId, role: 'user', content: [{ type: 'audio' }], status: 'completed' },
+      });
+      connection.emit({ type: 'input_transcription', itemId, text: partial, final: false });
+      connection.disconnect('harness_disconnect');
+    },
     emitError: async (error) => model.connection.emitError(error),
     refuseNextResponse: async (error) => model.connection.refuseNextResponse(error.code, error.message),
     // The mock refuses a colliding request as the OpenAI Realtime service does, naming no request.

@@ -130,6 +130,33 @@ export class SimulatorHarness {
     this.#latest().stopSpeech(options.transcript === undefined ? {} : { transcript: options.transcript });
   }
 
+  /**
+   * The service commits the user's audio as a user message and sends the start of its transcript (`partial`, a
+   * transcription delta), then the connection drops (TCP) before `...transcription.completed`.
+   */
+  async cutMidTranscription(partial: string): Promise<void> {
+    const connection = this.#latest();
+    const itemId = 'item_cut_mid_transcription';
+    const item = {
+      id: itemId,
+      object: 'realtime.item',
+      type: 'message',
+      role: 'user',
+      status: 'completed',
+      content: [{ type: 'input_audio', transcript: null }],
+    };
+    connection.send({ type: 'input_audio_buffer.committed', previous_item_id: null, item_id: itemId });
+    connection.send({ type: 'conversation.item.added', previous_item_id: null, item });
+    connection.send({ type: 'conversation.item.done', previous_item_id: null, item });
+    connection.send({
+      type: 'conversation.item.input_audio_transcription.delta',
+      item_id: itemId,
+      content_index: 0,
+      delta: partial,
+    });
+    await this.disconnect();
+  }
+
   /** An `error` event answering no request. */
   async emitError(error: { code: string; message: string }): Promise<void> {
     this.#latest().send({
