@@ -93,7 +93,9 @@ export class ProviderEventRouter<TContext> {
         return;
       case 'function_call':
         if (event.responseId !== undefined && to.responses.get(event.responseId)?.dropped) {
-          this.#callIgnored(event.callId, event.responseId);
+          this.#ignored(
+            `The provider delivered tool call ${event.callId} of response ${event.responseId} after the session dropped that response as stale; not run.`,
+          );
           return;
         }
         to.mirror.functionCallArrived(event);
@@ -152,7 +154,9 @@ export class ProviderEventRouter<TContext> {
     const to = this.#to;
     const known = to.responses.get(event.responseId);
     if (known?.started || known?.done) {
-      this.#ignored('started', event.responseId, known.done ? 'ended' : 'started');
+      this.#ignored(
+        `The provider reported response ${event.responseId} started after it had already ${known.done ? 'ended' : 'started'}; ignored.`,
+      );
       return;
     }
     const { abandoned } = to.coordinator.responseStarted(event);
@@ -181,7 +185,9 @@ export class ProviderEventRouter<TContext> {
     const to = this.#to;
     const known = to.responses.get(event.responseId);
     if (known?.done) {
-      this.#ignored('ended', event.responseId, 'ended');
+      this.#ignored(
+        `The provider reported response ${event.responseId} ended after it had already ended; ignored.`,
+      );
       return;
     }
     to.stale.end(event.responseId);
@@ -241,22 +247,12 @@ export class ProviderEventRouter<TContext> {
     state.reportError('session', new StaleResponseError(responseId, to.stale.staleMs));
   };
 
-  /** A start or end of a response that already started or ended (twice, late, or after a drop): no new turn. */
-  #ignored(what: 'started' | 'ended', responseId: string, already: 'started' | 'ended'): void {
-    this.#state.emit({
-      type: 'warning',
-      code: 'response_event_ignored',
-      message: `The provider reported response ${responseId} ${what} after it had already ${already}; ignored.`,
-    });
-  }
-
-  /** A tool call of a response dropped as stale: that response was cancelled, so its call does not run. */
-  #callIgnored(callId: string, responseId: string): void {
-    this.#state.emit({
-      type: 'warning',
-      code: 'response_event_ignored',
-      message: `The provider delivered tool call ${callId} of response ${responseId} after the session dropped that response as stale; not run.`,
-    });
+  /**
+   * An event of a response that cannot apply any more: a start or end of one that already started or ended (twice,
+   * late, or after a drop), or a tool call of one dropped as stale (it was cancelled). No new turn, nothing run.
+   */
+  #ignored(message: string): void {
+    this.#state.emit({ type: 'warning', code: 'response_event_ignored', message });
   }
 
   #error(event: EventOf<'error'>): void {
