@@ -14,6 +14,28 @@ afterEach(async () => {
 const endpoint = (s: LiveSimulator) => `http://127.0.0.1:${s.port}`;
 
 describe('GPT-Live on Azure Foundry', () => {
+  test('a typo in a GPT-Live option fails before connecting, naming the nearest key; the GPT-Live options are accepted', () => {
+    const where = {
+      endpoint: 'https://my-resource.openai.azure.com',
+      deployment: 'my-live',
+      apiKey: AZURE_KEY,
+    };
+    expect(() => new AzureOpenAILiveModel({ ...where, silenceFrameMS: 20 } as never)).toThrow(
+      "Unknown option 'silenceFrameMS' in AzureOpenAILiveModelOptions. Did you mean 'silenceFrameMs'?",
+    );
+    expect(
+      () =>
+        new AzureOpenAILiveModel({
+          ...where,
+          silenceFrameMs: 20,
+          turnGapMs: 800,
+          acknowledgementDelayMs: 0,
+          connectTimeoutMs: 5_000,
+          closeTimeoutMs: 1_000,
+        }),
+    ).not.toThrow();
+  });
+
   test('connects to /openai/v1/live/sessions with the api-key header; the deployment is the session model', async () => {
     sim = await startLiveSimulator({ azure: true, apiKeys: [AZURE_KEY] });
     const model = new AzureOpenAILiveModel({
