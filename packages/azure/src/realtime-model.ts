@@ -1,5 +1,4 @@
 import {
-  AbortError,
   type Clock,
   REALTIME_SPECIFICATION_VERSION,
   type RealtimeCapabilities,
@@ -17,10 +16,9 @@ import {
 } from '@parley/openai';
 import {
   OpenAIRealtimeConnection as Connection,
-  createSocket,
   detectWebSocketStyle,
-  type HandshakeCredentials,
-  loadWebSocketConstructor,
+  type Handshake,
+  openSocket,
 } from '@parley/openai/protocol';
 import { AZURE_REALTIME_CAPABILITIES } from './capabilities.js';
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from './constants.js';
@@ -201,55 +199,62 @@ export class AzureOpenAIRealtimeModel implements RealtimeModel {
 
   async connect(options: RealtimeConnectOptions): Promise<OpenAIRealtimeConnection> {
     const { signal } = options;
-    const checkAbort = () => {
-      if (signal?.aborted) throw new AbortError('connect() was aborted.', { cause: signal.reason });
-    };
-    checkAbort();
     const model = options.config?.inputTranscription?.model;
     if (model !== undefined) assertDeploymentName(model, 'config.inputTranscription.model');
-    const credential = this.#connection.credential;
-    const secret =
-      credential.kind === 'api-key' ? credential.key : await fetchToken(credential.tokenProvider);
-    checkAbort();
-    const url = new URL(this.url);
-    const handshake: HandshakeCredentials = { headers: { ...this.#connection.headers }, protocols: [] };
-    if (this.#options.queryAuth) url.searchParams.set('api-key', secret);
-    else if (credential.kind === 'api-key') handshake.headers['api-key'] = secret;
-    else handshake.headers.Authorization = `Bearer ${secret}`;
-    const WebSocketCtor = await loadWebSocketConstructor(this.#options.WebSocket);
-    checkAbort();
-    let socket: ReturnType<typeof createSocket>;
-    try {
-      socket = createSocket(WebSocketCtor, this.#style, url.toString(), handshake);
-    } catch (error) {
-      // The constructor's message may quote the URL, which carries the key with queryAuth.
-      throw new OpenAIRealtimeError(
-        'realtime_handshake_failed',
-        'The WebSocket constructor refused the connection request; check the endpoint and the WebSocket option.',
-        this.#options.queryAuth ? {} : { cause: error },
-      );
-    }
+    const { credential } = this.#connection;
     const clock = this.#options.clock ?? systemClock;
-    try {
-      return await Connection.open(
-        socket,
-        {
-          clock,
-          connectTimeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-          closeTimeoutMs: this.#options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
-          baseSession: this.#options.sessionConfig ?? {},
-          secrets: [secret],
-          dialect: this.dialect,
-          ...(this.#options.transcriptionDeployment !== undefined && {
-            transcriptionModel: this.#options.transcriptionDeployment,
-          }),
-        },
-        options.config ?? {},
-        signal,
-      );
-    } catch (error) {
-      const withStatus = await probeUpgradeStatus(error, url, handshake.headers, clock);
-      throw azureUpgradeError(withStatus, this.deployment);
-    }
+    return openSocket({
+      signal,
+      secret: () => (credential.kind === 'api-key' ? credential.key : fetchToken(credential.tokenProvider)),
+      handshake: (secret) => this.#handshake(secret),
+      WebSocket: this.#options.WebSocket,
+      style: this.#style,
+      // The constructor's message may quote the URL, which carries the key with queryAuth.
+      refused: (cause) =>
+        new OpenAIRealtimeError(
+          'realtime_handshake_failed',
+          'The WebSocket constructor refused the connection request; check the endpoint and the WebSocket option.',
+          this.#options.queryAuth ? {} : { cause },
+        ),
+      wrap: async (socket, secret, handshake) => {
+        try {
+          return await Connection.open(
+            socket,
+            {
+              clock,
+              connectTimeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+              closeTimeoutMs: this.#options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
+              baseSession: this.#options.sessionConfig ?? {},
+              secrets: [secret],
+              dialect: this.dialect,
+              ...(this.#options.transcriptionDeployment !== undefined && {
+                transcriptionModel: this.#options.transcriptionDeployment,
+              }),
+            },
+            options.config ?? {},
+            signal,
+          );
+        } catch (error) {
+          const withStatus = await probeUpgradeStatus(
+            error,
+            new URL(handshake.url),
+            handshake.headers,
+            clock,
+          );
+          throw azureUpgradeError(withStatus, this.deployment);
+        }
+      },
+    });
+  }
+
+  /** The URL and headers of an upgrade with `secret`: in the query with queryAuth, else in its header. */
+  #handshake(secret: string): Handshake {
+    const { credential } = this.#connection;
+    const url = new URL(this.url);
+    const headers = { ...this.#connection.headers };
+    if (this.#options.queryAuth) url.searchParams.set('api-key', secret);
+    else if (credential.kind === 'api-key') headers['api-key'] = secret;
+    else headers.Authorization = `Bearer ${secret}`;
+    return { url: url.toString(), headers, protocols: [] };
   }
 }

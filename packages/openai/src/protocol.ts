@@ -11,6 +11,8 @@ export { RESERVED_UPGRADE_HEADERS } from './realtime/options.js';
 export {
   createSocket,
   detectWebSocketStyle,
+  type Handshake,
   type HandshakeCredentials,
   loadWebSocketConstructor,
+  openSocket,
 } from './realtime/socket.js';

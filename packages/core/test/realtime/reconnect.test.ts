@@ -12,23 +12,11 @@ import {
   tool,
   UserError,
 } from '@parley/core';
-import {
-  flushMicrotasks,
-  ManualClock,
-  MockConnectError,
-  type MockRealtimeConnection,
-  MockRealtimeModel,
-} from '@parley/mock';
+import { flushMicrotasks, ManualClock, MockConnectError, MockRealtimeModel } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-
-const weather = tool({
-  name: 'weather',
-  description: 'The weather in a city',
-  parameters: z.object({ city: z.string() }),
-  execute: ({ city }) => `sunny in ${city}`,
-});
-const agent = new Agent({ name: 'Forecaster', instructions: 'Tell the weather.', tools: [weather] });
+import { createdItems } from './fixtures.js';
+import { forecaster as agent } from './shared-fixtures.js';
 
 /** Exact backoff (no jitter) unless a test says otherwise. */
 const RECONNECT = { jitter: 0 };
@@ -53,9 +41,6 @@ function setup(
   const log = new EventRecorder(session);
   return { clock, model, session, log };
 }
-
-const createdItems = (connection: MockRealtimeConnection) =>
-  connection.commands.flatMap((c) => (c.type === 'createItem' ? [c.item] : []));
 
 /** Event types emitted from index `from` on. */
 const typesSince = (log: EventRecorder, from: number) => log.types().slice(from);

@@ -1,6 +1,5 @@
-import { EventRecorder } from '@parley/conformance';
+import type { EventRecorder } from '@parley/conformance';
 import {
-  Agent,
   ConnectionClosedError,
   REALTIME_SPECIFICATION_VERSION,
   type RealtimeCommand,
@@ -8,14 +7,13 @@ import {
   type RealtimeEvent,
   type RealtimeItemInput,
   type RealtimeModel,
-  RealtimeSession,
+  type RealtimeSession,
   type RealtimeSessionOptions,
   type TurnLostError,
-  tool,
 } from '@parley/core';
-import { ALL_REALTIME_CAPABILITIES, flushMicrotasks, ManualClock } from '@parley/mock';
+import { ALL_REALTIME_CAPABILITIES, flushMicrotasks } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
-import { z } from 'zod';
+import { bookingSession, createdItems } from './fixtures.js';
 
 /**
  * A provider connection the test drives by hand: it records commands and acknowledges nothing until told, so a
@@ -46,7 +44,7 @@ class HandConnection implements RealtimeConnection {
 
   /** The items created so far, in order. */
   get created(): RealtimeItemInput[] {
-    return this.commands.flatMap((c) => (c.type === 'createItem' ? [c.item] : []));
+    return createdItems(this);
   }
 
   /** Acknowledges the `index`-th item created on this connection, as the provider does (`item_added`). */
@@ -90,28 +88,7 @@ class HandModel implements RealtimeModel {
   }
 }
 
-function setup(options: Partial<RealtimeSessionOptions> = {}) {
-  const runs: string[] = [];
-  const book = tool({
-    name: 'book',
-    description: 'Books a table',
-    parameters: z.object({ at: z.string() }),
-    execute: ({ at }) => {
-      runs.push(at);
-      return `booked for ${at}`;
-    },
-  });
-  const clock = new ManualClock();
-  const model = new HandModel();
-  const session = new RealtimeSession(new Agent({ name: 'Host', tools: [book] }), {
-    model,
-    clock,
-    reconnect: { jitter: 0 },
-    ...options,
-  });
-  const log = new EventRecorder(session);
-  return { clock, model, session, log, runs };
-}
+const setup = (options?: Partial<RealtimeSessionOptions>) => bookingSession(() => new HandModel(), options);
 
 const userTexts = (items: readonly RealtimeItemInput[]) =>
   items.flatMap((item) =>

@@ -1,16 +1,13 @@
-import { EventRecorder } from '@parley/conformance';
 import {
   Agent,
-  type RealtimeItemInput,
   RealtimeSession,
   type RealtimeSessionOptions,
   SessionNotConnectedError,
   TurnLostError,
-  tool,
 } from '@parley/core';
-import { flushMicrotasks, ManualClock, type MockRealtimeConnection, MockRealtimeModel } from '@parley/mock';
+import { flushMicrotasks, type MockRealtimeConnection, MockRealtimeModel } from '@parley/mock';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { z } from 'zod';
+import { bookingSession, createdItems } from './fixtures.js';
 
 // A raw throw that escapes (an unhandled rejection or an uncaught exception) fails the test that caused it.
 const escaped: unknown[] = [];
@@ -27,31 +24,8 @@ afterEach(async () => {
   expect(escaped).toEqual([]);
 });
 
-function setup(options: Partial<RealtimeSessionOptions> = {}) {
-  const runs: string[] = [];
-  const book = tool({
-    name: 'book',
-    description: 'Books a table',
-    parameters: z.object({ at: z.string() }),
-    execute: ({ at }) => {
-      runs.push(at);
-      return `booked for ${at}`;
-    },
-  });
-  const clock = new ManualClock();
-  const model = new MockRealtimeModel({ clock });
-  const session = new RealtimeSession(new Agent({ name: 'Host', tools: [book] }), {
-    model,
-    clock,
-    reconnect: { jitter: 0 },
-    ...options,
-  });
-  const log = new EventRecorder(session);
-  return { clock, model, session, log, runs };
-}
-
-const created = (connection: MockRealtimeConnection): RealtimeItemInput[] =>
-  connection.commands.flatMap((c) => (c.type === 'createItem' ? [c.item] : []));
+const setup = (options?: Partial<RealtimeSessionOptions>) =>
+  bookingSession((clock) => new MockRealtimeModel({ clock }), options);
 
 const outputsSent = (connection: MockRealtimeConnection) =>
   connection.commands.filter((c) => c.type === 'sendToolOutput');
@@ -88,7 +62,7 @@ describe('a write that fails at the transport is an error event and the disconne
     const second = model.connection;
     expect(second).not.toBe(first);
     expect(
-      created(second).filter((i) => i.type === 'function_call_output' && i.callId === 'call_book'),
+      createdItems(second).filter((i) => i.type === 'function_call_output' && i.callId === 'call_book'),
     ).toEqual([{ type: 'function_call_output', callId: 'call_book', output: 'booked for 8 pm' }]);
     expect(outputsSent(second)).toEqual([]);
     await flushMicrotasks();
@@ -135,7 +109,7 @@ describe('a write that fails at the transport is an error event and the disconne
     expect(log.of('error').map((e) => e.code)).toEqual(['connection_lost']);
     session.sendMessage('Third time.', { respond: false });
     await flushMicrotasks();
-    expect(created(model.connection)).toEqual([
+    expect(createdItems(model.connection)).toEqual([
       expect.objectContaining({ role: 'user', content: [{ type: 'text', text: 'Third time.' }] }),
     ]);
     await session.close();

@@ -6,6 +6,7 @@ import {
 } from '@parley/core';
 import { detectWebSocketStyle, handshakeCredentials, openSocket } from '../realtime/socket.js';
 import type { WebSocketStyle } from '../realtime/socket-types.js';
+import { obtainApiKey } from '../shared/api-key.js';
 import { liveCapabilities } from './capabilities.js';
 import { OpenAILiveError } from './errors.js';
 import { OpenAILiveConnection } from './live-connection.js';
@@ -44,15 +45,19 @@ export class OpenAILiveModel implements RealtimeModel {
     const { headers } = this.#options;
     return openSocket({
       signal,
-      apiKey: this.#options.apiKey,
-      keyUnavailable: (message, cause) => new OpenAILiveError('live_api_key_unavailable', message, { cause }),
-      credentials: (key) =>
-        this.#options.authHeader === 'api-key'
+      secret: () =>
+        obtainApiKey(
+          this.#options.apiKey,
+          (message, cause) => new OpenAILiveError('live_api_key_unavailable', message, { cause }),
+        ),
+      handshake: (key) => ({
+        url: this.#options.url.toString(),
+        ...(this.#options.authHeader === 'api-key'
           ? { headers: { ...headers, 'api-key': key }, protocols: [] }
-          : handshakeCredentials(this.#style, key, headers),
+          : handshakeCredentials(this.#style, key, headers)),
+      }),
       WebSocket: this.#options.WebSocket,
       style: this.#style,
-      url: this.#options.url.toString(),
       refused: (cause) =>
         new OpenAILiveError(
           'live_handshake_failed',

@@ -4,6 +4,7 @@ import {
   type RealtimeConnectOptions,
   type RealtimeModel,
 } from '@parley/core';
+import { obtainApiKey } from '../shared/api-key.js';
 import { OPENAI_REALTIME_CAPABILITIES } from './capabilities.js';
 import { OpenAIRealtimeConnection } from './connection.js';
 import { OpenAIRealtimeError } from './errors.js';
@@ -65,13 +66,17 @@ export class OpenAIRealtimeModel implements RealtimeModel {
     const { signal } = options;
     return openSocket({
       signal,
-      apiKey: this.#options.apiKey,
-      keyUnavailable: (message, cause) =>
-        new OpenAIRealtimeError('realtime_api_key_unavailable', message, { cause }),
-      credentials: (key) => handshakeCredentials(this.#style, key, this.#options.headers),
+      secret: () =>
+        obtainApiKey(
+          this.#options.apiKey,
+          (message, cause) => new OpenAIRealtimeError('realtime_api_key_unavailable', message, { cause }),
+        ),
+      handshake: (key) => ({
+        url: this.#options.url.toString(),
+        ...handshakeCredentials(this.#style, key, this.#options.headers),
+      }),
       WebSocket: this.#options.WebSocket,
       style: this.#style,
-      url: this.#options.url.toString(),
       refused: (cause) =>
         new OpenAIRealtimeError(
           'realtime_handshake_failed',

@@ -1,5 +1,4 @@
 import { AbortError, UserError } from '@parley/core';
-import { type ApiKeySource, obtainApiKey } from '../shared/api-key.js';
 import type { WebSocketConstructor, WebSocketLike, WebSocketStyle } from './socket-types.js';
 
 interface RuntimeGlobals {
@@ -123,38 +122,41 @@ export function createSocket(
   return socket;
 }
 
+/** Where a connection's upgrade goes and what it carries; the key may be in any of them. */
+export interface Handshake extends HandshakeCredentials {
+  url: string;
+}
+
 /**
  * What every connect does before its connection exists, each step after the abort check it needs: the key for this
- * connection, the handshake credentials, the WebSocket constructor (loaded on first use), then the socket, handed to
- * `wrap` in the same tick (the connection must listen before the socket's first event). A provider that yields no
- * key becomes `keyUnavailable(message, cause)`, a constructor that throws `refused(cause)`.
+ * connection (`secret`), the handshake it goes into, the WebSocket constructor (loaded on first use), then the
+ * socket, handed to `wrap` in the same tick (the connection must listen before the socket's first event). A
+ * constructor that throws becomes `refused(cause)`.
  */
 export async function openSocket<T>(options: {
   signal: AbortSignal | undefined;
-  apiKey: ApiKeySource;
-  keyUnavailable: (message: string, cause?: unknown) => Error;
-  credentials: (apiKey: string) => HandshakeCredentials;
+  secret: () => string | Promise<string>;
+  handshake: (secret: string) => Handshake;
   WebSocket: WebSocketConstructor | undefined;
   style: WebSocketStyle;
-  url: string;
   refused: (cause: unknown) => Error;
-  wrap: (socket: WebSocketLike, apiKey: string) => T;
+  wrap: (socket: WebSocketLike, secret: string, handshake: Handshake) => T;
 }): Promise<T> {
   const { signal } = options;
   const checkAborted = () => {
     if (signal?.aborted) throw new AbortError('connect() was aborted.', { cause: signal.reason });
   };
   checkAborted();
-  const apiKey = await obtainApiKey(options.apiKey, options.keyUnavailable);
+  const secret = await options.secret();
   checkAborted();
-  const credentials = options.credentials(apiKey);
+  const handshake = options.handshake(secret);
   const ctor = await loadWebSocketConstructor(options.WebSocket);
   checkAborted();
   let socket: WebSocketLike;
   try {
-    socket = createSocket(ctor, options.style, options.url, credentials);
+    socket = createSocket(ctor, options.style, handshake.url, handshake);
   } catch (error) {
     throw options.refused(error);
   }
-  return options.wrap(socket, apiKey);
+  return options.wrap(socket, secret, handshake);
 }

@@ -312,20 +312,8 @@ export function applySessionUpdate(
   if (patch === undefined) throw missingParameter('session');
   const session = checkObject(patch, 'session');
   if (session.type === undefined) throw missingParameter('session.type');
+  checkSessionType(session.type, current.type === 'transcription' ? 'transcription' : 'realtime');
   if (current.type === 'transcription') return applyTranscriptionUpdate(current, session);
-  if (session.type === 'transcription') {
-    throw new SimulatorServiceError(
-      'invalid_value',
-      'Passing a transcription session update event to a realtime session is not allowed.',
-      'session.type',
-    );
-  }
-  if (session.type !== 'realtime') {
-    throw invalidValue(
-      'session.type',
-      `Invalid value: '${String(session.type)}'. Supported values are: 'realtime' and 'transcription'.`,
-    );
-  }
   for (const key of Object.keys(session))
     if (!SESSION_KEYS.has(key)) throw unknownParameter(`session.${key}`);
   if (session.model !== undefined && session.model !== current.model) {
@@ -396,7 +384,30 @@ export function applySessionUpdate(
       }
     }
   }
-  // Arrays, turn_detection and formats replace; other objects merge.
+  return mergeUpdate(current, session);
+}
+
+/**
+ * Throws unless `type` is a session type, and the one of the session it updates (a session cannot change type).
+ */
+function checkSessionType(type: unknown, current: 'realtime' | 'transcription'): void {
+  if (type !== 'realtime' && type !== 'transcription') {
+    throw invalidValue(
+      'session.type',
+      `Invalid value: '${String(type)}'. Supported values are: 'realtime' and 'transcription'.`,
+    );
+  }
+  if (type !== current) {
+    throw new SimulatorServiceError(
+      'invalid_value',
+      `Passing a ${type} session update event to a ${current} session is not allowed.`,
+      'session.type',
+    );
+  }
+}
+
+/** The session after a checked update: arrays, turn_detection and formats replace; other objects merge. */
+function mergeUpdate(current: WireSession, session: JsonObject): WireSession {
   const next = deepMerge(current as JsonObject, session) as WireSession;
   const input = (session.audio as { input?: Record<string, unknown> } | undefined)?.input;
   const output = (session.audio as { output?: Record<string, unknown> } | undefined)?.output;
@@ -410,19 +421,6 @@ export function applySessionUpdate(
 
 /** A transcription session's update: `type: 'transcription'`, input audio settings and `include` only. */
 function applyTranscriptionUpdate(current: WireSession, session: JsonObject): WireSession {
-  if (session.type === 'realtime') {
-    throw new SimulatorServiceError(
-      'invalid_value',
-      'Passing a realtime session update event to a transcription session is not allowed.',
-      'session.type',
-    );
-  }
-  if (session.type !== 'transcription') {
-    throw invalidValue(
-      'session.type',
-      `Invalid value: '${String(session.type)}'. Supported values are: 'realtime' and 'transcription'.`,
-    );
-  }
   checkKeys(session, ['type', 'audio', 'include'], 'session');
   if (session.audio !== undefined) {
     const audio = checkObject(session.audio, 'session.audio');
@@ -435,13 +433,7 @@ function applyTranscriptionUpdate(current: WireSession, session: JsonObject): Wi
     { ...rest, type: 'realtime' },
     { assistantAudioProduced: false },
   );
-  const next = deepMerge(current as JsonObject, session) as WireSession;
-  const input = (session.audio as { input?: Record<string, unknown> } | undefined)?.input;
-  if (input?.turn_detection !== undefined && next.audio?.input) {
-    next.audio.input.turn_detection = input.turn_detection as never;
-  }
-  if (input?.format !== undefined && next.audio?.input) next.audio.input.format = input.format as never;
-  return effectiveSession(next);
+  return mergeUpdate(current, session);
 }
 
 /** The turn detection the service reports: the given fields over the defaults of its type. */
@@ -472,26 +464,19 @@ export function effectiveSession(session: WireSession): WireSession {
   const next = structuredClone(session);
   const input = next.audio?.input ?? {};
   const output = next.audio?.output ?? {};
+  const effectiveInput = {
+    ...input,
+    format: effectiveFormat(input.format),
+    transcription: input.transcription ?? null,
+    noise_reduction: input.noise_reduction ?? null,
+    turn_detection: effectiveTurnDetection(input.turn_detection),
+  };
   if (next.type === 'transcription') {
-    next.audio = {
-      input: {
-        ...input,
-        format: effectiveFormat(input.format),
-        transcription: input.transcription ?? null,
-        noise_reduction: input.noise_reduction ?? null,
-        turn_detection: effectiveTurnDetection(input.turn_detection),
-      },
-    };
+    next.audio = { input: effectiveInput };
     return next;
   }
   next.audio = {
-    input: {
-      ...input,
-      format: effectiveFormat(input.format),
-      transcription: input.transcription ?? null,
-      noise_reduction: input.noise_reduction ?? null,
-      turn_detection: effectiveTurnDetection(input.turn_detection),
-    },
+    input: effectiveInput,
     output: {
       ...output,
       format: effectiveFormat(output.format),

@@ -10,6 +10,7 @@ import {
   type SimulatorRefusal,
   startRealtimeSimulator,
 } from './simulator.js';
+import { waitForCommands } from './wait-for-command.js';
 
 /** One output of a {@link ScriptedResponse}. */
 export type ScriptedOutput =
@@ -206,31 +207,12 @@ export class SimulatorHarness {
     match: RealtimeCommand['type'] | ((command: RealtimeCommand) => boolean),
     options: { count?: number; timeoutMs?: number } = {},
   ): Promise<RealtimeCommand[]> {
-    const count = options.count ?? 1;
-    const test = typeof match === 'string' ? (c: RealtimeCommand) => c.type === match : match;
-    return new Promise((resolve, reject) => {
-      const check = (): boolean => {
-        const found = this.#commands().filter(test);
-        if (found.length < count) return false;
-        unsubscribe();
-        clearTimeout(timer);
-        resolve(found);
-        return true;
-      };
-      const unsubscribe = this.simulator.onClientEvent(() => {
-        check();
-      });
-      const timer = setTimeout(() => {
-        unsubscribe();
-        const seen = this.#commands().map((c) => c.type);
-        reject(
-          new Error(
-            `Timed out waiting for ${count} × ${String(match)}; received: ${seen.join(', ') || 'nothing'}`,
-          ),
-        );
-      }, options.timeoutMs ?? 2000);
-      check();
-    });
+    return waitForCommands(
+      () => this.#commands(),
+      (listener) => this.simulator.onClientEvent(listener),
+      match,
+      options,
+    );
   }
 
   /** The latest connection's effective session, in the seam's shape. */

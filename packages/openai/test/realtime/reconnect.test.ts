@@ -1,10 +1,8 @@
 import {
-  Agent,
   type RealtimeReconnectOptions,
   RealtimeSession,
   ReconnectFailedError,
   TurnLostError,
-  tool,
 } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAIRealtimeModel } from '@parley/openai';
@@ -16,17 +14,10 @@ import {
 } from '@parley/openai/testing';
 import { describe, expect, test } from 'vitest';
 import type { WebSocket as WsWebSocket } from 'ws';
-import { z } from 'zod';
+// The core reconnect tests' agent, so both suites exercise the same tool round trip.
+import { forecaster as agent } from '../../../core/test/realtime/shared-fixtures.js';
 import { API_KEY, simulator } from './helpers.js';
 import { closeAndExpectNoSockets, SessionEventLog, trackedWebSocket } from './session-rig.js';
-
-const weather = tool({
-  name: 'weather',
-  description: 'The weather in a city',
-  parameters: z.object({ city: z.string() }),
-  execute: ({ city }) => `sunny in ${city}`,
-});
-const agent = new Agent({ name: 'Forecaster', instructions: 'Tell the weather.', tools: [weather] });
 
 /**
  * A session on an `OpenAIRealtimeModel` pointed at a simulator, one ManualClock for the simulator, the adapter

@@ -1,10 +1,10 @@
-import { Agent, RealtimeSession, SessionNotConnectedError, tool } from '@parley/core';
+import { Agent, RealtimeSession, SessionNotConnectedError } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAIRealtimeModel } from '@parley/openai';
 import type { RealtimeSimulator, SimulatorConnection } from '@parley/openai/testing';
 import { describe, expect, test } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
-import { z } from 'zod';
+import { bookingTool } from '../../../core/test/realtime/shared-fixtures.js';
 import { API_KEY, simulator } from './helpers.js';
 import { closeAndExpectNoSockets, SessionEventLog, trackedWebSocket } from './session-rig.js';
 
@@ -175,16 +175,9 @@ describe('a socket that stops being open is a disconnect at once', () => {
 describe('a write that fails at the socket', () => {
   test('a tool output: an error event and the disconnect path, never a raw throw; reconnected, the real output is replayed once', async () => {
     const runs: string[] = [];
-    const book = tool({
-      name: 'book',
-      description: 'Books a table',
-      parameters: z.object({ at: z.string() }),
-      execute: ({ at }) => {
-        runs.push(at);
-        return `booked for ${at}`;
-      },
-    });
-    const rig = await CutRig.start(new Agent({ name: 'Host', instructions: 'Book.', tools: [book] }));
+    const rig = await CutRig.start(
+      new Agent({ name: 'Host', instructions: 'Book.', tools: [bookingTool(runs)] }),
+    );
     const first = await rig.connect();
     rig.sim.script({ type: 'function_call', name: 'book', arguments: { at: '8 pm' }, callId: 'call_book' });
     rig.failWrites.push((frame) => frame.includes('"function_call_output"'));

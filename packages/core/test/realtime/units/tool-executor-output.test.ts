@@ -3,6 +3,7 @@ import { Agent, type RealtimeHistoryItem, tool } from '@parley/core';
 import { flushMicrotasks } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { forecaster as agent } from '../shared-fixtures.js';
 import { unitsOf } from './units-rig.js';
 
 /**
@@ -10,14 +11,6 @@ import { unitsOf } from './units-rig.js';
  * may request the follow-up), so the follow-up always finds the output in place; sent or not, the call is over
  * and its response's one follow-up does not wait for it.
  */
-
-const weather = tool({
-  name: 'weather',
-  description: 'The weather in a city',
-  parameters: z.object({ city: z.string() }),
-  execute: ({ city }) => `sunny in ${city}`,
-});
-const agent = new Agent({ name: 'Forecaster', tools: [weather] });
 
 const call = (callId: string, responseId?: string) => ({
   type: 'function_call' as const,

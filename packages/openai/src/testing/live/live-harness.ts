@@ -10,6 +10,7 @@ import { isPlainObject } from '../../shared/deep-merge.js';
 import type { LiveSessionResource } from '../../shared/live-wire-session.js';
 import { LIVE_HARNESS_OPTIONS } from '../option-keys.js';
 import { speechAudio } from '../sim-audio.js';
+import { waitForCommands } from '../wait-for-command.js';
 import type { LiveReaction } from './live-brain.js';
 import type { LiveSimulatorSession } from './live-sim-session.js';
 import { type LiveSimulator, type LiveSimulatorOptions, startLiveSimulator } from './live-simulator.js';
@@ -184,28 +185,12 @@ export class LiveSimulatorHarness {
     match: RealtimeCommand['type'] | ((command: RealtimeCommand) => boolean),
     options: { count?: number; timeoutMs?: number } = {},
   ): Promise<RealtimeCommand[]> {
-    const count = options.count ?? 1;
-    const test = typeof match === 'string' ? (c: RealtimeCommand) => c.type === match : match;
-    return new Promise((resolve, reject) => {
-      const check = (): void => {
-        const found = this.#commands().filter(test);
-        if (found.length < count) return;
-        unsubscribe();
-        clearTimeout(timer);
-        resolve(found);
-      };
-      const unsubscribe = this.simulator.onClientEvent(check);
-      const timer = setTimeout(() => {
-        unsubscribe();
-        const seen = [...new Set(this.#commands().map((c) => c.type))];
-        reject(
-          new Error(
-            `Timed out waiting for ${count} × ${String(match)}; received: ${seen.join(', ') || 'nothing'}`,
-          ),
-        );
-      }, options.timeoutMs ?? 2000);
-      check();
-    });
+    return waitForCommands(
+      () => this.#commands(),
+      (listener) => this.simulator.onClientEvent(listener),
+      match,
+      options,
+    );
   }
 
   /** The latest session's resolved configuration (its start merged with accepted updates), in the seam's shape. */
