@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { abortable } from './abortable.js';
 import type { Agent } from './agent.js';
-import { isBackgroundResult } from './background-result.js';
+import { type BackgroundResult, isBackgroundResult } from './background-result.js';
 import { type Clock, systemClock } from './clock.js';
 import type { RunContext } from './context.js';
 import { ParleyError, ToolGuardrailTripwireTriggered, ToolTimeoutError, UserError } from './errors.js';
@@ -167,11 +167,22 @@ export function tool<TContext = unknown, TParameters extends z.ZodObject = z.Zod
     timeoutBehavior: options.timeoutBehavior ?? 'error_as_result',
     inputGuardrails: options.inputGuardrails ?? [],
     outputGuardrails: options.outputGuardrails ?? [],
-    needsApproval: async (context, input, call) =>
-      typeof needsApproval === 'function' ? await needsApproval(context, input, call) : needsApproval,
+    needsApproval:
+      needsApproval === false
+        ? neverNeedsApproval
+        : async (context, input, call) =>
+            typeof needsApproval === 'function' ? await needsApproval(context, input, call) : needsApproval,
     execute: options.execute,
     errorFunction: options.errorFunction ?? defaultToolErrorFunction,
   };
+}
+
+/**
+ * @internal The `needsApproval` of every tool defined without one (or with `false`): a caller may skip
+ * asking it.
+ */
+export async function neverNeedsApproval(): Promise<boolean> {
+  return false;
 }
 
 /** The {@link ToolDefinition} a model is offered for a tool. */
@@ -265,20 +276,13 @@ export async function invokeFunctionTool<TContext>(
   if (!parsed.ok) return { status: 'invalid_arguments', output: parsed.message };
   const input = parsed.input;
 
-  const record = (stage: 'input' | 'output', name: string, decision: ToolGuardrailDecision) =>
-    options.onGuardrailResult?.(stage, {
-      guardrail: { name },
-      toolName: tool.name,
-      callId: call.callId,
-      decision,
-    });
   const signal = options.signal ?? NEVER_ABORTED;
   for (const guardrail of tool.inputGuardrails) {
     const decision = await abortable(
       guardrail.execute({ agent, call, input, context: runContext, signal }),
       signal,
     );
-    record('input', guardrail.name, decision);
+    recordGuardrail(tool, options, 'input', guardrail.name, decision);
     if (decision.type === 'throw_exception') {
       throw new ToolGuardrailTripwireTriggered(guardrail.name, tool.name, decision.outputInfo);
     }
@@ -289,7 +293,11 @@ export async function invokeFunctionTool<TContext>(
 
   let value: unknown;
   try {
-    value = await runWithTimeout(tool, input, options);
+    const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
+    value =
+      timeoutMs === undefined
+        ? await execute(tool, input, options, signal)
+        : await runWithTimeout(tool, input, options, timeoutMs);
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     if (error instanceof ToolTimeoutError && tool.timeoutBehavior === 'raise_exception') throw error;
@@ -305,13 +313,13 @@ export async function invokeFunctionTool<TContext>(
   }
 
   const background = isBackgroundResult(value);
-  if (isBackgroundResult(value)) value = value.value;
+  if (background) value = (value as BackgroundResult).value;
   for (const guardrail of tool.outputGuardrails) {
     const decision = await abortable(
       guardrail.execute({ agent, call, input, output: value, context: runContext, signal }),
       signal,
     );
-    record('output', guardrail.name, decision);
+    recordGuardrail(tool, options, 'output', guardrail.name, decision);
     if (decision.type === 'throw_exception') {
       throw new ToolGuardrailTripwireTriggered(guardrail.name, tool.name, decision.outputInfo);
     }
@@ -319,7 +327,25 @@ export async function invokeFunctionTool<TContext>(
       return { status: 'rejected_by_guardrail', output: decision.message, guardrailName: guardrail.name };
     }
   }
-  return { status: 'completed', output: toolOutputToString(value), value, ...(background && { background }) };
+  const output = toolOutputToString(value);
+  return background
+    ? { status: 'completed', output, value, background }
+    : { status: 'completed', output, value };
+}
+
+function recordGuardrail<TContext>(
+  tool: FunctionTool<TContext>,
+  options: InvokeToolOptions<TContext>,
+  stage: 'input' | 'output',
+  name: string,
+  decision: ToolGuardrailDecision,
+): void {
+  options.onGuardrailResult?.(stage, {
+    guardrail: { name },
+    toolName: tool.name,
+    callId: options.call.callId,
+    decision,
+  });
 }
 
 async function failureText<TContext>(
@@ -335,66 +361,65 @@ async function failureText<TContext>(
   return await tool.errorFunction(runContext, error);
 }
 
-function noop(): void {}
-
 /** The signal of a tool call nobody can cancel. */
 const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
-function execute<TContext>(
+/**
+ * Calls `execute` in a later microtask (never inside its caller's synchronous code), a throw becoming a
+ * rejection. It is simply awaited: a cancelled caller must not settle while `execute` still runs its cleanup.
+ */
+async function execute<TContext>(
   tool: FunctionTool<TContext>,
   input: unknown,
   options: InvokeToolOptions<TContext>,
   signal: AbortSignal,
 ): Promise<unknown> {
-  return Promise.resolve().then(() =>
-    tool.execute(input as Record<string, unknown>, {
-      runContext: options.runContext,
-      agent: options.agent,
-      call: options.call,
-      signal,
-    }),
-  );
+  if (signal.aborted) throw signal.reason;
+  await undefined;
+  return await tool.execute(input as Record<string, unknown>, {
+    runContext: options.runContext,
+    agent: options.agent,
+    call: options.call,
+    signal,
+  });
 }
 
 /**
- * Runs `execute`. Without a timeout it gets the caller's signal as is and is simply awaited (a cancelled
- * caller must not settle while `execute` still runs its cleanup). With one, it gets its own signal, aborted
- * by the caller's or by the timer, and the timer's rejection wins the race: a timeout exists for tools that
- * do not return, so it does not wait for them.
+ * Runs `execute` with a timeout: it gets its own signal, aborted by the caller's or by the timer, and the
+ * timer's rejection wins the race (a timeout exists for tools that do not return, so it does not wait for
+ * them), except after the caller aborted: a cancelled caller waits for `execute` to settle.
  */
-async function runWithTimeout<TContext>(
+function runWithTimeout<TContext>(
   tool: FunctionTool<TContext>,
   input: unknown,
   options: InvokeToolOptions<TContext>,
+  timeoutMs: number,
 ): Promise<unknown> {
   const outer = options.signal;
-  if (outer?.aborted) throw outer.reason;
-  const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
-  if (timeoutMs === undefined) return await execute(tool, input, options, outer ?? NEVER_ABORTED);
-
+  if (outer?.aborted) return Promise.reject(outer.reason);
   const clock = options.clock ?? systemClock;
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(outer?.reason);
   outer?.addEventListener('abort', onOuterAbort, { once: true });
-  let timer: unknown;
-  const execution = execute(tool, input, options, controller.signal);
-  try {
-    return await Promise.race([
-      execution,
-      new Promise<never>((_, reject) => {
-        timer = clock.setTimeout(() => {
-          timer = undefined;
-          const error = new ToolTimeoutError(tool.name, timeoutMs);
-          controller.abort(error);
-          reject(error);
-        }, timeoutMs);
-      }),
-    ]);
-  } catch (error) {
-    if (outer?.aborted) await execution.then(noop, noop);
-    throw error;
-  } finally {
-    if (timer !== undefined) clock.clearTimeout(timer);
-    outer?.removeEventListener('abort', onOuterAbort);
-  }
+  return new Promise<unknown>((resolve, reject) => {
+    let timedOut: ToolTimeoutError | undefined;
+    let timer: unknown = clock.setTimeout(() => {
+      timer = undefined;
+      timedOut = new ToolTimeoutError(tool.name, timeoutMs);
+      controller.abort(timedOut);
+      if (outer?.aborted) return;
+      outer?.removeEventListener('abort', onOuterAbort);
+      reject(timedOut);
+    }, timeoutMs);
+    const settle = (outcome: () => void) => {
+      if (timer !== undefined) clock.clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuterAbort);
+      if (timedOut) reject(timedOut);
+      else outcome();
+    };
+    execute(tool, input, options, controller.signal).then(
+      (value) => settle(() => resolve(value)),
+      (error: unknown) => settle(() => reject(error)),
+    );
+  });
 }

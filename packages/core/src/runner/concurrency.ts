@@ -50,23 +50,35 @@ export class ReusableAbortLink {
   }
 }
 
-async function runLinked<T>(controller: AbortController, tasks: readonly SignalTask<T>[]): Promise<T[]> {
-  let failure: { error: unknown } | undefined;
-  const settled = await Promise.allSettled(
-    tasks.map((task) =>
-      Promise.resolve()
-        .then(() => task(controller.signal))
-        .catch((error: unknown) => {
-          if (!failure) {
-            failure = { error };
-            controller.abort(error);
-          }
-          throw error;
-        }),
-    ),
-  );
-  if (failure) throw failure.error;
-  return settled.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
+function runLinked<T>(controller: AbortController, tasks: readonly SignalTask<T>[]): Promise<T[]> {
+  return new Promise<T[]>((resolve, reject) => {
+    const values = new Array<T>(tasks.length);
+    let pending = tasks.length;
+    let failure: { error: unknown } | undefined;
+    const settled = () => {
+      pending -= 1;
+      if (pending > 0) return;
+      if (failure) reject(failure.error);
+      else resolve(values);
+    };
+    const failed = (error: unknown) => {
+      if (!failure) {
+        failure = { error };
+        controller.abort(error);
+      }
+      settled();
+    };
+    for (let index = 0; index < tasks.length; index++) {
+      const task = tasks[index]!;
+      // Each task starts in a microtask of its own, as if awaited: a synchronous throw is its rejection.
+      Promise.resolve(controller.signal)
+        .then(task)
+        .then((value) => {
+          values[index] = value;
+          settled();
+        }, failed);
+    }
+  });
 }
 
 /** Throws the signal's reason if it is aborted. */

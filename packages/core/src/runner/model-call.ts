@@ -35,16 +35,20 @@ export async function buildRequest<TContext>(
   env: LoopEnv<TContext>,
   agent: AnyAgent<TContext>,
 ): Promise<ModelRequest> {
-  const instructions = await agent.getInstructions(env.data.runContext);
+  const instructions =
+    typeof agent.instructions === 'function'
+      ? await agent.getInstructions(env.data.runContext)
+      : agent.instructions;
   const { input, cache } = modelInput(env.data, env.modelInputCache);
   env.modelInputCache = cache;
-  return {
-    ...(instructions === undefined ? {} : { systemInstructions: instructions }),
+  const request: ModelRequest = {
     input,
     tools: agent.toolDefinitions(),
-    ...(agent.outputType ? { outputSchema: outputSchemaOf(agent) } : {}),
     modelSettings: { ...agent.modelSettings, ...env.settings.modelSettings },
   };
+  if (instructions !== undefined) request.systemInstructions = instructions;
+  if (agent.outputType) request.outputSchema = outputSchemaOf(agent);
+  return request;
 }
 
 /** One model call: `getResponse`, or `streamResponse` with every event passed to the stream. */

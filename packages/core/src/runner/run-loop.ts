@@ -37,7 +37,7 @@ async function runTurns<TContext>(env: LoopEnv<TContext>): Promise<void> {
   for (;;) {
     // Turn boundary: a streamed run waits for its reader, so a cancel('after_turn') issued on any event of
     // the turn that just ended is seen before the next model call.
-    await env.consumerCaughtUp();
+    if (env.stream) await env.consumerCaughtUp();
     if (env.stopAfterTurn()) return;
     throwIfAborted(env.signal);
     const agent = data.currentAgent;

@@ -1,7 +1,7 @@
 import type { AnyAgent } from '../agent.js';
 import type { RunContext } from '../context.js';
 import type { Model, ModelResponse } from '../model.js';
-import { inSpan, startSpan, type TraceSpan } from '../tracing.js';
+import { inSpan, startSpan, type TraceSpan, tracingEnabled } from '../tracing.js';
 import type { LoopEnv } from './loop-env.js';
 
 /** The span a run's work hangs under: its current turn, else the run itself. Keyed by the run's context. */
@@ -12,8 +12,11 @@ function parentOf(context: RunContext<unknown>): TraceSpan | undefined {
   return spans?.turn ?? spans?.run;
 }
 
+// Every helper below calls its work directly when tracing is off: no span, no attributes, no extra promise.
+
 /** A run: one `invoke_agent` span over all of its turns (a resumed run is a new span). */
 export async function traceRun<TContext>(env: LoopEnv<TContext>, work: () => Promise<void>): Promise<void> {
+  if (!tracingEnabled()) return await work();
   const context = env.data.runContext as RunContext<unknown>;
   const outer = parents.get(context);
   const agent = env.data.currentAgent;
@@ -61,6 +64,7 @@ export function traceModelCall<TContext>(
   model: Model,
   call: () => Promise<ModelResponse>,
 ): Promise<ModelResponse> {
+  if (!tracingEnabled()) return call();
   const choice = env.settings.model ?? env.data.currentAgent.model;
   const name = typeof choice === 'string' ? choice : undefined;
   return inSpan(
@@ -91,6 +95,7 @@ export function traceToolCall<T extends { status: string }>(
   callId: string,
   call: () => Promise<T>,
 ): Promise<T> {
+  if (!tracingEnabled()) return call();
   return inSpan(
     `execute_tool ${tool.name}`,
     {
@@ -116,6 +121,7 @@ export function traceGuardrail<T extends { tripwireTriggered: boolean }>(
   kind: 'input' | 'output',
   check: () => Promise<T>,
 ): Promise<T> {
+  if (!tracingEnabled()) return check();
   return inSpan(
     `parley.guardrail ${name}`,
     { 'parley.guardrail.name': name, 'parley.guardrail.kind': kind },
@@ -136,6 +142,7 @@ export function traceHandoff<TContext>(
   callId: string,
   work: () => Promise<void>,
 ): Promise<void> {
+  if (!tracingEnabled()) return work();
   return inSpan(
     `parley.handoff ${to.name}`,
     {

@@ -2,12 +2,15 @@ import type { z } from 'zod';
 import { abortable } from '../abortable.js';
 import type { AnyAgent, AnyFunctionTool, FunctionToolResult } from '../agent.js';
 import { ModelBehaviorError } from '../errors.js';
+import type { ToolGuardrailResult } from '../guardrails.js';
 import type { Handoff } from '../handoff.js';
 import type { FunctionCallItem, FunctionCallOutputItem, MessageItem } from '../items.js';
 import type { ModelResponse } from '../model.js';
 import {
   defaultToolErrorFunction,
+  type InvokeToolOptions,
   invokeFunctionTool,
+  neverNeedsApproval,
   type ParsedToolArguments,
   parseToolArguments,
   type ToolCallInfo,
@@ -208,6 +211,7 @@ async function resolveCalls<TContext>(
     const parsed = parseToolArguments(tool, call.arguments);
     if (
       parsed.ok &&
+      tool.needsApproval !== neverNeedsApproval &&
       (await abortable(
         tool.needsApproval(data.runContext, parsed.input, { ...callInfo(call), signal: env.signal }),
         env.signal,
@@ -310,30 +314,36 @@ async function runTool<TContext>(
 ): Promise<FunctionCallOutputItem> {
   const info = callInfo(call);
   const context = env.data.runContext;
-  await emitHook(env, 'tool_started', { agent, tool, call: info, context });
-  const data = env.data;
-  const result = await traceToolCall(context, tool, call.callId, () =>
-    invokeFunctionTool(tool, {
-      agent,
-      runContext: context,
-      call: info,
-      signal,
-      clock: env.clock,
-      ...(parsed ? { parsed } : {}),
-      onGuardrailResult: (stage, guardrailResult) =>
-        (stage === 'input' ? data.toolInputGuardrailResults : data.toolOutputGuardrailResults).push(
-          guardrailResult,
-        ),
-      ...(env.settings.toolErrorFormatter
-        ? {
-            formatError: (error: unknown) =>
-              toolErrorText(env, 'execution_failed', call, defaultToolErrorFunction(context, error), error),
-          }
-        : {}),
-    }),
-  );
-  await emitHook(env, 'tool_done', { agent, tool, call: info, context, result });
+  // The run's hooks objects are fixed for the run: without any, no event payloads are built.
+  const hooked = env.settings.hooks.length > 0;
+  if (hooked) await emitHook(env, 'tool_started', { agent, tool, call: info, context });
+  const options: InvokeToolOptions<TContext> = {
+    agent,
+    runContext: context,
+    call: info,
+    signal,
+    clock: env.clock,
+    parsed,
+    onGuardrailResult:
+      tool.inputGuardrails.length > 0 || tool.outputGuardrails.length > 0
+        ? (stage, guardrailResult) => recordToolGuardrailResult(env, stage, guardrailResult)
+        : undefined,
+    formatError: env.settings.toolErrorFormatter
+      ? (error: unknown) =>
+          toolErrorText(env, 'execution_failed', call, defaultToolErrorFunction(context, error), error)
+      : undefined,
+  };
+  const result = await traceToolCall(context, tool, call.callId, () => invokeFunctionTool(tool, options));
+  if (hooked) await emitHook(env, 'tool_done', { agent, tool, call: info, context, result });
   return output(call, result.output);
+}
+
+function recordToolGuardrailResult<TContext>(
+  env: LoopEnv<TContext>,
+  stage: 'input' | 'output',
+  result: ToolGuardrailResult,
+): void {
+  (stage === 'input' ? env.data.toolInputGuardrailResults : env.data.toolOutputGuardrailResults).push(result);
 }
 
 async function performHandoff<TContext>(

@@ -1,4 +1,5 @@
 import {
+  AbortError,
   Agent,
   delay,
   Runner,
@@ -222,6 +223,55 @@ describe('tools in the run loop', () => {
         expect(model.callCount).toBe(1);
         await flushMicrotasks();
         expect(log).toEqual(['start', 'finally']);
+        expect(clock.pendingTimers).toBe(0);
+      });
+    });
+
+    test('an aborted run waits for a timed tool that ignores its signal, even when the timeout fires meanwhile', async () => {
+      await bothWays(async (h) => {
+        const clock = new ManualClock();
+        const controller = new AbortController();
+        const log: string[] = [];
+        let release = () => {};
+        const stubborn = tool({
+          name: 'stubborn',
+          description: 'finishes only when released',
+          parameters: z.object({}),
+          timeoutMs: 1_000,
+          execute: async (_input, { signal }) => {
+            log.push('start');
+            await new Promise<void>((resolve) => {
+              release = resolve;
+            });
+            log.push(`finally (signal aborted: ${signal.aborted})`);
+            return 'late';
+          },
+        });
+        const model = h.model([MockModel.toolCall('stubborn'), MockModel.text('unreached')]);
+        let settled = false;
+        const outcome = h
+          .run(
+            new Agent({ name: 'A', tools: [stubborn], model }),
+            'go',
+            { signal: controller.signal },
+            new Runner({ clock }),
+          )
+          .catch((e: unknown) => e)
+          .finally(() => {
+            settled = true;
+          });
+        await flushMicrotasks();
+        expect(log).toEqual(['start']);
+        controller.abort(new Error('user left'));
+        await flushMicrotasks();
+        await clock.advance(1_000);
+        await flushMicrotasks();
+        expect(settled).toBe(false);
+        release();
+        const error = await outcome;
+        expect(error).toBeInstanceOf(AbortError);
+        expect(log).toEqual(['start', 'finally (signal aborted: true)']);
+        expect(model.callCount).toBe(1);
         expect(clock.pendingTimers).toBe(0);
       });
     });
