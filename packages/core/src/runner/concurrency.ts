@@ -4,53 +4,36 @@ export type SignalTask<T> = (signal: AbortSignal) => Promise<T>;
 /**
  * Runs tasks concurrently under a signal linked to `parent`. When one fails, the others are aborted (with
  * that failure as the reason) and awaited; then the first failure is thrown. Nothing is left running.
+ *
+ * With `abortParent`, the tasks get `parent` itself and a failure aborts it through `abortParent`: for an
+ * owner that ends anyway when a task fails (a run and its batches of tools), which saves a linked controller
+ * and a listener per batch. The owner must tell such an abort apart from being cancelled.
  */
 export async function runAllOrAbort<T>(
   parent: AbortSignal,
   tasks: readonly SignalTask<T>[],
-  link?: ReusableAbortLink,
+  abortParent?: (reason: unknown) => void,
 ): Promise<T[]> {
   // Nothing to abort on failure with fewer than two tasks: skip the linked signal.
   if (tasks.length === 0) return [];
   if (tasks.length === 1) return [await tasks[0]!(parent)];
-  if (link) return await runLinked(link.controller(), tasks);
+  if (abortParent) return await runLinked(parent, abortParent, tasks);
   const controller = new AbortController();
   const onParentAbort = () => controller.abort(parent.reason);
   if (parent.aborted) controller.abort(parent.reason);
   else parent.addEventListener('abort', onParentAbort, { once: true });
   try {
-    return await runLinked(controller, tasks);
+    return await runLinked(controller.signal, (reason) => controller.abort(reason), tasks);
   } finally {
     parent.removeEventListener('abort', onParentAbort);
   }
 }
 
-/**
- * A controller linked to `parent` once and shared by batches that never overlap (a run's tool batches run one
- * turn at a time), so a batch does not pay for a controller and a listener of its own. A batch that fails aborts
- * it; the next batch then gets a fresh one.
- */
-export class ReusableAbortLink {
-  readonly #parent: AbortSignal;
-  #controller: AbortController | undefined;
-
-  constructor(parent: AbortSignal) {
-    this.#parent = parent;
-  }
-
-  controller(): AbortController {
-    const current = this.#controller;
-    if (current && !current.signal.aborted) return current;
-    const parent = this.#parent;
-    const controller = new AbortController();
-    if (parent.aborted) controller.abort(parent.reason);
-    else parent.addEventListener('abort', () => controller.abort(parent.reason), { once: true });
-    this.#controller = controller;
-    return controller;
-  }
-}
-
-function runLinked<T>(controller: AbortController, tasks: readonly SignalTask<T>[]): Promise<T[]> {
+function runLinked<T>(
+  signal: AbortSignal,
+  abort: (reason: unknown) => void,
+  tasks: readonly SignalTask<T>[],
+): Promise<T[]> {
   return new Promise<T[]>((resolve, reject) => {
     const values = new Array<T>(tasks.length);
     let pending = tasks.length;
@@ -64,14 +47,14 @@ function runLinked<T>(controller: AbortController, tasks: readonly SignalTask<T>
     const failed = (error: unknown) => {
       if (!failure) {
         failure = { error };
-        controller.abort(error);
+        if (!signal.aborted) abort(error);
       }
       settled();
     };
     for (let index = 0; index < tasks.length; index++) {
       const task = tasks[index]!;
       // Each task starts in a microtask of its own, as if awaited: a synchronous throw is its rejection.
-      Promise.resolve(controller.signal)
+      Promise.resolve(signal)
         .then(task)
         .then((value) => {
           values[index] = value;

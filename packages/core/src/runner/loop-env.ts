@@ -1,7 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { ConversationItem } from '../items.js';
 import { userMessage } from '../items.js';
-import type { ReusableAbortLink } from './concurrency.js';
 import type { RunHookEventName, RunHookEvents } from './hooks.js';
 import type { ResolvedRunSettings } from './run-config.js';
 import type { RunItem } from './run-items.js';
@@ -13,7 +12,10 @@ import { type RunStreamEvent, runItemEvent } from './stream-events.js';
 export interface LoopEnv<TContext> {
   state: RunState<TContext>;
   data: RunStateData<TContext>;
-  /** Aborted when the run is aborted or cancelled immediately. */
+  /**
+   * Aborted when the run is aborted or cancelled immediately, and (with the failure as the reason) when a
+   * batch of parallel tools fails, which ends the run too.
+   */
   signal: AbortSignal;
   clock: Clock;
   settings: ResolvedRunSettings<TContext>;
@@ -28,8 +30,8 @@ export interface LoopEnv<TContext> {
   answeredCallIds: Set<string>;
   /** The model input built so far (see {@link modelInput}). */
   modelInputCache: ModelInputCache | undefined;
-  /** The signal the run's batches of parallel tools share (its controller is created at the first batch). */
-  toolBatchAbort: ReusableAbortLink;
+  /** Aborts `signal` for a failed batch of parallel tools (the run then fails, it is not aborted). */
+  abortForFailedBatch(reason: unknown): void;
 }
 
 /** Records a new run item and announces it on the stream. */

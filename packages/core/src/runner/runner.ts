@@ -7,7 +7,7 @@ import { AbortError, UserError } from '../errors.js';
 import type { ConversationItem } from '../items.js';
 import { optionKeys } from '../option-keys.js';
 import { checkModelSettings } from '../text-option-keys.js';
-import { ReusableAbortLink, throwIfAborted } from './concurrency.js';
+import { throwIfAborted } from './concurrency.js';
 import { MaxTurnsExceededError } from './errors.js';
 import { collectAnsweredCallIds, inputToItems, type LoopEnv } from './loop-env.js';
 import { type RunSettings, resolveRunSettings } from './run-config.js';
@@ -178,10 +178,17 @@ export class Runner {
   ): Promise<RunResult<TContext, TOutput> | StreamedRunResult<TContext, TOutput>> {
     const { state, fresh } = this.#prepare(agent, input, options);
     const data = runStateData(state);
+    // One controller per run: aborted from outside (the run's signal, cancel('immediate')), or by a failed
+    // batch of parallel tools, which ends the run as failed; `aborted` tells the two apart.
     const controller = new AbortController();
+    let aborted: { reason: unknown } | undefined;
+    const abort = (reason: unknown) => {
+      aborted ??= { reason };
+      controller.abort(reason);
+    };
     const outer = options.signal;
-    const onOuterAbort = () => controller.abort(outer?.reason);
-    if (outer?.aborted) controller.abort(outer.reason);
+    const onOuterAbort = () => abort(outer?.reason);
+    if (outer?.aborted) abort(outer.reason);
     else outer?.addEventListener('abort', onOuterAbort, { once: true });
 
     let stopAfterTurn = false;
@@ -198,12 +205,12 @@ export class Runner {
       stopAfterTurn: () => stopAfterTurn,
       answeredCallIds: new Set(),
       modelInputCache: undefined,
-      toolBatchAbort: new ReusableAbortLink(controller.signal),
+      abortForFailedBatch: (reason) => controller.abort(reason),
     };
 
     // The terminal failure of the run, if any; `undefined` also for a run cancelled with cancel('immediate').
     const failure = (error: unknown): { error: unknown } | undefined => {
-      if (controller.signal.aborted) {
+      if (aborted) {
         data.status = 'aborted';
         data.hasFinalOutput = false;
         data.finalOutput = undefined;
@@ -212,7 +219,7 @@ export class Runner {
           error:
             error instanceof AbortError
               ? error
-              : new AbortError('The run was aborted.', { cause: controller.signal.reason }),
+              : new AbortError('The run was aborted.', { cause: aborted.reason }),
         };
       }
       if (!(error instanceof MaxTurnsExceededError)) data.status = 'failed';
@@ -229,7 +236,7 @@ export class Runner {
         return undefined;
       } catch (error) {
         const failed = failure(error);
-        if (failed && options.session && !controller.signal.aborted) {
+        if (failed && options.session && !aborted) {
           await saveToSession(options.session, data, 'completed_calls').catch(() => {});
         }
         return failed;
@@ -251,7 +258,7 @@ export class Runner {
         return;
       }
       cancelledImmediately = true;
-      controller.abort(new AbortError('The run was cancelled.'));
+      abort(new AbortError('The run was cancelled.'));
     });
     env.emit = driver.push;
     env.consumerCaughtUp = () => driver.caughtUp(controller.signal);

@@ -230,7 +230,7 @@ async function resolveCalls<TContext>(
         (signal: AbortSignal) =>
           runTool(env, agent, tool, call, signal, parsed),
     ),
-    env.toolBatchAbort,
+    env.abortForFailedBatch,
   );
   for (const result of results) outputs.set(result.callId, result);
   for (const call of turn.calls) {

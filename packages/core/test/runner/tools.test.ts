@@ -155,6 +155,62 @@ describe('tools in the run loop', () => {
     });
   });
 
+  test('a tool that fails the run aborts its parallel siblings with its error, awaits them, and the run fails with it (not aborted)', async () => {
+    await bothWays(async (h) => {
+      const clock = new ManualClock();
+      const log: string[] = [];
+      const tripwire = new Error('unused');
+      const stopper = tool({
+        name: 'stop',
+        description: 'always stopped',
+        parameters: z.object({}),
+        execute: () => 'never',
+        inputGuardrails: [
+          {
+            name: 'halt',
+            execute: async () => {
+              await delay(clock, 1_000);
+              return { type: 'throw_exception', outputInfo: tripwire };
+            },
+          },
+        ],
+      });
+      const slow = tool({
+        name: 'slow',
+        description: 'takes a minute',
+        parameters: z.object({}),
+        execute: async (_input, { signal }) => {
+          try {
+            await delay(clock, 60_000, signal);
+            return 'finished';
+          } finally {
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            log.push(`slow finally: ${(signal.reason as Error)?.constructor.name}`);
+          }
+        },
+      });
+      const model = h.model([
+        MockModel.turn(MockModel.toolCall('stop'), MockModel.toolCall('slow')),
+        MockModel.text('unreached'),
+      ]);
+      let logAtSettle: string[] = [];
+      const outcome = h
+        .run(new Agent({ name: 'A', tools: [stopper, slow], model }), 'go', {}, new Runner({ clock }))
+        .catch((e: unknown) => {
+          logAtSettle = [...log];
+          return e;
+        });
+      await flushMicrotasks();
+      await clock.advance(1_000);
+      const error = await outcome;
+      expect(error).toBeInstanceOf(ToolGuardrailTripwireTriggered);
+      expect(error).toMatchObject({ guardrailName: 'halt', outputInfo: tripwire });
+      expect(logAtSettle).toEqual(['slow finally: ToolGuardrailTripwireTriggered']);
+      expect(model.callCount).toBe(1);
+      expect(clock.pendingTimers).toBe(0);
+    });
+  });
+
   describe('tool timeout (ManualClock, no sleeping)', () => {
     function slowTool(clock: ManualClock, timeoutBehavior: 'error_as_result' | 'raise_exception') {
       const log: string[] = [];
