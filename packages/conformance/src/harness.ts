@@ -65,6 +65,14 @@ export interface RealtimeHarness {
 
   /** Queues what the model does for the next responses, in order. */
   respondWith(...responses: HarnessResponse[]): Promise<void>;
+  /**
+   * Queues responses as {@link respondWith} does, whose backend announces each output item (the provider's item
+   * announcement, the seam's `item_added`) before the response's output links it to the response (before the
+   * item's `message_started` or `function_call`), as the service may for an out-of-band response. Implemented where
+   * the provider's protocol allows that order (it has item announcements at all); a scenario that needs it is
+   * reported skipped elsewhere.
+   */
+  respondAnnouncingItemsEarly?(...responses: HarnessResponse[]): Promise<void>;
   /** Continues the response held by `hold: true` or `holdAfterMs` (for `hold`, its `response_done` follows). */
   finishResponse(): Promise<void>;
   /**

@@ -39,6 +39,7 @@ export { disconnectScenario } from './scenarios/disconnect.js';
 export {
   concurrentEphemeralScenario,
   ephemeralCancelScenario,
+  ephemeralEarlyItemsScenario,
   ephemeralIsolationScenario,
 } from './scenarios/ephemeral.js';
 export { repeatedCallScenario } from './scenarios/exactly-once.js';

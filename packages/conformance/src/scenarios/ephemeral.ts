@@ -1,7 +1,7 @@
 import { Agent, EphemeralResponseInFlightError, type RealtimeSessionEvent, tool } from '@parley/core';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import type { ConformanceScenario } from '../scenario.js';
+import { type ConformanceScenario, ScenarioSkippedError } from '../scenario.js';
 import { commandsOf, type EventRecorder, withSession } from '../support.js';
 
 const CODE_INSTRUCTIONS = 'Read the confirmation code 4 7 1 1 to the user.';
@@ -153,6 +153,83 @@ export const ephemeralCancelScenario: ConformanceScenario = {
       expect(session.history).toEqual(historyBefore);
       const again = session.generateResponse({ instructions: 'Say once more.', addToHistory: false });
       expect((await again.done).status).toBe('completed');
+      expect(events.of('error')).toEqual([]);
+    });
+  },
+};
+
+/** The item ids a response's playback (audio, transcript or text deltas) named. */
+function itemIdsOf(events: EventRecorder, responseId: string): string[] {
+  const ids = events.events.flatMap((e) =>
+    (e.type === 'audio' || e.type === 'transcript_delta' || e.type === 'text_delta') &&
+    e.responseId === responseId
+      ? [e.itemId]
+      : [],
+  );
+  return [...new Set(ids)];
+}
+
+/** History events (added, updated, removed) that name one of `itemIds`. */
+function historyEventsOf(events: EventRecorder, itemIds: readonly string[]): RealtimeSessionEvent[] {
+  return events.events.filter(
+    (e) =>
+      ((e.type === 'history_added' || e.type === 'history_updated') && itemIds.includes(e.item.itemId)) ||
+      (e.type === 'history_removed' && itemIds.includes(e.itemId)),
+  );
+}
+
+/**
+ * The provider may announce an ephemeral response's item before the response's output links it to the response: the
+ * item still never enters the history, the response still delivers its output, and a conversation response after it
+ * (announced early too) is remembered as usual.
+ */
+export const ephemeralEarlyItemsScenario: ConformanceScenario = {
+  name: 'ephemeral response: items announced before its output links them stay out of history; later responses are remembered',
+  requires: ['ephemeralResponse', 'responseRequests'],
+  async run(harness) {
+    if (!harness.respondAnnouncingItemsEarly) {
+      throw new ScenarioSkippedError(
+        `the harness of provider "${harness.model.provider}" cannot announce a response's items before linking them (no respondAnnouncingItemsEarly())`,
+      );
+    }
+    await withSession(harness, agentWithTool(), async (session, events) => {
+      await session.connect();
+      await harness.respondWith({ output: [{ type: 'message', text: 'Hello! How can I help?' }] });
+      session.sendMessage('Hi there.');
+      await events.waitFor('response_done');
+      const historyBefore = session.history;
+      const conversationBefore = await harness.conversation();
+
+      await harness.respondAnnouncingItemsEarly?.({ output: [{ type: 'message', text: CODE_SPEECH }] });
+      const ephemeral = session.generateResponse({ instructions: CODE_INSTRUCTIONS, addToHistory: false });
+      const ephemeralId = await ephemeral;
+      expect(await ephemeral.done).toEqual({ responseId: ephemeralId, status: 'completed' });
+      await events.waitFor('response_done', (e) => e.responseId === ephemeralId);
+      expect(events.spokenText(ephemeralId)).toBe(CODE_SPEECH);
+      const ephemeralItems = itemIdsOf(events, ephemeralId);
+      expect(ephemeralItems).toHaveLength(1);
+      expect(session.history).toEqual(historyBefore);
+      expect(await harness.conversation()).toEqual(conversationBefore);
+
+      const ANSWER = 'Anything else I can do?';
+      await harness.respondAnnouncingItemsEarly?.({ output: [{ type: 'message', text: ANSWER }] });
+      const ordinary = session.generateResponse();
+      const ordinaryId = await ordinary;
+      expect((await ordinary.done).status).toBe('completed');
+      await events.waitFor('response_done', (e) => e.responseId === ordinaryId);
+      const [answerId] = itemIdsOf(events, ordinaryId);
+      expect(session.history.slice(0, historyBefore.length)).toEqual(historyBefore);
+      expect(session.history.slice(historyBefore.length)).toEqual([
+        expect.objectContaining({
+          itemId: answerId,
+          role: 'assistant',
+          text: ANSWER,
+          responseId: ordinaryId,
+        }),
+      ]);
+      expect(historyEventsOf(events, ephemeralItems)).toEqual([]);
+      expect(session.history.some((item) => ephemeralItems.includes(item.itemId))).toBe(false);
+      expect(leaks(events, ephemeralId, 'confirmation code')).toEqual([]);
       expect(events.of('error')).toEqual([]);
     });
   },

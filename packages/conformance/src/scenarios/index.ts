@@ -14,6 +14,7 @@ import { disconnectScenario } from './disconnect.js';
 import {
   concurrentEphemeralScenario,
   ephemeralCancelScenario,
+  ephemeralEarlyItemsScenario,
   ephemeralIsolationScenario,
 } from './ephemeral.js';
 import { repeatedCallScenario } from './exactly-once.js';
@@ -76,6 +77,7 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   ephemeralIsolationScenario,
   concurrentEphemeralScenario,
   ephemeralCancelScenario,
+  ephemeralEarlyItemsScenario,
   capabilityFallbacksScenario,
   delegationScenario,
 ];

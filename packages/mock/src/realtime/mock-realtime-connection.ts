@@ -129,7 +129,10 @@ export class MockRealtimeConnection implements RealtimeConnection {
     this.#player = new MockResponsePlayer({
       link,
       emit: (event) => this.#emit(event),
-      addItem: (item) => this.#conversation.push(item),
+      addItem: (item) => {
+        this.#conversation.push(item);
+        return this.#previousId(item);
+      },
       audioReceived: (itemId, ms) => this.#audioMs.set(itemId, ms),
       outputModalities: () => this.#config.outputModalities,
       stopped: () => this.#clientClosed,

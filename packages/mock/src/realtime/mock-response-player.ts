@@ -41,8 +41,8 @@ export interface MockModelLink {
 export interface MockPlayerHost {
   readonly link: MockModelLink;
   emit(event: RealtimeEvent): void;
-  /** Adds an output item of a default-conversation response to the conversation. */
-  addItem(item: RealtimeItem): void;
+  /** Adds an output item of a default-conversation response to the conversation; returns the item before it. */
+  addItem(item: RealtimeItem): string | null;
   /** `ms` of audio have been sent for assistant message `itemId` so far. */
   audioReceived(itemId: string, ms: number): void;
   /** The session's configured output modalities. */
@@ -239,7 +239,10 @@ export class MockResponsePlayer {
       content: spoken ? [{ type: 'audio', transcript: '' }] : [{ type: 'text', text: '' }],
       status: 'in_progress',
     };
-    if (response.conversation === 'default') this.#host.addItem(item);
+    const previousItemId = response.conversation === 'default' ? this.#host.addItem(item) : null;
+    if (step.announceEarly) {
+      this.#host.emit({ type: 'item_added', item: { ...item, content: [] }, previousItemId });
+    }
     this.#host.emit({ type: 'message_started', responseId: response.id, itemId });
     const deltas = textDeltas(text);
     let said = '';
@@ -283,9 +286,9 @@ export class MockResponsePlayer {
     const callId = step.callId ?? this.#host.link.nextId('call');
     const itemId = this.#host.link.nextId('item');
     const args = typeof step.arguments === 'string' ? step.arguments : JSON.stringify(step.arguments ?? {});
-    if (response.conversation === 'default') {
-      this.#host.addItem({ type: 'function_call', itemId, callId, name: step.name, arguments: args });
-    }
+    const item: RealtimeItem = { type: 'function_call', itemId, callId, name: step.name, arguments: args };
+    const previousItemId = response.conversation === 'default' ? this.#host.addItem(item) : null;
+    if (step.announceEarly) this.#host.emit({ type: 'item_added', item: { ...item }, previousItemId });
     response.callIds.push(callId);
     this.#host.emit({
       type: 'function_call',

@@ -31,6 +31,11 @@ export type MockResponseStep =
       audio?: MockAudio;
       /** The message's item id (default: the next generated one), e.g. to announce the item yourself first. */
       itemId?: string;
+      /**
+       * Announce the item (`item_added`, empty and `in_progress`) before `message_started` links it to the
+       * response, as a service may for an out-of-band response too.
+       */
+      announceEarly?: boolean;
       /** Pause after this many audio chunks (until `resume()`), e.g. to interrupt mid-message. */
       pauseAfterChunks?: number;
       /**
@@ -47,6 +52,8 @@ export type MockResponseStep =
       callId?: string;
       /** Emit the call without its `responseId`, like providers that give none. */
       withoutResponseId?: boolean;
+      /** Announce the item (`item_added`) before the `function_call` event links it to the response. */
+      announceEarly?: boolean;
     }
   /**
    * Assert what the session sent before the model answers (put it first): `userText` is the text (or

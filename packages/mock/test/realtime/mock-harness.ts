@@ -2,7 +2,8 @@ import type { HarnessResponse, RealtimeHarness } from '@parley/conformance';
 import type { RealtimeCapabilities, RealtimeCommand } from '@parley/core';
 import { ALL_REALTIME_CAPABILITIES, MockRealtimeModel, type MockResponseScript } from '@parley/mock';
 
-function toScript(response: HarnessResponse): MockResponseScript {
+/** `announceEarly`: every output item is announced (`item_added`) before the response's output links it. */
+function toScript(response: HarnessResponse, announceEarly = false): MockResponseScript {
   return {
     output: [
       ...response.output.map((o) =>
@@ -10,6 +11,7 @@ function toScript(response: HarnessResponse): MockResponseScript {
           ? {
               type: 'message' as const,
               text: o.text,
+              ...(announceEarly && { announceEarly }),
               ...(o.audioMs !== undefined && { audio: { ms: o.audioMs } }),
               ...(o.transcriptDeltas !== undefined && { transcriptDeltas: o.transcriptDeltas }),
               // The mock's audio comes in 100 ms chunks.
@@ -17,7 +19,7 @@ function toScript(response: HarnessResponse): MockResponseScript {
                 pauseAfterChunks: Math.max(1, Math.ceil(o.holdAfterMs / 100)),
               }),
             }
-          : { ...o },
+          : { ...o, ...(announceEarly && { announceEarly }) },
       ),
       ...(response.hold ? [{ type: 'pause' as const }] : []),
     ],
@@ -47,7 +49,10 @@ export function createMockHarness(capabilities: Partial<RealtimeCapabilities> = 
   return {
     model,
     respondWith: async (...responses) => {
-      model.respondWith(...responses.map(toScript));
+      model.respondWith(...responses.map((response) => toScript(response)));
+    },
+    respondAnnouncingItemsEarly: async (...responses) => {
+      model.respondWith(...responses.map((response) => toScript(response, true)));
     },
     finishResponse: async () => model.connection.resume(),
     userStartsSpeaking: async () => model.connection.userStartsSpeaking(),

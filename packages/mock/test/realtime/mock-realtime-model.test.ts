@@ -164,6 +164,44 @@ describe('MockRealtimeModel', () => {
     expect(JSON.stringify(connection.conversation)).not.toContain('1234');
   });
 
+  test('announceEarly: item_added (empty, in progress) before the event that links the item to its response', async () => {
+    const { model, connection, events } = await open(undefined, { ...config, outputModalities: ['text'] });
+    model.respondWith(
+      { output: [{ type: 'message', text: 'Out of band.', announceEarly: true }] },
+      {
+        output: [
+          { type: 'message', text: 'Remembered.', announceEarly: true },
+          { type: 'function_call', name: 'lookup', announceEarly: true },
+        ],
+      },
+    );
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'none' });
+    await flushMicrotasks();
+    connection.send({ type: 'createResponse', clientRequestId: 'r2', conversation: 'default' });
+    await flushMicrotasks();
+    const order = events.flatMap((e) =>
+      e.type === 'item_added'
+        ? [`added ${e.item.itemId} after ${e.previousItemId}`]
+        : e.type === 'message_started' || e.type === 'function_call'
+          ? [`${e.type} ${e.itemId}`]
+          : [],
+    );
+    const [oob, message, call] = events.flatMap((e) => (e.type === 'item_added' ? [e.item.itemId] : []));
+    expect(order).toEqual([
+      `added ${oob} after null`,
+      `message_started ${oob}`,
+      `added ${message} after null`,
+      `message_started ${message}`,
+      `added ${call} after ${message}`,
+      `function_call ${call}`,
+    ]);
+    expect(events.find((e) => e.type === 'item_added')).toMatchObject({
+      item: { type: 'message', role: 'assistant', content: [], status: 'in_progress' },
+    });
+    // The out-of-band item is announced, yet stays out of the conversation.
+    expect(connection.conversation.map((i) => i.itemId)).toEqual([message, call]);
+  });
+
   test('cancel: by id mid-response ends the message incomplete; nothing active → response_cancel_not_active', async () => {
     const { model, connection, of } = await open();
     model.respondWith({

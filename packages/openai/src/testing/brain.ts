@@ -74,9 +74,23 @@ export type BrainOutput =
        * the final `response.output_audio_transcript.done` still carries the text. Default `true`.
        */
       transcriptDeltas?: boolean;
+      /**
+       * The service sends the item's `conversation.item.added` (empty, `in_progress`) before the
+       * `response.output_item.added` that links it to the response, in an out-of-band response too (which otherwise
+       * gets none; the item stays out of the conversation all the same). The protocol leaves the order open; a
+       * client must keep an out-of-band item out of its history whichever comes first.
+       */
+      announceEarly?: boolean;
     }
   /** A function call; `arguments` objects are serialized as JSON. */
-  | { type: 'function_call'; name: string; arguments?: string | Record<string, unknown>; callId?: string }
+  | {
+      type: 'function_call';
+      name: string;
+      arguments?: string | Record<string, unknown>;
+      callId?: string;
+      /** `conversation.item.added` before `response.output_item.added`, as for a message. */
+      announceEarly?: boolean;
+    }
   /** Pauses the response here (before the next output) until the hold is released. */
   | { type: 'hold'; hold: Hold }
   /** Ends the response with `status: 'failed'` (e.g. `inference_rate_limit_exceeded`). */

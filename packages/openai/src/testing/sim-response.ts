@@ -230,6 +230,7 @@ export class ResponseRun {
           this.#startMessage(
             output.audioMs === undefined ? undefined : { audioMs: output.audioMs, totalChars, chars: 0 },
             output.transcriptDeltas ?? true,
+            output.announceEarly ?? false,
           );
           for (const segment of segments) {
             if (isHold(segment)) {
@@ -318,30 +319,35 @@ export class ResponseRun {
 
   /**
    * Appends `item` to the response's output and announces it; in a default-conversation response it
-   * also enters the conversation (`previousItemId` is where).
+   * also enters the conversation (`previousItemId` is where). `announceEarly`: `conversation.item.added` comes
+   * first, in an out-of-band response too.
    */
-  #addOutputItem(item: StoredItem): { outputIndex: number; previousItemId: string | null } {
+  #addOutputItem(
+    item: StoredItem,
+    announceEarly = false,
+  ): { outputIndex: number; previousItemId: string | null } {
     const outputIndex = this.#output.length;
     this.#output.push(item);
+    const previousItemId =
+      this.params.conversation === 'default' ? this.#host.conversation.insert(item) : null;
+    const announce = () =>
+      this.#host.send({
+        type: 'conversation.item.added',
+        previous_item_id: previousItemId,
+        item: clone(item),
+      });
+    if (announceEarly) announce();
     this.#host.send({
       type: 'response.output_item.added',
       response_id: this.id,
       output_index: outputIndex,
       item: clone(item),
     });
-    let previousItemId: string | null = null;
-    if (this.params.conversation === 'default') {
-      previousItemId = this.#host.conversation.insert(item);
-      this.#host.send({
-        type: 'conversation.item.added',
-        previous_item_id: previousItemId,
-        item: clone(item),
-      });
-    }
+    if (!announceEarly && this.params.conversation === 'default') announce();
     return { outputIndex, previousItemId };
   }
 
-  #startMessage(fixed: OpenMessage['fixed'], transcriptDeltas: boolean): void {
+  #startMessage(fixed: OpenMessage['fixed'], transcriptDeltas: boolean, announceEarly: boolean): void {
     const item: StoredItem & { type: 'message' } = {
       id: this.#host.ids.next('item'),
       object: 'realtime.item',
@@ -350,7 +356,7 @@ export class ResponseRun {
       status: 'in_progress',
       content: [],
     };
-    const { outputIndex, previousItemId } = this.#addOutputItem(item);
+    const { outputIndex, previousItemId } = this.#addOutputItem(item, announceEarly);
     const audio = this.params.outputModalities.includes('audio');
     const message: OpenMessage = {
       item,
@@ -495,7 +501,7 @@ export class ResponseRun {
       call_id: callId,
       arguments: '',
     };
-    const { outputIndex, previousItemId } = this.#addOutputItem(item);
+    const { outputIndex, previousItemId } = this.#addOutputItem(item, output.announceEarly ?? false);
     const half = Math.ceil(args.length / 2);
     this.#openCall = {
       item,

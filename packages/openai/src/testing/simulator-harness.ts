@@ -25,10 +25,15 @@ export type ScriptedOutput =
     }
   | { type: 'function_call'; name: string; arguments?: Record<string, unknown>; callId?: string };
 
-/** What the simulated model does in one response; `hold` keeps it active until `finishResponse()`. */
+/**
+ * What the simulated model does in one response; `hold` keeps it active until `finishResponse()`; `announceEarly`
+ * (set by `respondAnnouncingItemsEarly()`): each output item's `conversation.item.added` comes before its
+ * `response.output_item.added`.
+ */
 export interface ScriptedResponse {
   output: ScriptedOutput[];
   hold?: boolean;
+  announceEarly?: boolean;
 }
 
 /** Options of {@link createSimulatorHarness}. */
@@ -69,6 +74,7 @@ export class SimulatorHarness {
   #nextReply(): BrainResponse {
     const response = this.#queue.shift();
     if (!response) return 'OK.';
+    const early = response.announceEarly ? { announceEarly: true } : {};
     const outputs: BrainOutput[] = response.output.map((output): BrainOutput => {
       if (output.type === 'message') {
         return {
@@ -76,6 +82,7 @@ export class SimulatorHarness {
           text: this.#messageText(output),
           ...(output.audioMs !== undefined && { audioMs: output.audioMs }),
           ...(output.transcriptDeltas !== undefined && { transcriptDeltas: output.transcriptDeltas }),
+          ...early,
         };
       }
       return {
@@ -83,6 +90,7 @@ export class SimulatorHarness {
         name: output.name,
         arguments: output.arguments ?? {},
         ...(output.callId !== undefined && { callId: output.callId }),
+        ...early,
       };
     });
     if (response.hold) {
@@ -112,6 +120,14 @@ export class SimulatorHarness {
   /** Queues what the model does for the next responses, in order. */
   async respondWith(...responses: ScriptedResponse[]): Promise<void> {
     this.#queue.push(...responses);
+  }
+
+  /**
+   * Queues responses whose items the service announces early: each `conversation.item.added` before the
+   * `response.output_item.added` that links the item to its response, in an out-of-band response too.
+   */
+  async respondAnnouncingItemsEarly(...responses: ScriptedResponse[]): Promise<void> {
+    this.#queue.push(...responses.map((response) => ({ ...response, announceEarly: true })));
   }
 
   /** Continues the response held by `hold: true` or a message's `holdAfterMs`, in the order they were scripted. */

@@ -122,6 +122,34 @@ describe('simulator: canonical event orderings', () => {
     });
   });
 
+  test('announceEarly: conversation.item.added comes before output_item.added, in an out-of-band response too', async () => {
+    const sim = await simulator();
+    const client = await RawClient.connect(sim);
+    client.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'] } });
+    sim.script({ type: 'message', text: 'Out of band.', announceEarly: true }, [
+      { type: 'message', text: 'In the conversation.', announceEarly: true },
+      { type: 'function_call', name: 'lookup', announceEarly: true },
+    ]);
+    client.send({ type: 'response.create', response: { conversation: 'none' } });
+    await client.waitFor('rate_limits.updated');
+    client.send({ type: 'response.create' });
+    await client.waitFor('rate_limits.updated', 2);
+    const announcements = client.events
+      .filter((e) => e.type === 'conversation.item.added' || e.type === 'response.output_item.added')
+      .map(
+        (e) =>
+          `${e.type === 'conversation.item.added' ? 'added' : 'output'} ${(e.item as { id: string }).id}`,
+      );
+    const ids = client.ofType('response.output_item.added').map((e) => (e.item as { id: string }).id);
+    expect(ids).toHaveLength(3);
+    expect(announcements).toEqual(ids.flatMap((id) => [`added ${id}`, `output ${id}`]));
+    const [oob] = client.ofType('conversation.item.added');
+    expect(oob).toMatchObject({ previous_item_id: null, item: { status: 'in_progress', content: [] } });
+    // The out-of-band item is announced but stays out of the conversation.
+    expect(sim.connections[0]?.conversation.items.map((i) => i.id)).toEqual(ids.slice(1));
+    expect(client.ofType('conversation.item.added')[2]).toMatchObject({ previous_item_id: ids[1] });
+  });
+
   test('a spoken preamble and a function call in one response; the follow-up is never automatic', async () => {
     const sim = await simulator();
     const client = await RawClient.connect(sim);

@@ -104,7 +104,8 @@ function seamConfigOf(resource: LiveSessionResource): RealtimeSessionConfig {
  * as far as GPT-Live goes: provider errors, dropped connections, what the simulator received (as seam commands) and
  * the session's configuration. GPT-Live answers no response requests and reports no speech events, so the methods
  * that script requested responses or server-side speech reject, saying so; the scenarios that need them require
- * `responseRequests` or `turnDetection`, which a GPT-Live model does not declare.
+ * `responseRequests` or `turnDetection`, which a GPT-Live model does not declare. It has no
+ * `respondAnnouncingItemsEarly()`: GPT-Live has no conversation items to announce, early or late.
  */
 export class LiveSimulatorHarness {
   /** The adapter under test. */
