@@ -51,7 +51,7 @@ export class OpenAILiveModel implements RealtimeModel {
           (message, cause) => new OpenAILiveError('live_api_key_unavailable', message, { cause }),
         ),
       handshake: (key) => ({
-        url: this.#options.url.toString(),
+        url: this.#options.url,
         ...(this.#options.authHeader === 'api-key'
           ? { headers: { ...headers, 'api-key': key }, protocols: [] }
           : handshakeCredentials(this.#style, key, headers)),

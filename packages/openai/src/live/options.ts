@@ -59,7 +59,8 @@ export interface ResolvedLiveOptions {
   apiKey: ApiKeySource;
   authHeader: 'bearer' | 'api-key';
   model: string;
-  url: URL;
+  /** The URL to open, as a string: a `URL` object would be kept per model. */
+  url: string;
   headers: Record<string, string>;
   delegation: 'client' | 'responses';
   backend: { model: string; instructions?: string } | undefined;
@@ -183,7 +184,7 @@ export function resolveLiveOptions(options: OpenAILiveModelOptions = {}): Resolv
     apiKey,
     authHeader,
     model,
-    url,
+    url: url.href,
     headers,
     delegation,
     backend,

@@ -11,7 +11,7 @@ import { toBetaClientEvent } from '../shared/beta-dialect.js';
 import { closeWait } from '../shared/close-wait.js';
 import { ConnectPhase } from '../shared/connect-phase.js';
 import type { JsonObject } from '../shared/deep-merge.js';
-import type { WireSession } from '../shared/realtime-wire.js';
+import type { WireSession, WireTurnDetection } from '../shared/realtime-wire.js';
 import { redactSecrets } from '../shared/redact.js';
 import { frameText, listenToSocket, reportListenerError, upgradeStatus } from '../shared/socket-plumbing.js';
 import { type ClientEvent, commandEventId, commandTypeOfEventId, toClientEvent } from './client-events.js';
@@ -23,6 +23,7 @@ import {
   mergeSessionConfig,
   toTranscriptionSession,
   toWireSession,
+  wireTurnDetectionOf,
 } from './session-config.js';
 import type { SocketEventMap, WebSocketLike } from './socket-types.js';
 
@@ -77,7 +78,9 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   /** Updates sent and not yet confirmed or rejected, in order; each answered by `session.updated` or an error. */
   #pendingUpdates: { eventId: string; update: RealtimeSessionConfig }[] = [];
   #eventCounter = 0;
-  #session: WireSession | undefined;
+  // Of the service's session object (last `session.created` / `session.updated`) only what is read later is kept.
+  #expiresAt: number | undefined;
+  #reportedTurnDetection: WireTurnDetection | null | undefined;
   #closed: Promise<void> | undefined;
   #resolveClosed: (() => void) | undefined;
 
@@ -132,20 +135,12 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     return this.#phase === 'open' ? 'open' : 'closed';
   }
 
-  /** The session object of the last `session.created` / `session.updated`. */
-  get session(): WireSession | undefined {
-    return this.#session;
-  }
-
   /**
    * When the service ends this session (epoch ms), from the session's `expires_at` (Unix seconds); absent when
    * the service gave none (or `0`).
    */
   get expiresAt(): number | undefined {
-    const seconds = this.#session?.expires_at;
-    return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0
-      ? seconds * 1000
-      : undefined;
+    return this.#expiresAt;
   }
 
   /**
@@ -164,12 +159,13 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
    * session object (which may differ from what the app asked, e.g. a session bound to a client secret).
    */
   get confirmedConfig(): Readonly<RealtimeSessionConfig> {
-    const turnDetection = fromWireTurnDetection(this.#session);
+    const turnDetection = fromWireTurnDetection(this.#reportedTurnDetection);
     return turnDetection === undefined ? { ...this.#confirmed } : { ...this.#confirmed, turnDetection };
   }
 
   onEvent(listener: Listener): () => void {
-    this.#listeners = [...this.#listeners, listener];
+    // `concat` sizes the new array exactly (a spread grows it to spare capacity, kept per connection).
+    this.#listeners = this.#listeners.concat(listener);
     const backlog = this.#backlog;
     if (backlog !== undefined) {
       this.#backlog = undefined;
@@ -407,7 +403,12 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   #onControl(type: 'session.created' | 'session.updated', event: JsonObject): void {
     const announced = this.expiresAt;
     const session = event.session;
-    if (session !== null && typeof session === 'object') this.#session = session as WireSession;
+    if (session !== null && typeof session === 'object') {
+      const seconds = (session as WireSession).expires_at;
+      this.#expiresAt =
+        typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+      this.#reportedTurnDetection = wireTurnDetectionOf(session as WireSession);
+    }
     if (type === 'session.updated') {
       const confirmed = this.#pendingUpdates.shift();
       if (confirmed) this.#confirmed = mergeSessionConfig(this.#confirmed, confirmed.update);

@@ -72,7 +72,7 @@ export class OpenAIRealtimeModel implements RealtimeModel {
           (message, cause) => new OpenAIRealtimeError('realtime_api_key_unavailable', message, { cause }),
         ),
       handshake: (key) => ({
-        url: this.#options.url.toString(),
+        url: this.#options.url,
         ...handshakeCredentials(this.#style, key, this.#options.headers),
       }),
       WebSocket: this.#options.WebSocket,

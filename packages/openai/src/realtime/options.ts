@@ -67,7 +67,8 @@ export interface ResolvedRealtimeOptions {
   model: string;
   /** What the URL opens: a model session, a transcription session or an existing call. */
   target: 'model' | 'transcription' | 'call';
-  url: URL;
+  /** The URL to open (its target parameter set), as a string: a `URL` object would be kept per model. */
+  url: string;
   headers: Record<string, string>;
   WebSocket: WebSocketConstructor | undefined;
   webSocketStyle: WebSocketStyle | undefined;
@@ -212,7 +213,7 @@ export function resolveRealtimeOptions(options: OpenAIRealtimeModelOptions = {})
     apiKey,
     model,
     target: target.kind,
-    url,
+    url: url.href,
     headers,
     WebSocket: options.WebSocket,
     webSocketStyle: style,

@@ -66,14 +66,17 @@ function toWireTurnDetection(config: TurnDetectionConfig): WireTurnDetection {
   return wire;
 }
 
+/** The session object's `audio.input.turn_detection`; `undefined` when it does not say. */
+export function wireTurnDetectionOf(session: WireSession): WireTurnDetection | null | undefined {
+  const input = session.audio?.input;
+  return input && 'turn_detection' in input ? input.turn_detection : undefined;
+}
+
 /** The service's turn detection in the seam's shape; `undefined` when the session object does not say. */
 export function fromWireTurnDetection(
-  session: WireSession | undefined,
+  wire: WireTurnDetection | null | undefined,
 ): TurnDetectionConfig | null | undefined {
-  const input = session?.audio?.input;
-  if (!input || !('turn_detection' in input)) return undefined;
-  const wire = input.turn_detection;
-  if (wire === null || wire === undefined) return wire === null ? null : undefined;
+  if (wire === null || wire === undefined) return wire;
   const providerOptions: OpenAITurnDetectionOptions = { type: wire.type };
   if (wire.threshold !== undefined) providerOptions.threshold = wire.threshold;
   if (wire.prefix_padding_ms !== undefined) providerOptions.prefixPaddingMs = wire.prefix_padding_ms;

@@ -101,23 +101,17 @@ export class ConnectionLifecycle<TContext> {
     this.#parts = parts;
     const { clock, reconnect, model } = parts.options;
     this.#activity = new TurnActivity(clock, toolFollowUpStrategy(model.capabilities) === 'provider');
-    const steps = {
-      open: (signal: AbortSignal) => this.open(signal),
-      adopt: (opened: OpenedConnection<TContext>) => this.adopt(opened),
-      release: (reason: ParleyError) => this.release(reason),
-      betweenTurns: () => this.#betweenTurns(),
-    };
     this.#reconnection = new Reconnection(
       state,
       clock,
       reconnect,
       parts.history,
       this.#echoes,
-      steps,
+      this, // the lifecycle is the steps of both (no object of closures per session)
       historyReplayStrategy(model.capabilities),
       parts.unacknowledged,
     );
-    this.#recycler = new Recycler(state, clock, reconnect, this.#reconnection, steps);
+    this.#recycler = new Recycler(state, clock, reconnect, this.#reconnection, this);
     state.onConnectionLost = (connection, detail) => {
       if (connection === state.connection) this.ended(detail, 'connection_lost');
     };
@@ -387,7 +381,7 @@ export class ConnectionLifecycle<TContext> {
   }
 
   /** No turn is under way: no response, no request, no tool, no approval, the user is not speaking. */
-  #betweenTurns(): boolean {
+  betweenTurns(): boolean {
     const { coordinator, tasks, approvals, requests, ephemeral } = this.#parts;
     return (
       this.#activity.quiet &&

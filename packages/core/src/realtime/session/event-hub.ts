@@ -55,7 +55,8 @@ export class EventHub<E extends { type: string }> {
   on(type: string, listener: (event: E) => void): () => void {
     // Wrapped so the same function can be subscribed twice and unsubscribed independently.
     const entry = (event: E) => listener(event);
-    this.#listeners.set(type, [...(this.#listeners.get(type) ?? []), entry]);
+    // `concat` sizes the new list exactly (a spread grows it to spare capacity, kept per session).
+    this.#listeners.set(type, (this.#listeners.get(type) ?? []).concat(entry));
     return () => {
       const listeners = this.#listeners.get(type);
       if (!listeners?.includes(entry)) return;

@@ -5,12 +5,9 @@ import type { RealtimeConnection, RealtimeEvent } from '../seam.js';
 import { AgentSwitcher } from './agent-switch.js';
 import { ApprovalBook } from './approvals.js';
 import { CallDecisions } from './call-decisions.js';
-import { turnDetectionStrategy } from './capability-strategies.js';
 import { ConnectionLifecycle } from './connection-lifecycle.js';
 import { Delegations } from './delegations.js';
-import { SessionClosedError } from './errors.js';
 import type { RealtimeSessionEvent } from './events.js';
-import { correctTrippedResponse } from './guardrail-correction.js';
 import { RealtimeHistory } from './history.js';
 import { HistoryMirror } from './history-mirror.js';
 import { Interruptions } from './interruption.js';
@@ -21,6 +18,14 @@ import { SessionPlayback } from './playback-control.js';
 import { ProviderEventRouter } from './provider-events.js';
 import { ResponseGeneration } from './response-generation.js';
 import { ResponseTracker } from './response-tracker.js';
+import {
+  DelegationLinks,
+  GuardrailLinks,
+  InterruptionLinks,
+  SessionLinks,
+  SwitchLinks,
+  ToolLinks,
+} from './session-hosts.js';
 import { SessionState } from './session-state.js';
 import { traceSession } from './session-tracing.js';
 import { StaleResponses } from './stale-responses.js';
@@ -63,7 +68,6 @@ export function assembleSession<TContext>(
   const unacknowledged = new UnacknowledgedInputs();
   const messageOrder = new MessageOrder(audioBytesPerMs(resolved.config.outputAudioFormat));
   const emit = (event: RealtimeSessionEvent<TContext>) => state.emit(event);
-  const send: SessionState<TContext>['send'] = (command) => state.send(command);
   const isStopped = (responseId: string) => interruptions.isStopped(responseId);
   const history = new RealtimeHistory(emit);
   const approvals = new ApprovalBook<TContext>();
@@ -71,28 +75,20 @@ export function assembleSession<TContext>(
   const stale = new StaleResponses(clock, resolved.staleResponseMs, (id) => router.dropStale(id));
   const generation = new ResponseGeneration(state, resolved);
   const { coordinator } = generation;
-  const interruptions: Interruptions<TContext> = new Interruptions<TContext>({
-    capabilities: model.capabilities,
-    provider: model.provider,
+  const links = new SessionLinks(
+    state,
+    resolved,
+    runContext,
+    history,
+    tasks,
+    approvals,
+    unacknowledged,
     responses,
     messageOrder,
-    tracker,
-    coordinator,
-    ephemeral: generation.ephemeral,
-    // The provider's confirmed turn detection decides, not only what the app asked for.
-    providerCancelsOnSpeech: () => {
-      const confirmed = state.connection?.confirmedConfig;
-      const setting =
-        confirmed && 'turnDetection' in confirmed ? confirmed.turnDetection : resolved.config.turnDetection;
-      return turnDetectionStrategy.providerCancelsOnSpeech(setting, model.capabilities);
-    },
-    send,
-    emit,
-    applyOutcome: (responseId, itemId, outcome, heard) =>
-      turns.messageOutcome(responseId, itemId, outcome, () => mirror.messageOutcome(itemId, outcome, heard)),
-    hasText: (itemId) => mirror.hasText(itemId),
-    settled: (responseId) => turns.settled(responseId),
-  });
+    generation,
+  );
+  const interruptions = new Interruptions<TContext>(new InterruptionLinks(links));
+  links.interruptions = interruptions;
   const turns = new TurnReports<TContext>({
     clock,
     history,
@@ -101,12 +97,14 @@ export function assembleSession<TContext>(
     isStopped,
     emit,
   });
+  links.turns = turns;
   const mirror = new HistoryMirror(
     history,
     responses,
     isStopped,
     () => generation.ephemeral.inFlight !== undefined || responses.outOfBandStreaming(),
   );
+  links.mirror = mirror;
   const playback = new SessionPlayback(
     tracker,
     () => {
@@ -114,69 +112,11 @@ export function assembleSession<TContext>(
     },
     () => turns.playbackReported(),
   );
-  const switcher: AgentSwitcher<TContext> = new AgentSwitcher<TContext>({
-    runContext,
-    capabilities: model.capabilities,
-    provider: model.provider,
-    requireLive: (action) => state.connectionFor(action),
-    requireOpen: () => {
-      if (state.closing || state.status === 'closed') throw new SessionClosedError();
-    },
-    connected: () => state.status === 'connected',
-    connecting: () => lifecycle.pending,
-    replace: (next) => {
-      state.agent = next;
-    },
-    lifetime: () => state.lifetime.signal,
-    agent: () => state.agent,
-    agentConfig: () => state.agentConfig,
-    commit: (next, config) => {
-      state.agent = next;
-      state.agentConfig = config;
-    },
-    send,
-    emit,
-    reportError: (error) => state.reportError('session', error, 'agent_switch_failed'),
-  });
-  const executor = new ToolExecutor<TContext>(
-    {
-      runContext,
-      clock,
-      toolTimeoutMs: resolved.toolTimeoutMs,
-      tasks,
-      approvals: approvals,
-      responses,
-      mirror,
-      coordinator,
-      currentAgent: () => state.agent,
-      live: () => state.live,
-      send,
-      unacknowledged,
-      emit,
-      handoff: (handoff, call) =>
-        switcher.switch(handoff.agent as Agent<TContext>, 'tool_call', call.callId, handoff.onHandoff),
-      reportError: (source, error) => state.reportError(source, error),
-    },
-    { sequential: !resolved.asyncToolCalls },
-  );
-  const guardrails = new OutputGuardrailMonitor<TContext>({
-    runContext,
-    tasks,
-    debounceChars: resolved.guardrailDebounceChars,
-    guardrailsFor: (a) => [...resolved.outputGuardrails, ...a.outputGuardrails],
-    tripped: (trip) => correctTrippedResponse(state, interruptions, coordinator, trip),
-    failed: (error) => state.reportError('guardrail', error, 'guardrail_failed'),
-  });
-  const delegations = new Delegations<TContext>({
-    delegate: resolved.delegate,
-    delivery: resolved.delegateDelivery === 'thought' ? 'thought' : 'commentary',
-    runContext,
-    tasks,
-    history: () => history.items,
-    send,
-    emit,
-    reportError: (error) => state.reportError('session', error, 'delegation_failed'),
-  });
+  const switcher = new AgentSwitcher<TContext>(new SwitchLinks(links));
+  links.switcher = switcher;
+  const executor = new ToolExecutor<TContext>(new ToolLinks(links), { sequential: !resolved.asyncToolCalls });
+  const guardrails = new OutputGuardrailMonitor<TContext>(new GuardrailLinks(links));
+  const delegations = new Delegations<TContext>(new DelegationLinks(links));
   const observed = (type: RealtimeSessionEvent<TContext>['type']) => state.hub.observed(type);
   // One object serves the lifecycle and the router (no spread copies: each would be another object with
   // its own hidden class per session); `lifecycle` is set once both exist.
@@ -216,6 +156,7 @@ export function assembleSession<TContext>(
     lifecycle: undefined as ConnectionLifecycle<TContext> | undefined,
   };
   const lifecycle: ConnectionLifecycle<TContext> = new ConnectionLifecycle(state, wiring);
+  links.lifecycle = lifecycle;
   const router = new ProviderEventRouter(state, Object.assign(wiring, { lifecycle }));
   return {
     options: resolved,
