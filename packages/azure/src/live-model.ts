@@ -6,7 +6,7 @@ import {
 } from '@parley/core';
 import { optionKeys } from '@parley/core/internal';
 import { type OpenAILiveConnection, OpenAILiveModel, type OpenAILiveModelOptions } from '@parley/openai';
-import { LIVE_SESSION_OPTION_KEYS } from '@parley/openai/protocol';
+import { checkNestedLiveOptionKeys, LIVE_SESSION_OPTION_KEYS } from '@parley/openai/protocol';
 import { fetchToken } from './credentials.js';
 import {
   type AzureOpenAIConnectionOptions,
@@ -49,7 +49,10 @@ export class AzureOpenAILiveModel implements RealtimeModel {
   readonly #live: OpenAILiveModel;
 
   constructor(options: AzureOpenAILiveModelOptions = {}) {
-    if (options !== null && typeof options === 'object') MODEL_OPTIONS.check(options);
+    if (options !== null && typeof options === 'object') {
+      MODEL_OPTIONS.check(options);
+      checkNestedLiveOptionKeys(options, MODEL_OPTIONS.owner);
+    }
     const connection = resolveAzureConnection(options, 'AzureOpenAILiveModel');
     const { endpoint, resourceName, deployment, apiKey, tokenProvider, headers, ...live } = options;
     this.deployment = connection.deployment;

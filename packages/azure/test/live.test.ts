@@ -27,6 +27,19 @@ describe('GPT-Live on Azure Foundry', () => {
       () =>
         new AzureOpenAILiveModel({
           ...where,
+          delegation: 'responses',
+          backend: { model: 'gpt-5.5', instruction: 'Be exact.' },
+        } as never),
+    ).toThrow(
+      "Unknown option 'backend.instruction' in AzureOpenAILiveModelOptions. Did you mean 'backend.instructions'?",
+    );
+    expect(
+      () => new AzureOpenAILiveModel({ ...where, input: [{ rol: 'user', text: 'Hi.' }] } as never),
+    ).toThrow("Unknown option 'input[0].rol' in AzureOpenAILiveModelOptions. Did you mean 'input[0].role'?");
+    expect(
+      () =>
+        new AzureOpenAILiveModel({
+          ...where,
           silenceFrameMs: 20,
           turnGapMs: 800,
           acknowledgementDelayMs: 0,

@@ -19,6 +19,16 @@ export const systemClock: Clock = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/** `true` when `value` has the three methods of a {@link Clock}: how options check an injected clock. */
+export function isClock(value: unknown): value is Clock {
+  const clock = value as Partial<Clock> | null | undefined;
+  return (
+    typeof clock?.now === 'function' &&
+    typeof clock.setTimeout === 'function' &&
+    typeof clock.clearTimeout === 'function'
+  );
+}
+
 /** Resolves after `ms` on `clock`, or rejects with the signal's reason once `signal` aborts. */
 export function delay(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

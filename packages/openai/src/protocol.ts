@@ -4,7 +4,7 @@
  * socket helpers that open it on every runtime.
  */
 
-export { LIVE_SESSION_OPTION_KEYS } from './live/options.js';
+export { checkNestedLiveOptionKeys, LIVE_SESSION_OPTION_KEYS } from './live/options.js';
 export type { ConnectionSettings } from './realtime/connection.js';
 export { OpenAIRealtimeConnection } from './realtime/connection.js';
 export { RESERVED_UPGRADE_HEADERS } from './realtime/options.js';

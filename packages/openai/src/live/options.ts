@@ -1,5 +1,5 @@
 import { type Clock, systemClock, UserError } from '@parley/core';
-import { type OptionKeyList, optionKeys } from '@parley/core/internal';
+import { isClock, type OptionKeyList, optionKeys } from '@parley/core/internal';
 import {
   DEFAULT_CLOSE_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -101,6 +101,48 @@ const OPTIONS = optionKeys<OpenAILiveModelOptions>('OpenAILiveModelOptions', {
   headers: true,
   ...LIVE_SESSION_OPTION_KEYS,
 });
+type LiveInputMessage = NonNullable<OpenAILiveModelOptions['input']>[number];
+type LiveBackend = NonNullable<OpenAILiveModelOptions['backend']>;
+const INPUT_ROLES = new Set(['developer', 'user', 'assistant']);
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Checks the keys inside `backend` and each `input` message (the top level is the caller's list), naming `owner`
+ * and the nearest key of a typo.
+ */
+export function checkNestedLiveOptionKeys(
+  options: { backend?: unknown; input?: unknown },
+  owner: string,
+): void {
+  if (isObject(options.backend)) {
+    optionKeys<LiveBackend>(owner, { model: true, instructions: true }).check(options.backend, 'backend');
+  }
+  if (Array.isArray(options.input)) {
+    const keys = optionKeys<LiveInputMessage>(owner, { role: true, text: true });
+    options.input.forEach((message, index) => {
+      if (isObject(message)) keys.check(message, `input[${index}]`);
+    });
+  }
+}
+
+function checkInput(input: unknown): LiveInputMessage[] {
+  if (!Array.isArray(input) || input.length > 128) {
+    throw invalid('input must be an array of at most 128 messages.');
+  }
+  input.forEach((message: unknown, index) => {
+    if (!isObject(message)) throw invalid(`input[${index}] must be a message: { role, text }.`);
+    if (!INPUT_ROLES.has(message.role as string)) {
+      throw invalid(
+        `input[${index}].role must be 'developer', 'user' or 'assistant' (GPT-Live has no 'system').`,
+      );
+    }
+    if (typeof message.text !== 'string') throw invalid(`input[${index}].text must be a string.`);
+  });
+  return input;
+}
+
 const DEFAULT_URL = 'wss://api.openai.com/v1/live/sessions';
 const RESERVED_HEADERS = new Set([
   'authorization',
@@ -126,6 +168,7 @@ export function resolveLiveOptions(options: OpenAILiveModelOptions = {}): Resolv
   if (options === null || typeof options !== 'object')
     throw invalid('OpenAILiveModel options must be an object.');
   OPTIONS.check(options);
+  checkNestedLiveOptionKeys(options, OPTIONS.owner);
   const apiKey = resolveApiKeySource(options);
   const authHeader = options.authHeader ?? 'bearer';
   if (authHeader !== 'bearer' && authHeader !== 'api-key')
@@ -157,13 +200,17 @@ export function resolveLiveOptions(options: OpenAILiveModelOptions = {}): Resolv
   if (delegation === 'client' && backend !== undefined) {
     throw invalid("backend is only used with delegation: 'responses'.");
   }
+  if (backend?.instructions !== undefined && typeof backend.instructions !== 'string') {
+    throw invalid('backend.instructions must be a string.');
+  }
   const ack = options.acknowledgementDelayMs;
   if (ack !== undefined && (!Number.isInteger(ack) || ack < 0)) {
     throw invalid('acknowledgementDelayMs must be a non-negative integer (ms).');
   }
-  const input = options.input ?? [];
-  if (!Array.isArray(input) || input.length > 128)
-    throw invalid('input must be an array of at most 128 messages.');
+  const input = checkInput(options.input ?? []);
+  if (options.headers !== undefined && !isObject(options.headers)) {
+    throw invalid('headers must be an object of header names and values.');
+  }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     if (RESERVED_HEADERS.has(name.toLowerCase())) throw invalid(`headers must not set "${name}".`);
@@ -175,11 +222,17 @@ export function resolveLiveOptions(options: OpenAILiveModelOptions = {}): Resolv
   if (options.WebSocket !== undefined && typeof options.WebSocket !== 'function') {
     throw invalid('WebSocket must be a WebSocket constructor (e.g. globalThis.WebSocket or the ws package).');
   }
-  if (options.webSocketStyle === 'browser') {
+  const style = options.webSocketStyle;
+  if (style === 'browser') {
     throw invalid(
       'GPT-Live has no browser keys: connect from a server (webSocketStyle "ws" or "headers-init").',
     );
   }
+  if (style !== undefined && style !== 'ws' && style !== 'headers-init') {
+    throw invalid("webSocketStyle must be 'ws' or 'headers-init'; leave it out to detect it.");
+  }
+  const clock = options.clock ?? systemClock;
+  if (!isClock(clock)) throw invalid('clock must implement now(), setTimeout() and clearTimeout().');
   return {
     apiKey,
     authHeader,
@@ -194,7 +247,7 @@ export function resolveLiveOptions(options: OpenAILiveModelOptions = {}): Resolv
     turnGapMs: positive(options.turnGapMs, 'turnGapMs', DEFAULT_TURN_GAP_MS),
     WebSocket: options.WebSocket,
     webSocketStyle: options.webSocketStyle,
-    clock: options.clock ?? systemClock,
+    clock,
     connectTimeoutMs: positive(options.connectTimeoutMs, 'connectTimeoutMs', DEFAULT_CONNECT_TIMEOUT_MS),
     closeTimeoutMs: positive(options.closeTimeoutMs, 'closeTimeoutMs', DEFAULT_CLOSE_TIMEOUT_MS),
   };

@@ -1,5 +1,5 @@
 import { Agent } from '../../agent.js';
-import { type Clock, systemClock } from '../../clock.js';
+import { type Clock, isClock, systemClock } from '../../clock.js';
 import {
   DEFAULT_GUARDRAIL_DEBOUNCE_CHARS,
   DEFAULT_REPLY_TIMEOUT_MS,
@@ -203,13 +203,7 @@ export function resolveSessionOptions<TContext>(
     throw invalid('outputGuardrails must be a list of { name, execute } guardrails.');
   }
   const clock = options.clock ?? systemClock;
-  if (
-    typeof clock.now !== 'function' ||
-    typeof clock.setTimeout !== 'function' ||
-    typeof clock.clearTimeout !== 'function'
-  ) {
-    throw invalid('clock must implement now(), setTimeout() and clearTimeout().');
-  }
+  if (!isClock(clock)) throw invalid('clock must implement now(), setTimeout() and clearTimeout().');
   const tracker = options.playbackTracker;
   const trackerMethods = ['audioReceived', 'played', 'finished', 'playedMs', 'stopped', 'reset'] as const;
   if (
