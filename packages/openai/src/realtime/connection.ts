@@ -13,7 +13,13 @@ import { ConnectPhase } from '../shared/connect-phase.js';
 import type { JsonObject } from '../shared/deep-merge.js';
 import type { WireSession, WireTurnDetection } from '../shared/realtime-wire.js';
 import { redactSecrets } from '../shared/redact.js';
-import { frameText, listenToSocket, reportListenerError, upgradeStatus } from '../shared/socket-plumbing.js';
+import {
+  frameText,
+  isNodeBuffer,
+  listenToSocket,
+  reportListenerError,
+  upgradeStatus,
+} from '../shared/socket-plumbing.js';
 import { type ClientEvent, commandEventId, commandTypeOfEventId, toClientEvent } from './client-events.js';
 import { OpenAIRealtimeError } from './errors.js';
 import type { OpenAIRealtimeSessionConfig } from './options.js';
@@ -110,6 +116,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     this.#detach = listenToSocket(socket, {
       open: this.#onOpen,
       message: this.#onMessage,
+      nodeMessage: this.#onNodeMessage,
       error: this.#onError,
       close: this.#onClose,
     });
@@ -305,6 +312,16 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     if (typeof data === 'string') this.#normalizer.handleFrame(data);
     else if (data instanceof ArrayBuffer) this.#normalizer.handleFrame(textDecoder.decode(data));
     else if (ArrayBuffer.isView(data)) this.#normalizer.handleFrame(textDecoder.decode(data));
+  };
+
+  /** A `ws` socket's frame: a text frame as its bytes (a `Buffer`), else what the WHATWG interface would carry. */
+  readonly #onNodeMessage = (data: unknown, isBinary?: boolean): void => {
+    if (isBinary === false && isNodeBuffer(data)) {
+      if (this.#settings.rawEvents) this.#onMessage({ data: data.toString('utf8') });
+      else this.#normalizer.handleFrameBytes(data);
+      return;
+    }
+    this.#onMessage({ data });
   };
 
   readonly #onError = (event: SocketEventMap['error']): void => {

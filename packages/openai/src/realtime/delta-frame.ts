@@ -111,19 +111,25 @@ function isScalar(frame: string, from: number, to: number): boolean {
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding raw control characters is the point.
 const CONTROL_CHARACTER = /[\u0000-\u001f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: as above, and anything past ASCII.
+const CONTROL_OR_NON_ASCII = /[^\u0020-\u007f]/;
+const NON_ASCII = 0x80;
 
 /**
- * `true` when `frame[from, to)` holds a character JSON strings may not hold raw (U+0000 to U+001F). The regular
- * expression scans natively, a few times faster than a `charCodeAt` loop past a few dozen characters.
+ * `true` when `frame[from, to)` holds a character JSON strings may not hold raw (U+0000 to U+001F), or, with
+ * `asciiOnly`, any character past ASCII. The regular expression scans natively, a few times faster than a
+ * `charCodeAt` loop past a few dozen characters.
  */
-function hasControlCharacter(frame: string, from: number, to: number): boolean {
+function hasRefusedCharacter(frame: string, from: number, to: number, asciiOnly: boolean): boolean {
   if (to - from < 24) {
     for (let i = from; i < to; i++) {
-      if (frame.charCodeAt(i) < SPACE) return true;
+      const c = frame.charCodeAt(i);
+      if (c < SPACE || (asciiOnly && c >= NON_ASCII)) return true;
     }
     return false;
   }
-  return CONTROL_CHARACTER.test(from === 0 && to === frame.length ? frame : frame.slice(from, to));
+  const text = from === 0 && to === frame.length ? frame : frame.slice(from, to);
+  return (asciiOnly ? CONTROL_OR_NON_ASCII : CONTROL_CHARACTER).test(text);
 }
 
 /** `true` when the key at `frame[from, from + length)` is one the fast path reads. */
@@ -142,8 +148,13 @@ function isReadKey(frame: string, from: number, length: number): boolean {
   }
 }
 
-/** Reads a delta frame, or returns `undefined` when `frame` is anything else (or unusual). */
-export function readDeltaFrame(frame: string): DeltaFrame | undefined {
+/**
+ * Reads a delta frame, or returns `undefined` when `frame` is anything else (or unusual). With `asciiOnly` (for a
+ * frame decoded from its bytes as `latin1`, one character per byte) it also refuses any character past ASCII
+ * outside the audio's base64 (which its decoder refuses there): what it accepts then reads the same as the frame's
+ * UTF-8 text.
+ */
+export function readDeltaFrame(frame: string, asciiOnly = false): DeltaFrame | undefined {
   const last = frame.length - 1;
   if (frame.charCodeAt(0) !== OPEN_BRACE || frame.charCodeAt(last) !== CLOSE_BRACE) return undefined;
   // Without escapes every string value is the text between two quotes.
@@ -209,7 +220,10 @@ export function readDeltaFrame(frame: string): DeltaFrame | undefined {
   }
   // The audio's base64 is checked by its decoder; everything else is checked here (keys, ids, skipped values).
   if (kind !== 'audio') deltaFrom = deltaTo = frame.length;
-  if (hasControlCharacter(frame, 0, deltaFrom) || hasControlCharacter(frame, deltaTo, frame.length)) {
+  if (
+    hasRefusedCharacter(frame, 0, deltaFrom, asciiOnly) ||
+    hasRefusedCharacter(frame, deltaTo, frame.length, asciiOnly)
+  ) {
     return undefined;
   }
   return { kind, responseId, itemId, delta };

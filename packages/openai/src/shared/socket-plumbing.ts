@@ -3,20 +3,60 @@ import type { SocketEventMap, WebSocketLike } from '../realtime/socket-types.js'
 /** What both realtime connections do with their socket besides speaking their protocol. */
 
 /** A connection's socket listeners, one per event. */
-export type SocketListeners = { [K in keyof SocketEventMap]: (event: SocketEventMap[K]) => void };
+export type SocketListeners = { [K in keyof SocketEventMap]: (event: SocketEventMap[K]) => void } & {
+  /**
+   * Takes the frames instead of `message` where the socket is the `ws` package's (a Node event emitter): its
+   * `on('message', (data, isBinary))` hands over each frame's bytes without building a WHATWG `MessageEvent` and
+   * without decoding a text frame into a string first.
+   */
+  nodeMessage?: (data: unknown, isBinary?: boolean) => void;
+};
+
+/** The Node `EventEmitter` side of a `ws` package socket. */
+interface NodeEmitterSocket {
+  on(type: 'message', listener: (data: unknown, isBinary?: boolean) => void): unknown;
+  removeListener(type: 'message', listener: (data: unknown, isBinary?: boolean) => void): unknown;
+}
+
+/** The socket as a Node event emitter when it is a `ws` package socket (`on`, `terminate`, `ping`), else `undefined`. */
+function nodeEmitterOf(socket: WebSocketLike): NodeEmitterSocket | undefined {
+  const candidate = socket as Partial<NodeEmitterSocket> & { terminate?: unknown; ping?: unknown };
+  return typeof candidate.on === 'function' &&
+    typeof candidate.removeListener === 'function' &&
+    typeof candidate.terminate === 'function' &&
+    typeof candidate.ping === 'function'
+    ? (candidate as NodeEmitterSocket)
+    : undefined;
+}
 
 /** Adds the listeners to `socket` and returns the one function that removes them all. */
 export function listenToSocket(socket: WebSocketLike, listeners: SocketListeners): () => void {
+  const { nodeMessage } = listeners;
+  const emitter = nodeMessage === undefined ? undefined : nodeEmitterOf(socket);
   socket.addEventListener('open', listeners.open);
-  socket.addEventListener('message', listeners.message);
+  if (emitter !== undefined && nodeMessage !== undefined) emitter.on('message', nodeMessage);
+  else socket.addEventListener('message', listeners.message);
   socket.addEventListener('error', listeners.error);
   socket.addEventListener('close', listeners.close);
   return () => {
     socket.removeEventListener('open', listeners.open);
-    socket.removeEventListener('message', listeners.message);
+    if (emitter !== undefined && nodeMessage !== undefined) emitter.removeListener('message', nodeMessage);
+    else socket.removeEventListener('message', listeners.message);
     socket.removeEventListener('error', listeners.error);
     socket.removeEventListener('close', listeners.close);
   };
+}
+
+/** A text frame as a `ws` socket hands it over: a Node `Buffer` of UTF-8 bytes. */
+export interface NodeTextFrame extends Uint8Array {
+  toString(encoding?: 'utf8' | 'latin1'): string;
+}
+
+const NodeBuffer = (globalThis as { Buffer?: { isBuffer(value: unknown): boolean } }).Buffer;
+
+/** `true` for a Node `Buffer`. */
+export function isNodeBuffer(data: unknown): data is NodeTextFrame {
+  return NodeBuffer !== undefined && NodeBuffer.isBuffer(data);
 }
 
 const textDecoder = new TextDecoder();
