@@ -193,17 +193,30 @@ export class Runner {
 
     let stopAfterTurn = false;
     let cancelledImmediately = false;
+    const streamed =
+      options.stream === true
+        ? createStreamedRunResult<TContext, TOutput>(state, (mode: CancelMode) => {
+            if (mode === 'after_turn') {
+              stopAfterTurn = true;
+              return;
+            }
+            cancelledImmediately = true;
+            abort(new AbortError('The run was cancelled.'));
+          })
+        : undefined;
+    const driver = streamed?.driver;
+    // The env gets its final fields here: assigning them later makes V8 keep runs' objects past young GCs.
     const env: LoopEnv<TContext> = {
       state,
       data,
       signal: controller.signal,
       clock: this.config.clock ?? systemClock,
       settings: resolveRunSettings(this.config, options),
-      stream: options.stream === true,
-      emit: () => {},
-      consumerCaughtUp: () => CAUGHT_UP,
+      stream: driver !== undefined,
+      emit: driver ? driver.push : ignoreEvent,
+      consumerCaughtUp: driver ? () => driver.caughtUp(controller.signal) : caughtUpAtOnce,
       stopAfterTurn: () => stopAfterTurn,
-      answeredCallIds: new Set(),
+      answeredCallIds: collectAnsweredCallIds(data),
       modelInputCache: undefined,
       abortForFailedBatch: (reason) => controller.abort(reason),
     };
@@ -228,8 +241,10 @@ export class Runner {
     const execute = async (): Promise<{ error: unknown } | undefined> => {
       try {
         throwIfAborted(controller.signal);
-        if (options.session && fresh) data.sessionHistory = await options.session.getItems();
-        env.answeredCallIds = collectAnsweredCallIds(data);
+        if (options.session && fresh) {
+          data.sessionHistory = await options.session.getItems();
+          for (const id of collectAnsweredCallIds(data)) env.answeredCallIds.add(id);
+        }
         await runLoop(env);
         throwIfAborted(controller.signal);
         if (options.session) await saveToSession(options.session, data, 'all');
@@ -246,24 +261,13 @@ export class Runner {
       }
     };
 
-    if (!env.stream) {
+    if (!streamed) {
       const failed = await execute();
       if (failed) throw failed.error;
       return new RunResult<TContext, TOutput>(state);
     }
-
-    const { result, driver } = createStreamedRunResult<TContext, TOutput>(state, (mode: CancelMode) => {
-      if (mode === 'after_turn') {
-        stopAfterTurn = true;
-        return;
-      }
-      cancelledImmediately = true;
-      abort(new AbortError('The run was cancelled.'));
-    });
-    env.emit = driver.push;
-    env.consumerCaughtUp = () => driver.caughtUp(controller.signal);
-    void execute().then((failed) => driver.finish(failed));
-    return result;
+    void execute().then((failed) => streamed.driver.finish(failed));
+    return streamed.result;
   }
 
   #prepare<TContext>(
@@ -375,6 +379,12 @@ async function saveToSession<TContext>(
 }
 
 const CAUGHT_UP: Promise<void> = Promise.resolve();
+
+function caughtUpAtOnce(): Promise<void> {
+  return CAUGHT_UP;
+}
+
+function ignoreEvent(): void {}
 
 const defaultRunner = new Runner();
 
