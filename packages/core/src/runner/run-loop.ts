@@ -28,7 +28,7 @@ export async function runLoop<TContext>(env: LoopEnv<TContext>): Promise<void> {
 
 async function runTurns<TContext>(env: LoopEnv<TContext>): Promise<void> {
   const data = env.data;
-  env.emit({ type: 'agent_updated', agent: data.currentAgent });
+  if (env.stream) env.emit({ type: 'agent_updated', agent: data.currentAgent });
   if (data.status === 'interrupted' && data.pendingTurn) {
     data.status = 'in_progress';
     const step = await resumePendingTurn(env, data.pendingTurn);
@@ -43,7 +43,8 @@ async function runTurns<TContext>(env: LoopEnv<TContext>): Promise<void> {
     const agent = data.currentAgent;
     if (data.currentTurn >= data.maxTurns) throw new MaxTurnsExceededError(data.maxTurns, env.state);
     beginTurn(env, agent, data.currentTurn + 1);
-    const model = await resolveModel(agent, env.settings, env.stream);
+    const resolved = resolveModel(agent, env.settings, env.stream);
+    const model = resolved instanceof Promise ? await resolved : resolved;
     if (!data.currentAgentStarted) {
       data.currentAgentStarted = true;
       await emitHook(env, 'agent_started', { agent, context: data.runContext, turn: data.currentTurn + 1 });
@@ -57,9 +58,12 @@ async function runTurns<TContext>(env: LoopEnv<TContext>): Promise<void> {
       ? await callModelWithInputGuardrails(env, agent, model, request)
       : await callModel(env, model, request, env.signal);
     data.modelResponses.push(response);
-    addUsage(data.runContext.usage, { ...response.usage, requests: response.usage.requests || 1 });
+    // A response counts as one request unless the model reports how many it made.
+    addUsage(data.runContext.usage, response.usage);
+    if (!response.usage.requests) data.runContext.usage.requests += 1;
     throwIfAborted(env.signal);
     const step = await processModelResponse(env, agent, response);
+    if (step.type === 'run_again') continue;
     if (await applyStep(env, agent, step)) return;
   }
 }

@@ -41,7 +41,9 @@ export class StreamedRunResult<
   #wakers: (() => void)[] = [];
   /** Open iterations: how far each has read, and whether it is waiting for the next event. */
   readonly #readers = new Set<{ index: number; waiting: boolean }>();
-  #caughtUpWaiters: (() => void)[] = [];
+  #caughtUpWaiters: { resolve: () => void; reject: (reason: unknown) => void }[] = [];
+  /** The run's signal, watched from the first wait for the readers on (one listener per run, not per turn). */
+  #watched: { signal: AbortSignal; onAbort: () => void } | undefined;
   #ended = false;
   #failure: { error: unknown } | undefined;
   #cancelMode: CancelMode | undefined;
@@ -161,27 +163,36 @@ export class StreamedRunResult<
     if (this.#caughtUpWaiters.length === 0 || !this.#isCaughtUp()) return;
     const waiters = this.#caughtUpWaiters;
     this.#caughtUpWaiters = [];
-    for (const resolve of waiters) resolve();
+    for (const waiter of waiters) waiter.resolve();
   }
 
   #caughtUp(signal: AbortSignal): Promise<void> {
-    if (this.#isCaughtUp()) return Promise.resolve();
+    if (this.#isCaughtUp()) return CAUGHT_UP;
     if (signal.aborted) return Promise.reject(signal.reason);
+    if (this.#watched?.signal !== signal) this.#watch(signal);
     return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        this.#caughtUpWaiters = this.#caughtUpWaiters.filter((waiter) => waiter !== done);
-        reject(signal.reason);
-      };
-      const done = () => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#caughtUpWaiters.push(done);
+      this.#caughtUpWaiters.push({ resolve, reject });
     });
   }
 
+  #watch(signal: AbortSignal): void {
+    this.#unwatch();
+    const onAbort = () => {
+      const waiters = this.#caughtUpWaiters;
+      this.#caughtUpWaiters = [];
+      for (const waiter of waiters) waiter.reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.#watched = { signal, onAbort };
+  }
+
+  #unwatch(): void {
+    this.#watched?.signal.removeEventListener('abort', this.#watched.onAbort);
+    this.#watched = undefined;
+  }
+
   #wake(): void {
+    if (this.#wakers.length === 0) return;
     const wakers = this.#wakers;
     this.#wakers = [];
     for (const wake of wakers) wake();
@@ -195,6 +206,7 @@ export class StreamedRunResult<
 
   #finish(failure?: { error: unknown }): void {
     if (this.#ended) return;
+    this.#unwatch();
     this.settle();
     this.#failure = failure;
     this.#ended = true;
@@ -203,6 +215,8 @@ export class StreamedRunResult<
     else this.#resolveCompleted();
   }
 }
+
+const CAUGHT_UP: Promise<void> = Promise.resolve();
 
 /** Creates a streamed result and the Runner's handle on it. Not exported from the package. */
 export function createStreamedRunResult<TContext, TOutput extends z.ZodType | undefined>(

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { abortable } from '../abortable.js';
-import type { AnyAgent, AnyFunctionTool, FunctionToolResult } from '../agent.js';
+import type { AnyAgent, AnyFunctionTool, FunctionToolResult, ToolsToFinalOutputFunction } from '../agent.js';
 import { ModelBehaviorError } from '../errors.js';
 import type { ToolGuardrailResult } from '../guardrails.js';
 import type { Handoff } from '../handoff.js';
@@ -258,8 +258,10 @@ async function resolveCalls<TContext>(
     );
     return { type: 'handoff' };
   }
-  return await toolUseStep(env, agent, turn);
+  return toolUseStep(env, agent, turn);
 }
+
+const RUN_AGAIN: NextStep = Object.freeze({ type: 'run_again' });
 
 /** The tool results of a turn: each call to one of the agent's tools that got its output (not a rejection). */
 function turnToolResults<TContext>(
@@ -284,24 +286,28 @@ function turnToolResults<TContext>(
 }
 
 /** After a turn's tools ran: the agent's `toolUseBehavior` decides between another model call and a final output. */
-async function toolUseStep<TContext>(
+function toolUseStep<TContext>(
   env: LoopEnv<TContext>,
   agent: AnyAgent<TContext>,
   turn: PendingTurn,
-): Promise<NextStep> {
+): NextStep | Promise<NextStep> {
   const behavior = agent.toolUseBehavior;
-  if (behavior === 'run_llm_again') return { type: 'run_again' };
+  if (behavior === 'run_llm_again') return RUN_AGAIN;
   const results = turnToolResults(env, agent, turn);
-  if (results.length === 0) return { type: 'run_again' };
+  if (results.length === 0) return RUN_AGAIN;
   if (behavior === 'stop_on_first_tool') return { type: 'final_output', output: results[0]!.output };
-  if (typeof behavior === 'function') {
-    const decision = await behavior(env.data.runContext, results);
-    return decision.isFinalOutput
-      ? { type: 'final_output', output: decision.finalOutput }
-      : { type: 'run_again' };
-  }
+  if (typeof behavior === 'function') return decideWithFunction(env, behavior, results);
   const stop = results.find((result) => behavior.stopAtToolNames.includes(result.tool.name));
-  return stop ? { type: 'final_output', output: stop.output } : { type: 'run_again' };
+  return stop ? { type: 'final_output', output: stop.output } : RUN_AGAIN;
+}
+
+async function decideWithFunction<TContext>(
+  env: LoopEnv<TContext>,
+  decide: ToolsToFinalOutputFunction<TContext>,
+  results: FunctionToolResult<TContext>[],
+): Promise<NextStep> {
+  const decision = await decide(env.data.runContext, results);
+  return decision.isFinalOutput ? { type: 'final_output', output: decision.finalOutput } : RUN_AGAIN;
 }
 
 async function runTool<TContext>(
@@ -393,5 +399,5 @@ async function performHandoff<TContext>(
   });
   data.currentAgent = target;
   data.currentAgentStarted = false;
-  env.emit({ type: 'agent_updated', agent: target });
+  if (env.stream) env.emit({ type: 'agent_updated', agent: target });
 }
