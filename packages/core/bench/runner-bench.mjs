@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { Agent, Runner, tool } from '@parley/core';
+import { Agent, MODEL_SPECIFICATION_VERSION, Runner, tool } from '@parley/core';
 import { z } from 'zod';
 
 // @parley/mock depends on @parley/core, so core cannot depend on it (turbo rejects the cycle); the bench
@@ -48,8 +48,51 @@ function newModel(turns) {
   return new MockModel(script(turns), { recordRequests: false });
 }
 
-async function runnerRun(turns, stream = false) {
-  const agent = new Agent({ name: 'Bench', instructions: 'Use the tools.', tools, model: newModel(turns) });
+/**
+ * The same script for the run-length table, at a cost per call that does not grow with the input:
+ * MockModel scans the whole input on every call (call ids, usage estimate), which at 1,000 turns costs
+ * several times what the Runner adds per turn and buries its share in the noise of a loaded machine.
+ */
+class LeanModel {
+  specificationVersion = MODEL_SPECIFICATION_VERSION;
+  provider = 'bench';
+  capabilities = { streaming: false, tools: true, structuredOutput: false, parallelToolCalls: true };
+  #turnsLeft;
+  #nextCallId = 1;
+
+  constructor(turns) {
+    this.#turnsLeft = turns;
+  }
+
+  async getResponse() {
+    this.#turnsLeft -= 1;
+    const output =
+      this.#turnsLeft === 0
+        ? [{ type: 'message', role: 'assistant', content: 'All done.' }]
+        : [
+            {
+              type: 'function_call',
+              callId: `call_${this.#nextCallId++}`,
+              name: 'add',
+              arguments: '{"a":2,"b":3}',
+            },
+            {
+              type: 'function_call',
+              callId: `call_${this.#nextCallId++}`,
+              name: 'lookup_order',
+              arguments: '{"orderId":"A1"}',
+            },
+          ];
+    return { output, usage: { requests: 1, inputTokens: 0, outputTokens: 0, totalTokens: 0 } };
+  }
+
+  streamResponse() {
+    throw new Error('LeanModel does not stream.');
+  }
+}
+
+async function runnerRun(turns, stream = false, model = newModel(turns)) {
+  const agent = new Agent({ name: 'Bench', instructions: 'Use the tools.', tools, model });
   const runner = new Runner({ maxTurns: Number.POSITIVE_INFINITY });
   if (!stream) return await runner.run(agent, 'go');
   const result = await runner.run(agent, 'go', { stream: true });
@@ -61,8 +104,7 @@ async function runnerRun(turns, stream = false) {
 }
 
 /** The same conversation by hand: the model called directly, tools executed directly. */
-async function baselineRun(turns) {
-  const model = newModel(turns);
+async function baselineRun(turns, model = newModel(turns)) {
   const definitions = tools.map((t) => ({
     type: 'function',
     name: t.name,
@@ -180,52 +222,67 @@ console.log(
     `heap kept by a finished 1,000-turn run: ${kb(runnerMemory)} (baseline conversation: ${kb(baselineMemory)}).`,
 );
 
-// Cost per turn against run length: 10-turn and 1,000-turn runs, each against the hand-written loop of the
-// same length, alternating for several rounds (medians). The mock model itself scans its input on every call
-// (call ids, usage), so its cost grows with the run for the baseline too; the Runner's own share (Runner
-// minus baseline, per turn) is what must stay flat.
+// Cost per turn against run length: 10-turn and 1,000-turn runs on the LeanModel, each against the
+// hand-written loop of the same length, alternating for several rounds. Both copy the whole input for every
+// call (the model gets an array), so both grow with the run; the Runner's own share (Runner minus baseline,
+// per turn) is what must stay flat. Each round gives one figure of each; the medians are reported.
 const LONG_TURNS = 1000;
 const LONG_RUNS = Math.max(2, Math.round(THROUGHPUT_RUNS / 50));
 const SHORT_RUNS = LONG_RUNS * (LONG_TURNS / TURNS_PER_RUN);
-async function perTurnByLength(rounds = 5) {
+const LENGTH_ROUNDS = Number(process.env.BENCH_LENGTH_ROUNDS ?? 9);
+async function perTurnByLength(rounds = LENGTH_ROUNDS) {
+  const lean = (turns) => () => new LeanModel(turns);
   const scenarios = [
-    { key: 'runner10', once: () => runnerRun(TURNS_PER_RUN), runs: SHORT_RUNS, turns: TURNS_PER_RUN },
-    { key: 'base10', once: () => baselineRun(TURNS_PER_RUN), runs: SHORT_RUNS, turns: TURNS_PER_RUN },
-    { key: 'runner1000', once: () => runnerRun(LONG_TURNS), runs: LONG_RUNS, turns: LONG_TURNS },
-    { key: 'base1000', once: () => baselineRun(LONG_TURNS), runs: LONG_RUNS, turns: LONG_TURNS },
+    { key: 'runner10', once: () => runnerRun(TURNS_PER_RUN, false, lean(TURNS_PER_RUN)()), runs: SHORT_RUNS },
+    { key: 'base10', once: () => baselineRun(TURNS_PER_RUN, lean(TURNS_PER_RUN)()), runs: SHORT_RUNS },
+    { key: 'runner1000', once: () => runnerRun(LONG_TURNS, false, lean(LONG_TURNS)()), runs: LONG_RUNS },
+    { key: 'base1000', once: () => baselineRun(LONG_TURNS, lean(LONG_TURNS)()), runs: LONG_RUNS },
   ];
+  const turnsOf = {
+    runner10: TURNS_PER_RUN,
+    base10: TURNS_PER_RUN,
+    runner1000: LONG_TURNS,
+    base1000: LONG_TURNS,
+  };
   for (const scenario of scenarios) await timeRuns(scenario.once, scenario.runs);
-  const samples = Object.fromEntries(scenarios.map((scenario) => [scenario.key, []]));
+  const perRound = [];
   for (let round = 0; round < rounds; round++) {
+    const micros = {};
     for (const scenario of scenarios) {
       const seconds = await timeRuns(scenario.once, scenario.runs);
-      samples[scenario.key].push((seconds * 1e6) / (scenario.runs * scenario.turns));
+      micros[scenario.key] = (seconds * 1e6) / (scenario.runs * turnsOf[scenario.key]);
     }
+    perRound.push({
+      ...micros,
+      overhead10: micros.runner10 - micros.base10,
+      overhead1000: micros.runner1000 - micros.base1000,
+      flatness: (micros.runner1000 - micros.base1000) / (micros.runner10 - micros.base10),
+    });
   }
-  const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  return Object.fromEntries(Object.entries(samples).map(([key, values]) => [key, median(values)]));
+  const median = (key) => perRound.map((round) => round[key]).sort((a, b) => a - b)[Math.floor(rounds / 2)];
+  return Object.fromEntries(Object.keys(perRound[0]).map((key) => [key, median(key)]));
 }
 
 const perTurn = await perTurnByLength();
-const overhead10 = perTurn.runner10 - perTurn.base10;
-const overhead1000 = perTurn.runner1000 - perTurn.base1000;
-console.log(`\nCost per turn by run length (median of 5 rounds; µs per turn):`);
+console.log(
+  `\nCost per turn by run length, on a model whose cost per call does not grow with the input (median of ${LENGTH_ROUNDS} rounds; µs per turn):`,
+);
 console.table([
   {
     'run length': `${TURNS_PER_RUN} turns`,
     Runner: perTurn.runner10.toFixed(1),
     baseline: perTurn.base10.toFixed(1),
-    'Runner overhead': overhead10.toFixed(1),
+    'Runner overhead': perTurn.overhead10.toFixed(1),
     'Runner vs baseline': `${(perTurn.runner10 / perTurn.base10).toFixed(2)}x`,
   },
   {
     'run length': `${LONG_TURNS} turns`,
     Runner: perTurn.runner1000.toFixed(1),
     baseline: perTurn.base1000.toFixed(1),
-    'Runner overhead': overhead1000.toFixed(1),
+    'Runner overhead': perTurn.overhead1000.toFixed(1),
     'Runner vs baseline': `${(perTurn.runner1000 / perTurn.base1000).toFixed(2)}x`,
   },
 ]);
 console.log(
-  `Runner overhead per turn, ${LONG_TURNS} vs ${TURNS_PER_RUN} turns: ${(overhead1000 / overhead10).toFixed(2)}x (flat is 1.0).`,
+  `Runner overhead per turn, ${LONG_TURNS} vs ${TURNS_PER_RUN} turns: ${perTurn.flatness.toFixed(2)}x (median of the rounds' ratios; flat is 1.0).`,
 );
