@@ -96,11 +96,14 @@ export function modelInput<TContext>(
 /** Call ids that have an output in what the model sees or in the run's items. */
 export function collectAnsweredCallIds<TContext>(data: RunStateData<TContext>): Set<string> {
   const answered = new Set<string>();
-  const base = data.modelInputOverride?.items ?? [
-    ...data.sessionHistory,
-    ...inputToItems(data.originalInput),
-  ];
-  for (const item of base) if (item.type === 'function_call_output') answered.add(item.callId);
+  const addOutputs = (items: readonly ConversationItem[]) => {
+    for (const item of items) if (item.type === 'function_call_output') answered.add(item.callId);
+  };
+  if (data.modelInputOverride) addOutputs(data.modelInputOverride.items);
+  else {
+    addOutputs(data.sessionHistory);
+    if (typeof data.originalInput !== 'string') addOutputs(data.originalInput);
+  }
   for (const item of data.generatedItems) {
     if (item.type === 'tool_call_output_item' || item.type === 'handoff_output_item') {
       answered.add(item.rawItem.callId);
