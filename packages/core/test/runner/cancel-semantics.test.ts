@@ -103,6 +103,42 @@ describe("cancel('after_turn') holds however slowly the consumer reads", () => {
     await left.completed;
     expect(left.finalOutput).toBe('2');
   });
+
+  test('a reader that stops asking holds the run at each turn boundary; aborting then ends it at once', async () => {
+    const { add, calls } = adder();
+    const model = new MockModel([
+      MockModel.toolCall('add', { a: 1, b: 1 }),
+      MockModel.toolCall('add', { a: 2, b: 2 }),
+      MockModel.text('done'),
+    ]);
+    const controller = new AbortController();
+    const result = await run(new Agent({ name: 'A', tools: [add], model }), 'go', {
+      stream: true,
+      signal: controller.signal,
+    });
+    const reader = result[Symbol.asyncIterator]();
+    await macrotask();
+    // Held after turn 1: the reader has not asked for anything yet.
+    expect(model.callCount).toBe(1);
+    const firstTurn: string[] = [];
+    for (let i = 0; i < 6; i++) firstTurn.push(label((await reader.next()).value));
+    expect(firstTurn).toEqual([
+      'agent:A',
+      'response_started',
+      'response_done',
+      'tool_called',
+      'tool_output',
+      'response_started',
+    ]);
+    await macrotask();
+    // Asking for the 6th event let turn 2 run; the reader stopped asking during it, so the run is held again.
+    expect(model.callCount).toBe(2);
+    expect(calls).toHaveLength(2);
+    controller.abort(new Error('user left'));
+    await expect(result.completed).rejects.toBeInstanceOf(AbortError);
+    expect(model.callCount).toBe(2);
+    expect(result.state.status).toBe('aborted');
+  });
 });
 
 describe('an immediate cancel wins while output guardrails run', () => {
