@@ -32,6 +32,14 @@ export class InputTurns {
     this.#emit({ type: 'input_transcription', itemId: turn.itemId, text: delta, final: false });
   }
 
+  /**
+   * The connection ended with a turn still open: nothing says the user had finished, so no final transcript is made
+   * up (the session marks the turn partial, cut mid-transcription). The turn is forgotten.
+   */
+  cut(): void {
+    this.#turn = undefined;
+  }
+
   /** Ends the current turn, if any, with its full text. */
   finish(): void {
     const turn = this.#turn;

@@ -344,7 +344,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
     this.#phase = 'closed';
     this.#stopSilence();
     this.#segmenter.end();
-    this.#turns.finish();
+    this.#turns.cut();
     this.#detach();
     const socket = this.#socket as WebSocketLike & { terminate?: () => void };
     try {
@@ -544,7 +544,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
 
   #sessionClosed(reason: string): void {
     this.#segmenter.end();
-    this.#turns.finish();
+    this.#turns.cut();
     if (this.#phase === 'closing') {
       this.#closeSocket();
       return;
@@ -591,7 +591,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
     }
     if (previous === 'open' || previous === 'closing') {
       this.#segmenter.end();
-      this.#turns.finish();
+      this.#turns.cut();
       if (previous === 'open' || !this.#resolveClosed) {
         this.#emit({
           type: 'connection_status',

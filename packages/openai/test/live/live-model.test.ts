@@ -421,6 +421,34 @@ describe('reconnect', () => {
   });
 });
 
+describe('a connection cut mid-transcription', () => {
+  test('a user turn still open when the connection drops gets no made-up final transcript: partial in history and in the replay', async () => {
+    const { sim, live, session, until, speak } = await rig();
+    sim.script('Good morning to you.');
+    await speak(speechAudio('good morning', { durationMs: 600 }));
+    await speak(silenceAudio(2000));
+    await until((e) => e.type === 'response_done');
+    const reconnected = new Promise((resolve) => session.on('reconnected', resolve));
+    // The user is mid-sentence: the start of the transcript arrives, then the network drops.
+    live.transcribeUnfinished('what is my acc');
+    live.dropPrimary();
+    await reconnected;
+    const users = session.history.filter((i) => i.type === 'message' && i.role === 'user');
+    expect(users).toEqual([
+      expect.objectContaining({ text: 'good morning', status: 'completed', interrupted: false }),
+      expect.objectContaining({ text: 'what is my acc', status: 'incomplete', interrupted: true }),
+    ]);
+    const next = await sim.waitForSession(1);
+    while (!sim.clientEvents.some((e) => e.sessionId === next.id)) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const [replay] = sim.clientEvents.filter((e) => e.sessionId === next.id).map((e) => e.event);
+    expect((replay as { content: string }).content).toContain(
+      'user: good morning\nassistant: Good morning to you.\nuser (cut off, transcript partial): what is my acc',
+    );
+  });
+});
+
 describe('reconnecting: a new GPT-Live session', () => {
   test('the startup input history goes into the new session.start again; the conversation since follows as one thought', async () => {
     const input = [

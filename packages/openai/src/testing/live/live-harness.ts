@@ -164,6 +164,16 @@ export class LiveSimulatorHarness {
     return this.#unsupported('takes no response requests');
   }
 
+  /**
+   * The user is mid-utterance: the model sends the start of its transcript (`partial`, as
+   * `session.input_transcript.delta` fragments; GPT-Live never sends a final one), then the connection drops (TCP)
+   * before the turn ends.
+   */
+  async cutMidTranscription(partial: string): Promise<void> {
+    (await this.#latest()).transcribeUnfinished(partial);
+    await this.disconnect();
+  }
+
   async disconnect(): Promise<void> {
     const session = await this.#latest();
     session.dropPrimary();

@@ -183,6 +183,19 @@ export class LiveSimulatorSession {
     return this.#primary.closed;
   }
 
+  /**
+   * The user is still speaking: the model has transcribed the start of an utterance, `text`, and sends it as
+   * `session.input_transcript.delta` fragments from the current timeline position on. The utterance has not ended:
+   * it gets no reaction and does not enter {@link transcript}. Followed by {@link dropPrimary}, it is a connection cut
+   * mid-transcription.
+   */
+  transcribeUnfinished(text: string): void {
+    this.#transcriptDeltas(
+      'session.input_transcript.delta',
+      layOut(text, this.#timelineMs, this.#tuning.msPerChar),
+    );
+  }
+
   /** An `error` that answers no client event (a service-side failure); the session continues. */
   serverError(code: string, message: string): void {
     this.#broadcast(this.#event({ type: 'error', error: { type: 'server_error', code, message } }));
