@@ -230,6 +230,7 @@ export class AzureOpenAIRealtimeModel implements RealtimeModel {
               ...(this.#options.transcriptionDeployment !== undefined && {
                 transcriptionModel: this.#options.transcriptionDeployment,
               }),
+              ...(options.rawEvents && { rawEvents: true }),
             },
             options.config ?? {},
             signal,

@@ -1,8 +1,8 @@
 import { AzureOpenAIRealtimeModel, type AzureWarning } from '@parley/azure';
-import { Agent, RealtimeSession } from '@parley/core';
+import { Agent, type RealtimeEvent, RealtimeSession } from '@parley/core';
 import { OpenAIRealtimeError, type WebSocketConstructor } from '@parley/openai';
 import { type RealtimeSimulator, startRealtimeSimulator } from '@parley/openai/testing';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { AZURE_KEY, endpointOf, LEGACY_API_VERSION } from './harness.js';
 import { recordingWebSocket, StatuslessWebSocket } from './recording-socket.js';
 
@@ -38,6 +38,35 @@ describe('GA path', () => {
     expect(upgrade?.headers['openai-beta']).toBeUndefined();
     expect(sim.connections[0]?.model).toBe('my-realtime');
     expect(sim.connections[0]?.session.instructions).toBe('Be brief.');
+  });
+
+  test('rawEvents: true surfaces each service event as parsed JSON, ahead of its normalized events', async () => {
+    const sim = await azureSimulator();
+    const model = new AzureOpenAIRealtimeModel({
+      endpoint: endpointOf(sim),
+      deployment: 'd',
+      apiKey: AZURE_KEY,
+    });
+    const respond = async (rawEvents: boolean) => {
+      const connection = await model.connect({ config: {}, rawEvents });
+      const events: RealtimeEvent[] = [];
+      connection.onEvent((event) => events.push(event));
+      connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+      await vi.waitFor(() => expect(events.some((e) => e.type === 'response_done')).toBe(true), {
+        timeout: 5000,
+      });
+      await connection.close();
+      return events;
+    };
+    const events = await respond(true);
+    const raw = events.flatMap((e) => (e.type === 'raw_event' ? [(e.event as { type: string }).type] : []));
+    expect(raw).toEqual(expect.arrayContaining(['session.created', 'session.updated', 'response.done']));
+    const rawDone = events.findIndex(
+      (e) => e.type === 'raw_event' && (e.event as { type: string }).type === 'response.done',
+    );
+    expect(rawDone).toBeLessThan(events.findIndex((e) => e.type === 'response_done'));
+    expect(JSON.stringify(events)).not.toContain(AZURE_KEY);
+    expect((await respond(false)).filter((e) => e.type === 'raw_event')).toEqual([]);
   });
 
   test('an endpoint with a path prefix (a custom domain behind a gateway) keeps it', async () => {

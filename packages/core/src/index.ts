@@ -213,6 +213,7 @@ export { type RunFinalOutput, RunResult, RunResultBase } from './runner/run-resu
 export { RunState } from './runner/run-state.js';
 export type { ApprovalDecision, RunStatus } from './runner/run-state-data.js';
 export {
+  type GuardrailOutputJson,
   RUN_STATE_SCHEMA_VERSION,
   type RunItemJson,
   type RunStateJson,

@@ -19,7 +19,12 @@ export type {
   OpenAIRealtimeSessionConfig,
   OpenAITurnDetectionOptions,
 } from './realtime/options.js';
-export type { WebSocketConstructor, WebSocketLike, WebSocketStyle } from './realtime/socket-types.js';
+export type {
+  SocketEventMap,
+  WebSocketConstructor,
+  WebSocketLike,
+  WebSocketStyle,
+} from './realtime/socket-types.js';
 export {
   OpenAIAPIError,
   type OpenAIAPIErrorDetails,
@@ -39,3 +44,13 @@ export type {
   OpenAIResponsesModelOptions,
 } from './responses/options.js';
 export { OpenAIProvider, type OpenAIProviderOptions } from './responses/provider.js';
+export type {
+  WireAudioFormat,
+  WireFunctionTool,
+  WireMcpTool,
+  WireSession,
+  WireTool,
+  WireToolChoice,
+  WireTranscription,
+  WireTurnDetection,
+} from './shared/realtime-wire.js';

@@ -30,7 +30,8 @@ export type RunItemJson =
       targetAgent: string;
     };
 
-interface GuardrailOutputJson {
+/** A guardrail's output in a saved {@link RunStateJson}. */
+export interface GuardrailOutputJson {
   tripwireTriggered: boolean;
   outputInfo?: unknown;
 }

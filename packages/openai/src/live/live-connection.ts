@@ -14,6 +14,7 @@ import { ConnectPhase } from '../shared/connect-phase.js';
 import { isPlainObject } from '../shared/deep-merge.js';
 import type { LiveAppendKind, LiveClientEvent } from '../shared/live-wire-events.js';
 import type { LiveFunctionTool, LiveSessionConfig } from '../shared/live-wire-session.js';
+import { rawEventOf } from '../shared/raw-event.js';
 import { redactSecrets } from '../shared/redact.js';
 import { frameText, listenToSocket, reportListenerError, upgradeStatus } from '../shared/socket-plumbing.js';
 import { BackendRelay } from './backend-relay.js';
@@ -105,6 +106,8 @@ export class OpenAILiveConnection implements RealtimeConnection {
   readonly #requests = new Map<string, RealtimeCommand['type']>();
   readonly #silenceFrame: string;
   readonly #secrets: string[];
+  /** Also emit each server event as a `raw_event` (the connect option `rawEvents`). */
+  readonly #rawEvents: boolean;
   /** Removes the socket listeners. */
   readonly #detach: () => void;
   #phase: Phase = 'connecting';
@@ -122,10 +125,16 @@ export class OpenAILiveConnection implements RealtimeConnection {
   #opened = false;
   #socketError: string | undefined;
 
-  private constructor(socket: WebSocketLike, options: ResolvedLiveOptions, apiKey: string) {
+  private constructor(
+    socket: WebSocketLike,
+    options: ResolvedLiveOptions,
+    apiKey: string,
+    rawEvents: boolean,
+  ) {
     this.#socket = socket;
     this.#options = options;
     this.#secrets = [apiKey];
+    this.#rawEvents = rawEvents;
     this.#connect = new ConnectPhase(options.clock);
     const emit = (event: RealtimeEvent) => this.#emit(event);
     this.#turns = new InputTurns({ emit, nextId: () => this.#nextId('item'), gapMs: options.turnGapMs });
@@ -147,15 +156,22 @@ export class OpenAILiveConnection implements RealtimeConnection {
     });
   }
 
-  /** Wraps a socket being opened; sends `session.start` on open and resolves on `session.started`. */
+  /**
+   * Wraps a socket being opened; sends `session.start` on open and resolves on `session.started`.
+   * @internal `OpenAILiveModel.connect()` opens connections.
+   */
   static open(
     socket: WebSocketLike,
     options: ResolvedLiveOptions,
     apiKey: string,
-    config: RealtimeSessionConfig,
-    signal?: AbortSignal,
+    connect: {
+      config: RealtimeSessionConfig;
+      signal?: AbortSignal | undefined;
+      rawEvents?: boolean | undefined;
+    },
   ): Promise<OpenAILiveConnection> {
-    const connection = new OpenAILiveConnection(socket, options, apiKey);
+    const { config, signal } = connect;
+    const connection = new OpenAILiveConnection(socket, options, apiKey, connect.rawEvents === true);
     connection.#instructions = config.instructions;
     return connection.#waitUntilStarted(toSessionStart(options, config), signal).then(() => connection);
   }
@@ -178,7 +194,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
     return this.#backend.used;
   }
 
-  onEvent(listener: Listener): () => void {
+  onEvent(listener: (event: RealtimeEvent) => void): () => void {
     this.#listeners = [...this.#listeners, listener];
     const backlog = this.#backlog;
     this.#backlog = undefined;
@@ -419,6 +435,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
     const data = event.data;
     const text = frameText(data);
     if (text === undefined) return;
+    if (this.#rawEvents) this.#emit({ type: 'raw_event', event: rawEventOf(text, this.#secrets) });
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -65,7 +65,11 @@ export class OpenAILiveModel implements RealtimeModel {
           { cause },
         ),
       wrap: (socket, apiKey) =>
-        OpenAILiveConnection.open(socket, this.#options, apiKey, options.config ?? {}, signal),
+        OpenAILiveConnection.open(socket, this.#options, apiKey, {
+          config: options.config ?? {},
+          signal,
+          rawEvents: options.rawEvents,
+        }),
     });
   }
 }

@@ -11,6 +11,7 @@ import { toBetaClientEvent } from '../shared/beta-dialect.js';
 import { closeWait } from '../shared/close-wait.js';
 import { ConnectPhase } from '../shared/connect-phase.js';
 import type { JsonObject } from '../shared/deep-merge.js';
+import { rawEventOf } from '../shared/raw-event.js';
 import type { WireSession, WireTurnDetection } from '../shared/realtime-wire.js';
 import { redactSecrets } from '../shared/redact.js';
 import {
@@ -170,7 +171,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     return turnDetection === undefined ? { ...this.#confirmed } : { ...this.#confirmed, turnDetection };
   }
 
-  onEvent(listener: Listener): () => void {
+  onEvent(listener: (event: RealtimeEvent) => void): () => void {
     // `concat` sizes the new array exactly (a spread grows it to spare capacity, kept per connection).
     this.#listeners = this.#listeners.concat(listener);
     const backlog = this.#backlog;
@@ -365,16 +366,8 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   /** The server event as it arrived (parsed JSON; the frame's text when it is not JSON). */
   #emitRaw(data: unknown): void {
     const text = frameText(data);
-    if (text === undefined) return;
-    // The service's texts may echo a key back: scrubbed like every other message.
-    const scrubbed = this.#redact(text);
-    let event: unknown;
-    try {
-      event = JSON.parse(scrubbed);
-    } catch {
-      event = scrubbed;
-    }
-    this.#emit({ type: 'raw_event', event });
+    if (text !== undefined)
+      this.#emit({ type: 'raw_event', event: rawEventOf(text, this.#settings.secrets) });
   }
 
   /** Releases a socket that is no longer usable without waiting for a closing handshake. */

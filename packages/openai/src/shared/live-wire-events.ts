@@ -114,17 +114,26 @@ export const LIVE_SIDEBAND_CLIENT_EVENTS = [
   'session.close',
 ] as const;
 
-type ServerBase = { event_id: string; client_event_id?: string };
-type TimelineSpan = { start_ms: number; end_ms: number };
+/** The fields every GPT-Live server event carries. */
+export type LiveServerEventBase = { event_id: string; client_event_id?: string };
+/** Where on the session's timeline (ms of input audio) an event's span lies. */
+export type LiveTimelineSpan = { start_ms: number; end_ms: number };
 
-export type LiveSessionStarted = ServerBase & { type: 'session.started'; session: LiveSessionResource };
-export type LiveSessionUpdated = ServerBase & { type: 'session.updated'; session: LiveSessionResource };
-export type LiveInputAudioMuted = ServerBase & { type: 'session.input_audio.muted' };
-export type LiveInputAudioUnmuted = ServerBase & { type: 'session.input_audio.unmuted' };
-export type LiveFixturePlaying = ServerBase & { type: 'session.output_audio.fixture.playing' };
-export type LiveFixturePlayed = ServerBase & { type: 'session.output_audio.fixture.played' };
+export type LiveSessionStarted = LiveServerEventBase & {
+  type: 'session.started';
+  session: LiveSessionResource;
+};
+export type LiveSessionUpdated = LiveServerEventBase & {
+  type: 'session.updated';
+  session: LiveSessionResource;
+};
+export type LiveInputAudioMuted = LiveServerEventBase & { type: 'session.input_audio.muted' };
+export type LiveInputAudioUnmuted = LiveServerEventBase & { type: 'session.input_audio.unmuted' };
+export type LiveFixturePlaying = LiveServerEventBase & { type: 'session.output_audio.fixture.playing' };
+export type LiveFixturePlayed = LiveServerEventBase & { type: 'session.output_audio.fixture.played' };
 /** The timeline reached the end of an appended context: proof of injection, not of audibility. */
-export type LiveContextAppended = ServerBase & TimelineSpan & { type: `session.${LiveAppendKind}.appended` };
+export type LiveContextAppended = LiveServerEventBase &
+  LiveTimelineSpan & { type: `session.${LiveAppendKind}.appended` };
 /** Output audio. Primary WebSocket: session format, no timestamps. Sideband: PCM16 24 kHz with its span. */
 export type LiveOutputAudioDelta = {
   type: 'session.output_audio.delta';
@@ -134,48 +143,51 @@ export type LiveOutputAudioDelta = {
 };
 /** Sideband only: the primary's input audio as received (before mute), PCM16 24 kHz. */
 export type LiveInputAudioReflection = { type: 'session.input_audio.append'; audio: string };
-export type LiveTranscriptDelta = ServerBase &
-  TimelineSpan & {
+export type LiveTranscriptDelta = LiveServerEventBase &
+  LiveTimelineSpan & {
     type: 'session.input_transcript.delta' | 'session.output_transcript.delta';
     delta: string;
   };
 export type LiveDelegationTarget = 'client' | 'responses' | 'decisions';
 /** The voice model delegated work. Metadata only: there is no task text. */
-export type LiveDelegationCreated = ServerBase & {
+export type LiveDelegationCreated = LiveServerEventBase & {
   type: 'session.delegation.created';
   offset_ms: number;
   delegation: { id: string; type: 'delegation'; target: LiveDelegationTarget; response_id?: string };
 };
 /** One streaming event of the Responses backend, wrapped with the delegation it belongs to. */
-export type LiveResponseEvent = ServerBase & {
+export type LiveResponseEvent = LiveServerEventBase & {
   type: 'response.event';
   delegation_id?: string | null;
   event: LiveBackendStreamEvent;
 };
-export type LiveDecisionItemCreated = ServerBase & {
+export type LiveDecisionItemCreated = LiveServerEventBase & {
   type: 'decision.item.created';
   item: LiveDecisionMessage & { id: string };
 };
-export type LiveDecisionItemDeleted = ServerBase & { type: 'decision.item.deleted'; item_id: string };
-export type LiveUsageUpdated = ServerBase & {
+export type LiveDecisionItemDeleted = LiveServerEventBase & {
+  type: 'decision.item.deleted';
+  item_id: string;
+};
+export type LiveUsageUpdated = LiveServerEventBase & {
   type: 'session.usage.updated';
   usage: LiveUsage;
   context_window?: { usage_ratio: number };
 };
-export type LiveSessionClosed = ServerBase & {
+export type LiveSessionClosed = LiveServerEventBase & {
   type: 'session.closed';
   reason: LiveCloseReason;
   session: LiveSessionResource;
   usage: LiveUsage;
 };
-export type LiveErrorEvent = ServerBase & {
+export type LiveErrorEvent = LiveServerEventBase & {
   type: 'error';
   error: { type: string; code: string; message: string; param?: string; client_event_id?: string };
 };
-export type LiveInfoEvent = ServerBase & { type: 'info'; code: string; message: string };
+export type LiveInfoEvent = LiveServerEventBase & { type: 'info'; code: string; message: string };
 export type LiveTransportEvent =
   | { type: 'transport.dtmf.received'; event_id: string; event: string }
-  | (ServerBase & { type: 'transport.dtmf.sent' | 'transport.dtmf.send'; event: string })
+  | (LiveServerEventBase & { type: 'transport.dtmf.sent' | 'transport.dtmf.send'; event: string })
   | { type: 'transport.ringing' | 'transport.answered'; event_id: string; session_id: string }
   | {
       type: 'transport.failed';

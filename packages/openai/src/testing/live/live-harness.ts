@@ -24,7 +24,7 @@ export interface LiveSimulatorHarnessOptions {
 }
 
 /** The harness's scripted outputs (the conformance kit's `HarnessResponse`, structurally). */
-interface LiveHarnessResponse {
+export interface LiveHarnessResponse {
   output: readonly ({ type: 'message'; text: string } | { type: 'function_call'; name: string })[];
   hold?: boolean;
 }
