@@ -376,12 +376,18 @@ async function execute<TContext>(
 ): Promise<unknown> {
   if (signal.aborted) throw signal.reason;
   await undefined;
-  return await tool.execute(input as Record<string, unknown>, {
+  const returned = tool.execute(input as Record<string, unknown>, {
     runContext: options.runContext,
     agent: options.agent,
     call: options.call,
     signal,
   });
+  // A plain value settles the call at once; a promise is awaited here (returning it would cost two more turns).
+  return isPromiseLike(returned) ? await returned : returned;
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /**

@@ -52,14 +52,18 @@ function runLinked<T>(
       settled();
     };
     for (let index = 0; index < tasks.length; index++) {
-      const task = tasks[index]!;
-      // Each task starts in a microtask of its own, as if awaited: a synchronous throw is its rejection.
-      Promise.resolve(signal)
-        .then(task)
-        .then((value) => {
-          values[index] = value;
-          settled();
-        }, failed);
+      let task: Promise<T>;
+      try {
+        task = tasks[index]!(signal);
+      } catch (error) {
+        // A synchronous throw fails the batch like a rejection (the tasks after it start already aborted).
+        failed(error);
+        continue;
+      }
+      task.then((value) => {
+        values[index] = value;
+        settled();
+      }, failed);
     }
   });
 }
