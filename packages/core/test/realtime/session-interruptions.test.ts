@@ -74,6 +74,43 @@ describe('the interruption position', () => {
 });
 
 describe('one interruption path', () => {
+  test('the provider is corrected before the app hears of it: a reply still coming and one still playing', async () => {
+    const { model, session, log, clock } = await connected();
+    const seenAtEvent: unknown[][] = [];
+    session.on('audio_interrupted', () => seenAtEvent.push(edits(model)));
+
+    model.respondWith({
+      output: [{ type: 'message', text: 'Still coming', audio: { ms: 500 }, pauseAfterChunks: 2 }],
+    });
+    const coming = await session.generateResponse();
+    await flushMicrotasks();
+    await clock.advance(50);
+    session.interrupt();
+    const comingItem = log.of('audio')[0]!.itemId;
+    expect(seenAtEvent).toEqual([
+      [
+        { type: 'cancelResponse', responseId: coming },
+        { type: 'truncateItem', itemId: comingItem, audioEndMs: 50 },
+      ],
+    ]);
+    await flushMicrotasks();
+
+    // A reply the provider finished whose audio is still playing: nothing to cancel, the cut still comes first.
+    model.respondWith({ output: [{ type: 'message', text: 'Done, still playing', audio: { ms: 300 } }] });
+    const playing = await session.generateResponse();
+    await flushMicrotasks();
+    expect(log.of('response_done').map((e) => e.responseId)).toContain(playing);
+    const playingItem = log.of('audio').at(-1)!.itemId;
+    await clock.advance(120);
+    session.interrupt();
+    expect(seenAtEvent[1]).toEqual([
+      { type: 'cancelResponse', responseId: coming },
+      { type: 'truncateItem', itemId: comingItem, audioEndMs: 50 },
+      { type: 'truncateItem', itemId: playingItem, audioEndMs: 120 },
+    ]);
+    await session.close();
+  });
+
   test('interrupt(), speech and the app stopping playback together send one cancel and one audio_interrupted', async () => {
     const { model, session, log, clock } = await connected({
       config: { turnDetection: { interruptResponse: false } },

@@ -92,10 +92,16 @@ abstract class BaseTracker implements PlaybackTracker {
   }
 
   stopped(): void {
-    const positions = [...(this.entries?.values() ?? [])].map(
-      (entry) => [entry, this.playedMs(entry.itemId)] as const,
-    );
-    for (const [entry, position] of positions) entry.frozenMs = position;
+    if (this.entries === undefined) return;
+    // Every live position is read before any is frozen (an estimate counts the live messages queued before it).
+    // Entries frozen by an earlier stop keep their position; most entries are, so only the live ones are listed.
+    let live: [Entry, number][] | undefined;
+    for (const entry of this.entries.values()) {
+      if (entry.frozenMs !== undefined) continue;
+      live ??= [];
+      live.push([entry, this.#position(entry)]);
+    }
+    if (live !== undefined) for (const [entry, position] of live) entry.frozenMs = position;
   }
 
   reset(): void {

@@ -110,6 +110,8 @@ export class Interruptions<TContext> {
       }
     }
     if (stopping.length === 0) return;
+    // The provider's copies are cut right behind the cancels; freezing local playback and telling the app follow.
+    for (const [id, snapshot] of stopping) this.#cut(source, id, snapshot);
     this.#host.tracker.stopped();
     for (const [id, snapshot] of stopping) this.#finish(source, id, snapshot);
   }
@@ -169,6 +171,7 @@ export class Interruptions<TContext> {
 
   #stop(source: InterruptSource | 'abandoned', responseId: string, snapshot: Snapshot): void {
     this.#markStopped(source, responseId, snapshot);
+    this.#cut(source, responseId, snapshot);
     this.#finish(source, responseId, snapshot);
   }
 
@@ -185,34 +188,42 @@ export class Interruptions<TContext> {
     if (!info.done && !providerCancels) this.#host.send({ type: 'cancelResponse', responseId });
   }
 
-  /** Tells the app, and corrects the provider's copy of what was already heard (or settles a finished one). */
-  #finish(source: InterruptSource | 'abandoned', responseId: string, snapshot: Snapshot): void {
-    const info = this.#host.responses.track(responseId);
-    const messages = this.#host.messageOrder.messagesOf(responseId);
-    const withAudio = messages.filter((m) => m.passedBytes > 0);
-    if (source !== 'abandoned' && withAudio.length > 0) {
-      const heard =
-        withAudio.find(
-          (m) => (snapshot.played.get(m.itemId) ?? 0) < this.#host.messageOrder.durationMs(m.passedBytes),
-        ) ?? withAudio.at(-1);
-      this.#host.emit({
-        type: 'audio_interrupted',
-        responseId,
-        ...(heard && { itemId: heard.itemId, heardMs: snapshot.played.get(heard.itemId) ?? 0 }),
-      });
-    }
-    if (info.done) {
-      this.#settle(responseId, snapshot);
-      return;
-    }
-    // What the listener heard is known now: the provider's copy is cut in the same turn as the cancel.
-    if (source === 'abandoned' || info.conversation === 'none') return;
-    for (const message of messages) {
-      if (message.receivedBytes === 0) continue;
+  /**
+   * Corrects the provider's copy of what was already heard, in the same turn as the cancel: every message of a
+   * finished response, the messages with audio of one still going (the others are judged once it is over).
+   */
+  #cut(source: InterruptSource | 'abandoned', responseId: string, snapshot: Snapshot): void {
+    if (source === 'abandoned') return;
+    const info = this.#host.responses.get(responseId);
+    if (info === undefined || info.conversation === 'none') return;
+    for (const message of this.#host.messageOrder.messagesOf(responseId)) {
+      const hasAudio = message.receivedBytes > 0;
+      if (!hasAudio && !info.done) continue;
       const outcome = this.#outcome(message, snapshot);
       snapshot.corrected.set(message.itemId, outcome);
-      this.#correct(message.itemId, outcome, true, snapshot.played.get(message.itemId) ?? 0);
+      this.#correct(message.itemId, outcome, hasAudio, snapshot.played.get(message.itemId) ?? 0);
     }
+  }
+
+  /** Tells the app what it was playing when it stopped, and settles a finished response. */
+  #finish(source: InterruptSource | 'abandoned', responseId: string, snapshot: Snapshot): void {
+    const info = this.#host.responses.track(responseId);
+    if (source !== 'abandoned') {
+      const messages = this.#host.messageOrder.messagesOf(responseId);
+      const withAudio = messages.filter((m) => m.passedBytes > 0);
+      if (withAudio.length > 0) {
+        const heard =
+          withAudio.find(
+            (m) => (snapshot.played.get(m.itemId) ?? 0) < this.#host.messageOrder.durationMs(m.passedBytes),
+          ) ?? withAudio.at(-1);
+        this.#host.emit({
+          type: 'audio_interrupted',
+          responseId,
+          ...(heard && { itemId: heard.itemId, heardMs: snapshot.played.get(heard.itemId) ?? 0 }),
+        });
+      }
+    }
+    if (info.done) this.#settle(responseId, snapshot);
   }
 
   #settle(responseId: string, snapshot: Snapshot): void {

@@ -162,14 +162,25 @@ export class MessageOrder {
 
   /** The messages of a response, in order. */
   messagesOf(responseId: string): readonly OrderedMessage[] {
-    const order = this.#responses?.get(responseId)?.order ?? [];
-    return order.map((itemId) => this.#messages?.get(itemId)).filter((m) => m !== undefined);
+    const order = this.#responses?.get(responseId)?.order;
+    const messages: OrderedMessage[] = [];
+    if (order === undefined) return messages;
+    for (const itemId of order) {
+      const message = this.#messages?.get(itemId);
+      if (message !== undefined) messages.push(message);
+    }
+    return messages;
   }
 
   /** Responses that handed audio to the app, oldest first, except those no interruption needs to look at again. */
   responsesWithAudio(): string[] {
     const withAudio = this.#withAudio;
     if (withAudio === undefined || withAudio.size === 0) return [];
+    if (withAudio.size === 1) {
+      // The usual case (the response being heard): no pass over every remembered response.
+      const [only] = withAudio;
+      return only !== undefined && this.#responses?.has(only) ? [only] : [];
+    }
     return [...(this.#responses?.keys() ?? [])].filter((id) => withAudio.has(id));
   }
 

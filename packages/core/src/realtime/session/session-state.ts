@@ -72,8 +72,16 @@ export class SessionState<TContext> {
    * or a write that failed) is never lost silently: an `error` event reports it, the connection is ended (the
    * disconnect path: reconnecting where enabled), and the caller gets a `SessionNotConnectedError`.
    */
-  send(command: RealtimeCommand, action = `send ${command.type}`): void {
-    const connection = this.connectionFor(action);
+  send(command: RealtimeCommand, action?: string): void {
+    let connection = this.connection;
+    // `connectionFor` throws the error that says why there is no live connection; only that error needs `action`.
+    if (
+      connection === undefined ||
+      this.closing ||
+      this.status !== 'connected' ||
+      connection.status !== 'open'
+    )
+      connection = this.connectionFor(action ?? `send ${command.type}`);
     try {
       connection.send(command);
     } catch (error) {
@@ -87,7 +95,7 @@ export class SessionState<TContext> {
         ),
       );
       this.#connectionLost(connection, `sending "${command.type}" failed: ${detail}`);
-      throw new SessionNotConnectedError(action, {
+      throw new SessionNotConnectedError(action ?? `send ${command.type}`, {
         reason: 'the realtime connection was lost while sending it; it was not sent.',
         cause: error,
       });
