@@ -19,11 +19,12 @@ function azure(apiVersion?: string): RealtimeHarnessFactory {
   return () =>
     createSimulatorHarness({
       simulator: { auth: { kind: 'azure', apiKeys: [AZURE_KEY] } },
-      createModel: (simulator) =>
+      createModel: (simulator, transport) =>
         new AzureOpenAIRealtimeModel({
           endpoint: `http://127.0.0.1:${simulator.port}`,
           deployment: 'gpt-realtime',
           apiKey: AZURE_KEY,
+          ...transport,
           ...(apiVersion !== undefined && { apiVersion, onWarning: () => {} }),
         }),
     });
@@ -47,7 +48,8 @@ export const MATRIX_COLUMNS: readonly MatrixColumn[] = [
         name: 'openai',
         create: () =>
           createSimulatorHarness({
-            createModel: (simulator) => new OpenAIRealtimeModel({ apiKey: 'sk-matrix', url: simulator.url }),
+            createModel: (simulator, transport) =>
+              new OpenAIRealtimeModel({ apiKey: 'sk-matrix', url: simulator.url, ...transport }),
           }),
       },
     ],
@@ -64,7 +66,8 @@ export const MATRIX_COLUMNS: readonly MatrixColumn[] = [
         name: 'openai live',
         create: () =>
           createLiveSimulatorHarness({
-            createModel: (simulator) => new OpenAILiveModel({ apiKey: 'sk-matrix', url: simulator.url }),
+            createModel: (simulator, transport) =>
+              new OpenAILiveModel({ apiKey: 'sk-matrix', url: simulator.url, ...transport }),
           }),
       },
     ],
@@ -76,10 +79,11 @@ export const MATRIX_COLUMNS: readonly MatrixColumn[] = [
         name: 'openai live responses',
         create: () =>
           createLiveSimulatorHarness({
-            createModel: (simulator) =>
+            createModel: (simulator, transport) =>
               new OpenAILiveModel({
                 apiKey: 'sk-matrix',
                 url: simulator.url,
+                ...transport,
                 delegation: 'responses',
                 backend: { model: 'gpt-5.5' },
               }),
@@ -95,11 +99,12 @@ export const MATRIX_COLUMNS: readonly MatrixColumn[] = [
         create: () =>
           createLiveSimulatorHarness({
             simulator: { azure: true, apiKeys: [AZURE_KEY] },
-            createModel: (simulator) =>
+            createModel: (simulator, transport) =>
               new AzureOpenAILiveModel({
                 endpoint: `http://127.0.0.1:${simulator.port}`,
                 deployment: 'gpt-live',
                 apiKey: AZURE_KEY,
+                ...transport,
               }),
           }),
       },

@@ -10,11 +10,12 @@ defineConformanceSuite('azure (legacy preview, beta dialect)', () =>
 defineConformanceSuite('azure live (GPT-Live on Foundry)', () =>
   createLiveSimulatorHarness({
     simulator: { azure: true, apiKeys: [AZURE_KEY] },
-    createModel: (simulator) =>
+    createModel: (simulator, transport) =>
       new AzureOpenAILiveModel({
         endpoint: `http://127.0.0.1:${simulator.port}`,
         deployment: 'gpt-live',
         apiKey: AZURE_KEY,
+        ...transport,
       }),
   }),
 );

@@ -16,12 +16,13 @@ export function createAzureHarness(
 ): Promise<RealtimeHarness> {
   return createSimulatorHarness({
     simulator: { auth: { kind: 'azure', apiKeys: [AZURE_KEY] } },
-    createModel: (simulator) =>
+    createModel: (simulator, transport) =>
       new AzureOpenAIRealtimeModel({
         endpoint: endpointOf(simulator),
         deployment: 'gpt-realtime',
         apiKey: AZURE_KEY,
         onWarning: () => {},
+        ...transport,
         ...options,
       }),
   });

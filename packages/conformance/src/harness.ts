@@ -113,6 +113,18 @@ export interface RealtimeHarness {
   collideNextResponse(): Promise<void>;
   /** The backend drops the connection (the adapter must report `connection_status: disconnected`). */
   disconnect(): Promise<void>;
+  /**
+   * The adapter's transport to the backend stops being open without a word, as a socket whose closing handshake
+   * started and is never acknowledged: no close, no error and no further event reaches the adapter, and whatever
+   * it writes from now on is dropped by the transport. Only the adapter can notice (it finds the transport not
+   * open when it next writes). Optional: a harness that cannot reach its adapter's transport leaves it out.
+   */
+  connectionStopsSilently?(): Promise<void>;
+  /**
+   * The next write of a `commandType` command to the adapter's transport fails (a broken socket: the write throws)
+   * and the command never reaches the backend. Optional, as {@link connectionStopsSilently}.
+   */
+  failNextWrite?(commandType: RealtimeCommand['type']): Promise<void>;
 
   /** Everything the backend received so far, normalized (see above). */
   commands(): Promise<readonly RealtimeCommand[]>;

@@ -65,6 +65,11 @@ export { responseRequestsScenario } from './scenarios/response-requests.js';
 export { generateResponseScenario, textResponseScenario } from './scenarios/text-response.js';
 export { toolCallScenario } from './scenarios/tool-call.js';
 export { transcriptionCutScenario } from './scenarios/transcription-cut.js';
+export {
+  silentStopScenario,
+  toolOutputWriteFailureScenario,
+  writeFailureScenario,
+} from './scenarios/transport-faults.js';
 export { turnDoneScenario } from './scenarios/turn-done.js';
 export { userSpeechScenario } from './scenarios/user-speech.js';
 export { type ConformanceSuiteOptions, defineConformanceSuite } from './suite.js';

@@ -39,6 +39,11 @@ import { responseRequestsScenario } from './response-requests.js';
 import { generateResponseScenario, textResponseScenario } from './text-response.js';
 import { toolCallScenario } from './tool-call.js';
 import { transcriptionCutScenario } from './transcription-cut.js';
+import {
+  silentStopScenario,
+  toolOutputWriteFailureScenario,
+  writeFailureScenario,
+} from './transport-faults.js';
 import { turnDoneScenario } from './turn-done.js';
 import { userSpeechScenario } from './user-speech.js';
 
@@ -66,6 +71,9 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   callbackSignalScenario,
   disconnectScenario,
   cutInputScenario,
+  silentStopScenario,
+  writeFailureScenario,
+  toolOutputWriteFailureScenario,
   transcriptionCutScenario,
   userSpeechScenario,
   interruptMidMessageScenario,
@@ -109,11 +117,14 @@ export {
   providerErrorScenario,
   repeatedCallScenario,
   responseRequestsScenario,
+  silentStopScenario,
   staleResponseScenario,
   textResponseScenario,
   toolCallScenario,
+  toolOutputWriteFailureScenario,
   truncationWithoutTranscriptScenario,
   turnDoneScenario,
   unnamedRefusalScenario,
   userSpeechScenario,
+  writeFailureScenario,
 };

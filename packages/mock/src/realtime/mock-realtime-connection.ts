@@ -374,6 +374,19 @@ export class MockRealtimeConnection implements RealtimeConnection {
     this.#player.cancelAll('connection_lost');
   }
 
+  /**
+   * The transport stops being open without saying so, as a socket closing with no close acknowledgement does:
+   * `status` turns `closed`, nothing more arrives (not even `connection_status`, and events not yet delivered are
+   * lost), and every later `send` throws `ConnectionClosedError`. Only the client notices, when it next looks.
+   */
+  stopSilently(): void {
+    if (this.#status === 'closed') return;
+    this.#clearExpiry();
+    this.#status = 'closed';
+    this.#queue.length = 0;
+    this.#player.cancelAll('connection_lost');
+  }
+
   /** Emits any event as is: an escape hatch for provider behaviour the scripts cannot express. */
   emit(event: RealtimeEvent): void {
     this.#emit(event);

@@ -78,6 +78,8 @@ export function createMockHarness(capabilities: Partial<RealtimeCapabilities> = 
         { echoRequestId: false },
       ),
     disconnect: async () => model.connection.disconnect('harness_disconnect'),
+    connectionStopsSilently: async () => model.connection.stopSilently(),
+    failNextWrite: async (commandType) => model.connection.failNextSend(commandType, { failure: 'write' }),
     commands: async () => model.commands,
     waitForCommand: (match, options = {}) => {
       const predicate = typeof match === 'string' ? (c: RealtimeCommand) => c.type === match : match;

@@ -132,3 +132,4 @@ export {
   SimulatorHarness,
   type SimulatorHarnessOptions,
 } from './simulator-harness.js';
+export type { HarnessTransport } from './transport-faults.js';

@@ -2,7 +2,12 @@ import type { RealtimeCommand, RealtimeItem, RealtimeModel, RealtimeSessionConfi
 import { type BrainOutput, type BrainResponse, createHold, type Hold } from './brain.js';
 import { FastForwardClock } from './fast-forward-clock.js';
 import { HARNESS_OPTIONS, HARNESS_SIMULATOR_OPTIONS } from './option-keys.js';
-import { conversationToSeamItems, seamCommandsOf, sessionToSeamConfig } from './seam-view.js';
+import {
+  clientEventToCommand,
+  conversationToSeamItems,
+  seamCommandsOf,
+  sessionToSeamConfig,
+} from './seam-view.js';
 import type { SimulatorConnection } from './sim-connection.js';
 import {
   type RealtimeSimulator,
@@ -10,6 +15,7 @@ import {
   type SimulatorRefusal,
   startRealtimeSimulator,
 } from './simulator.js';
+import { type HarnessTransport, TransportFaults } from './transport-faults.js';
 import { waitForCommands } from './wait-for-command.js';
 
 /** One output of a {@link ScriptedResponse}. */
@@ -38,8 +44,12 @@ export interface ScriptedResponse {
 
 /** Options of {@link createSimulatorHarness}. */
 export interface SimulatorHarnessOptions {
-  /** Builds the adapter under test, pointed at the simulator. */
-  createModel(simulator: RealtimeSimulator): RealtimeModel;
+  /**
+   * Builds the adapter under test, pointed at the simulator. Give the model `transport`'s `WebSocket` and
+   * `webSocketStyle` (the runtime's default WebSocket, wrapped) so that the harness can fault its socket
+   * (`connectionStopsSilently`, `failNextWrite`); an adapter that opens its own sockets fails those scenarios.
+   */
+  createModel(simulator: RealtimeSimulator, transport: HarnessTransport): RealtimeModel;
   /**
    * Simulator options (the brain is the harness's). Transcription is on by default; responses are paced (the
    * simulator's default) on a `FastForwardClock`, so they take virtual time and no test sleeps.
@@ -61,13 +71,17 @@ export class SimulatorHarness {
   readonly #queue: ScriptedResponse[] = [];
   readonly #holds: Hold[] = [];
   readonly #msPerChar: number;
-  /** `response_id:output_index` of messages whose transcript deltas are not sent. */
+  readonly #faults: TransportFaults | undefined;
 
-  /** `msPerChar` must match the simulator's (it places `holdAfterMs` holds in messages without `audioMs`). */
-  constructor(simulator: RealtimeSimulator, model: RealtimeModel, msPerChar = 50) {
+  /**
+   * `msPerChar` must match the simulator's (it places `holdAfterMs` holds in messages without `audioMs`); `faults`
+   * is the transport `model` was given (without it, the transport faults reject).
+   */
+  constructor(simulator: RealtimeSimulator, model: RealtimeModel, msPerChar = 50, faults?: TransportFaults) {
     this.simulator = simulator;
     this.model = model;
     this.#msPerChar = msPerChar;
+    this.#faults = faults;
     simulator.brain = () => this.#nextReply();
   }
 
@@ -209,6 +223,27 @@ export class SimulatorHarness {
     await connection.closed;
   }
 
+  /**
+   * The adapter's socket stops being open without a word (closing, its close never acknowledged): it reports
+   * CLOSING, delivers nothing more and drops what the adapter writes. Needs the model to use the harness's transport.
+   */
+  async connectionStopsSilently(): Promise<void> {
+    this.#transportFaults().stopSilently();
+  }
+
+  /** The next frame the adapter writes for a `commandType` command fails to write (the socket's `send` throws). */
+  async failNextWrite(commandType: RealtimeCommand['type']): Promise<void> {
+    this.#transportFaults().failNextWrite((frame) => {
+      const event: unknown = JSON.parse(frame);
+      return clientEventToCommand(event)?.type === commandType;
+    });
+  }
+
+  #transportFaults(): TransportFaults {
+    if (!this.#faults) throw new Error('This SimulatorHarness was created without a transport to fault.');
+    return this.#faults;
+  }
+
   /** Everything received on every connection, as seam commands (connect-time configurations left out). */
   async commands(): Promise<readonly RealtimeCommand[]> {
     return this.#commands();
@@ -272,5 +307,11 @@ export async function createSimulatorHarness(options: SimulatorHarnessOptions): 
     clock: new FastForwardClock(),
     ...options.simulator,
   });
-  return new SimulatorHarness(simulator, options.createModel(simulator), options.simulator?.msPerChar);
+  const faults = await TransportFaults.create();
+  return new SimulatorHarness(
+    simulator,
+    options.createModel(simulator, faults.transport),
+    options.simulator?.msPerChar,
+    faults,
+  );
 }

@@ -6,6 +6,7 @@ defineConformanceSuite(
   'openai live (client delegation)',
   async (): Promise<RealtimeHarness> =>
     createLiveSimulatorHarness({
-      createModel: (simulator) => new OpenAILiveModel({ apiKey: 'sk-conformance', url: simulator.url }),
+      createModel: (simulator, transport) =>
+        new OpenAILiveModel({ apiKey: 'sk-conformance', url: simulator.url, ...transport }),
     }),
 );

@@ -6,6 +6,7 @@ defineConformanceSuite(
   'openai',
   async (): Promise<RealtimeHarness> =>
     createSimulatorHarness({
-      createModel: (simulator) => new OpenAIRealtimeModel({ apiKey: 'sk-conformance', url: simulator.url }),
+      createModel: (simulator, transport) =>
+        new OpenAIRealtimeModel({ apiKey: 'sk-conformance', url: simulator.url, ...transport }),
     }),
 );

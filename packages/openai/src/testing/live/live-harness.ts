@@ -10,6 +10,7 @@ import { isPlainObject } from '../../shared/deep-merge.js';
 import type { LiveSessionResource } from '../../shared/live-wire-session.js';
 import { LIVE_HARNESS_OPTIONS } from '../option-keys.js';
 import { speechAudio } from '../sim-audio.js';
+import { type HarnessTransport, TransportFaults } from '../transport-faults.js';
 import { waitForCommands } from '../wait-for-command.js';
 import type { LiveReaction } from './live-brain.js';
 import type { LiveSimulatorSession } from './live-sim-session.js';
@@ -17,8 +18,11 @@ import { type LiveSimulator, type LiveSimulatorOptions, startLiveSimulator } fro
 
 /** Options of {@link createLiveSimulatorHarness}. */
 export interface LiveSimulatorHarnessOptions {
-  /** Builds the adapter under test, pointed at the simulator. */
-  createModel(simulator: LiveSimulator): RealtimeModel;
+  /**
+   * Builds the adapter under test, pointed at the simulator. Give the model `transport`'s `WebSocket` and
+   * `webSocketStyle` so that the harness can fault its socket (`connectionStopsSilently`, `failNextWrite`).
+   */
+  createModel(simulator: LiveSimulator, transport: HarnessTransport): RealtimeModel;
   /** Simulator options. */
   simulator?: LiveSimulatorOptions;
 }
@@ -113,9 +117,13 @@ export class LiveSimulatorHarness {
   /** The simulator behind it. */
   readonly simulator: LiveSimulator;
 
-  constructor(simulator: LiveSimulator, model: RealtimeModel) {
+  readonly #faults: TransportFaults | undefined;
+
+  /** `faults` is the transport `model` was given (without it, the transport faults reject). */
+  constructor(simulator: LiveSimulator, model: RealtimeModel, faults?: TransportFaults) {
     this.simulator = simulator;
     this.model = model;
+    this.#faults = faults;
   }
 
   /** Queues what the voice model says after the next utterances (spoken messages only: it never calls tools). */
@@ -178,6 +186,23 @@ export class LiveSimulatorHarness {
     const session = await this.#latest();
     session.dropPrimary();
     await session.primaryClosed;
+  }
+
+  /** The adapter's primary socket stops being open without a word (see `SimulatorHarness.connectionStopsSilently`). */
+  async connectionStopsSilently(): Promise<void> {
+    this.#transportFaults().stopSilently();
+  }
+
+  /** The next frame the adapter writes for a `commandType` command fails to write (the socket's `send` throws). */
+  async failNextWrite(commandType: RealtimeCommand['type']): Promise<void> {
+    this.#transportFaults().failNextWrite(
+      (frame) => liveEventToCommand(JSON.parse(frame) as unknown)?.type === commandType,
+    );
+  }
+
+  #transportFaults(): TransportFaults {
+    if (!this.#faults) throw new Error('This LiveSimulatorHarness was created without a transport to fault.');
+    return this.#faults;
   }
 
   async commands(): Promise<readonly RealtimeCommand[]> {
@@ -263,5 +288,6 @@ export async function createLiveSimulatorHarness(
 ): Promise<LiveSimulatorHarness> {
   LIVE_HARNESS_OPTIONS.check(options);
   const simulator = await startLiveSimulator(options.simulator);
-  return new LiveSimulatorHarness(simulator, options.createModel(simulator));
+  const faults = await TransportFaults.create();
+  return new LiveSimulatorHarness(simulator, options.createModel(simulator, faults.transport), faults);
 }
