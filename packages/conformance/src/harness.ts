@@ -117,14 +117,15 @@ export interface RealtimeHarness {
    * The adapter's transport to the backend stops being open without a word, as a socket whose closing handshake
    * started and is never acknowledged: no close, no error and no further event reaches the adapter, and whatever
    * it writes from now on is dropped by the transport. Only the adapter can notice (it finds the transport not
-   * open when it next writes). Optional: a harness that cannot reach its adapter's transport leaves it out.
+   * open when it next writes). Optional: a harness that cannot reach its adapter's transport leaves it out; the
+   * scenarios look for it once the session is connected (a harness may only reach a transport the adapter opened).
    */
-  connectionStopsSilently?(): Promise<void>;
+  readonly connectionStopsSilently?: (() => Promise<void>) | undefined;
   /**
    * The next write of a `commandType` command to the adapter's transport fails (a broken socket: the write throws)
    * and the command never reaches the backend. Optional, as {@link connectionStopsSilently}.
    */
-  failNextWrite?(commandType: RealtimeCommand['type']): Promise<void>;
+  readonly failNextWrite?: ((commandType: RealtimeCommand['type']) => Promise<void>) | undefined;
 
   /** Everything the backend received so far, normalized (see above). */
   commands(): Promise<readonly RealtimeCommand[]>;

@@ -83,13 +83,14 @@ export const silentStopScenario: ConformanceScenario = {
   requires: [],
   exercises: ['responseRequests'],
   async run(harness) {
-    if (!harness.connectionStopsSilently) throw cannot(harness, 'connectionStopsSilently');
     const kept = 'Remember the code 4711.';
     const refused = 'Are you still there?';
     await withSession(harness, new Agent({ name: 'Steady' }), async (session, events) => {
       await session.connect();
+      const stop = harness.connectionStopsSilently;
+      if (!stop) throw cannot(harness, 'connectionStopsSilently');
       if (harness.model.capabilities.responseRequests) session.sendMessage(kept, { respond: false });
-      await harness.connectionStopsSilently?.();
+      await stop();
 
       const send = appSend(harness, session, refused);
       expect(send).toThrow(SessionNotConnectedError);
@@ -116,13 +117,12 @@ export const writeFailureScenario: ConformanceScenario = {
   requires: [],
   exercises: ['responseRequests'],
   async run(harness) {
-    if (!harness.failNextWrite) throw cannot(harness, 'failNextWrite');
     const text = 'Book a table for two.';
     await withSession(harness, new Agent({ name: 'Steady' }), async (session, events) => {
       await session.connect();
-      await harness.failNextWrite?.(
-        harness.model.capabilities.responseRequests ? 'createItem' : 'appendInputAudio',
-      );
+      const failNextWrite = harness.failNextWrite;
+      if (!failNextWrite) throw cannot(harness, 'failNextWrite');
+      await failNextWrite(harness.model.capabilities.responseRequests ? 'createItem' : 'appendInputAudio');
 
       const send = appSend(harness, session, text);
       let thrown: unknown;
@@ -155,7 +155,6 @@ export const toolOutputWriteFailureScenario: ConformanceScenario = {
   name: 'a tool output whose write fails at the transport is reported, named by the lost turn, and replayed once',
   requires: ['responseRequests'],
   async run(harness) {
-    if (!harness.failNextWrite) throw cannot(harness, 'failNextWrite');
     const runs: string[] = [];
     const book = tool({
       name: 'book_table',
@@ -169,10 +168,12 @@ export const toolOutputWriteFailureScenario: ConformanceScenario = {
     const callId = 'call_transport_fault';
     await withSession(harness, new Agent({ name: 'Host', tools: [book] }), async (session, events) => {
       await session.connect();
+      const failNextWrite = harness.failNextWrite;
+      if (!failNextWrite) throw cannot(harness, 'failNextWrite');
       await harness.respondWith({
         output: [{ type: 'function_call', name: 'book_table', arguments: { at: '8 pm' }, callId }],
       });
-      await harness.failNextWrite?.('sendToolOutput');
+      await failNextWrite('sendToolOutput');
 
       session.sendMessage('A table at 8 pm, please.');
       const lost = await events.waitFor('error', (e) => e.code === 'connection_lost');

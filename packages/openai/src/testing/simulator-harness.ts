@@ -47,7 +47,7 @@ export interface SimulatorHarnessOptions {
   /**
    * Builds the adapter under test, pointed at the simulator. Give the model `transport`'s `WebSocket` and
    * `webSocketStyle` (the runtime's default WebSocket, wrapped) so that the harness can fault its socket
-   * (`connectionStopsSilently`, `failNextWrite`); an adapter that opens its own sockets fails those scenarios.
+   * (`connectionStopsSilently`, `failNextWrite`); where the adapter opens its own sockets, those scenarios are skipped.
    */
   createModel(simulator: RealtimeSimulator, transport: HarnessTransport): RealtimeModel;
   /**
@@ -75,7 +75,7 @@ export class SimulatorHarness {
 
   /**
    * `msPerChar` must match the simulator's (it places `holdAfterMs` holds in messages without `audioMs`); `faults`
-   * is the transport `model` was given (without it, the transport faults reject).
+   * is the transport `model` was given (without it, the harness has no transport faults).
    */
   constructor(simulator: RealtimeSimulator, model: RealtimeModel, msPerChar = 50, faults?: TransportFaults) {
     this.simulator = simulator;
@@ -225,23 +225,24 @@ export class SimulatorHarness {
 
   /**
    * The adapter's socket stops being open without a word (closing, its close never acknowledged): it reports
-   * CLOSING, delivers nothing more and drops what the adapter writes. Needs the model to use the harness's transport.
+   * CLOSING, delivers nothing more and drops what the adapter writes. Present once the adapter opened its socket
+   * through the harness's transport (see `createModel`).
    */
-  async connectionStopsSilently(): Promise<void> {
-    this.#transportFaults().stopSilently();
+  get connectionStopsSilently(): (() => Promise<void>) | undefined {
+    const faults = this.#faults;
+    if (!faults?.reachable) return undefined;
+    return async () => faults.stopSilently();
   }
 
-  /** The next frame the adapter writes for a `commandType` command fails to write (the socket's `send` throws). */
-  async failNextWrite(commandType: RealtimeCommand['type']): Promise<void> {
-    this.#transportFaults().failNextWrite((frame) => {
-      const event: unknown = JSON.parse(frame);
-      return clientEventToCommand(event)?.type === commandType;
-    });
-  }
-
-  #transportFaults(): TransportFaults {
-    if (!this.#faults) throw new Error('This SimulatorHarness was created without a transport to fault.');
-    return this.#faults;
+  /**
+   * The next frame the adapter writes for a command of this type fails to write (the socket's `send` throws). Present
+   * once the adapter opened its socket through the harness's transport.
+   */
+  get failNextWrite(): ((commandType: RealtimeCommand['type']) => Promise<void>) | undefined {
+    const faults = this.#faults;
+    if (!faults?.reachable) return undefined;
+    return async (commandType) =>
+      faults.failNextWrite((frame) => clientEventToCommand(JSON.parse(frame))?.type === commandType);
   }
 
   /** Everything received on every connection, as seam commands (connect-time configurations left out). */

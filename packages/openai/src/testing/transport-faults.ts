@@ -48,6 +48,11 @@ export class TransportFaults {
     return new TransportFaults(await loadWebSocketConstructor(undefined), detectWebSocketStyle(undefined));
   }
 
+  /** Whether the adapter opened a socket through the transport (only then can the harness fault it). */
+  get reachable(): boolean {
+    return this.#sockets.length > 0;
+  }
+
   /** The latest socket stops being open without a close, an error or any further event; writes are dropped. */
   stopSilently(): void {
     this.#latest('stop it silently').stop();

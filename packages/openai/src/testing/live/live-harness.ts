@@ -119,7 +119,7 @@ export class LiveSimulatorHarness {
 
   readonly #faults: TransportFaults | undefined;
 
-  /** `faults` is the transport `model` was given (without it, the transport faults reject). */
+  /** `faults` is the transport `model` was given (without it, the harness has no transport faults). */
   constructor(simulator: LiveSimulator, model: RealtimeModel, faults?: TransportFaults) {
     this.simulator = simulator;
     this.model = model;
@@ -188,21 +188,22 @@ export class LiveSimulatorHarness {
     await session.primaryClosed;
   }
 
-  /** The adapter's primary socket stops being open without a word (see `SimulatorHarness.connectionStopsSilently`). */
-  async connectionStopsSilently(): Promise<void> {
-    this.#transportFaults().stopSilently();
+  /**
+   * The adapter's primary socket stops being open without a word (see `SimulatorHarness.connectionStopsSilently`).
+   * Present once the adapter opened its socket through the harness's transport.
+   */
+  get connectionStopsSilently(): (() => Promise<void>) | undefined {
+    const faults = this.#faults;
+    if (!faults?.reachable) return undefined;
+    return async () => faults.stopSilently();
   }
 
-  /** The next frame the adapter writes for a `commandType` command fails to write (the socket's `send` throws). */
-  async failNextWrite(commandType: RealtimeCommand['type']): Promise<void> {
-    this.#transportFaults().failNextWrite(
-      (frame) => liveEventToCommand(JSON.parse(frame) as unknown)?.type === commandType,
-    );
-  }
-
-  #transportFaults(): TransportFaults {
-    if (!this.#faults) throw new Error('This LiveSimulatorHarness was created without a transport to fault.');
-    return this.#faults;
+  /** The next frame the adapter writes for a command of this type fails to write (the socket's `send` throws). */
+  get failNextWrite(): ((commandType: RealtimeCommand['type']) => Promise<void>) | undefined {
+    const faults = this.#faults;
+    if (!faults?.reachable) return undefined;
+    return async (commandType) =>
+      faults.failNextWrite((frame) => liveEventToCommand(JSON.parse(frame))?.type === commandType);
   }
 
   async commands(): Promise<readonly RealtimeCommand[]> {
