@@ -4,9 +4,12 @@
 // BENCH_AUDIO_DELTAS (default 20,000) audio deltas of 100 ms (PCM16 24 kHz: 6,400 base64 characters, ~6.5 KB
 // frames) with a transcript delta each, precomputed and written as fast as the socket drains. Each client run is a
 // fresh process that measures its own CPU time (process.cpuUsage: user + system, all threads) from the first audio
-// callback to the last, divided by the audio events in between. Clients alternate (a b c b' a b c b' …) for
+// callback to the last, divided by the audio events in between; each collects its garbage once right before it asks
+// for the response. Clients alternate (a b c b' a b c b' …) for
 // BENCH_ROUNDS rounds (default 7); the table shows medians:
 //   (a)  floor: a bare `ws` client that only does JSON.parse and base64 decode of each frame;
+//   (a') the floor in a process that imported @parley/core and @parley/openai: what the larger heap costs the same
+//        work (a Parley client carries that heap too);
 //   (b)  Parley: RealtimeSession on OpenAIRealtimeModel, with an `audio` listener;
 //   (c)  @openai/agents-realtime: RealtimeSession on OpenAIRealtimeWebSocket, with an `audio` listener;
 //   (b') Parley's OpenAIRealtimeConnection alone (no session), to tell the adapter's share from the session's.
@@ -27,6 +30,7 @@ const compareEnv = {
 const picked = process.env.BENCH_CLIENTS?.split(',');
 const CLIENTS = [
   { id: 'floor', kind: 'floor', label: '(a) floor: ws + JSON.parse + base64 decode' },
+  { id: 'floor-loaded', kind: 'floor-loaded', label: "(a') floor, Parley's modules loaded" },
   { id: 'parley-session', kind: 'parley-session', label: '(b) Parley RealtimeSession + OpenAIRealtimeModel' },
   { id: 'agents', kind: 'agents', label: '(c) @openai/agents-realtime RealtimeSession' },
   { id: 'parley-connection', kind: 'parley-connection', label: "(b') Parley OpenAIRealtimeConnection alone" },
@@ -107,9 +111,11 @@ try {
     samples.has(id) ? median(samples.get(id).map((s) => s.microsPerEvent)) : undefined;
   const parley = medianOf('parley-session');
   const agents = medianOf('agents');
+  const loaded = medianOf('floor-loaded');
   if (parley !== undefined) {
     console.log(
       `Parley RealtimeSession: ${(parley / floorMedian).toFixed(2)}× the floor (target ≤ 0.90× in every round)` +
+        (loaded === undefined ? '' : `, ${(parley / loaded).toFixed(2)}× the floor with Parley loaded`) +
         (agents === undefined ? '.' : `, ${(parley / agents).toFixed(2)}× @openai/agents-realtime.`),
     );
   }
