@@ -4,9 +4,8 @@ import {
   type RealtimeCapabilities,
   type RealtimeConnectOptions,
   type RealtimeModel,
-  systemClock,
 } from '@parley/core';
-import { optionKeys } from '@parley/core/internal';
+import { optionKeys, resolveClockOption } from '@parley/core/internal';
 import {
   type OpenAIRealtimeConnection,
   OpenAIRealtimeError,
@@ -132,6 +131,7 @@ export class AzureOpenAIRealtimeModel implements RealtimeModel {
   readonly #connection: ResolvedAzureConnection;
   readonly #options: AzureOpenAIRealtimeModelOptions;
   readonly #style: WebSocketStyle;
+  readonly #clock: Clock;
 
   constructor(options: AzureOpenAIRealtimeModelOptions = {}) {
     if (options === null || typeof options !== 'object') {
@@ -177,6 +177,7 @@ export class AzureOpenAIRealtimeModel implements RealtimeModel {
     if (options.transcriptionDeployment !== undefined) {
       assertDeploymentName(options.transcriptionDeployment, 'transcriptionDeployment');
     }
+    this.#clock = resolveClockOption(options.clock, invalidOption);
     positiveInteger(options.connectTimeoutMs, 'connectTimeoutMs', 30_000);
     positiveInteger(options.closeTimeoutMs, 'closeTimeoutMs', 5_000);
     if (options.onWarning !== undefined && typeof options.onWarning !== 'function') {
@@ -202,7 +203,7 @@ export class AzureOpenAIRealtimeModel implements RealtimeModel {
     const model = options.config?.inputTranscription?.model;
     if (model !== undefined) assertDeploymentName(model, 'config.inputTranscription.model');
     const { credential } = this.#connection;
-    const clock = this.#options.clock ?? systemClock;
+    const clock = this.#clock;
     return openSocket({
       signal,
       secret: () => (credential.kind === 'api-key' ? credential.key : fetchToken(credential.tokenProvider)),

@@ -70,6 +70,8 @@ for (const [name, create] of models) {
       ['a key with a line break', { ...base, apiKey: 'k\n' }, /line breaks/],
       ['an api-key header', { ...base, headers: { 'API-Key': 'x' } }, /must not set "API-Key"/],
       ['an Authorization header', { ...base, headers: { Authorization: 'x' } }, /must not set/],
+      ['a clock without timers', { ...base, clock: { now: () => 0 } }, /clock must implement .*ManualClock/],
+      ['a clock that is null', { ...base, clock: null }, /clock must implement/],
     ])('rejects %s before connecting', (_what, options, message) => {
       clearEnv();
       expect(() => create(options)).toThrow(message);

@@ -29,6 +29,20 @@ export function isClock(value: unknown): value is Clock {
   );
 }
 
+/**
+ * The `clock` option every class that takes one checks in its constructor: the system clock when left out, else a
+ * {@link Clock}; anything else throws `invalid(message)` (the caller's typed option error) saying what to pass, so a
+ * wrong clock fails before connecting instead of at the first timer.
+ */
+export function resolveClockOption(value: unknown, invalid: (message: string) => Error): Clock {
+  if (value === undefined) return systemClock;
+  if (isClock(value)) return value;
+  throw invalid(
+    'clock must implement now(), setTimeout() and clearTimeout(): pass systemClock (@parley/core), a ManualClock ' +
+      '(@parley/mock) in tests, or leave it out for the system clock.',
+  );
+}
+
 /** Resolves after `ms` on `clock`, or rejects with the signal's reason once `signal` aborts. */
 export function delay(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -3,7 +3,13 @@
  * tests build on. Unstable: any release may change or remove them; apps should not import this entry.
  */
 export { type AnyClass, brand } from './brand.js';
-export { isClock, type LongTimeout, MAX_TIMER_DELAY_MS, setLongTimeout } from './clock.js';
+export {
+  isClock,
+  type LongTimeout,
+  MAX_TIMER_DELAY_MS,
+  resolveClockOption,
+  setLongTimeout,
+} from './clock.js';
 export { createRunContext } from './context.js';
 export { type OptionKeyList, type OptionKeys, optionKeys } from './option-keys.js';
 export {

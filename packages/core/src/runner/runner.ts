@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { Agent } from '../agent.js';
-import { type Clock, systemClock } from '../clock.js';
+import { type Clock, resolveClockOption } from '../clock.js';
 import { DEFAULT_MAX_TURNS } from '../constants.js';
 import { createRunContext } from '../context.js';
 import { AbortError, UserError } from '../errors.js';
@@ -145,11 +145,16 @@ function checkInput(input: unknown): asserts input is string | ConversationItem[
 export class Runner {
   /** The defaults this runner was created with. */
   readonly config: Readonly<RunnerConfig>;
+  readonly #clock: Clock;
 
   constructor(config: RunnerConfig = {}) {
     RUNNER_CONFIG.check(config);
     checkSettings(config, 'Runner');
     checkMaxTurns(config.maxTurns, 'Runner');
+    this.#clock = resolveClockOption(
+      config.clock,
+      (message) => new UserError(`Runner: ${message}`, { code: 'invalid_option' }),
+    );
     this.config = { ...config };
   }
 
@@ -210,7 +215,7 @@ export class Runner {
       state,
       data,
       signal: controller.signal,
-      clock: this.config.clock ?? systemClock,
+      clock: this.#clock,
       settings: resolveRunSettings(this.config, options),
       stream: driver !== undefined,
       emit: driver ? driver.push : ignoreEvent,

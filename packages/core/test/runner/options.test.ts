@@ -1,4 +1,4 @@
-import { Agent, handoff, Runner, tool, UnknownOptionError } from '@parley/core';
+import { Agent, handoff, Runner, systemClock, tool, UnknownOptionError, UserError } from '@parley/core';
 import { MockModel } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -51,6 +51,24 @@ describe('unknown options are a UserError naming the nearest valid option', () =
       () => new Agent({ name: 'A', instructions: 'ok', modelSettings: { temperature: 0 } }),
     ).not.toThrow();
     expect(() => new Runner({ maxTurns: 3, clock: undefined })).not.toThrow();
+  });
+
+  test('new Runner() with a clock that is not one: a typed error saying what to pass, before any run', () => {
+    for (const clock of [{ now: () => 0 }, 'system', null]) {
+      const error = (() => {
+        try {
+          new Runner({ clock: clock as never });
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(UserError);
+      expect(error).toMatchObject({ code: 'invalid_option' });
+      expect((error as Error).message).toMatch(
+        /^Runner: clock must implement now\(\), setTimeout\(\) and clearTimeout\(\): pass systemClock/,
+      );
+    }
+    expect(() => new Runner({ clock: systemClock })).not.toThrow();
   });
 
   test('state.reject() options', async () => {

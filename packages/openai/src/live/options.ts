@@ -1,5 +1,5 @@
-import { type Clock, systemClock, UserError } from '@parley/core';
-import { isClock, type OptionKeyList, optionKeys } from '@parley/core/internal';
+import { type Clock, UserError } from '@parley/core';
+import { type OptionKeyList, optionKeys, resolveClockOption } from '@parley/core/internal';
 import {
   DEFAULT_CLOSE_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -231,8 +231,7 @@ export function resolveLiveOptions(options: OpenAILiveModelOptions = {}): Resolv
   if (style !== undefined && style !== 'ws' && style !== 'headers-init') {
     throw invalid("webSocketStyle must be 'ws' or 'headers-init'; leave it out to detect it.");
   }
-  const clock = options.clock ?? systemClock;
-  if (!isClock(clock)) throw invalid('clock must implement now(), setTimeout() and clearTimeout().');
+  const clock = resolveClockOption(options.clock, invalid);
   return {
     apiKey,
     authHeader,

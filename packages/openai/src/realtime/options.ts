@@ -1,5 +1,5 @@
-import { type Clock, systemClock, UserError } from '@parley/core';
-import { optionKeys } from '@parley/core/internal';
+import { type Clock, UserError } from '@parley/core';
+import { optionKeys, resolveClockOption } from '@parley/core/internal';
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from '../constants.js';
 import { type ApiKeySource, resolveApiKeySource } from '../shared/api-key.js';
 import type { WireSession } from '../shared/realtime-wire.js';
@@ -218,7 +218,7 @@ export function resolveRealtimeOptions(options: OpenAIRealtimeModelOptions = {})
     WebSocket: options.WebSocket,
     webSocketStyle: style,
     sessionConfig,
-    clock: options.clock ?? systemClock,
+    clock: resolveClockOption(options.clock, invalid),
     connectTimeoutMs: positiveInteger(
       options.connectTimeoutMs,
       'connectTimeoutMs',

@@ -1,5 +1,5 @@
 import { type Clock, systemClock, UserError } from '@parley/core';
-import { type OptionKeyList, type OptionKeys, optionKeys } from '@parley/core/internal';
+import { type OptionKeyList, type OptionKeys, optionKeys, resolveClockOption } from '@parley/core/internal';
 import { DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from '../constants.js';
 import { endpointURL } from '../shared/base-url.js';
 import type { StructuredOutputSettings } from './request-mapping.js';
@@ -189,7 +189,7 @@ export function resolveClientOptions(
     headers: resolveHeaders(options),
     fetch: custom ?? ((input, init) => globalThis.fetch(input, init)),
     maxRetries,
-    clock: options.clock ?? systemClock,
+    clock: resolveClockOption(options.clock, fail),
     timeoutMs,
     structuredOutput: { name, strict: options.structuredOutput?.strict ?? true },
   };

@@ -57,6 +57,12 @@ describe('OpenAIRealtimeModel options', () => {
     ['a zero connect timeout', { apiKey: API_KEY, connectTimeoutMs: 0 }, /connectTimeoutMs/],
     ['a fractional close timeout', { apiKey: API_KEY, closeTimeoutMs: 1.5 }, /closeTimeoutMs/],
     [
+      'a clock without timers',
+      { apiKey: API_KEY, clock: { now: () => 0 } as never },
+      /clock must implement now\(\), setTimeout\(\) and clearTimeout\(\): pass systemClock/,
+    ],
+    ['a clock that is not an object', { apiKey: API_KEY, clock: 'system' as never }, /clock must implement/],
+    [
       'a standard key in a browser socket',
       { apiKey: API_KEY, WebSocket: WsWebSocket, webSocketStyle: 'browser' },
       /ephemeral "ek_" key/,

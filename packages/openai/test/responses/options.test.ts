@@ -62,6 +62,7 @@ describe('OpenAIResponsesModel options', () => {
     ['an Authorization header', { headers: { authorization: 'Bearer x' } }, /Authorization/],
     ['a bad schema name', { structuredOutput: { name: 'has space' } }, /structuredOutput\.name/],
     ['an empty project', { project: '' }, /project/],
+    ['a clock without timers', { clock: { now: () => 0 } }, /clock must implement .*ManualClock/],
   ])('rejects %s before any request', (_what, patch, message) => {
     const recorded = script(server, []);
     const error = optionError({ apiKey: API_KEY, model: 'gpt-test', ...patch });

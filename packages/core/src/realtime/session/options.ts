@@ -1,5 +1,5 @@
 import { Agent } from '../../agent.js';
-import { type Clock, isClock, systemClock } from '../../clock.js';
+import { type Clock, resolveClockOption } from '../../clock.js';
 import {
   DEFAULT_GUARDRAIL_DEBOUNCE_CHARS,
   DEFAULT_REPLY_TIMEOUT_MS,
@@ -202,8 +202,7 @@ export function resolveSessionOptions<TContext>(
   ) {
     throw invalid('outputGuardrails must be a list of { name, execute } guardrails.');
   }
-  const clock = options.clock ?? systemClock;
-  if (!isClock(clock)) throw invalid('clock must implement now(), setTimeout() and clearTimeout().');
+  const clock = resolveClockOption(options.clock, invalid);
   const tracker = options.playbackTracker;
   const trackerMethods = ['audioReceived', 'played', 'finished', 'playedMs', 'stopped', 'reset'] as const;
   if (
