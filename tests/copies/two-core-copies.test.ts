@@ -100,6 +100,25 @@ describe('two copies of @parley/core work together', () => {
     expect(result.finalOutput).toBe('It is sunny in Oslo.');
   });
 
+  test("a Runner and its results are instances of the other copy's classes", async () => {
+    const { triage } = weatherAgents(a);
+    const runner = new b.Runner({
+      model: new MockModel([MockModel.text('Hi.'), MockModel.text('Hi again.')]),
+    });
+    expect(runner).toBeInstanceOf(a.Runner);
+    const result = await runner.run(triage, 'Hello');
+    expect(result).toBeInstanceOf(a.RunResult);
+    expect(result).toBeInstanceOf(a.RunResultBase);
+    expect(result).not.toBeInstanceOf(a.StreamedRunResult);
+    const streamed = await runner.run(triage, 'Hello', { stream: true });
+    await streamed.completed;
+    expect(streamed).toBeInstanceOf(a.StreamedRunResult);
+    expect(streamed).toBeInstanceOf(a.RunResultBase);
+    expect(streamed).not.toBeInstanceOf(a.RunResult);
+    expect(runner).not.toBeInstanceOf(a.RunResult);
+    expect(result).not.toBeInstanceOf(a.Runner);
+  });
+
   test('errors thrown by one copy are instances of the other copy’s classes, with their code', async () => {
     const { triage } = weatherAgents(a);
     const session = new b.RealtimeSession(triage, { model: new MockRealtimeModel() });

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AnyAgent } from '../agent.js';
+import { brand } from '../brand.js';
 import type { InputGuardrailResult, OutputGuardrailResult, ToolGuardrailResult } from '../guardrails.js';
 import type { ConversationItem } from '../items.js';
 import type { ModelResponse } from '../model.js';
@@ -45,6 +46,10 @@ function viewOf<TContext>(state: RunState<TContext>): ResultView<TContext> {
 
 /** What both kinds of result show. Values are fixed once the run settles (resuming makes a new result). */
 export abstract class RunResultBase<TContext, TOutput extends z.ZodType | undefined> {
+  static {
+    brand(RunResultBase, 'core.RunResultBase');
+  }
+
   readonly #state: RunState<TContext>;
   #snapshot: ResultView<TContext> | undefined;
 
@@ -133,6 +138,10 @@ export class RunResult<
   TContext = unknown,
   TOutput extends z.ZodType | undefined = z.ZodType | undefined,
 > extends RunResultBase<TContext, TOutput> {
+  static {
+    brand(RunResult, 'core.RunResult');
+  }
+
   /** The result view of a state, fixed at the moment of construction. */
   constructor(state: RunState<TContext>) {
     super(state, true);

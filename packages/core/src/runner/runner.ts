@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { Agent } from '../agent.js';
+import { brand } from '../brand.js';
 import { type Clock, resolveClockOption } from '../clock.js';
 import { DEFAULT_MAX_TURNS } from '../constants.js';
 import { createRunContext } from '../context.js';
@@ -143,6 +144,10 @@ function checkInput(input: unknown): asserts input is string | ConversationItem[
  * ```
  */
 export class Runner {
+  static {
+    brand(Runner, 'core.Runner');
+  }
+
   /** The defaults this runner was created with. */
   readonly config: Readonly<RunnerConfig>;
   readonly #clock: Clock;

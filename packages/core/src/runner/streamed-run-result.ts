@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { brand } from '../brand.js';
 import { RunResultBase } from './run-result.js';
 import type { RunState } from './run-state.js';
 import type { RunStreamEvent } from './stream-events.js';
@@ -51,6 +52,10 @@ export class StreamedRunResult<
   readonly #completed: Promise<void>;
   #resolveCompleted!: () => void;
   #rejectCompleted!: (error: unknown) => void;
+
+  static {
+    brand(StreamedRunResult, 'core.StreamedRunResult');
+  }
 
   static {
     createStreamed = <TContext, TOutput extends z.ZodType | undefined>(
