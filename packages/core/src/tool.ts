@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { abortable } from './abortable.js';
-import type { Agent } from './agent.js';
+import type { Agent, AnyFunctionTool } from './agent.js';
 import { type BackgroundResult, isBackgroundResult } from './background-result.js';
 import { type Clock, systemClock } from './clock.js';
 import type { RunContext } from './context.js';
@@ -183,6 +183,25 @@ export function tool<TContext = unknown, TParameters extends z.ZodObject = z.Zod
  */
 export async function neverNeedsApproval(): Promise<boolean> {
   return false;
+}
+
+/**
+ * @internal Whether a call waits for the app's approval, for the Runner and the realtime session alike. A
+ * tool defined without `needsApproval` is not asked (no promise, no abort listener), nor are invalid arguments
+ * (they never reach `execute`: the call answers with an error output). Otherwise the tool's check gets the
+ * call's `signal` and is not awaited past it. `parsed`: the arguments, when the caller already parsed them.
+ */
+export function callNeedsApproval<TContext>(
+  tool: AnyFunctionTool<TContext>,
+  context: RunContext<TContext>,
+  call: ToolCallInfo,
+  signal: AbortSignal,
+  parsed?: ParsedToolArguments,
+): false | Promise<boolean> {
+  if (tool.needsApproval === neverNeedsApproval) return false;
+  const args = parsed ?? parseToolArguments(tool, call.arguments);
+  if (!args.ok) return false;
+  return abortable(tool.needsApproval(context, args.input, { ...call, signal }), signal);
 }
 
 /** The {@link ToolDefinition} a model is offered for a tool. */

@@ -7,10 +7,10 @@ import type { Handoff } from '../handoff.js';
 import type { FunctionCallItem, FunctionCallOutputItem, MessageItem } from '../items.js';
 import type { ModelResponse } from '../model.js';
 import {
+  callNeedsApproval,
   defaultToolErrorFunction,
   type InvokeToolOptions,
   invokeFunctionTool,
-  neverNeedsApproval,
   type ParsedToolArguments,
   parseToolArguments,
   type ToolCallInfo,
@@ -209,14 +209,7 @@ async function resolveCalls<TContext>(
       continue;
     }
     const parsed = parseToolArguments(tool, call.arguments);
-    if (
-      parsed.ok &&
-      tool.needsApproval !== neverNeedsApproval &&
-      (await abortable(
-        tool.needsApproval(data.runContext, parsed.input, { ...callInfo(call), signal: env.signal }),
-        env.signal,
-      ))
-    ) {
+    if (await callNeedsApproval(tool, data.runContext, callInfo(call), env.signal, parsed)) {
       awaitingApproval.push(call);
       continue;
     }

@@ -3,7 +3,7 @@ import type { Agent, AnyFunctionTool } from '../../agent.js';
 import type { Clock } from '../../clock.js';
 import type { RunContext } from '../../context.js';
 import type { Handoff } from '../../handoff.js';
-import { invokeFunctionTool, parseToolArguments } from '../../tool.js';
+import { callNeedsApproval, invokeFunctionTool } from '../../tool.js';
 import type { RealtimeCommand, RealtimeEvent } from '../seam.js';
 import type { ApprovalBook, ApprovalDecision } from './approvals.js';
 import {
@@ -204,15 +204,8 @@ export class ToolExecutor<TContext> {
     call: ToolCall<TContext>,
     signal: AbortSignal,
   ): Promise<ApprovalDecision> {
-    const parsed = parseToolArguments(tool, call.arguments);
-    // Invalid arguments never reach `execute`; invokeFunctionTool turns them into an error output.
-    if (!parsed.ok) return { approved: true };
     const info = { callId: call.callId, name: call.name, arguments: call.arguments };
-    // The check may wait on the app: it gets the call's signal and is not awaited past it.
-    const needed = await abortable(
-      tool.needsApproval(this.#host.runContext, parsed.input, { ...info, signal }),
-      signal,
-    );
+    const needed = await callNeedsApproval(tool, this.#host.runContext, info, signal);
     if (signal.aborted) throw signal.reason;
     if (!needed) return { approved: true };
     const standing = this.#host.approvals.standing(tool.name);
