@@ -103,8 +103,25 @@ async function runnerRun(turns, stream = false, model = newModel(turns)) {
   return result;
 }
 
-/** The same conversation by hand: the model called directly, tools executed directly. */
-async function baselineRun(turns, model = newModel(turns)) {
+/**
+ * A model response the way a minimal hand-written streaming agent reads it: iterate the model's stream, hand
+ * each text delta to the app (here a counter), keep the final response.
+ */
+let deltasSeen = 0;
+async function streamedResponse(model, request) {
+  let response;
+  for await (const event of model.streamResponse(request, {})) {
+    if (event.type === 'text_delta') deltasSeen += event.delta.length;
+    else if (event.type === 'response_done') response = event.response;
+  }
+  return response;
+}
+
+/**
+ * The same conversation by hand: the model called directly (its `getResponse`, or with `stream` its
+ * `streamResponse` read as above), tools executed directly.
+ */
+async function baselineRun(turns, model = newModel(turns), stream = false) {
   const definitions = tools.map((t) => ({
     type: 'function',
     name: t.name,
@@ -113,15 +130,13 @@ async function baselineRun(turns, model = newModel(turns)) {
   }));
   const conversation = [{ type: 'message', role: 'user', content: 'go' }];
   for (;;) {
-    const response = await model.getResponse(
-      {
-        systemInstructions: 'Use the tools.',
-        input: [...conversation],
-        tools: definitions,
-        modelSettings: {},
-      },
-      {},
-    );
+    const request = {
+      systemInstructions: 'Use the tools.',
+      input: [...conversation],
+      tools: definitions,
+      modelSettings: {},
+    };
+    const response = stream ? await streamedResponse(model, request) : await model.getResponse(request, {});
     conversation.push(...response.output);
     const calls = response.output.filter((item) => item.type === 'function_call');
     if (calls.length === 0) return conversation;
@@ -144,20 +159,45 @@ async function timeRuns(once, runs = THROUGHPUT_RUNS) {
   return (performance.now() - started) / 1000;
 }
 
-/** Alternates the scenarios for several rounds (so JIT warm-up favours none) and keeps each one's median. */
-async function throughput(scenarios, rounds = 5) {
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+
+/**
+ * Alternates the scenarios for several rounds (so JIT warm-up favours none; every other round in reverse
+ * order) and keeps each one's median, and each round's seconds for the paired ratios below.
+ */
+async function throughput(scenarios, rounds = ROUNDS) {
   for (const scenario of scenarios) for (let i = 0; i < 200; i++) await scenario.once();
   const samples = scenarios.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [index, scenario] of scenarios.entries()) samples[index].push(await timeRuns(scenario.once));
+    const order = [...scenarios.keys()];
+    if (round % 2 === 1) order.reverse();
+    for (const index of order) samples[index].push(await timeRuns(scenarios[index].once));
   }
   return scenarios.map((scenario, index) => {
-    const sorted = samples[index].sort((a, b) => a - b);
+    const sorted = [...samples[index]].sort((a, b) => a - b);
     const seconds = sorted[Math.floor(sorted.length / 2)];
     const turns = THROUGHPUT_RUNS * TURNS_PER_RUN;
-    return { label: scenario.label, turnsPerSecond: turns / seconds, microsPerTurn: (seconds * 1e6) / turns };
+    return {
+      label: scenario.label,
+      turnsPerSecond: turns / seconds,
+      microsPerTurn: (seconds * 1e6) / turns,
+      perRound: samples[index],
+    };
   });
 }
+
+/**
+ * The ratio of two scenarios round by round (each pair measured next to each other, so a change of the
+ * machine's load between rounds cancels out): median, min and max over the rounds.
+ */
+function pairedRatio(measured, base) {
+  const ratios = measured.perRound
+    .map((seconds, round) => seconds / base.perRound[round])
+    .sort((a, b) => a - b);
+  return { median: ratios[Math.floor(ratios.length / 2)], min: ratios[0], max: ratios.at(-1) };
+}
+const ratioText = ({ median, min, max }) =>
+  `${median.toFixed(2)}x (rounds ${min.toFixed(2)}-${max.toFixed(2)})`;
 
 let keptAlive;
 
@@ -181,11 +221,16 @@ async function retainedBytes(once) {
   return after - before;
 }
 
-const [runner, streamed, baseline] = await throughput([
+const [runner, streamed, baseline, streamedBaseline] = await throughput([
   { label: 'Runner (plain)', once: () => runnerRun(TURNS_PER_RUN) },
   { label: 'Runner (streamed)', once: () => runnerRun(TURNS_PER_RUN, true) },
   { label: 'baseline: mock + tools by hand', once: () => baselineRun(TURNS_PER_RUN) },
+  {
+    label: 'streaming baseline: mock stream + tools by hand',
+    once: () => baselineRun(TURNS_PER_RUN, newModel(TURNS_PER_RUN), true),
+  },
 ]);
+if (deltasSeen === 0) throw new Error('the streaming baseline saw no text');
 async function medianRetained(once) {
   const samples = [];
   for (let i = 0; i < 3; i++) samples.push(await retainedBytes(once));
@@ -201,6 +246,7 @@ const rows = [
   [runner, runnerMemory],
   [streamed, streamedMemory],
   [baseline, baselineMemory],
+  [streamedBaseline, undefined],
 ].map(([row, memory]) => ({
   scenario: row.label,
   'turns/s': Math.round(row.turnsPerSecond).toLocaleString('en-US'),
@@ -213,13 +259,19 @@ const rows = [
 }));
 
 console.log(
-  `Runner overhead, 2-tool loop on a zero-latency MockModel (median of 5 rounds of ${THROUGHPUT_RUNS} runs x ${TURNS_PER_RUN} turns; Node ${process.version})`,
+  `Runner overhead, 2-tool loop on a zero-latency MockModel (median of ${ROUNDS} rounds of ${THROUGHPUT_RUNS} runs x ${TURNS_PER_RUN} turns; Node ${process.version})`,
 );
 console.table(rows);
 console.log(
   `Runner overhead per turn: ${(runner.microsPerTurn - baseline.microsPerTurn).toFixed(1)} µs ` +
     `(${(baseline.turnsPerSecond / runner.turnsPerSecond).toFixed(2)}x the baseline); ` +
     `heap kept by a finished 1,000-turn run: ${kb(runnerMemory)} (baseline conversation: ${kb(baselineMemory)}).`,
+);
+console.log(
+  `Paired per round (median, min-max): Runner (plain) vs the baseline ${ratioText(pairedRatio(runner, baseline))}; ` +
+    `Runner (streamed) vs the streaming baseline (both read the same mock's stream) ${ratioText(pairedRatio(streamed, streamedBaseline))}; ` +
+    `Runner (streamed) vs Runner (plain) ${ratioText(pairedRatio(streamed, runner))}; ` +
+    `streaming baseline vs baseline ${ratioText(pairedRatio(streamedBaseline, baseline))}.`,
 );
 
 // Cost per turn against run length: 10-turn and 1,000-turn runs on the LeanModel, each against the
