@@ -10,6 +10,11 @@
 export const MESSAGE_ORDER_RESPONSES_LIMIT = 32;
 /** Finished responses ResponseTracker keeps (besides the one whose audio arrived last). */
 export const TRACKED_RESPONSES_LIMIT = 32;
+/**
+ * Responses dropped as stale remembered, so that whatever they still deliver (a tool call above all) is ignored
+ * after ResponseTracker forgot them. A drop takes a whole `staleResponseMs` of silence, so this outlasts any session.
+ */
+export const DROPPED_RESPONSES_LIMIT = 1024;
 /** Settled interruption snapshots kept, so a late event of a stopped response is still recognised. */
 export const INTERRUPTION_SNAPSHOTS_LIMIT = 64;
 /** Ended responses remembered so a late function call of one is not grouped with it. */

@@ -22,6 +22,7 @@ export {
   type ResponseRequestReason,
   type ResponseStartInfo,
 } from './realtime/session/response-coordinator.js';
+export { RecentIds } from './recent-ids.js';
 export {
   defaultToolErrorFunction,
   type InvokeToolOptions,

@@ -122,7 +122,12 @@ describe('generateResponse()', () => {
       timeoutMs: 2000,
       clientRequestId: lost.clientRequestId,
     });
-    expect(log.of('error')[0]).toMatchObject({ source: 'session', code: 'response_timeout' });
+    // The request's id is on the event itself, where a provider refusal carries it.
+    expect(log.of('error')[0]).toMatchObject({
+      source: 'session',
+      code: 'response_timeout',
+      clientRequestId: lost.clientRequestId,
+    });
     model.respondWith('Late but here.');
     await expect(next).resolves.toMatch(/^resp_/);
     expect(clock.pendingTimers).toBe(0);

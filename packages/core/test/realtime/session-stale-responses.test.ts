@@ -118,6 +118,8 @@ describe('a response that never ends cannot block the session', () => {
     expect(error).toBeInstanceOf(ResponseTimeoutError);
     expect(error).toMatchObject({ clientRequestId: reply.clientRequestId, timeoutMs: REPLY_TIMEOUT_MS });
     expect(log.of('error').map((e) => e.error)).toEqual([error]);
+    // Named on the event, where the app reads a refused request's id.
+    expect(log.of('error')[0]?.clientRequestId).toBe(reply.clientRequestId);
     // Timed out in the queue: it is never sent, even when the queue moves on.
     await clock.advance(2 * STALE_MS);
     await flushMicrotasks();
@@ -250,6 +252,79 @@ describe('a response that never ends cannot block the session', () => {
         message: expect.stringContaining('call_late'),
       }),
     );
+    expect(session.history.some((item) => 'callId' in item && item.callId === 'call_late')).toBe(false);
+    await session.close();
+  });
+
+  test('a dropped response stays dropped after many later responses: its late call never runs, its late start and end are ignored', async () => {
+    const clock = new ManualClock();
+    const model = new MockRealtimeModel({ clock });
+    const runs: string[] = [];
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Looks a key up',
+      parameters: z.object({ key: z.string() }),
+      execute: ({ key }) => {
+        runs.push(key);
+        return `value of ${key}`;
+      },
+    });
+    const session = new RealtimeSession(new Agent({ name: 'Looker', tools: [lookup] }), {
+      model,
+      clock,
+      staleResponseMs: STALE_MS,
+    });
+    const log = new EventRecorder(session);
+    await session.connect();
+    model.connection.emit({ type: 'response_started', responseId: 'resp_gone', conversation: 'default' });
+    await flushMicrotasks();
+    await clock.advance(2 * STALE_MS);
+    await flushMicrotasks();
+    expect(log.of('error').map((e) => e.error)).toContainEqual(expect.any(StaleResponseError));
+    // A long session goes on: far more responses than the session keeps track of start and end.
+    for (let i = 0; i < 100; i++) {
+      model.connection.emit({ type: 'response_started', responseId: `resp_${i}`, conversation: 'default' });
+      model.connection.emit({
+        type: 'response_done',
+        responseId: `resp_${i}`,
+        status: 'completed',
+        conversation: 'default',
+      });
+    }
+    await flushMicrotasks();
+    const ended = log.of('response_done').length;
+    const started = log.of('response_started').length;
+
+    model.connection.emit({ type: 'response_started', responseId: 'resp_gone', conversation: 'default' });
+    model.connection.emit({
+      type: 'function_call',
+      responseId: 'resp_gone',
+      itemId: 'item_call',
+      callId: 'call_late',
+      name: 'lookup',
+      arguments: '{"key":"late"}',
+    });
+    model.connection.emit({
+      type: 'response_done',
+      responseId: 'resp_gone',
+      status: 'completed',
+      conversation: 'default',
+    });
+    await flushMicrotasks();
+    await clock.advance(STALE_MS);
+    await flushMicrotasks();
+
+    expect(runs).toEqual([]);
+    expect(log.of('tool_started')).toHaveLength(0);
+    expect(model.commands.filter((c) => c.type === 'sendToolOutput')).toHaveLength(0);
+    expect(log.of('response_started')).toHaveLength(started);
+    expect(log.of('response_done')).toHaveLength(ended);
+    const ignored = log.of('warning').filter((w) => w.code === 'response_event_ignored');
+    expect(ignored.map((w) => w.message)).toEqual([
+      expect.stringContaining('resp_gone'),
+      expect.stringContaining('call_late'),
+      expect.stringContaining('resp_gone'),
+    ]);
     expect(session.history.some((item) => 'callId' in item && item.callId === 'call_late')).toBe(false);
     await session.close();
   });

@@ -253,7 +253,10 @@ export type RealtimeSessionEvent<TContext = unknown> =
       message: string;
       /** The underlying error, for failures raised inside the session. */
       error?: unknown;
-      /** The response request this error refuses, when it refuses one. */
+      /**
+       * The response request this error is about: one the provider refused (`source: 'provider'`), one that was not
+       * started within `responseTimeoutMs` (`response_timeout`) or could not be sent (`source: 'session'`).
+       */
       clientRequestId?: string;
       /** `true` when the provider says the connection cannot be used any more. */
       fatal?: boolean;

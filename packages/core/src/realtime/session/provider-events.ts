@@ -92,7 +92,7 @@ export class ProviderEventRouter<TContext> {
         to.messageOrder.admit(event, this.#deliver);
         return;
       case 'function_call':
-        if (event.responseId !== undefined && to.responses.get(event.responseId)?.dropped) {
+        if (event.responseId !== undefined && to.responses.wasDropped(event.responseId)) {
           this.#ignored(
             `The provider delivered tool call ${event.callId} of response ${event.responseId} after the session dropped that response as stale; not run.`,
           );
@@ -153,6 +153,12 @@ export class ProviderEventRouter<TContext> {
   #responseStarted(event: EventOf<'response_started'>): void {
     const to = this.#to;
     const known = to.responses.get(event.responseId);
+    if (to.responses.wasDropped(event.responseId)) {
+      this.#ignored(
+        `The provider reported response ${event.responseId} started after the session dropped it as stale; ignored.`,
+      );
+      return;
+    }
     if (known?.started || known?.done) {
       this.#ignored(
         `The provider reported response ${event.responseId} started after it had already ${known.done ? 'ended' : 'started'}; ignored.`,
@@ -184,7 +190,7 @@ export class ProviderEventRouter<TContext> {
   #responseDone(event: EventOf<'response_done'>): void {
     const to = this.#to;
     const known = to.responses.get(event.responseId);
-    if (known?.done) {
+    if (known?.done || (!known && to.responses.wasDropped(event.responseId))) {
       this.#ignored(
         `The provider reported response ${event.responseId} ended after it had already ended; ignored.`,
       );
@@ -231,7 +237,7 @@ export class ProviderEventRouter<TContext> {
     const to = this.#to;
     const info = to.responses.get(responseId);
     if (state.status !== 'connected' || state.closing || !info || info.done) return;
-    info.dropped = true;
+    to.responses.drop(responseId);
     try {
       to.interruptions.abandoned(responseId);
     } catch (error) {

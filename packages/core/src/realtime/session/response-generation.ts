@@ -111,13 +111,13 @@ export class ResponseGeneration<TContext> {
       this.coordinator.abandon(id);
       this.ephemeral.ended(id);
       this.requests.fail(id, error);
-      this.#state.reportError('session', error);
+      this.#state.reportError('session', error, undefined, id);
     });
   }
 
   #failed(request: PendingResponseRequest, error: unknown): void {
     this.requests.stopTimeout(request.clientRequestId);
     this.requests.fail(request.clientRequestId, error);
-    this.#state.reportError('session', error);
+    this.#state.reportError('session', error, undefined, request.clientRequestId);
   }
 }

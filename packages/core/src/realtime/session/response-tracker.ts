@@ -1,5 +1,6 @@
 import type { Agent } from '../../agent.js';
-import { TRACKED_RESPONSES_LIMIT } from '../../constants.js';
+import { DROPPED_RESPONSES_LIMIT, TRACKED_RESPONSES_LIMIT } from '../../constants.js';
+import { RecentIds } from '../../recent-ids.js';
 
 /** What the session knows about one response of the provider. */
 export interface TrackedResponse<TContext> {
@@ -10,8 +11,6 @@ export interface TrackedResponse<TContext> {
   started: boolean;
   /** `response_done` arrived (or the session ended it: a stale response). */
   done: boolean;
-  /** The session dropped it as stale: whatever it still delivers is ignored. */
-  dropped: boolean;
   /** Interrupted, cancelled or otherwise cut short. */
   interrupted: boolean;
   /** The assistant message whose audio arrived last. */
@@ -32,6 +31,7 @@ export class ResponseTracker<TContext> {
   #lastAudioResponseId: string | undefined;
   /** The response whose audio arrived last (never forgotten while it is that one). */
   #lastAudio: TrackedResponse<TContext> | undefined;
+  readonly #dropped = new RecentIds(DROPPED_RESPONSES_LIMIT);
 
   constructor(currentAgent: () => Agent<TContext>) {
     this.#currentAgent = currentAgent;
@@ -55,7 +55,6 @@ export class ResponseTracker<TContext> {
       conversation,
       started: false,
       done: false,
-      dropped: false,
       interrupted: false,
       audioItemId: undefined,
       itemIds: new Set(),
@@ -64,6 +63,16 @@ export class ResponseTracker<TContext> {
     this.#responses.set(responseId, response);
     if ((this.#responses?.size ?? 0) > TRACKED_RESPONSES_LIMIT) this.#forgetOldest();
     return response;
+  }
+
+  /** The session dropped `responseId` as stale: whatever it still delivers is ignored, even once it is forgotten. */
+  drop(responseId: string): void {
+    this.#dropped.add(responseId);
+  }
+
+  /** Whether the session dropped `responseId` as stale (remembered well beyond the responses it tracks). */
+  wasDropped(responseId: string): boolean {
+    return this.#dropped.has(responseId);
   }
 
   /** Audio of `itemId` arrived for `responseId`. */
@@ -96,6 +105,7 @@ export class ResponseTracker<TContext> {
   /** Forgets everything (the connection is gone). */
   clear(): void {
     this.#responses?.clear();
+    this.#dropped.clear();
     this.#lastAudioResponseId = undefined;
     this.#lastAudio = undefined;
   }

@@ -113,9 +113,21 @@ export class SessionState<TContext> {
     this.hub.emit(event);
   }
 
-  reportError(source: RealtimeErrorSource, error: unknown, fallbackCode = 'unexpected_error'): void {
+  reportError(
+    source: RealtimeErrorSource,
+    error: unknown,
+    fallbackCode = 'unexpected_error',
+    clientRequestId?: string,
+  ): void {
     const code = error instanceof ParleyError ? error.code : fallbackCode;
     const message = error instanceof Error ? error.message : String(error);
-    this.emit({ type: 'error', source, code, message, error });
+    this.emit({
+      type: 'error',
+      source,
+      code,
+      message,
+      error,
+      ...(clientRequestId !== undefined && { clientRequestId }),
+    });
   }
 }
