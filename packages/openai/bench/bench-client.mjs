@@ -119,7 +119,8 @@ async function agentsSession() {
     model: 'gpt-realtime',
   });
   session.on('audio', (event) => onAudio(event.data));
-  const finished = new Promise((resolve) => session.on('agent_done', resolve));
+  // The peer's own event name (Parley's is `agent_done`).
+  const finished = new Promise((resolve) => session.on('agent_end', resolve));
   await session.connect({ apiKey: API_KEY, url });
   settle();
   session.sendMessage('Tell me a long story.');
