@@ -23,6 +23,22 @@ export interface StreamDriver<TContext> {
   finish(error?: { error: unknown }): void;
 }
 
+type EventResult<TContext> = IteratorResult<RunStreamEvent<TContext>>;
+
+/** An open iteration of the events. */
+interface Reader<TContext> {
+  /** How many events it has taken. */
+  index: number;
+  closed: boolean;
+  /**
+   * Its pending `next()` calls. There are some only while it has taken every event so far: a new event goes
+   * straight to the first of them.
+   */
+  readonly waiters: { resolve(result: EventResult<TContext>): void; reject(error: unknown): void }[];
+}
+
+const DONE = (): IteratorResult<never> => ({ done: true, value: undefined });
+
 let createStreamed: <TContext, TOutput extends z.ZodType | undefined>(
   state: RunState<TContext>,
   onCancel: (mode: CancelMode) => void,
@@ -39,9 +55,8 @@ export class StreamedRunResult<
   TOutput extends z.ZodType | undefined = z.ZodType | undefined,
 > extends RunResultBase<TContext, TOutput> {
   readonly #events: RunStreamEvent<TContext>[] = [];
-  #wakers: (() => void)[] = [];
-  /** Open iterations: how far each has read, and whether it is waiting for the next event. */
-  readonly #readers = new Set<{ index: number; waiting: boolean }>();
+  /** Open iterations. */
+  readonly #readers = new Set<Reader<TContext>>();
   #caughtUpWaiters: { resolve: () => void; reject: (reason: unknown) => void }[] = [];
   /** The run's signal, watched from the first wait for the readers on (one listener per run, not per turn). */
   #watched: { signal: AbortSignal; onAbort: () => void } | undefined;
@@ -115,39 +130,44 @@ export class StreamedRunResult<
    * iteration that stops asking holds the run: leave the loop with `break` (or call `cancel()`).
    */
   [Symbol.asyncIterator](): AsyncIterator<RunStreamEvent<TContext>> {
-    const reader = { index: 0, waiting: false };
-    let closed = false;
+    const reader: Reader<TContext> = { index: 0, closed: false, waiters: [] };
     this.#readers.add(reader);
-    const close = () => {
-      closed = true;
-      this.#readers.delete(reader);
-      this.#checkCaughtUp();
-    };
     return {
-      next: async (): Promise<IteratorResult<RunStreamEvent<TContext>>> => {
-        for (;;) {
-          if (closed) return { done: true, value: undefined };
-          const event = this.#events[reader.index];
-          if (event !== undefined) {
-            reader.index++;
-            reader.waiting = false;
-            return { done: false, value: event };
-          }
-          if (this.#ended) {
-            close();
-            if (this.#failure) throw this.#failure.error;
-            return { done: true, value: undefined };
-          }
-          reader.waiting = true;
-          this.#checkCaughtUp();
-          await new Promise<void>((resolve) => this.#wakers.push(resolve));
-        }
-      },
-      return: async (): Promise<IteratorResult<RunStreamEvent<TContext>>> => {
-        close();
-        return { done: true, value: undefined };
+      next: () => this.#next(reader),
+      return: () => {
+        this.#close(reader);
+        return Promise.resolve(DONE());
       },
     };
+  }
+
+  #next(reader: Reader<TContext>): Promise<EventResult<TContext>> {
+    if (reader.closed) return Promise.resolve(DONE());
+    // With a `next()` still pending, this one waits for the event after that one's.
+    if (reader.waiters.length === 0) {
+      const event = this.#events[reader.index];
+      if (event !== undefined) {
+        reader.index++;
+        return Promise.resolve({ done: false, value: event });
+      }
+      if (this.#ended) {
+        this.#close(reader);
+        return this.#failure ? Promise.reject(this.#failure.error) : Promise.resolve(DONE());
+      }
+    }
+    return new Promise<EventResult<TContext>>((resolve, reject) => {
+      reader.waiters.push({ resolve, reject });
+      this.#checkCaughtUp();
+    });
+  }
+
+  /** Ends an iteration: its pending `next()` calls are done. */
+  #close(reader: Reader<TContext>): void {
+    if (reader.closed) return;
+    reader.closed = true;
+    this.#readers.delete(reader);
+    for (const waiter of reader.waiters.splice(0)) waiter.resolve(DONE());
+    this.#checkCaughtUp();
   }
 
   /** The model's text deltas only, as they arrive. Ends (or throws) like the event iteration. */
@@ -158,9 +178,7 @@ export class StreamedRunResult<
   }
 
   #isCaughtUp(): boolean {
-    for (const reader of this.#readers) {
-      if (!reader.waiting || reader.index < this.#events.length) return false;
-    }
+    for (const reader of this.#readers) if (reader.waiters.length === 0) return false;
     return true;
   }
 
@@ -196,17 +214,15 @@ export class StreamedRunResult<
     this.#watched = undefined;
   }
 
-  #wake(): void {
-    if (this.#wakers.length === 0) return;
-    const wakers = this.#wakers;
-    this.#wakers = [];
-    for (const wake of wakers) wake();
-  }
-
   #push(event: RunStreamEvent<TContext>): void {
     if (this.#ended) return;
     this.#events.push(event);
-    this.#wake();
+    for (const reader of this.#readers) {
+      const waiter = reader.waiters.shift();
+      if (!waiter) continue;
+      reader.index++;
+      waiter.resolve({ done: false, value: event });
+    }
   }
 
   #finish(failure?: { error: unknown }): void {
@@ -215,7 +231,14 @@ export class StreamedRunResult<
     this.settle();
     this.#failure = failure;
     this.#ended = true;
-    this.#wake();
+    // A waiting iteration ends now: its first pending `next()` gets the failure, if any.
+    for (const reader of [...this.#readers]) {
+      const first = reader.waiters.shift();
+      if (!first) continue;
+      if (failure) first.reject(failure.error);
+      else first.resolve(DONE());
+      this.#close(reader);
+    }
     if (failure) this.#rejectCompleted(failure.error);
     else this.#resolveCompleted();
   }

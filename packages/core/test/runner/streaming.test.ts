@@ -96,6 +96,41 @@ describe('streamed runs', () => {
     ).rejects.toBe(thrown);
   });
 
+  test('next() called again before the last one settled gets the following event; surplus calls end done', async () => {
+    const model = new MockModel([MockModel.text('ab')], { chunkSize: 1 });
+    const result = await run(new Agent({ name: 'A', model }), 'hi', { stream: true });
+    const iterator = result[Symbol.asyncIterator]();
+    const settled = await Promise.all(Array.from({ length: 8 }, () => iterator.next()));
+    expect(settled.map((step) => (step.done ? 'done' : describeEvent(step.value)))).toEqual([
+      'agent A',
+      'raw response_started',
+      'delta a',
+      'delta b',
+      'raw response_done',
+      'item message_output_created',
+      'done',
+      'done',
+    ]);
+    await result.completed;
+  });
+
+  test('with next() calls waiting when the run fails, the first gets the error and the others end done', async () => {
+    const clock = new ManualClock();
+    const failure = new Error('the model went away');
+    const model = new MockModel([MockModel.delay(10, MockModel.error(failure))], { clock });
+    const result = await run(new Agent({ name: 'A', model }), 'hi', { stream: true });
+    const iterator = result[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    expect(first.done ? 'done' : describeEvent(first.value)).toBe('agent A');
+    const waiting = Promise.allSettled([iterator.next(), iterator.next()]);
+    await clock.advance(10);
+    expect(await waiting).toEqual([
+      { status: 'rejected', reason: failure },
+      { status: 'fulfilled', value: { done: true, value: undefined } },
+    ]);
+    await expect(result.completed).rejects.toBe(failure);
+  });
+
   test('breaking out of the iteration does not stop the run; completed is the cleanup boundary', async () => {
     const { add, calls } = adder();
     const model = new MockModel([MockModel.toolCall('add', { a: 1, b: 1 }), MockModel.text('two')]);
