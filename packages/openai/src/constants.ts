@@ -9,6 +9,11 @@
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 /** Default `closeTimeoutMs`: the closing handshake before the socket is dropped. */
 export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+/**
+ * Ended responses the Realtime event normalizer remembers, so that a `response.created` arriving after its
+ * `response.done` is recognised as late and leaves nothing behind.
+ */
+export const ENDED_RESPONSES_LIMIT = 64;
 
 // ── GPT-Live ──────────────────────────────────────────────────────────────────────────────────
 

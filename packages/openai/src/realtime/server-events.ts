@@ -6,6 +6,8 @@ import type {
   RealtimeResponseStatus,
   RealtimeUsage,
 } from '@parley/core';
+import { RecentIds } from '@parley/core/internal';
+import { ENDED_RESPONSES_LIMIT } from '../constants.js';
 import { decodeBase64, decodeBase64Exact } from '../shared/base64.js';
 import { isPlainObject, type JsonObject } from '../shared/deep-merge.js';
 import type { WireServerEventType } from '../shared/realtime-wire-events.js';
@@ -185,6 +187,8 @@ export class ServerEventNormalizer {
   /** Ids of items a response is producing, until their `conversation.item.added` (or the response's end). */
   /** Created on first use: an idle session holds none. */
   #modelItems: Set<string> | undefined;
+  /** Responses that ended: a late `response.created` of one is reported but not tracked again. */
+  readonly #ended = new RecentIds(ENDED_RESPONSES_LIMIT);
 
   constructor(hooks: NormalizerHooks) {
     this.#hooks = hooks;
@@ -446,14 +450,18 @@ export class ServerEventNormalizer {
         this.#pendingRequests?.delete(clientRequestId);
       }
     }
-    this.#responses ??= new Map<string, ResponseInfo>();
-    this.#responses.set(responseId, {
-      conversation,
-      ...(clientRequestId !== undefined && { clientRequestId }),
-      reportedCalls: new Set(),
-      calls: new Map(),
-      items: new Set(),
-    });
+    // Reported all the same (the session decides what a late or repeated start means), but tracked only once, and
+    // never for a response that already ended: nothing is kept for it.
+    if (!this.#ended.has(responseId) && !this.#responses?.has(responseId)) {
+      this.#responses ??= new Map<string, ResponseInfo>();
+      this.#responses.set(responseId, {
+        conversation,
+        ...(clientRequestId !== undefined && { clientRequestId }),
+        reportedCalls: new Set(),
+        calls: new Map(),
+        items: new Set(),
+      });
+    }
     this.#hooks.emit({
       type: 'response_started',
       responseId,
@@ -468,9 +476,12 @@ export class ServerEventNormalizer {
     if (!response || responseId === undefined) return;
     const info = this.#responses?.get(responseId);
     this.#responses?.delete(responseId);
+    this.#ended.add(responseId);
     for (const itemId of info?.items ?? []) this.#modelItems?.delete(itemId);
     const metadata = isPlainObject(response.metadata) ? response.metadata : undefined;
     const clientRequestId = info?.clientRequestId ?? str(metadata?.[CLIENT_REQUEST_ID_KEY]);
+    // Ended before it was reported created: its request is answered all the same.
+    if (clientRequestId !== undefined) this.#pendingRequests?.delete(clientRequestId);
     const conversation = info?.conversation ?? (response.conversation_id === null ? 'none' : 'default');
     const details = isPlainObject(response.status_details) ? response.status_details : undefined;
     const detailError = isPlainObject(details?.error) ? details.error : undefined;

@@ -1,0 +1,125 @@
+import { describe, expect, test } from 'vitest';
+import { connectFake } from './fake-socket.js';
+
+/**
+ * The service's `response.created` and `response.done` may arrive in any order, twice, or not at all: nothing the
+ * adapter keeps for a response outlives its end, and nothing it keeps is reset by a repeated start.
+ */
+
+const created = (id: string, requestId?: string) =>
+  JSON.stringify({
+    type: 'response.created',
+    response: {
+      id,
+      object: 'realtime.response',
+      status: 'in_progress',
+      conversation_id: 'conv_1',
+      ...(requestId !== undefined && { metadata: { parley_request_id: requestId } }),
+    },
+  });
+
+const done = (id: string, requestId?: string) =>
+  JSON.stringify({
+    type: 'response.done',
+    response: {
+      id,
+      object: 'realtime.response',
+      status: 'completed',
+      conversation_id: 'conv_1',
+      output: [],
+      ...(requestId !== undefined && { metadata: { parley_request_id: requestId } }),
+    },
+  });
+
+/** The service refuses a colliding `response.create` without naming it (`event_id: null`). */
+const collision = JSON.stringify({
+  type: 'error',
+  error: {
+    type: 'invalid_request_error',
+    code: 'conversation_already_has_active_response',
+    message: 'Conversation already has an active response in progress.',
+    param: null,
+    event_id: null,
+  },
+});
+
+const call = {
+  id: 'item_call',
+  type: 'function_call',
+  status: 'completed',
+  name: 'lookup',
+  call_id: 'call_1',
+  arguments: '{"key":"a"}',
+};
+
+describe('nothing is kept for a response that ended, whatever the order of its start and end', () => {
+  test('done before created (the created never comes): its request is answered, a later collision names the new request', async () => {
+    const { connection, eventsOf } = await connectFake();
+    connection.send({ type: 'createResponse', clientRequestId: 'req_1', conversation: 'default' });
+    expect(eventsOf(done('resp_1', 'req_1'))).toMatchObject([
+      { type: 'response_done', responseId: 'resp_1', clientRequestId: 'req_1' },
+    ]);
+    connection.send({ type: 'createResponse', clientRequestId: 'req_2', conversation: 'default' });
+    expect(eventsOf(collision)).toMatchObject([
+      {
+        type: 'error',
+        code: 'conversation_already_has_active_response',
+        clientRequestId: 'req_2',
+        commandType: 'createResponse',
+      },
+    ]);
+  });
+
+  test('done before created: the late start is reported, and a later collision still names the right request', async () => {
+    const { connection, eventsOf } = await connectFake();
+    connection.send({ type: 'createResponse', clientRequestId: 'req_1', conversation: 'default' });
+    eventsOf(done('resp_1', 'req_1'));
+    expect(eventsOf(created('resp_1', 'req_1'))).toMatchObject([
+      { type: 'response_started', responseId: 'resp_1', clientRequestId: 'req_1' },
+    ]);
+    connection.send({ type: 'createResponse', clientRequestId: 'req_2', conversation: 'default' });
+    expect(eventsOf(collision)).toMatchObject([{ type: 'error', clientRequestId: 'req_2' }]);
+  });
+
+  test('created twice: the repeated start does not reset what was reported, a call is reported once', async () => {
+    const { eventsOf } = await connectFake();
+    eventsOf(created('resp_1'));
+    const first = eventsOf(
+      JSON.stringify({
+        type: 'response.output_item.done',
+        response_id: 'resp_1',
+        output_index: 0,
+        item: call,
+      }),
+    );
+    expect(first).toMatchObject([{ type: 'function_call', callId: 'call_1', responseId: 'resp_1' }]);
+    expect(eventsOf(created('resp_1'))).toMatchObject([{ type: 'response_started', responseId: 'resp_1' }]);
+    const again = eventsOf(
+      JSON.stringify({
+        type: 'response.function_call_arguments.done',
+        response_id: 'resp_1',
+        item_id: 'item_call',
+        output_index: 0,
+        call_id: 'call_1',
+        name: 'lookup',
+        arguments: '{"key":"a"}',
+      }),
+    );
+    expect(again).toEqual([]);
+    expect(eventsOf(done('resp_1'))).toMatchObject([{ type: 'response_done', responseId: 'resp_1' }]);
+  });
+
+  test('done twice: each is reported (the session ignores the second), and the response stays ended', async () => {
+    const { connection, eventsOf } = await connectFake();
+    connection.send({ type: 'createResponse', clientRequestId: 'req_1', conversation: 'default' });
+    eventsOf(created('resp_1', 'req_1'));
+    expect(eventsOf(done('resp_1', 'req_1'))).toMatchObject([
+      { type: 'response_done', clientRequestId: 'req_1' },
+    ]);
+    expect(eventsOf(done('resp_1', 'req_1'))).toMatchObject([
+      { type: 'response_done', clientRequestId: 'req_1' },
+    ]);
+    connection.send({ type: 'createResponse', clientRequestId: 'req_2', conversation: 'default' });
+    expect(eventsOf(collision)).toMatchObject([{ type: 'error', clientRequestId: 'req_2' }]);
+  });
+});
