@@ -1,12 +1,12 @@
 import { AzureOpenAIRealtimeModel, type AzureOpenAIRealtimeModelOptions } from '@parley/azure';
 import type { RealtimeHarness } from '@parley/conformance';
-import { createSimulatorHarness, type RealtimeSimulator } from '@parley/openai/testing';
+import { createSimulatorHarness } from '@parley/openai/testing';
 
 export const AZURE_KEY = 'azure-test-key';
 export const LEGACY_API_VERSION = '2025-04-01-preview';
 
-/** The simulator's endpoint, as an Azure endpoint (`http://127.0.0.1:<port>`). */
-export function endpointOf(simulator: RealtimeSimulator): string {
+/** A simulator's endpoint (Realtime or GPT-Live), as an Azure endpoint (`http://127.0.0.1:<port>`). */
+export function endpointOf(simulator: { port: number }): string {
   return `http://127.0.0.1:${simulator.port}`;
 }
 

@@ -1,17 +1,9 @@
 import { AzureOpenAILiveModel } from '@parley/azure';
 import { Agent, RealtimeSession } from '@parley/core';
 import { OpenAILiveError } from '@parley/openai';
-import { type LiveSimulator, startLiveSimulator } from '@parley/openai/testing';
-import { afterEach, describe, expect, test } from 'vitest';
-import { AZURE_KEY } from './harness.js';
-
-let sim: LiveSimulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
-
-const endpoint = (s: LiveSimulator) => `http://127.0.0.1:${s.port}`;
+import { describe, expect, test } from 'vitest';
+import { liveSimulator } from '../../openai/test/live/live-rig.js';
+import { AZURE_KEY, endpointOf } from './harness.js';
 
 describe('GPT-Live on Azure Foundry', () => {
   test('a typo in a GPT-Live option fails before connecting, naming the nearest key; the GPT-Live options are accepted', () => {
@@ -50,9 +42,9 @@ describe('GPT-Live on Azure Foundry', () => {
   });
 
   test('connects to /openai/v1/live/sessions with the api-key header; the deployment is the session model', async () => {
-    sim = await startLiveSimulator({ azure: true, apiKeys: [AZURE_KEY] });
+    const sim = await liveSimulator({ azure: true, apiKeys: [AZURE_KEY] });
     const model = new AzureOpenAILiveModel({
-      endpoint: endpoint(sim),
+      endpoint: endpointOf(sim),
       deployment: 'my-live',
       apiKey: AZURE_KEY,
     });
@@ -69,10 +61,10 @@ describe('GPT-Live on Azure Foundry', () => {
   });
 
   test('a Microsoft Entra token goes as Authorization: Bearer, fetched before every connection', async () => {
-    sim = await startLiveSimulator({ azure: true, apiKeys: ['entra-token-2'] });
+    const sim = await liveSimulator({ azure: true, apiKeys: ['entra-token-2'] });
     let n = 0;
     const model = new AzureOpenAILiveModel({
-      endpoint: endpoint(sim),
+      endpoint: endpointOf(sim),
       deployment: 'my-live',
       tokenProvider: () => `entra-token-${++n}`,
     });

@@ -7,30 +7,24 @@ import {
 } from '@parley/core';
 import { ManualClock, MockModel } from '@parley/mock';
 import { OpenAILiveError, OpenAILiveModel, type OpenAILiveModelOptions } from '@parley/openai';
-import { type LiveSimulator, silenceAudio, speechAudio, startLiveSimulator } from '@parley/openai/testing';
-import { afterEach, describe, expect, test } from 'vitest';
+import { silenceAudio, speechAudio } from '@parley/openai/testing';
+import { describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { z } from 'zod';
-
-let sim: LiveSimulator | undefined;
-let session: RealtimeSession | undefined;
-afterEach(async () => {
-  await session?.close();
-  await sim?.close();
-  session = undefined;
-  sim = undefined;
-});
+import { closeAfterTest, liveSimulator } from './live-rig.js';
 
 async function rig(
   options: { model?: Partial<OpenAILiveModelOptions>; delegate?: Agent; voice?: Agent } = {},
 ) {
-  sim = await startLiveSimulator({ msPerChar: 10 });
+  const sim = await liveSimulator({ msPerChar: 10 });
   const clock = new ManualClock();
   const model = new OpenAILiveModel({ apiKey: 'sk-live', url: sim.url, clock, ...options.model });
   const voice =
     options.voice ??
     new Agent({ name: 'Voice', instructions: 'Be brief. Delegate anything that needs data.' });
-  session = new RealtimeSession(voice, { model, ...(options.delegate && { delegate: options.delegate }) });
+  const session = closeAfterTest(
+    new RealtimeSession(voice, { model, ...(options.delegate && { delegate: options.delegate }) }),
+  );
   const events: RealtimeSessionEvent[] = [];
   const waiters: { match: (e: RealtimeSessionEvent) => boolean; resolve: () => void }[] = [];
   session.on('error', () => {});
@@ -69,13 +63,11 @@ async function rig(
   session.on('output_silence', frameOut);
   await session.connect();
   const live = await sim.waitForSession();
-  const s = session;
-  const simulator = sim;
   return {
-    sim: simulator,
+    sim,
     live,
     clock,
-    session: s,
+    session,
     events,
     ofType: <T extends RealtimeSessionEvent['type']>(type: T) =>
       events.filter((e) => e.type === type) as Extract<RealtimeSessionEvent, { type: T }>[],
@@ -86,7 +78,7 @@ async function rig(
     /** Sends `pcm` in 100 ms frames through the session and waits for as many output frames. */
     async speak(pcm: Uint8Array) {
       for (let at = 0; at < pcm.length; at += 4800) {
-        s.sendAudio(pcm.subarray(at, at + 4800));
+        session.sendAudio(pcm.subarray(at, at + 4800));
         framesIn++;
       }
       if (framesOut < framesIn) await new Promise<void>((resolve) => (frameWaiter = resolve));
@@ -154,7 +146,7 @@ describe('OpenAILiveModel behind the realtime seam', () => {
   });
 
   test('session.start carries only known fields (the simulator is strict); a refused start rejects connect', async () => {
-    sim = await startLiveSimulator();
+    const sim = await liveSimulator();
     const voice = new Agent({ name: 'V', instructions: 'x'.repeat(60_000) });
     const bad = new RealtimeSession(voice, {
       model: new OpenAILiveModel({ apiKey: 'sk-live', url: sim.url }),

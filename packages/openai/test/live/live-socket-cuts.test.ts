@@ -1,19 +1,10 @@
 import { Agent, RealtimeSession, type RealtimeSessionEvent, SessionNotConnectedError } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAILiveModel } from '@parley/openai';
-import { type LiveSimulator, startLiveSimulator } from '@parley/openai/testing';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
 import { trackedWebSocket } from '../realtime/session-rig.js';
-
-let sim: LiveSimulator | undefined;
-let session: RealtimeSession | undefined;
-afterEach(async () => {
-  await session?.close();
-  await sim?.close();
-  session = undefined;
-  sim = undefined;
-});
+import { closeAfterTest, liveSimulator } from './live-rig.js';
 
 const realReadyState = Object.getOwnPropertyDescriptor(WsWebSocket.prototype, 'readyState')?.get;
 
@@ -30,7 +21,7 @@ function closingWithoutAcknowledgement(socket: WsWebSocket): void {
 
 async function connected() {
   const clock = new ManualClock();
-  sim = await startLiveSimulator({ clock });
+  const sim = await liveSimulator({ clock });
   const sockets: WsWebSocket[] = [];
   const model = new OpenAILiveModel({
     apiKey: 'sk-live',
@@ -38,10 +29,12 @@ async function connected() {
     clock,
     WebSocket: trackedWebSocket(sockets),
   });
-  session = new RealtimeSession(new Agent({ name: 'Voice' }), { model, clock, reconnect: { jitter: 0 } });
+  const session = closeAfterTest(
+    new RealtimeSession(new Agent({ name: 'Voice' }), { model, clock, reconnect: { jitter: 0 } }),
+  );
   const events: RealtimeSessionEvent[] = [];
   const reconnected = new Promise<void>((resolve) => {
-    session?.on('reconnected', () => resolve());
+    session.on('reconnected', () => resolve());
   });
   for (const type of ['error', 'reconnecting'] as const) {
     session.on(type, (event) => events.push(event as RealtimeSessionEvent));

@@ -1,8 +1,8 @@
 import { UnknownOptionError, UserError } from '@parley/core';
 import { OpenAILiveModel, type OpenAILiveModelOptions } from '@parley/openai';
-import { type LiveSimulator, startLiveSimulator } from '@parley/openai/testing';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
+import { liveSimulator } from './live-rig.js';
 
 const API_KEY = 'sk-live-secret-0123456789';
 
@@ -14,12 +14,6 @@ function constructError(options: unknown): UserError {
   }
   throw new Error('expected the constructor to throw');
 }
-
-let sim: LiveSimulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
 
 describe('OpenAILiveModel options', () => {
   test.each([
@@ -159,7 +153,7 @@ describe('OpenAILiveModel options', () => {
   });
 
   test('invalid options fail before connecting: nothing reaches the service', async () => {
-    sim = await startLiveSimulator({ apiKeys: [API_KEY] });
+    const sim = await liveSimulator({ apiKeys: [API_KEY] });
     const url = sim.url;
     for (const options of [
       { apiKey: API_KEY, url, silenceFrameMS: 20 },

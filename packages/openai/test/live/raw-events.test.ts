@@ -1,28 +1,19 @@
 import { Agent, RealtimeSession, type RealtimeSessionEvent } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAILiveModel } from '@parley/openai';
-import { type LiveSimulator, silenceAudio, startLiveSimulator } from '@parley/openai/testing';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { silenceAudio } from '@parley/openai/testing';
+import { describe, expect, test, vi } from 'vitest';
+import { closeAfterTest, liveSimulator } from './live-rig.js';
 
 const API_KEY = 'sk-live-raw-0123456789';
 
-let sim: LiveSimulator | undefined;
-let session: RealtimeSession | undefined;
-afterEach(async () => {
-  await session?.close();
-  await sim?.close();
-  session = undefined;
-  sim = undefined;
-});
-
 /** A session on GPT-Live (simulated) that records raw events and the normalized events of a context append. */
 async function connected(rawEvents: boolean) {
-  sim = await startLiveSimulator({ apiKeys: [API_KEY] });
+  const sim = await liveSimulator({ apiKeys: [API_KEY] });
   const model = new OpenAILiveModel({ apiKey: API_KEY, url: sim.url, clock: new ManualClock() });
-  session = new RealtimeSession(new Agent({ name: 'Voice', instructions: 'Be brief.' }), {
-    model,
-    rawEvents,
-  });
+  const session = closeAfterTest(
+    new RealtimeSession(new Agent({ name: 'Voice', instructions: 'Be brief.' }), { model, rawEvents }),
+  );
   const events: RealtimeSessionEvent[] = [];
   for (const type of ['raw_event', 'context_appended', 'error'] as const) {
     session.on(type, (event) => events.push(event as RealtimeSessionEvent));

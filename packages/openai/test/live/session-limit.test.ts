@@ -1,8 +1,9 @@
 import { Agent, type RealtimeEvent, RealtimeSession, type RealtimeSessionEvent } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAILiveModel, type OpenAILiveModelOptions } from '@parley/openai';
-import { type LiveSimulator, startLiveSimulator } from '@parley/openai/testing';
-import { afterEach, describe, expect, test } from 'vitest';
+import type { LiveSimulator } from '@parley/openai/testing';
+import { describe, expect, test } from 'vitest';
+import { closeAfterTest, liveSimulator } from './live-rig.js';
 
 /**
  * GPT-Live states its limit as `expires_at` on every session resource and ends the session there with
@@ -11,17 +12,15 @@ import { afterEach, describe, expect, test } from 'vitest';
  * recycles before it and reconnects after it without knowing GPT-Live's words.
  */
 
-let sim: LiveSimulator | undefined;
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-  await sim?.close();
-  sim = undefined;
-});
-
-async function model(options: Partial<OpenAILiveModelOptions> = {}): Promise<OpenAILiveModel> {
-  sim = await startLiveSimulator({ msPerChar: 10, usageIntervalMs: 100 });
-  return new OpenAILiveModel({ apiKey: 'sk-live', url: sim.url, clock: new ManualClock(), ...options });
+/** A simulator and a model pointed at it. */
+async function model(
+  options: Partial<OpenAILiveModelOptions> = {},
+): Promise<{ sim: LiveSimulator; live: OpenAILiveModel }> {
+  const sim = await liveSimulator({ msPerChar: 10, usageIntervalMs: 100 });
+  return {
+    sim,
+    live: new OpenAILiveModel({ apiKey: 'sk-live', url: sim.url, clock: new ManualClock(), ...options }),
+  };
 }
 
 const TOOL = {
@@ -33,16 +32,15 @@ const TOOL = {
 describe('GPT-Live session limit', () => {
   test('a session.updated that moves expires_at: session_expiring with the new limit; the same limit again: nothing', async () => {
     // Responses delegation: a tool change is a session.update, answered by session.updated.
-    const live = await model({ delegation: 'responses', backend: { model: 'gpt-5.5' } });
-    const connection = await live.connect({ config: { instructions: 'Be brief.' } });
-    cleanups.push(() => connection.close());
+    const { sim, live } = await model({ delegation: 'responses', backend: { model: 'gpt-5.5' } });
+    const connection = closeAfterTest(await live.connect({ config: { instructions: 'Be brief.' } }));
     const events: RealtimeEvent[] = [];
     connection.onEvent((event) => events.push(event));
     const expiring = () => events.filter((e) => e.type === 'session_expiring');
     const until = async (done: () => boolean) => {
       while (!done()) await new Promise((resolve) => setTimeout(resolve, 1));
     };
-    const session = await (sim as LiveSimulator).waitForSession();
+    const session = await sim.waitForSession();
     const started = session.resource.expires_at;
     expect(connection.expiresAt).toBe(started * 1000);
 
@@ -63,21 +61,21 @@ describe('GPT-Live session limit', () => {
   });
 
   test('at the limit the session reconnects (reason session_expired) on a new GPT-Live session', async () => {
-    const live = await model();
+    const { sim, live } = await model();
     const session = new RealtimeSession(new Agent({ name: 'Voice', instructions: 'Be brief.' }), {
       model: live,
     });
-    cleanups.push(() => session.close());
+    closeAfterTest(session);
     const events: RealtimeSessionEvent[] = [];
     for (const type of ['error', 'reconnecting', 'reconnected', 'connection_status'] as const) {
       session.on(type, (event) => events.push(event as RealtimeSessionEvent));
     }
     await session.connect();
-    const first = await (sim as LiveSimulator).waitForSession();
+    const first = await sim.waitForSession();
     const reconnected = new Promise((resolve) => session.on('reconnected', resolve));
     first.close('expired');
     expect(await reconnected).toMatchObject({ reason: 'session_expired' });
-    const next = await (sim as LiveSimulator).waitForSession(1);
+    const next = await sim.waitForSession(1);
     expect(next.id).not.toBe(first.id);
     expect(events.find((e) => e.type === 'reconnecting')).toMatchObject({ reason: 'session_expired' });
     expect(events.filter((e) => e.type === 'error')).toEqual([

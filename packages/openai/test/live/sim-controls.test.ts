@@ -1,16 +1,11 @@
 import { ManualClock } from '@parley/mock';
-import { type LiveSimulator, silenceAudio, speechAudio, startLiveSimulator } from '@parley/openai/testing';
-import { afterEach, describe, expect, test } from 'vitest';
+import { type LiveSimulatorOptions, silenceAudio, speechAudio } from '@parley/openai/testing';
+import { describe, expect, test } from 'vitest';
+import { liveSimulator } from './live-rig.js';
 import { LiveSdkClient } from './live-sdk-client.js';
 
-let sim: LiveSimulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
-
-async function connect(options: Parameters<typeof startLiveSimulator>[0] = {}) {
-  sim = await startLiveSimulator({ msPerChar: 10, ...options });
+async function connect(options: LiveSimulatorOptions = {}) {
+  const sim = await liveSimulator({ msPerChar: 10, ...options });
   const client = LiveSdkClient.primary(sim);
   await client.waitFor('session.started');
   return { sim, client, session: await sim.waitForSession() };

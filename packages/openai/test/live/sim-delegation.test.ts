@@ -1,15 +1,10 @@
-import { type LiveSimulator, silenceAudio, speechAudio, startLiveSimulator } from '@parley/openai/testing';
-import { afterEach, describe, expect, test } from 'vitest';
+import { silenceAudio, speechAudio } from '@parley/openai/testing';
+import { describe, expect, test } from 'vitest';
+import { liveSimulator } from './live-rig.js';
 import { LiveSdkClient } from './live-sdk-client.js';
 
-let sim: LiveSimulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
-
 async function connect(session: Record<string, unknown> = { model: 'gpt-live-1' }) {
-  sim = await startLiveSimulator({ msPerChar: 10 });
+  const sim = await liveSimulator({ msPerChar: 10 });
   const client = LiveSdkClient.primary(sim, session);
   await client.waitFor('session.started');
   return { sim, client };

@@ -1,22 +1,12 @@
-import { type LiveSimulator, silenceAudio, speechAudio, startLiveSimulator } from '@parley/openai/testing';
+import { silenceAudio, speechAudio } from '@parley/openai/testing';
 import type {
   ClientEvent as SdkClientEvent,
   ServerEvent as SdkServerEvent,
 } from 'openai/resources/live/live';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { LiveClientEvent, LiveServerEvent } from '../../src/shared/live-wire-events.js';
+import { liveSimulator } from './live-rig.js';
 import { LiveSdkClient } from './live-sdk-client.js';
-
-let sim: LiveSimulator | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
-
-async function start(options: Parameters<typeof startLiveSimulator>[0] = {}) {
-  sim = await startLiveSimulator(options);
-  return sim;
-}
 
 describe('GPT-Live simulator with the official openai Live client', () => {
   test('the wire catalogue matches the SDK: every catalogue server event is an SDK one, every SDK client event type is catalogued', () => {
@@ -26,7 +16,7 @@ describe('GPT-Live simulator with the official openai Live client', () => {
   });
 
   test('a spoken conversation: start, continuous output, transcripts on the timeline, usage, close', async () => {
-    const sim = await start({ usageIntervalMs: 1000 });
+    const sim = await liveSimulator({ usageIntervalMs: 1000 });
     sim.script('Hello there, how can I help?');
     const client = LiveSdkClient.primary(
       sim,
@@ -99,7 +89,7 @@ describe('GPT-Live simulator with the official openai Live client', () => {
   });
 
   test('the timeline advances only with input audio: no output, no acks while input stops', async () => {
-    const sim = await start();
+    const sim = await liveSimulator();
     const client = LiveSdkClient.primary(sim);
     await client.waitFor('session.started');
     client.send({ type: 'session.instructions.append', content: 'Use metric units.', delegation_id: null });
@@ -111,7 +101,7 @@ describe('GPT-Live simulator with the official openai Live client', () => {
   });
 
   test('G.711 µ-law sessions: the timeline counts 8 bytes per ms and output comes in the session format', async () => {
-    const sim = await start();
+    const sim = await liveSimulator();
     const client = LiveSdkClient.primary(sim, {
       model: 'gpt-live-1',
       audio: { format: { type: 'audio/pcmu', rate: 8000 } },
@@ -128,7 +118,7 @@ describe('GPT-Live simulator with the official openai Live client', () => {
 
 describe('handshake and strict validation', () => {
   test('refuses an upgrade without a bearer key, with a wrong key, with query parameters, or on another path', async () => {
-    const sim = await start({ apiKeys: ['sk-right'] });
+    const sim = await liveSimulator({ apiKeys: ['sk-right'] });
     const wrong = LiveSdkClient.primary(sim, { model: 'gpt-live-1' }, { apiKey: 'sk-wrong' });
     await wrong.closed;
     expect(sim.upgrades.map((u) => u.status)).toEqual([401]);
@@ -156,7 +146,7 @@ describe('handshake and strict validation', () => {
   test('an unknown field at any depth fails startup with unknown_parameter naming its path, then the socket closes', async () => {
     const { ManualClock } = await import('@parley/mock');
     const clock = new ManualClock();
-    const sim = await start({ clock });
+    const sim = await liveSimulator({ clock });
     for (const [session, param] of [
       [{ model: 'gpt-live-1', voice: 'marin' }, 'session.voice'],
       [
@@ -193,7 +183,7 @@ describe('handshake and strict validation', () => {
   });
 
   test('startup limits: oversized instructions or input, a missing model, a first frame that is not session.start', async () => {
-    const sim = await start({ startupCloseDelayMs: 0 });
+    const sim = await liveSimulator({ startupCloseDelayMs: 0 });
     const cases: [unknown, string][] = [
       [{ model: 'gpt-live-1', instructions: 'x'.repeat(60_000) }, 'session.instructions'],
       [
@@ -227,7 +217,7 @@ describe('handshake and strict validation', () => {
   });
 
   test('a second session.start and unknown events are errors; the session continues', async () => {
-    const sim = await start();
+    const sim = await liveSimulator();
     const client = LiveSdkClient.primary(sim);
     await client.waitFor('session.started');
     client.send({ type: 'session.start', session: { model: 'gpt-live-1' }, event_id: 'again' });
@@ -243,7 +233,7 @@ describe('handshake and strict validation', () => {
   });
 
   test('session.update changes only delegation settings of the same type (tools replaced) and triggers', async () => {
-    const sim = await start();
+    const sim = await liveSimulator();
     const tool = (name: string) => ({ type: 'function' as const, name, parameters: { type: 'object' } });
     const client = LiveSdkClient.primary(sim, {
       model: 'gpt-live-1',
