@@ -7,6 +7,7 @@ import {
 } from '@parley/core';
 import { optionKeys, resolveClockOption } from '@parley/core/internal';
 import {
+  type KeepaliveOptions,
   type OpenAIRealtimeConnection,
   OpenAIRealtimeError,
   type OpenAIRealtimeSessionConfig,
@@ -18,6 +19,8 @@ import {
   detectWebSocketStyle,
   type Handshake,
   openSocket,
+  type ResolvedKeepalive,
+  resolveKeepalive,
 } from '@parley/openai/protocol';
 import { AZURE_REALTIME_CAPABILITIES } from './capabilities.js';
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from './constants.js';
@@ -74,6 +77,12 @@ export interface AzureOpenAIRealtimeModelOptions extends AzureOpenAIConnectionOp
   closeTimeoutMs?: number;
   /** Receives warnings. Default: `process.emitWarning` (a `DeprecationWarning`), where it exists. */
   onWarning?: (warning: AzureWarning) => void;
+  /**
+   * Pings the service while the connection is open, as `OpenAIRealtimeModel` does: a ping unanswered within
+   * `timeoutMs` ends the connection (a `RealtimeSession` reconnects). Default `{ intervalMs: 30_000, timeoutMs:
+   * 10_000 }`; `false` sends none. Only a socket that can ping does (the `ws` package's).
+   */
+  keepalive?: KeepaliveOptions | false;
 }
 
 const MODEL_OPTIONS = optionKeys<AzureOpenAIRealtimeModelOptions>('AzureOpenAIRealtimeModelOptions', {
@@ -88,6 +97,7 @@ const MODEL_OPTIONS = optionKeys<AzureOpenAIRealtimeModelOptions>('AzureOpenAIRe
   connectTimeoutMs: true,
   closeTimeoutMs: true,
   onWarning: true,
+  keepalive: true,
 });
 
 const API_VERSION = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
@@ -132,6 +142,7 @@ export class AzureOpenAIRealtimeModel implements RealtimeModel {
   readonly #options: AzureOpenAIRealtimeModelOptions;
   readonly #style: WebSocketStyle;
   readonly #clock: Clock;
+  readonly #keepalive: ResolvedKeepalive;
 
   constructor(options: AzureOpenAIRealtimeModelOptions = {}) {
     if (options === null || typeof options !== 'object') {
@@ -178,6 +189,7 @@ export class AzureOpenAIRealtimeModel implements RealtimeModel {
       assertDeploymentName(options.transcriptionDeployment, 'transcriptionDeployment');
     }
     this.#clock = resolveClockOption(options.clock, invalidOption);
+    this.#keepalive = resolveKeepalive(options.keepalive, MODEL_OPTIONS.owner, invalidOption);
     positiveInteger(options.connectTimeoutMs, 'connectTimeoutMs', 30_000);
     positiveInteger(options.closeTimeoutMs, 'closeTimeoutMs', 5_000);
     if (options.onWarning !== undefined && typeof options.onWarning !== 'function') {
@@ -225,6 +237,7 @@ export class AzureOpenAIRealtimeModel implements RealtimeModel {
               clock,
               connectTimeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
               closeTimeoutMs: this.#options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
+              keepalive: this.#keepalive,
               baseSession: this.#options.sessionConfig ?? {},
               secrets: [secret],
               dialect: this.dialect,

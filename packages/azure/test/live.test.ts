@@ -28,6 +28,9 @@ describe('GPT-Live on Azure Foundry', () => {
     expect(
       () => new AzureOpenAILiveModel({ ...where, input: [{ rol: 'user', text: 'Hi.' }] } as never),
     ).toThrow("Unknown option 'input[0].rol' in AzureOpenAILiveModelOptions. Did you mean 'input[0].role'?");
+    expect(() => new AzureOpenAILiveModel({ ...where, keepalive: { interval: 5_000 } } as never)).toThrow(
+      "Unknown option 'keepalive.interval' in AzureOpenAILiveModelOptions. Did you mean 'keepalive.intervalMs'?",
+    );
     expect(
       () =>
         new AzureOpenAILiveModel({
@@ -37,6 +40,7 @@ describe('GPT-Live on Azure Foundry', () => {
           acknowledgementDelayMs: 0,
           connectTimeoutMs: 5_000,
           closeTimeoutMs: 1_000,
+          keepalive: { intervalMs: 20_000, timeoutMs: 5_000 },
         }),
     ).not.toThrow();
   });

@@ -1,8 +1,10 @@
 import { AzureOpenAIRealtimeModel, type AzureWarning } from '@parley/azure';
 import { Agent, type RealtimeEvent, RealtimeSession } from '@parley/core';
+import { ManualClock } from '@parley/mock';
 import { OpenAIRealtimeError, type WebSocketConstructor } from '@parley/openai';
 import { type RealtimeSimulator, startRealtimeSimulator } from '@parley/openai/testing';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { WebSocket as WsWebSocket } from 'ws';
 import { AZURE_KEY, endpointOf, LEGACY_API_VERSION } from './harness.js';
 import { recordingWebSocket, StatuslessWebSocket } from './recording-socket.js';
 
@@ -67,6 +69,43 @@ describe('GA path', () => {
     expect(rawDone).toBeLessThan(events.findIndex((e) => e.type === 'response_done'));
     expect(JSON.stringify(events)).not.toContain(AZURE_KEY);
     expect((await respond(false)).filter((e) => e.type === 'raw_event')).toEqual([]);
+  });
+
+  test('keepalive: a ping the service leaves unanswered ends the connection (a silent peer is noticed); invalid settings fail first', async () => {
+    const sim = await azureSimulator();
+    let pings = 0;
+    class DeadPeerSocket extends WsWebSocket {
+      override ping(): void {
+        pings++; // never sent: no pong comes back
+      }
+    }
+    const clock = new ManualClock();
+    const where = { endpoint: endpointOf(sim), deployment: 'my-realtime', apiKey: AZURE_KEY };
+    expect(() => new AzureOpenAIRealtimeModel({ ...where, keepalive: { timeoutMs: 0 } })).toThrow(
+      /keepalive\.timeoutMs must be a positive integer/,
+    );
+    expect(() => new AzureOpenAIRealtimeModel({ ...where, keepalive: { interval: 5 } as never })).toThrow(
+      /Unknown option 'keepalive\.interval' in AzureOpenAIRealtimeModelOptions\. Did you mean 'keepalive\.intervalMs'\?/,
+    );
+    const model = new AzureOpenAIRealtimeModel({
+      ...where,
+      clock,
+      WebSocket: DeadPeerSocket as unknown as WebSocketConstructor,
+      keepalive: { intervalMs: 1_000, timeoutMs: 500 },
+    });
+    const connection = await model.connect({ config: {} });
+    const events: RealtimeEvent[] = [];
+    connection.onEvent((event) => events.push(event));
+    const disconnects = () =>
+      events.filter((e) => e.type === 'connection_status' && e.status === 'disconnected');
+    await clock.advance(1_499);
+    expect(pings).toBe(1);
+    expect(disconnects()).toEqual([]);
+    await clock.advance(1);
+    expect(disconnects()).toEqual([
+      expect.objectContaining({ reason: expect.stringContaining('no pong within 500 ms') }),
+    ]);
+    await connection.close();
   });
 
   test('an endpoint with a path prefix (a custom domain behind a gateway) keeps it', async () => {

@@ -44,6 +44,7 @@ export type {
   OpenAIResponsesModelOptions,
 } from './responses/options.js';
 export { OpenAIProvider, type OpenAIProviderOptions } from './responses/provider.js';
+export type { KeepaliveOptions } from './shared/keepalive.js';
 export type {
   WireAudioFormat,
   WireFunctionTool,

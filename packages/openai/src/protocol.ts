@@ -16,3 +16,4 @@ export {
   loadWebSocketConstructor,
   openSocket,
 } from './realtime/socket.js';
+export { type ResolvedKeepalive, resolveKeepalive } from './shared/keepalive.js';

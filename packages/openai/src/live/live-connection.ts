@@ -12,6 +12,7 @@ import { decodeBase64, encodeBase64 } from '../shared/base64.js';
 import { closeWait } from '../shared/close-wait.js';
 import { ConnectPhase } from '../shared/connect-phase.js';
 import { isPlainObject } from '../shared/deep-merge.js';
+import { startKeepalive } from '../shared/keepalive.js';
 import type { LiveAppendKind, LiveClientEvent } from '../shared/live-wire-events.js';
 import type { LiveFunctionTool, LiveSessionConfig } from '../shared/live-wire-session.js';
 import { rawEventOf } from '../shared/raw-event.js';
@@ -108,8 +109,9 @@ export class OpenAILiveConnection implements RealtimeConnection {
   readonly #secrets: string[];
   /** Also emit each server event as a `raw_event` (the connect option `rawEvents`). */
   readonly #rawEvents: boolean;
-  /** Removes the socket listeners. */
+  /** Removes the socket listeners and stops the keepalive. */
   readonly #detach: () => void;
+  #stopKeepalive: () => void = () => {};
   #phase: Phase = 'connecting';
   #listeners: Listener[] = [];
   #backlog: RealtimeEvent[] | undefined = [];
@@ -148,12 +150,16 @@ export class OpenAILiveConnection implements RealtimeConnection {
       this.#write({ type: 'response.create', event_id: this.#eventId('continue') }),
     );
     this.#silenceFrame = encodeBase64(new Uint8Array(options.silenceFrameMs * 48));
-    this.#detach = listenToSocket(socket, {
+    const unlisten = listenToSocket(socket, {
       open: this.#onOpen,
       message: this.#onMessage,
       error: this.#onError,
       close: this.#onClose,
     });
+    this.#detach = () => {
+      this.#stopKeepalive();
+      unlisten();
+    };
   }
 
   /**
@@ -521,6 +527,12 @@ export class OpenAILiveConnection implements RealtimeConnection {
     this.#expiresAt = expiryOf(session);
     const settle = this.#connect.end();
     this.#phase = 'open';
+    const { keepalive, clock } = this.#options;
+    if (keepalive) {
+      this.#stopKeepalive = startKeepalive(this.#socket, clock, keepalive, (reason) =>
+        this.#lost(reason, true),
+      );
+    }
     this.#scheduleSilence();
     this.#emit({ type: 'connection_status', status: 'connected' });
     settle?.resolve();
@@ -571,6 +583,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
     }
     this.#phase = 'closing';
     this.#stopSilence();
+    this.#stopKeepalive();
     this.#closeSocket();
   }
 
@@ -621,6 +634,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
 
   /** The wait for the close event of a socket being closed, bounded by `closeTimeoutMs`. */
   #waitForClose(): Promise<void> {
+    this.#stopKeepalive();
     const wait = closeWait(this.#options.clock, this.#options.closeTimeoutMs, () => {
       this.#detach();
       (this.#socket as { terminate?: () => void }).terminate?.();

@@ -8,6 +8,12 @@ import {
 } from '../constants.js';
 import type { WebSocketConstructor, WebSocketStyle } from '../realtime/socket-types.js';
 import { type ApiKeySource, resolveApiKeySource } from '../shared/api-key.js';
+import {
+  KEEPALIVE_OPTION_KEYS,
+  type KeepaliveOptions,
+  type ResolvedKeepalive,
+  resolveKeepalive,
+} from '../shared/keepalive.js';
 
 /** Options of {@link OpenAILiveModel}. */
 export interface OpenAILiveModelOptions {
@@ -52,6 +58,12 @@ export interface OpenAILiveModelOptions {
   connectTimeoutMs?: number;
   /** How long `close()` waits for `session.closed` and the closing handshake. Default 5 000 ms. */
   closeTimeoutMs?: number;
+  /**
+   * Pings the service while the session is open, as `OpenAIRealtimeModel` does: a ping unanswered within
+   * `timeoutMs` ends the connection (a `RealtimeSession` reconnects). Default `{ intervalMs: 30_000, timeoutMs:
+   * 10_000 }`; `false` sends none. Only a socket that can ping does (the `ws` package's).
+   */
+  keepalive?: KeepaliveOptions | false;
 }
 
 /** The validated options. */
@@ -73,6 +85,7 @@ export interface ResolvedLiveOptions {
   clock: Clock;
   connectTimeoutMs: number;
   closeTimeoutMs: number;
+  keepalive: ResolvedKeepalive;
 }
 
 /** The option keys of a GPT-Live session that are not about where and as whom (shared with other hosts' forms). */
@@ -90,6 +103,7 @@ export const LIVE_SESSION_OPTION_KEYS: OptionKeyList<
   clock: true,
   connectTimeoutMs: true,
   closeTimeoutMs: true,
+  keepalive: true,
 };
 
 const OPTIONS = optionKeys<OpenAILiveModelOptions>('OpenAILiveModelOptions', {
@@ -113,9 +127,12 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * and the nearest key of a typo.
  */
 export function checkNestedLiveOptionKeys(
-  options: { backend?: unknown; input?: unknown },
+  options: { backend?: unknown; input?: unknown; keepalive?: unknown },
   owner: string,
 ): void {
+  if (isObject(options.keepalive)) {
+    optionKeys<KeepaliveOptions>(owner, KEEPALIVE_OPTION_KEYS).check(options.keepalive, 'keepalive');
+  }
   if (isObject(options.backend)) {
     optionKeys<LiveBackend>(owner, { model: true, instructions: true }).check(options.backend, 'backend');
   }
@@ -249,5 +266,6 @@ export function resolveLiveOptions(options: OpenAILiveModelOptions = {}): Resolv
     clock,
     connectTimeoutMs: positive(options.connectTimeoutMs, 'connectTimeoutMs', DEFAULT_CONNECT_TIMEOUT_MS),
     closeTimeoutMs: positive(options.closeTimeoutMs, 'closeTimeoutMs', DEFAULT_CLOSE_TIMEOUT_MS),
+    keepalive: resolveKeepalive(options.keepalive, OPTIONS.owner, invalid),
   };
 }

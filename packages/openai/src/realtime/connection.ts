@@ -11,6 +11,7 @@ import { toBetaClientEvent } from '../shared/beta-dialect.js';
 import { closeWait } from '../shared/close-wait.js';
 import { ConnectPhase } from '../shared/connect-phase.js';
 import type { JsonObject } from '../shared/deep-merge.js';
+import { type ResolvedKeepalive, startKeepalive } from '../shared/keepalive.js';
 import { rawEventOf } from '../shared/raw-event.js';
 import type { WireSession, WireTurnDetection } from '../shared/realtime-wire.js';
 import { redactSecrets } from '../shared/redact.js';
@@ -54,6 +55,8 @@ export interface ConnectionSettings {
   sessionType?: 'realtime' | 'transcription';
   /** Emit every server event as a `raw_event` (parsed JSON) ahead of its normalized events. */
   rawEvents?: boolean;
+  /** Pings while open; a ping unanswered within its timeout loses the connection. Default off. */
+  keepalive?: ResolvedKeepalive;
 }
 
 type Phase = 'connecting' | 'open' | 'closing' | 'closed';
@@ -74,8 +77,9 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   readonly #socket: WebSocketLike;
   readonly #settings: ConnectionSettings;
   readonly #normalizer: ServerEventNormalizer;
-  /** Removes the socket listeners. */
+  /** Removes the socket listeners and stops the keepalive. */
   readonly #detach: () => void;
+  #stopKeepalive: () => void = () => {};
   #phase: Phase = 'connecting';
   #listeners: Listener[] = [];
   /** Events emitted before anyone subscribed; delivered to the first subscriber. */
@@ -114,13 +118,17 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
         this.#rejectedUpdate = commandTypeOfEventId(eventId) === 'updateSession';
       },
     });
-    this.#detach = listenToSocket(socket, {
+    const unlisten = listenToSocket(socket, {
       open: this.#onOpen,
       message: this.#onMessage,
       nodeMessage: this.#onNodeMessage,
       error: this.#onError,
       close: this.#onClose,
     });
+    this.#detach = () => {
+      this.#stopKeepalive();
+      unlisten();
+    };
   }
 
   /**
@@ -486,6 +494,12 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   #becomeReady(): void {
     const settle = this.#connect.end();
     this.#phase = 'open';
+    const { keepalive, clock } = this.#settings;
+    if (keepalive) {
+      this.#stopKeepalive = startKeepalive(this.#socket, clock, keepalive, (reason) =>
+        this.#lost(reason, true),
+      );
+    }
     this.#emit({ type: 'connection_status', status: 'connected' });
     settle?.resolve();
   }
@@ -537,6 +551,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
 
   /** Starts the closing handshake and resolves on the close event, or after `closeTimeoutMs` at the latest. */
   #closeSocket(code: number, reason: string): Promise<void> {
+    this.#stopKeepalive();
     const wait = closeWait(this.#settings.clock, this.#settings.closeTimeoutMs, () => {
       this.#phase = 'closed';
       this.#detach();

@@ -90,6 +90,7 @@ export class OpenAIRealtimeModel implements RealtimeModel {
             clock: this.#options.clock,
             connectTimeoutMs: this.#options.connectTimeoutMs,
             closeTimeoutMs: this.#options.closeTimeoutMs,
+            keepalive: this.#options.keepalive,
             baseSession: this.#options.sessionConfig,
             secrets: [apiKey],
             sessionType: this.#options.target === 'transcription' ? 'transcription' : 'realtime',

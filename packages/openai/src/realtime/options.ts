@@ -2,6 +2,7 @@ import { type Clock, UserError } from '@parley/core';
 import { optionKeys, resolveClockOption } from '@parley/core/internal';
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from '../constants.js';
 import { type ApiKeySource, resolveApiKeySource } from '../shared/api-key.js';
+import { type KeepaliveOptions, type ResolvedKeepalive, resolveKeepalive } from '../shared/keepalive.js';
 import type { WireSession } from '../shared/realtime-wire.js';
 import type { WebSocketConstructor, WebSocketStyle } from './socket-types.js';
 
@@ -59,6 +60,14 @@ export interface OpenAIRealtimeModelOptions {
   connectTimeoutMs?: number;
   /** How long `close()` waits for the closing handshake before giving up on it. Default 5 000 ms. */
   closeTimeoutMs?: number;
+  /**
+   * Pings the service while the connection is open (on `clock`), so a connection that died without a close or an
+   * error (a dropped NAT mapping, a vanished peer) is noticed: a ping unanswered within `timeoutMs` ends the
+   * connection (`connection_status: disconnected`; a `RealtimeSession` reconnects). Default
+   * `{ intervalMs: 30_000, timeoutMs: 10_000 }`; `false` sends no pings. Only a socket that can ping does (the `ws`
+   * package's, the default in Node); a WHATWG WebSocket (browsers) cannot, and then nothing is sent.
+   */
+  keepalive?: KeepaliveOptions | false;
 }
 
 /** The validated options. */
@@ -76,6 +85,7 @@ export interface ResolvedRealtimeOptions {
   clock: Clock;
   connectTimeoutMs: number;
   closeTimeoutMs: number;
+  keepalive: ResolvedKeepalive;
 }
 
 const MODEL_OPTIONS = optionKeys<OpenAIRealtimeModelOptions>('OpenAIRealtimeModelOptions', {
@@ -92,6 +102,7 @@ const MODEL_OPTIONS = optionKeys<OpenAIRealtimeModelOptions>('OpenAIRealtimeMode
   clock: true,
   connectTimeoutMs: true,
   closeTimeoutMs: true,
+  keepalive: true,
 });
 const DEFAULT_URL = 'wss://api.openai.com/v1/realtime';
 /** Upgrade headers an app may not set: the adapter owns authentication, the handshake and the protocol. */
@@ -225,5 +236,6 @@ export function resolveRealtimeOptions(options: OpenAIRealtimeModelOptions = {})
       DEFAULT_CONNECT_TIMEOUT_MS,
     ),
     closeTimeoutMs: positiveInteger(options.closeTimeoutMs, 'closeTimeoutMs', DEFAULT_CLOSE_TIMEOUT_MS),
+    keepalive: resolveKeepalive(options.keepalive, MODEL_OPTIONS.owner, invalid),
   };
 }

@@ -78,3 +78,46 @@ describe('GPT-Live: a socket that stops being open is a disconnect at once', () 
     });
   });
 });
+
+describe('GPT-Live keepalive: a peer that went silent is noticed without a write failing', () => {
+  test('a ping unanswered within timeoutMs: disconnected with the reason, the session reconnects', async () => {
+    const clock = new ManualClock();
+    const sim = await liveSimulator({ clock });
+    let pings = 0;
+    class DeadPeerSocket extends WsWebSocket {
+      override ping(): void {
+        pings++; // never sent: no pong comes back
+      }
+    }
+    const model = new OpenAILiveModel({
+      apiKey: 'sk-live',
+      url: sim.url,
+      clock,
+      WebSocket: DeadPeerSocket,
+      keepalive: { intervalMs: 1_000, timeoutMs: 500 },
+    });
+    expect(() => new OpenAILiveModel({ apiKey: 'sk-live', keepalive: { intervalMs: 1.5 } })).toThrow(
+      /keepalive\.intervalMs must be a positive integer/,
+    );
+    const session = closeAfterTest(
+      new RealtimeSession(new Agent({ name: 'Voice' }), { model, clock, reconnect: { jitter: 0 } }),
+    );
+    const reconnecting: RealtimeSessionEvent[] = [];
+    session.on('reconnecting', (event) => reconnecting.push(event));
+    session.on('error', () => {});
+    const reconnected = new Promise((resolve) => session.on('reconnected', resolve));
+    await session.connect();
+    await clock.advance(1_499);
+    expect(pings).toBe(1);
+    expect(reconnecting).toEqual([]);
+    await clock.advance(1);
+    expect(reconnecting).toEqual([
+      expect.objectContaining({
+        reason: 'connection_lost',
+        detail: expect.stringContaining('no pong within 500 ms'),
+      }),
+    ]);
+    await reconnected;
+    expect(session.status).toBe('connected');
+  });
+});

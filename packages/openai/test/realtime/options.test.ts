@@ -18,6 +18,7 @@ describe('OpenAIRealtimeModel options', () => {
     [{ apikey: API_KEY }, 'apikey', 'apiKey'],
     [{ apiKey: API_KEY, connectTimeout: 5 }, 'connectTimeout', 'connectTimeoutMs'],
     [{ apiKey: API_KEY, websocket: WsWebSocket }, 'websocket', 'WebSocket'],
+    [{ apiKey: API_KEY, keepalive: { interval: 5 } }, 'keepalive.interval', 'keepalive.intervalMs'],
   ])(
     'an unknown option %#: UnknownOptionError naming the nearest key, never the key value',
     (options, typo, nearest) => {
@@ -62,6 +63,17 @@ describe('OpenAIRealtimeModel options', () => {
       /clock must implement now\(\), setTimeout\(\) and clearTimeout\(\): pass systemClock/,
     ],
     ['a clock that is not an object', { apiKey: API_KEY, clock: 'system' as never }, /clock must implement/],
+    [
+      'keepalive: true',
+      { apiKey: API_KEY, keepalive: true as never },
+      /keepalive must be \{ intervalMs, timeoutMs \} or false/,
+    ],
+    ['a zero keepalive interval', { apiKey: API_KEY, keepalive: { intervalMs: 0 } }, /keepalive\.intervalMs/],
+    [
+      'a fractional keepalive timeout',
+      { apiKey: API_KEY, keepalive: { timeoutMs: 2.5 } },
+      /keepalive\.timeoutMs/,
+    ],
     [
       'a standard key in a browser socket',
       { apiKey: API_KEY, WebSocket: WsWebSocket, webSocketStyle: 'browser' },
