@@ -65,7 +65,8 @@ export interface OpenAIRealtimeModelOptions {
    * error (a dropped NAT mapping, a vanished peer) is noticed: a ping unanswered within `timeoutMs` ends the
    * connection (`connection_status: disconnected`; a `RealtimeSession` reconnects). Default
    * `{ intervalMs: 30_000, timeoutMs: 10_000 }`; `false` sends no pings. Only a socket that can ping does (the `ws`
-   * package's, the default in Node); a WHATWG WebSocket (browsers) cannot, and then nothing is sent.
+   * package's: the default on Node 20, pass it as `WebSocket` on Node 22+); a WHATWG WebSocket (browsers, Node 22's
+   * global) cannot, and then nothing is sent.
    */
   keepalive?: KeepaliveOptions | false;
 }
