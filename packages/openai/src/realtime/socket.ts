@@ -5,7 +5,17 @@ interface RuntimeGlobals {
   WebSocket?: WebSocketConstructor;
   window?: unknown;
   document?: unknown;
-  process?: { versions?: { node?: string } };
+  process?: { versions?: { node?: string; bun?: string; deno?: string } };
+}
+
+/**
+ * `true` on Node itself (not Bun or Deno, which also expose `process.versions.node`). There the `ws` package (a
+ * dependency) is the default even where Node 22+ has a global WebSocket: only `ws` can ping (keepalive) and hand
+ * over a frame's bytes without decoding them to a string first.
+ */
+function isNodeRuntime(): boolean {
+  const versions = (globalThis as RuntimeGlobals).process?.versions;
+  return versions?.node !== undefined && versions.bun === undefined && versions.deno === undefined;
 }
 
 /** `true` when the code runs in a browser (a page or a worker), where WebSockets cannot carry headers. */
@@ -27,20 +37,23 @@ function looksLikeWsPackage(ctor: WebSocketConstructor): boolean {
 export function detectWebSocketStyle(ctor: WebSocketConstructor | undefined): WebSocketStyle {
   if (ctor === undefined) {
     const native = (globalThis as RuntimeGlobals).WebSocket;
-    if (native === undefined) return 'ws';
+    if (native === undefined || isNodeRuntime()) return 'ws';
     return isBrowserRuntime() ? 'browser' : 'headers-init';
   }
   if (looksLikeWsPackage(ctor)) return 'ws';
   return isBrowserRuntime() ? 'browser' : 'headers-init';
 }
 
-/** The explicit constructor, else `globalThis.WebSocket`, else the `ws` package (loaded only when needed). */
+/**
+ * The explicit constructor; else, on Node, the `ws` package; else `globalThis.WebSocket` where it exists (browsers,
+ * Bun, Deno), else `ws` (loaded only when needed).
+ */
 export async function loadWebSocketConstructor(
   ctor: WebSocketConstructor | undefined,
 ): Promise<WebSocketConstructor> {
   if (ctor) return ctor;
   const native = (globalThis as RuntimeGlobals).WebSocket;
-  if (native) return native;
+  if (native && !isNodeRuntime()) return native;
   const ws = await import('ws');
   return ws.WebSocket as unknown as WebSocketConstructor;
 }

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { OpenAIRealtimeModel } from '@parley/openai';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
 import { API_KEY, EventLog, modelFor, sent, simulator } from './helpers.js';
 
@@ -87,13 +87,35 @@ describe('OpenAIRealtimeModel handshake', () => {
     await connection.close();
   });
 
-  test('defaults to globalThis.WebSocket where it exists, else the ws package', async () => {
+  test('defaults to the ws package on Node', async () => {
     const sim = await simulator();
     const model = modelFor(sim);
-    expect(model.webSocketStyle).toBe(typeof globalThis.WebSocket === 'function' ? 'headers-init' : 'ws');
+    expect(model.webSocketStyle).toBe('ws');
     const connection = await model.connect({ config: {} });
     expect((await sim.waitForConnection()).headers.authorization).toBe(`Bearer ${API_KEY}`);
     await connection.close();
+  });
+
+  test('on Node, a global WebSocket (Node 22+) is not the default: ws is, so keepalive pings work', async () => {
+    let constructed = 0;
+    class GlobalWebSocket {
+      constructor() {
+        constructed += 1;
+        throw new Error('the global WebSocket must not be used by default on Node');
+      }
+    }
+    vi.stubGlobal('WebSocket', GlobalWebSocket);
+    try {
+      const sim = await simulator();
+      const model = modelFor(sim);
+      expect(model.webSocketStyle).toBe('ws');
+      const connection = await model.connect({ config: {} });
+      expect((await sim.waitForConnection()).headers.authorization).toBe(`Bearer ${API_KEY}`);
+      await connection.close();
+      expect(constructed).toBe(0);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   test("the 'headers-init' form passes { protocols, headers } as the second argument", async () => {
