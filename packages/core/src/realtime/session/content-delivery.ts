@@ -1,4 +1,5 @@
 import type { PlaybackTracker } from '../playback/playback-tracker.js';
+import type { EventHub } from './event-hub.js';
 import type { RealtimeSessionEvent } from './events.js';
 import type { HistoryMirror } from './history-mirror.js';
 import type { ContentProcessor, MessageContentEvent, MessageOrder } from './message-order.js';
@@ -13,10 +14,12 @@ export interface ContentDeliveryHost<TContext> {
   readonly guardrails: OutputGuardrailMonitor<TContext>;
   readonly responses: ResponseTracker<TContext>;
   /** Whether the response was interrupted (or abandoned): its further content is dropped. */
-  isStopped(responseId: string): boolean;
-  /** Whether an event of `type` would reach anyone: per-delta events nobody observes are not built. */
-  observed(type: RealtimeSessionEvent<TContext>['type']): boolean;
-  emit(event: RealtimeSessionEvent<TContext>): void;
+  readonly interruptions: { isStopped(responseId: string): boolean };
+  /**
+   * The session's events, reached directly (no closure hops on the per-delta path); `observed` says whether an
+   * event would reach anyone: per-delta events nobody observes are not built.
+   */
+  readonly hub: EventHub<RealtimeSessionEvent<TContext>>;
 }
 
 /**
@@ -32,28 +35,29 @@ export function deliverContent<TContext>(
   responseId: string,
   itemId: string,
 ): void {
-  const stopped = host.isStopped(responseId);
+  const stopped = host.interruptions.isStopped(responseId);
   switch (event.type) {
     case 'text_delta':
     case 'transcript_delta':
       if (stopped) return;
       host.mirror.delta(itemId, event.delta);
       host.guardrails.delta(responseId, event.delta);
-      if (host.observed(event.type)) host.emit({ type: event.type, responseId, itemId, delta: event.delta });
+      if (host.hub.observed(event.type))
+        host.hub.emit({ type: event.type, responseId, itemId, delta: event.delta });
       return;
     case 'audio_delta':
       if (host.messageOrder.audio(responseId, itemId, event.audio.byteLength, !stopped)) {
-        host.emit({ type: 'audio_started', responseId, itemId });
+        host.hub.emit({ type: 'audio_started', responseId, itemId });
       }
       if (stopped) return;
       host.responses.audio(responseId, itemId);
       host.mirror.audio(itemId);
       host.tracker.audioReceived(itemId, event.audio.byteLength / host.messageOrder.bytesPerMs);
-      if (host.observed('audio')) host.emit({ type: 'audio', responseId, itemId, data: event.audio });
+      if (host.hub.observed('audio')) host.hub.emit({ type: 'audio', responseId, itemId, data: event.audio });
       return;
     case 'audio_done':
       host.messageOrder.audioDone(itemId);
-      if (!stopped) host.emit({ type: 'audio_done', responseId, itemId });
+      if (!stopped) host.hub.emit({ type: 'audio_done', responseId, itemId });
       return;
     case 'transcript_done':
       host.mirror.transcriptDone(event);

@@ -10,7 +10,7 @@ import { ResponseRefusedError, StaleResponseError } from './errors.js';
 import type { RealtimeSessionEvent } from './events.js';
 import type { HistoryMirror } from './history-mirror.js';
 import type { Interruptions } from './interruption.js';
-import type { MessageContentEvent, MessageOrder } from './message-order.js';
+import type { ContentProcessor, MessageOrder } from './message-order.js';
 import type { OutputGuardrailMonitor } from './output-guardrail-monitor.js';
 import type { ResponseCoordinator } from './response-coordinator.js';
 import type { ResponseRequests } from './response-requests.js';
@@ -55,6 +55,8 @@ export class ProviderEventRouter<TContext> {
   constructor(state: SessionState<TContext>, consumers: ProviderEventConsumers<TContext>) {
     this.#state = state;
     this.#to = consumers;
+    const { delivery } = consumers;
+    this.#deliver = (event, responseId, itemId) => deliverContent(delivery, event, responseId, itemId);
   }
 
   readonly route = (connection: RealtimeConnection, event: RealtimeEvent): void => {
@@ -147,8 +149,7 @@ export class ProviderEventRouter<TContext> {
     }
   };
 
-  readonly #deliver = (event: MessageContentEvent, responseId: string, itemId: string): void =>
-    deliverContent(this.#to.delivery, event, responseId, itemId);
+  readonly #deliver: ContentProcessor;
 
   #responseStarted(event: EventOf<'response_started'>): void {
     const to = this.#to;
