@@ -111,7 +111,7 @@ function isScalar(frame: string, from: number, to: number): boolean {
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding raw control characters is the point.
 const CONTROL_CHARACTER = /[\u0000-\u001f]/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: as above, and anything past ASCII.
+// Control characters and anything past ASCII.
 const CONTROL_OR_NON_ASCII = /[^\u0020-\u007f]/;
 const NON_ASCII = 0x80;
 

@@ -56,7 +56,7 @@ const NodeBuffer = (globalThis as { Buffer?: { isBuffer(value: unknown): boolean
 
 /** `true` for a Node `Buffer`. */
 export function isNodeBuffer(data: unknown): data is NodeTextFrame {
-  return NodeBuffer !== undefined && NodeBuffer.isBuffer(data);
+  return NodeBuffer?.isBuffer(data) === true;
 }
 
 const textDecoder = new TextDecoder();
