@@ -157,6 +157,44 @@ describe('a response that never ends cannot block the session', () => {
     await session.close();
   });
 
+  test('the stale error event names the request the dropped response answered (clientRequestId)', async () => {
+    const rig = await start();
+    const { clock, log, started } = rig;
+    const reply = unansweredReply(rig);
+    await flushMicrotasks();
+    started('resp_requested', reply.clientRequestId);
+    await flushMicrotasks();
+    await clock.advance(2 * STALE_MS);
+    await flushMicrotasks();
+    const stale = log.of('error').filter((e) => e.code === 'response_stale');
+    expect(stale).toEqual([expect.objectContaining({ clientRequestId: reply.clientRequestId })]);
+    expect(stale[0]?.error).toMatchObject({
+      responseId: 'resp_requested',
+      clientRequestId: reply.clientRequestId,
+    });
+    await rig.session.close();
+  });
+
+  test('a stale response the provider started on its own carries no clientRequestId, nor one it never asked for', async () => {
+    const rig = await start();
+    const { clock, log, started } = rig;
+    started('resp_own');
+    started('resp_foreign', 'not_a_request_of_this_session');
+    await flushMicrotasks();
+    await clock.advance(2 * STALE_MS);
+    await flushMicrotasks();
+    const stale = log.of('error').filter((e) => e.code === 'response_stale');
+    expect(stale.map((e) => (e.error as StaleResponseError).responseId).sort()).toEqual([
+      'resp_foreign',
+      'resp_own',
+    ]);
+    for (const event of stale) {
+      expect(event).not.toHaveProperty('clientRequestId');
+      expect((event.error as StaleResponseError).clientRequestId).toBeUndefined();
+    }
+    await rig.session.close();
+  });
+
   test('a request queued behind a stale response goes out when it is dropped, within its response timeout', async () => {
     const clock = new ManualClock();
     const model = new MockRealtimeModel({ clock });

@@ -368,8 +368,10 @@ export class StaleResponseError extends ParleyError {
   readonly responseId: string;
   /** The `staleResponseMs` it exceeded. */
   readonly staleResponseMs: number;
+  /** The session's request the response answered; absent for a response the provider started on its own. */
+  readonly clientRequestId?: string;
 
-  constructor(responseId: string, staleResponseMs: number) {
+  constructor(responseId: string, staleResponseMs: number, clientRequestId?: string) {
     super(
       'response_stale',
       `Response ${responseId} sent no event for ${staleResponseMs} ms and never ended; the session cancelled it and ` +
@@ -377,5 +379,6 @@ export class StaleResponseError extends ParleyError {
     );
     this.responseId = responseId;
     this.staleResponseMs = staleResponseMs;
+    if (clientRequestId !== undefined) this.clientRequestId = clientRequestId;
   }
 }

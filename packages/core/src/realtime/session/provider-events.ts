@@ -166,9 +166,10 @@ export class ProviderEventRouter<TContext> {
       );
       return;
     }
-    const { abandoned } = to.coordinator.responseStarted(event);
+    const { request, abandoned } = to.coordinator.responseStarted(event);
     const info = to.responses.track(event.responseId, event.conversation);
     info.started = true;
+    if (request !== undefined || abandoned) info.clientRequestId = event.clientRequestId;
     to.stale.begin(event.responseId);
     const id = event.clientRequestId;
     if (id !== undefined) {
@@ -251,7 +252,13 @@ export class ProviderEventRouter<TContext> {
       conversation: info.conversation,
       reason: 'stale',
     });
-    state.reportError('session', new StaleResponseError(responseId, to.stale.staleMs));
+    const requestId = info.clientRequestId;
+    state.reportError(
+      'session',
+      new StaleResponseError(responseId, to.stale.staleMs, requestId),
+      undefined,
+      requestId,
+    );
   };
 
   /**

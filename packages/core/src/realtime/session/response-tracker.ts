@@ -17,6 +17,8 @@ export interface TrackedResponse<TContext> {
   audioItemId: string | undefined;
   /** Its output messages, in order. */
   readonly itemIds: Set<string>;
+  /** The session's request it answered (set at its start); none for a response the provider started itself. */
+  clientRequestId: string | undefined;
 }
 
 /**
@@ -58,6 +60,7 @@ export class ResponseTracker<TContext> {
       interrupted: false,
       audioItemId: undefined,
       itemIds: new Set(),
+      clientRequestId: undefined,
     };
     this.#responses ??= new Map<string, TrackedResponse<TContext>>();
     this.#responses.set(responseId, response);
