@@ -511,6 +511,8 @@ export class ServerEventNormalizer {
     const item = isPlainObject(event.item) ? event.item : undefined;
     const itemId = str(item?.id);
     if (responseId === undefined || !item || itemId === undefined) return;
+    // An item announced after its response ended is out of order: nothing is reported or kept for it.
+    if (this.#ended.has(responseId)) return;
     this.#modelItems ??= new Set<string>();
     this.#modelItems.add(itemId);
     this.#responses?.get(responseId)?.items.add(itemId);

@@ -123,3 +123,54 @@ describe('nothing is kept for a response that ended, whatever the order of its s
     expect(eventsOf(collision)).toMatchObject([{ type: 'error', clientRequestId: 'req_2' }]);
   });
 });
+
+const lateItemAdded = (responseId: string, itemId: string) =>
+  JSON.stringify({
+    type: 'response.output_item.added',
+    response_id: responseId,
+    output_index: 0,
+    item: { id: itemId, type: 'message', role: 'assistant', status: 'in_progress', content: [] },
+  });
+
+const itemAdded = (itemId: string) =>
+  JSON.stringify({
+    type: 'conversation.item.added',
+    previous_item_id: null,
+    item: {
+      id: itemId,
+      type: 'message',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: 'Hi.' }],
+    },
+  });
+
+describe('an output item announced after its response ended is not kept', () => {
+  test('a late output_item.added of an ended out-of-band response reports nothing', async () => {
+    const { connection, eventsOf } = await connectFake();
+    connection.send({ type: 'createResponse', clientRequestId: 'req_oob', conversation: 'none' });
+    eventsOf(created('resp_oob', 'req_oob'));
+    eventsOf(done('resp_oob', 'req_oob'));
+    expect(eventsOf(lateItemAdded('resp_oob', 'item_late'))).toEqual([]);
+  });
+
+  test('many late items (no conversation.item.added follows): none is remembered, a later item of the same id is reported as any other', async () => {
+    const { eventsOf } = await connectFake();
+    eventsOf(created('resp_ended'));
+    eventsOf(done('resp_ended'));
+    const late = Array.from({ length: 500 }, (_, i) => `item_late_${i}`);
+    for (const itemId of late) eventsOf(lateItemAdded('resp_ended', itemId));
+    // Had any late item been kept as a response output, its conversation.item.added would be swallowed.
+    const reported = late.flatMap((itemId) => eventsOf(itemAdded(itemId)));
+    expect(reported.map((e) => (e.type === 'item_added' ? e.item.itemId : e.type))).toEqual(late);
+  });
+
+  test('an item of a response still running is reported by its message events, not again as item_added', async () => {
+    const { eventsOf } = await connectFake();
+    eventsOf(created('resp_live'));
+    expect(eventsOf(lateItemAdded('resp_live', 'item_live'))).toMatchObject([
+      { type: 'message_started', responseId: 'resp_live', itemId: 'item_live' },
+    ]);
+    expect(eventsOf(itemAdded('item_live'))).toEqual([]);
+  });
+});
