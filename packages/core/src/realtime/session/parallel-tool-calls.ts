@@ -1,4 +1,5 @@
 import { RECENTLY_ENDED_RESPONSES_LIMIT } from '../../constants.js';
+import { RecentIds } from '../../recent-ids.js';
 import type { RealtimeResponseStatus } from '../seam.js';
 
 interface CallGroup {
@@ -27,14 +28,14 @@ export class ParallelToolCalls {
   /** Both created on the first call: most sessions run no tool. */
   #groups: Map<string, CallGroup> | undefined;
   #callResponse: Map<string, string | undefined> | undefined;
-  readonly #recentlyEnded: string[] = [];
+  readonly #recentlyEnded = new RecentIds(RECENTLY_ENDED_RESPONSES_LIMIT);
 
   /** A function call of `responseId` (if the provider gave one) started running. */
   started(callId: string, responseId: string | undefined): void {
     this.#callResponse ??= new Map();
     const callResponse = this.#callResponse;
     if (callResponse.has(callId)) return;
-    if (responseId === undefined || this.#recentlyEnded.includes(responseId)) {
+    if (responseId === undefined || this.#recentlyEnded.has(responseId)) {
       callResponse.set(callId, undefined);
       return;
     }
@@ -69,8 +70,7 @@ export class ParallelToolCalls {
 
   /** Response `responseId` ended with `status`; says whether a follow-up response is due now. */
   responseDone(responseId: string, status: RealtimeResponseStatus): FollowUpDue | undefined {
-    this.#recentlyEnded.push(responseId);
-    if (this.#recentlyEnded.length > RECENTLY_ENDED_RESPONSES_LIMIT) this.#recentlyEnded.shift();
+    this.#recentlyEnded.add(responseId);
     const group = this.#groups?.get(responseId);
     if (!group) return undefined;
     group.ended = true;
@@ -82,7 +82,7 @@ export class ParallelToolCalls {
   reset(): void {
     this.#groups?.clear();
     this.#callResponse?.clear();
-    this.#recentlyEnded.length = 0;
+    this.#recentlyEnded.clear();
   }
 
   #completeIfDone(responseId: string, group: CallGroup): FollowUpDue | undefined {
