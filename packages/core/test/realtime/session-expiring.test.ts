@@ -1,7 +1,7 @@
 import { EventRecorder } from '@parley/conformance';
 import { Agent, RealtimeSession, type RealtimeSessionOptions } from '@parley/core';
 import { flushMicrotasks, ManualClock, MockRealtimeModel } from '@parley/mock';
-import { describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 
 /**
  * `session_expiring`: a provider says, after connecting, when it will end the session (or moves that time). The
@@ -10,6 +10,15 @@ import { describe, expect, test } from 'vitest';
  */
 
 const agent = new Agent({ name: 'Clockwatcher', instructions: 'Be brief.' });
+
+// The provider states wall-clock times (`Date.now()` here and in the session): wall time is frozen so that time
+// passing between the two reads on a loaded machine cannot move the planned recycle.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 function setup(
   reconnect: RealtimeSessionOptions['reconnect'] = { jitter: 0, recycleBeforeExpiryMs: 10_000 },
