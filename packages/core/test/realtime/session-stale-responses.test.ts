@@ -243,30 +243,7 @@ describe('a response that never ends cannot block the session', () => {
   });
 
   test('a tool call of a dropped response arriving late is not run and gets no output or follow-up', async () => {
-    const clock = new ManualClock();
-    const model = new MockRealtimeModel({ clock });
-    const runs: string[] = [];
-    const lookup = tool({
-      name: 'lookup',
-      description: 'Looks a key up',
-      parameters: z.object({ key: z.string() }),
-      execute: ({ key }) => {
-        runs.push(key);
-        return `value of ${key}`;
-      },
-    });
-    const session = new RealtimeSession(new Agent({ name: 'Looker', tools: [lookup] }), {
-      model,
-      clock,
-      staleResponseMs: STALE_MS,
-    });
-    const log = new EventRecorder(session);
-    await session.connect();
-    model.connection.emit({ type: 'response_started', responseId: 'resp_gone', conversation: 'default' });
-    await flushMicrotasks();
-    await clock.advance(2 * STALE_MS);
-    await flushMicrotasks();
-    expect(log.of('error').map((e) => e.error)).toContainEqual(expect.any(StaleResponseError));
+    const { clock, model, runs, session, log } = await sessionWithDroppedResponse();
     const cancels = model.commands.filter((c) => c.type === 'cancelResponse');
     model.connection.emit({
       type: 'function_call',
@@ -295,30 +272,7 @@ describe('a response that never ends cannot block the session', () => {
   });
 
   test('a dropped response stays dropped after many later responses: its late call never runs, its late start and end are ignored', async () => {
-    const clock = new ManualClock();
-    const model = new MockRealtimeModel({ clock });
-    const runs: string[] = [];
-    const lookup = tool({
-      name: 'lookup',
-      description: 'Looks a key up',
-      parameters: z.object({ key: z.string() }),
-      execute: ({ key }) => {
-        runs.push(key);
-        return `value of ${key}`;
-      },
-    });
-    const session = new RealtimeSession(new Agent({ name: 'Looker', tools: [lookup] }), {
-      model,
-      clock,
-      staleResponseMs: STALE_MS,
-    });
-    const log = new EventRecorder(session);
-    await session.connect();
-    model.connection.emit({ type: 'response_started', responseId: 'resp_gone', conversation: 'default' });
-    await flushMicrotasks();
-    await clock.advance(2 * STALE_MS);
-    await flushMicrotasks();
-    expect(log.of('error').map((e) => e.error)).toContainEqual(expect.any(StaleResponseError));
+    const { clock, model, runs, session, log } = await sessionWithDroppedResponse();
     // A long session goes on: far more responses than the session keeps track of start and end.
     for (let i = 0; i < 100; i++) {
       model.connection.emit({ type: 'response_started', responseId: `resp_${i}`, conversation: 'default' });
@@ -400,3 +354,32 @@ describe('a response that never ends cannot block the session', () => {
     ).toThrow(/staleResponseMs/);
   });
 });
+
+/** A session with a `lookup` tool whose response `resp_gone` went silent and was dropped as stale. */
+async function sessionWithDroppedResponse() {
+  const clock = new ManualClock();
+  const model = new MockRealtimeModel({ clock });
+  const runs: string[] = [];
+  const lookup = tool({
+    name: 'lookup',
+    description: 'Looks a key up',
+    parameters: z.object({ key: z.string() }),
+    execute: ({ key }) => {
+      runs.push(key);
+      return `value of ${key}`;
+    },
+  });
+  const session = new RealtimeSession(new Agent({ name: 'Looker', tools: [lookup] }), {
+    model,
+    clock,
+    staleResponseMs: STALE_MS,
+  });
+  const log = new EventRecorder(session);
+  await session.connect();
+  model.connection.emit({ type: 'response_started', responseId: 'resp_gone', conversation: 'default' });
+  await flushMicrotasks();
+  await clock.advance(2 * STALE_MS);
+  await flushMicrotasks();
+  expect(log.of('error').map((e) => e.error)).toContainEqual(expect.any(StaleResponseError));
+  return { clock, model, runs, session, log };
+}
