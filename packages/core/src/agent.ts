@@ -1,4 +1,10 @@
 import type { z } from 'zod';
+import {
+  type AGENT_TOOL_PARAMETERS,
+  type AgentTool,
+  type AgentToolOptions,
+  agentAsTool,
+} from './agent-tool.js';
 import { brand } from './brand.js';
 import type { RunContext } from './context.js';
 import { UserError } from './errors.js';
@@ -175,6 +181,22 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
       toolUseBehavior: this.toolUseBehavior,
       ...overrides,
     });
+  }
+
+  /**
+   * This agent as a tool another agent's model can call: each call is a run of this agent of its own (its
+   * tools, guardrails and approvals; cancelled with the caller; traced under the call's span), and its final
+   * output is the call's output. Approvals inside surface on the caller: as the outer run's interruptions
+   * (resumable through its `RunState`), or as the realtime session's `tool_approval_requested`.
+   *
+   * ```ts
+   * const manager = new Agent({ name: 'Manager', tools: [billing.asTool({ description: 'Answers billing questions.' })] });
+   * ```
+   */
+  asTool<TParameters extends z.ZodObject = typeof AGENT_TOOL_PARAMETERS>(
+    options: AgentToolOptions<TContext, TParameters> = {},
+  ): AgentTool<TContext, TParameters> {
+    return agentAsTool(this as AnyAgent<TContext>, options);
   }
 
   /** The instructions for this run: the fixed text, or the function's result. */

@@ -11,6 +11,11 @@ export {
   type ToolUseBehavior,
 } from './agent.js';
 export {
+  AGENT_TOOL_PARAMETERS,
+  type AgentTool,
+  type AgentToolOptions,
+} from './agent-tool.js';
+export {
   type BackgroundResult,
   backgroundResult,
   isBackgroundResult,

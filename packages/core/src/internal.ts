@@ -11,6 +11,7 @@ export {
   setLongTimeout,
 } from './clock.js';
 export { createRunContext } from './context.js';
+export type { NestedRunPort } from './nested-run.js';
 export { type OptionKeyList, type OptionKeys, optionKeys } from './option-keys.js';
 export {
   type FollowUpReason,
@@ -32,4 +33,5 @@ export {
   toolDefinition,
   toolOutputToString,
 } from './tool.js';
+export type { TraceSpan } from './tracing.js';
 export { addUsage, emptyUsage } from './usage.js';

@@ -13,6 +13,7 @@ import type {
 } from './guardrails.js';
 import { errorText, log } from './logger.js';
 import type { JsonSchema, ToolDefinition } from './model.js';
+import { lendNestedRunPort, NestedRunPaused, type NestedRunPort } from './nested-run.js';
 import { TOOL_OPTIONS } from './text-option-keys.js';
 
 /** The call a tool is answering. */
@@ -271,6 +272,8 @@ export interface InvokeToolOptions<TContext> {
    * no `errorFunction` of its own; `undefined` keeps the default text.
    */
   formatError?: (error: unknown) => string | undefined | Promise<string | undefined>;
+  /** @internal What the caller lends an agent tool's nested run (see `agent.asTool()`). */
+  nested?: NestedRunPort;
 }
 
 /** Serializes a tool's return value to the text the model sees. */
@@ -319,6 +322,7 @@ export async function invokeFunctionTool<TContext>(
         : await runWithTimeout(tool, input, options, timeoutMs);
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
+    if (error instanceof NestedRunPaused) throw error;
     if (error instanceof ToolTimeoutError && tool.timeoutBehavior === 'raise_exception') throw error;
     log.warn(`Tool "${tool.name}" failed; the model gets an error output instead of a result.`, {
       event: 'tool_failed',
@@ -395,12 +399,14 @@ async function execute<TContext>(
 ): Promise<unknown> {
   if (signal.aborted) throw signal.reason;
   await undefined;
-  const returned = tool.execute(input as Record<string, unknown>, {
+  const context: ToolExecuteContext<TContext> = {
     runContext: options.runContext,
     agent: options.agent,
     call: options.call,
     signal,
-  });
+  };
+  if (options.nested) lendNestedRunPort(context, options.nested);
+  const returned = tool.execute(input as Record<string, unknown>, context);
   // A plain value settles the call at once; a promise is awaited here (returning it would cost two more turns).
   return isPromiseLike(returned) ? await returned : returned;
 }

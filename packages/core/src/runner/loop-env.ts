@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { ConversationItem } from '../items.js';
 import { userMessage } from '../items.js';
+import type { TraceSpan } from '../tracing.js';
 import type { RunHookEventName, RunHookEvents } from './hooks.js';
 import type { ResolvedRunSettings } from './run-config.js';
 import type { RunItem } from './run-items.js';
@@ -32,6 +33,8 @@ export interface LoopEnv<TContext> {
   modelInputCache: ModelInputCache | undefined;
   /** Aborts `signal` for a failed batch of parallel tools (the run then fails, it is not aborted). */
   abortForFailedBatch(reason: unknown): void;
+  /** The span of the tool call this run works for (an agent tool's run), or `undefined`. */
+  parentSpan: TraceSpan | undefined;
 }
 
 /** Records a new run item and announces it on the stream. */

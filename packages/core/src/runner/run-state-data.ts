@@ -30,6 +30,14 @@ export interface PendingTurn {
   firstItemIndex: number;
 }
 
+/** The run of an agent tool (`agent.asTool()`) paused for approvals, with the outer run. */
+export interface NestedRun<TContext> {
+  /** The agent tool the paused call called. */
+  toolName: string;
+  /** The nested run's state. */
+  data: RunStateData<TContext>;
+}
+
 /** The history the model sees after a handoff input filter rewrote it. */
 export interface ModelInputOverride {
   items: ConversationItem[];
@@ -59,6 +67,8 @@ export interface RunStateData<TContext> {
   toolOutputGuardrailResults: ToolGuardrailResult[];
   pendingTurn: PendingTurn | undefined;
   approvals: Map<string, ApprovalDecision>;
+  /** Agent-tool runs paused for approvals, by the call id of the outer call; created on first use. */
+  nestedRuns?: Map<string, NestedRun<TContext>>;
   hasFinalOutput: boolean;
   finalOutput: unknown;
   /** What a session already holds of this run. */

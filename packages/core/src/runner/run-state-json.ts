@@ -3,10 +3,11 @@ import type { AnyAgent } from '../agent.js';
 import { createRunContext } from '../context.js';
 import { UserError } from '../errors.js';
 import type { ConversationItem, FunctionCallItem, FunctionCallOutputItem, MessageItem } from '../items.js';
+import { toolAgent } from '../nested-run.js';
 import type { Usage } from '../usage.js';
 import { agentsByName, findAgent } from './agent-graph.js';
 import type { RunItem } from './run-items.js';
-import type { RunStateData } from './run-state-data.js';
+import type { NestedRun, RunStateData } from './run-state-data.js';
 
 /** The `$schemaVersion` this release writes. It reads every version in {@link READABLE_VERSIONS}. */
 export const RUN_STATE_SCHEMA_VERSION = '1.0';
@@ -78,6 +79,8 @@ export interface RunStateJson {
   toolOutputGuardrailResults?: ToolGuardrailResultJson[];
   pendingTurn: { calls: FunctionCallItem[]; firstItemIndex: number } | null;
   approvals: { callId: string; arguments: string; approved: boolean; message?: string }[];
+  /** Agent-tool runs paused with this run, by outer call id; written only when not empty. */
+  nestedRuns?: Record<string, { toolName: string; state: RunStateJson }>;
   hasFinalOutput: boolean;
   finalOutput?: unknown;
   sessionSaved: { input: boolean; items: number };
@@ -196,6 +199,16 @@ const runStateV1Schema: z.ZodType<RunStateJson> = z.object({
       message: z.string().optional(),
     }),
   ),
+  nestedRuns: z
+    .record(
+      z.string(),
+      z.object({
+        toolName: z.string(),
+        // Checked when it is restored, against the nested agent.
+        state: z.custom<RunStateJson>((value) => typeof value === 'object' && value !== null),
+      }),
+    )
+    .optional(),
   hasFinalOutput: z.boolean(),
   finalOutput: z.unknown().optional(),
   sessionSaved: z.object({ input: z.boolean(), items: z.number().int().nonnegative() }),
@@ -246,6 +259,16 @@ export function runStateToJson<TContext>(data: RunStateData<TContext>): RunState
       : {}),
     pendingTurn: data.pendingTurn ?? null,
     approvals: [...data.approvals.values()],
+    ...(data.nestedRuns && data.nestedRuns.size > 0
+      ? {
+          nestedRuns: Object.fromEntries(
+            [...data.nestedRuns].map(([callId, nested]) => [
+              callId,
+              { toolName: nested.toolName, state: runStateToJson(nested.data) },
+            ]),
+          ),
+        }
+      : {}),
     hasFinalOutput: data.hasFinalOutput,
     ...(data.hasFinalOutput ? { finalOutput: data.finalOutput } : {}),
     sessionSaved: data.sessionSaved,
@@ -333,10 +356,19 @@ export function runStateDataFromString<TContext>(
     }
     return { ...item, agent: agent(item.agent) } as RunItem<TContext>;
   });
+  const currentAgent = agent(json.currentAgent);
+  const nestedRuns = json.nestedRuns
+    ? new Map(
+        Object.entries(json.nestedRuns).map(([callId, nested]) => [
+          callId,
+          restoreNestedRun(currentAgent, nested.toolName, nested.state),
+        ]),
+      )
+    : undefined;
   return {
     status: json.status,
     startingAgent,
-    currentAgent: agent(json.currentAgent),
+    currentAgent,
     currentAgentStarted: json.currentAgentStarted,
     currentTurn: json.currentTurn,
     maxTurns: json.maxTurns ?? Number.POSITIVE_INFINITY,
@@ -352,9 +384,27 @@ export function runStateDataFromString<TContext>(
     toolOutputGuardrailResults: json.toolOutputGuardrailResults ?? [],
     pendingTurn: json.pendingTurn ?? undefined,
     approvals: new Map(json.approvals.map((decision) => [decision.callId, decision])),
+    ...(nestedRuns ? { nestedRuns } : {}),
     hasFinalOutput: json.hasFinalOutput,
     finalOutput: json.finalOutput,
     sessionSaved: json.sessionSaved,
     running: false,
   };
+}
+
+/** A paused agent-tool run, rebuilt around the agent of the tool the paused call called. */
+function restoreNestedRun<TContext>(
+  caller: AnyAgent<TContext>,
+  toolName: string,
+  state: unknown,
+): NestedRun<TContext> {
+  const tool = caller.findTool(toolName);
+  const nestedAgent = tool && toolAgent<TContext>(tool);
+  if (!nestedAgent) {
+    throw new UserError(
+      `The saved run paused inside agent tool "${toolName}", but agent "${caller.name}" has no agent tool of that name (made with agent.asTool()). Pass the same agents the run was created with.`,
+      { code: 'run_state_agent_not_found' },
+    );
+  }
+  return { toolName, data: runStateDataFromString(nestedAgent, JSON.stringify(state)) };
 }

@@ -106,7 +106,10 @@ export class RunState<TContext = unknown> {
     return this.#data.toolOutputGuardrailResults;
   }
 
-  /** The tool calls waiting for a decision (empty unless the run is interrupted). */
+  /**
+   * The tool calls waiting for a decision (empty unless the run is interrupted), including those of agent
+   * tools' runs (`agent.asTool()`) paused with this run: decide them here too.
+   */
   getInterruptions(): ToolApprovalItem<TContext>[] {
     const data = this.#data;
     if (data.status !== 'interrupted' || !data.pendingTurn) return [];
@@ -116,12 +119,24 @@ export class RunState<TContext = unknown> {
       if (item.type === 'tool_call_output_item') answered.add(item.rawItem.callId);
     }
     const pendingIds = new Set(data.pendingTurn.calls.map((call) => call.callId));
-    return turnItems.filter(
+    const own = turnItems.filter(
       (item): item is ToolApprovalItem<TContext> =>
         item.type === 'tool_approval_item' &&
         pendingIds.has(item.rawItem.callId) &&
         !answered.has(item.rawItem.callId),
     );
+    const nested = this.#pausedNestedRuns().flatMap((state) => state.getInterruptions());
+    return nested.length > 0 ? [...own, ...nested] : own;
+  }
+
+  /** The states of the agent-tool runs paused with this run (their calls still wait for an output). */
+  #pausedNestedRuns(): RunState<TContext>[] {
+    const data = this.#data;
+    if (!data.nestedRuns || data.nestedRuns.size === 0 || !data.pendingTurn) return [];
+    const pendingIds = new Set(data.pendingTurn.calls.map((call) => call.callId));
+    return [...data.nestedRuns]
+      .filter(([callId]) => pendingIds.has(callId))
+      .map(([, nested]) => new RunState(nested.data));
   }
 
   /** Lets the tool call run when the run resumes. The decision binds to the call id and its arguments. */
@@ -149,6 +164,11 @@ export class RunState<TContext = unknown> {
         candidate.rawItem.callId === item?.rawItem?.callId &&
         candidate.rawItem.arguments === item.rawItem.arguments,
     );
+    const nested = pending && this.#pausedNestedRuns().find((state) => state.#holds(pending));
+    if (nested) {
+      nested.#decide(pending, approved, message);
+      return;
+    }
     if (!pending) {
       throw new UserError(
         `Tool call "${item?.rawItem?.callId}" is not waiting for approval in this run. Pass an item from result.interruptions (or state.getInterruptions()).`,
@@ -161,6 +181,11 @@ export class RunState<TContext = unknown> {
       approved,
       ...(message === undefined ? {} : { message }),
     });
+  }
+
+  /** Whether `item` is one of this run's interruptions (directly or in a nested run). */
+  #holds(item: ToolApprovalItem<TContext>): boolean {
+    return this.getInterruptions().includes(item);
   }
 
   /** The versioned JSON form (`$schemaVersion`), as `toString()` writes it. */

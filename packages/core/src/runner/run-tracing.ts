@@ -12,6 +12,19 @@ function parentOf(context: RunContext<unknown>): TraceSpan | undefined {
   return spans?.turn ?? spans?.run;
 }
 
+/** The span of the tool call a run works for, keyed by that run's options (see {@link runUnderSpan}). */
+const runParents = new WeakMap<object, TraceSpan>();
+
+/** Marks the run started with `options` as working for the tool call of `span` (an agent tool's run). */
+export function runUnderSpan(options: object, span: TraceSpan | undefined): void {
+  if (span) runParents.set(options, span);
+}
+
+/** The span the run started with `options` hangs under, if it works for a tool call. */
+export function runParentSpan(options: object): TraceSpan | undefined {
+  return runParents.get(options);
+}
+
 // Every helper below calls its work directly when tracing is off: no span, no attributes, no extra promise.
 
 /** A run: one `invoke_agent` span over all of its turns (a resumed run is a new span). */
@@ -23,7 +36,7 @@ export async function traceRun<TContext>(env: LoopEnv<TContext>, work: () => Pro
   await inSpan(
     `invoke_agent ${agent.name}`,
     { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': agent.name },
-    outer?.turn ?? outer?.run,
+    outer?.turn ?? outer?.run ?? env.parentSpan,
     async (run) => {
       parents.set(context, { run, turn: undefined });
       try {
@@ -93,9 +106,9 @@ export function traceToolCall<T extends { status: string }>(
   context: RunContext<unknown>,
   tool: { name: string },
   callId: string,
-  call: () => Promise<T>,
+  call: (span: TraceSpan | undefined) => Promise<T>,
 ): Promise<T> {
-  if (!tracingEnabled()) return call();
+  if (!tracingEnabled()) return call(undefined);
   return inSpan(
     `execute_tool ${tool.name}`,
     {
@@ -106,7 +119,7 @@ export function traceToolCall<T extends { status: string }>(
     },
     parentOf(context),
     async (span) => {
-      const result = await call();
+      const result = await call(span);
       span.set({ 'parley.tool.status': result.status });
       if (result.status !== 'completed') span.set({ 'error.type': result.status });
       return result;

@@ -22,6 +22,7 @@ import { runLoop } from './run-loop.js';
 import { RunResult } from './run-result.js';
 import { createRunState, RunState, runStateData } from './run-state.js';
 import type { RunStateData } from './run-state-data.js';
+import { runParentSpan } from './run-tracing.js';
 import type { Session } from './session.js';
 import { type CancelMode, createStreamedRunResult, type StreamedRunResult } from './streamed-run-result.js';
 
@@ -229,6 +230,7 @@ export class Runner {
       answeredCallIds: collectAnsweredCallIds(data),
       modelInputCache: undefined,
       abortForFailedBatch: (reason) => controller.abort(reason),
+      parentSpan: runParentSpan(options),
     };
 
     // The terminal failure of the run, if any; `undefined` also for a run cancelled with cancel('immediate').

@@ -6,6 +6,7 @@ import type { ToolGuardrailResult } from '../guardrails.js';
 import type { Handoff } from '../handoff.js';
 import type { FunctionCallItem, FunctionCallOutputItem, MessageItem } from '../items.js';
 import type { ModelResponse } from '../model.js';
+import { NestedRunPaused, type NestedRunPort, toolAgent } from '../nested-run.js';
 import {
   callNeedsApproval,
   defaultToolErrorFunction,
@@ -14,12 +15,15 @@ import {
   type ParsedToolArguments,
   parseToolArguments,
   type ToolCallInfo,
+  type ToolInvocationResult,
 } from '../tool.js';
+import type { TraceSpan } from '../tracing.js';
 import { runAllOrAbort } from './concurrency.js';
 import { addItem, emitHook, inputToItems, type LoopEnv } from './loop-env.js';
 import type { NextStep } from './next-step.js';
 import type { ToolErrorKind } from './run-config.js';
 import { runItemsToConversation } from './run-items.js';
+import { createRunState, type RunState, runStateData } from './run-state.js';
 import type { PendingTurn } from './run-state-data.js';
 import { traceHandoff, traceToolCall } from './run-tracing.js';
 
@@ -225,13 +229,17 @@ async function resolveCalls<TContext>(
     ),
     env.abortForFailedBatch,
   );
-  for (const result of results) outputs.set(result.callId, result);
+  let nestedPaused = false;
+  for (const result of results) {
+    if (result === PAUSED) nestedPaused = true;
+    else outputs.set(result.callId, result);
+  }
   for (const call of turn.calls) {
     const result = outputs.get(call.callId);
     if (result) addItem(env, { type: 'tool_call_output_item', agent, rawItem: result });
   }
 
-  if (awaitingApproval.length > 0) {
+  if (awaitingApproval.length > 0 || nestedPaused) {
     const requested = new Set(
       data.generatedItems
         .filter((item) => item.type === 'tool_approval_item')
@@ -303,6 +311,9 @@ async function decideWithFunction<TContext>(
   return decision.isFinalOutput ? { type: 'final_output', output: decision.finalOutput } : RUN_AGAIN;
 }
 
+/** An agent tool's run paused for approvals: the call has no output yet, the turn pauses with it. */
+const PAUSED = Symbol('paused');
+
 async function runTool<TContext>(
   env: LoopEnv<TContext>,
   agent: AnyAgent<TContext>,
@@ -310,7 +321,7 @@ async function runTool<TContext>(
   call: FunctionCallItem,
   signal: AbortSignal,
   parsed: ParsedToolArguments | undefined,
-): Promise<FunctionCallOutputItem> {
+): Promise<FunctionCallOutputItem | typeof PAUSED> {
   const info = callInfo(call);
   const context = env.data.runContext;
   // The run's hooks objects are fixed for the run: without any, no event payloads are built.
@@ -332,9 +343,48 @@ async function runTool<TContext>(
           toolErrorText(env, 'execution_failed', call, defaultToolErrorFunction(context, error), error)
       : undefined,
   };
-  const result = await traceToolCall(context, tool, call.callId, () => invokeFunctionTool(tool, options));
+  const nested = toolAgent(tool) !== undefined;
+  const result = await traceToolCall(context, tool, call.callId, (span) =>
+    nested ? invokeAgentTool(env, tool, options, span) : invokeFunctionTool(tool, options),
+  );
+  if (result.status === 'paused') return PAUSED;
   if (hooked) await emitHook(env, 'tool_done', { agent, tool, call: info, context, result });
   return output(call, result.output);
+}
+
+const PAUSED_RESULT: { readonly status: 'paused' } = Object.freeze({ status: 'paused' });
+
+/**
+ * Runs an agent tool's call, resuming the nested run it paused earlier. A nested run that pauses for
+ * approvals is kept under the call id (its interruptions are the outer run's) and the call stays unanswered.
+ */
+async function invokeAgentTool<TContext>(
+  env: LoopEnv<TContext>,
+  tool: AnyFunctionTool<TContext>,
+  options: InvokeToolOptions<TContext>,
+  span: TraceSpan | undefined,
+): Promise<ToolInvocationResult | typeof PAUSED_RESULT> {
+  const nestedRuns = env.data.nestedRuns;
+  const callId = options.call.callId;
+  const paused = nestedRuns?.get(callId);
+  const port: NestedRunPort = {
+    parentSpan: span,
+    pausedRun: paused ? (createRunState(paused.data) as RunState<unknown>) : undefined,
+    paused: (state) => Promise.reject(new NestedRunPaused(state)),
+  };
+  try {
+    const result = await invokeFunctionTool(tool, { ...options, nested: port });
+    nestedRuns?.delete(callId);
+    return result;
+  } catch (error) {
+    if (!(error instanceof NestedRunPaused)) throw error;
+    env.data.nestedRuns ??= new Map();
+    env.data.nestedRuns.set(callId, {
+      toolName: tool.name,
+      data: runStateData(error.state as RunState<TContext>),
+    });
+    return PAUSED_RESULT;
+  }
 }
 
 function recordToolGuardrailResult<TContext>(

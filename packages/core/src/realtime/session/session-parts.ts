@@ -62,8 +62,8 @@ export function assembleSession<TContext>(
 ): SessionParts<TContext> {
   const { model, clock, playbackTracker: tracker } = resolved;
   const state = new SessionState(agent, model.provider, resolved.rawEvents);
-  traceSession(state.hub, model.provider);
   const runContext = createRunContext(resolved.context);
+  traceSession(state.hub, model.provider, runContext);
   const tasks = new TaskSet(clock);
   const unacknowledged = new UnacknowledgedInputs();
   const messageOrder = new MessageOrder(audioBytesPerMs(resolved.config.outputAudioFormat));

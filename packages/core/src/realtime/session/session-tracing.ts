@@ -1,4 +1,5 @@
 import { TRACED_ENDED_RESPONSES_LIMIT } from '../../constants.js';
+import type { RunContext } from '../../context.js';
 import { startSpan, type TraceSpan, tracingEnabled } from '../../tracing.js';
 import type { RealtimeSessionEvent } from './events.js';
 
@@ -9,17 +10,30 @@ interface EventSource<TContext> {
   on(type: Event<TContext>['type'], listener: (event: Event<TContext>) => void): () => void;
 }
 
+/** The open tool-call spans of each traced session, by its run context. */
+const toolSpans = new WeakMap<RunContext<unknown>, Map<string, TraceSpan>>();
+
+/** The span of a session's tool call while it runs (what an agent tool's run hangs under), if traced. */
+export function sessionToolSpan(context: RunContext<unknown>, callId: string): TraceSpan | undefined {
+  return toolSpans.get(context)?.get(callId);
+}
+
 /**
  * Spans of a realtime session, built from the session's own events (nothing on the audio path): a session span
  * from the first connect to close, with a span per response, tool call, interruption (with the heard position)
  * and reconnect. Subscribes only when tracing is on when the session is created.
  */
-export function traceSession<TContext>(events: EventSource<TContext>, provider: string): void {
+export function traceSession<TContext>(
+  events: EventSource<TContext>,
+  provider: string,
+  context: RunContext<TContext>,
+): void {
   if (!tracingEnabled()) return;
   let session: TraceSpan | undefined;
   let reconnect: TraceSpan | undefined;
   const responses = new Map<string, TraceSpan>();
   const tools = new Map<string, TraceSpan>();
+  toolSpans.set(context as RunContext<unknown>, tools);
   /** Recently ended responses: their tool calls run after the response is done and still hang under it. */
   const ended = new Map<string, TraceSpan>();
   const on = <K extends Event<TContext>['type']>(type: K, listener: (event: Of<TContext, K>) => void) =>

@@ -3,9 +3,11 @@ import type { Agent, AnyFunctionTool } from '../../agent.js';
 import type { Clock } from '../../clock.js';
 import type { RunContext } from '../../context.js';
 import type { Handoff } from '../../handoff.js';
+import { type NestedRunPort, toolAgent } from '../../nested-run.js';
+import type { RunState } from '../../runner/run-state.js';
 import { callNeedsApproval, invokeFunctionTool } from '../../tool.js';
 import type { RealtimeCommand, RealtimeEvent } from '../seam.js';
-import type { ApprovalBook, ApprovalDecision } from './approvals.js';
+import type { ApprovalBook, ApprovalDecision, PendingApproval } from './approvals.js';
 import {
   SessionNotConnectedError,
   ToolCallConflictError,
@@ -16,6 +18,7 @@ import type { RealtimeErrorSource, RealtimeSessionEvent, RealtimeToolCallStatus 
 import type { HistoryMirror } from './history-mirror.js';
 import type { ResponseCoordinator } from './response-coordinator.js';
 import type { ResponseTracker } from './response-tracker.js';
+import { sessionToolSpan } from './session-tracing.js';
 import type { TaskSet } from './task-set.js';
 import { ToolCallLedger } from './tool-call-ledger.js';
 import type { UnacknowledgedInputs } from './unacknowledged-inputs.js';
@@ -185,6 +188,7 @@ export class ToolExecutor<TContext> {
         signal,
         defaultTimeoutMs: this.#host.toolTimeoutMs,
         clock: this.#host.clock,
+        ...(toolAgent(tool) !== undefined && { nested: this.#nestedRunPort(call, signal) }),
       });
       output = result.output;
       status = result.status;
@@ -208,18 +212,55 @@ export class ToolExecutor<TContext> {
     const needed = await callNeedsApproval(tool, this.#host.runContext, info, signal);
     if (signal.aborted) throw signal.reason;
     if (!needed) return { approved: true };
-    const standing = this.#host.approvals.standing(tool.name);
+    return await this.#ask(
+      {
+        callId: call.callId,
+        name: call.name,
+        arguments: call.arguments,
+        agent: call.agent,
+        ...(call.responseId !== undefined && { responseId: call.responseId }),
+      },
+      signal,
+    );
+  }
+
+  /** Asks the app to decide on a call (unless a standing decision covers its tool). */
+  async #ask(approval: PendingApproval<TContext>, signal: AbortSignal): Promise<ApprovalDecision> {
+    const standing = this.#host.approvals.standing(approval.name);
     if (standing) return standing;
-    const approval = {
-      callId: call.callId,
-      name: call.name,
-      arguments: call.arguments,
-      agent: call.agent,
-      ...(call.responseId !== undefined && { responseId: call.responseId }),
-    };
     const decision = this.#host.approvals.wait(approval, signal);
     this.#host.emit({ type: 'tool_approval_requested', ...approval });
     return await decision;
+  }
+
+  /**
+   * What an agent tool's run borrows from this call: its approvals are asked like the session's own (a
+   * `tool_approval_requested` naming the nested agent and call), and the nested run resumes once all are decided.
+   */
+  #nestedRunPort(call: ToolCall<TContext>, signal: AbortSignal): NestedRunPort {
+    return {
+      parentSpan: sessionToolSpan(this.#host.runContext as RunContext<unknown>, call.callId),
+      pausedRun: undefined,
+      paused: async (paused) => {
+        const state = paused as RunState<TContext>;
+        await Promise.all(
+          state.getInterruptions().map(async (item) => {
+            const decision = await this.#ask(
+              {
+                callId: item.rawItem.callId,
+                name: item.rawItem.name,
+                arguments: item.rawItem.arguments,
+                agent: item.agent,
+                ...(call.responseId !== undefined && { responseId: call.responseId }),
+              },
+              signal,
+            );
+            if (decision.approved) state.approve(item);
+            else state.reject(item, decision.message === undefined ? {} : { message: decision.message });
+          }),
+        );
+      },
+    };
   }
 
   async #runHandoff(
