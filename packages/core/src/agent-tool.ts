@@ -8,6 +8,7 @@ import type { RunResult } from './runner/run-result.js';
 import type { RunState } from './runner/run-state.js';
 import { runUnderSpan } from './runner/run-tracing.js';
 import { Runner, type RunOptions } from './runner/runner.js';
+import { TOOL_OPTION_LIST } from './text-option-keys.js';
 import { type FunctionTool, type ToolExecuteContext, type ToolOptions, tool } from './tool.js';
 
 /** The parameters of an agent tool made without `parameters`: one request in plain words. */
@@ -52,20 +53,13 @@ export type AgentTool<TContext = unknown, TParameters extends z.ZodObject = z.Zo
   readonly agent: AnyAgent<TContext>;
 };
 
+const { execute: _execute, ...SHARED_TOOL_OPTIONS } = TOOL_OPTION_LIST;
 const AGENT_TOOL_OPTIONS = optionKeys<AgentToolOptions<unknown, z.ZodObject>>('AgentToolOptions', {
-  name: true,
-  description: true,
-  parameters: true,
+  ...SHARED_TOOL_OPTIONS,
   inputBuilder: true,
   outputExtractor: true,
   runner: true,
   maxTurns: true,
-  needsApproval: true,
-  timeoutMs: true,
-  timeoutBehavior: true,
-  errorFunction: true,
-  inputGuardrails: true,
-  outputGuardrails: true,
 });
 
 let defaultRunner: Runner | undefined;

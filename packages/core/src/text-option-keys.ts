@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { AgentOptions } from './agent.js';
 import type { HandoffOptions } from './handoff.js';
 import type { ModelSettings } from './model.js';
-import { optionKeys } from './option-keys.js';
+import { type OptionKeyList, optionKeys } from './option-keys.js';
 import type { ToolOptions } from './tool.js';
 
 /** The valid keys of `new Agent({ … })`. */
@@ -30,8 +30,8 @@ export const MODEL_SETTINGS_OPTIONS = optionKeys<ModelSettings>('ModelSettings',
   providerData: true,
 });
 
-/** The valid keys of `tool({ … })`. */
-export const TOOL_OPTIONS = optionKeys<ToolOptions<unknown, z.ZodObject>>('ToolOptions', {
+/** The keys of `tool({ … })`, listed once (agent tools take most of them too). */
+export const TOOL_OPTION_LIST = {
   name: true,
   description: true,
   parameters: true,
@@ -42,7 +42,10 @@ export const TOOL_OPTIONS = optionKeys<ToolOptions<unknown, z.ZodObject>>('ToolO
   errorFunction: true,
   inputGuardrails: true,
   outputGuardrails: true,
-});
+} as const satisfies OptionKeyList<ToolOptions<unknown, z.ZodObject>>;
+
+/** The valid keys of `tool({ … })`. */
+export const TOOL_OPTIONS = optionKeys<ToolOptions<unknown, z.ZodObject>>('ToolOptions', TOOL_OPTION_LIST);
 
 /** The valid keys of `handoff(agent, { … })`. */
 export const HANDOFF_OPTIONS = optionKeys<HandoffOptions<unknown>>('HandoffOptions', {
