@@ -2,6 +2,7 @@
  * `@parley/core/internal`: the helpers Parley's own packages (adapters, the mock, the conformance suite) and
  * tests build on. Unstable: any release may change or remove them; apps should not import this entry.
  */
+export { abortable } from './abortable.js';
 export { type AnyClass, brand } from './brand.js';
 export {
   isClock,
