@@ -16,7 +16,7 @@ const OPTIONS = optionKeys<AISdkModelOptions>('AISdkModelOptions', {
   capabilities: true,
   structuredOutputName: true,
 });
-const CAPABILITY_KEYS = optionKeys<ModelCapabilities>('AISdkModelOptions.capabilities', {
+const CAPABILITY_KEYS = optionKeys<ModelCapabilities>('AISdkModelOptions', {
   streaming: true,
   tools: true,
   structuredOutput: true,
