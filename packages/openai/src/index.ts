@@ -1,3 +1,5 @@
+export { OpenAIChatCompletionsModel } from './chat-completions/model.js';
+export type { OpenAIChatCompletionsModelOptions } from './chat-completions/options.js';
 export { liveCapabilities } from './live/capabilities.js';
 export { OpenAILiveError, type OpenAILiveErrorCode } from './live/errors.js';
 export type { OpenAILiveConnection } from './live/live-connection.js';

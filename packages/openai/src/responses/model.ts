@@ -5,10 +5,9 @@ import {
   type ModelRequest,
   type ModelResponse,
   type ModelStreamEvent,
-  type ParleyError,
 } from '@parley/core';
 import { abortable } from './abort.js';
-import { OpenAIConnectionError } from './errors.js';
+import { streamCall } from './event-stream-call.js';
 import {
   type OpenAIResponsesModelOptions,
   type ResolvedClientOptions,
@@ -17,7 +16,6 @@ import {
 } from './options.js';
 import { toResponsesBody } from './request-mapping.js';
 import { fromResponsesResponse } from './response-mapping.js';
-import { readServerSentEvents, type ServerSentEvent } from './sse.js';
 import { mapStreamEvent } from './stream-events.js';
 import { ResponsesTransport } from './transport.js';
 
@@ -87,47 +85,6 @@ export class OpenAIResponsesModel implements Model {
     options: { signal?: AbortSignal } = {},
   ): AsyncGenerator<ModelStreamEvent> {
     const body = toResponsesBody(request, this.model, this.#options.structuredOutput);
-    const opened = await this.#transport.post(
-      { ...body, stream: true },
-      { signal: options.signal, stream: true, read: async (response) => response },
-    );
-    const { value: response, requestId, signal } = opened;
-    const events = response.body ? readServerSentEvents(response.body, signal) : undefined;
-    try {
-      if (!events) {
-        throw new OpenAIConnectionError(
-          'stream_interrupted',
-          'The OpenAI API answered a stream request without a body.',
-          { requestId },
-        );
-      }
-      for (;;) {
-        let next: IteratorResult<ServerSentEvent>;
-        try {
-          next = await events.next();
-        } catch (error) {
-          if (signal.aborted) throw signal.reason;
-          throw interrupted(error, requestId);
-        }
-        if (next.done) throw interrupted(undefined, requestId);
-        const step = mapStreamEvent(next.value, requestId);
-        if (step.kind === 'skip') continue;
-        yield step.event;
-        if (step.kind === 'done') return;
-      }
-    } finally {
-      opened.dispose();
-      await events?.return(undefined);
-      // A body whose reader was never taken (no event read yet) is released here.
-      if (response.body && !response.body.locked) response.body.cancel().catch(() => {});
-    }
+    yield* streamCall(this.#transport, body, options.signal, { step: mapStreamEvent });
   }
-}
-
-function interrupted(cause: unknown, requestId: string | undefined): ParleyError {
-  const detail = cause instanceof Error ? `: ${cause.message}` : ' before its final event';
-  return new OpenAIConnectionError('stream_interrupted', `The OpenAI response stream ended${detail}.`, {
-    cause,
-    requestId,
-  });
 }

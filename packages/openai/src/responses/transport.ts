@@ -31,15 +31,18 @@ type Attempt<T> =
   | { ok: false; error: unknown; retryable: boolean; headers?: Headers };
 
 /**
- * POSTs JSON to the Responses endpoint with auth headers, a per-attempt timeout, and retries with
+ * POSTs JSON to an endpoint of the API (the Responses endpoint by default) with auth headers, a per-attempt timeout, and retries with
  * backoff on the injected clock. Aborting the caller's signal stops at once (also during a backoff)
  * with the signal's reason and is never retried.
  */
 export class ResponsesTransport {
   readonly #options: ResolvedClientOptions;
+  readonly #url: string;
 
-  constructor(options: ResolvedClientOptions) {
+  /** Posts to `url`: the Responses endpoint by default, or another endpoint of the same API (Chat Completions). */
+  constructor(options: ResolvedClientOptions, url: string = options.responsesURL) {
     this.#options = options;
+    this.#url = url;
   }
 
   async post<T>(body: unknown, options: PostOptions<T>): Promise<PostResult<T>> {
@@ -56,7 +59,8 @@ export class ResponsesTransport {
   }
 
   async #attempt<T>(json: string, options: PostOptions<T>): Promise<Attempt<T>> {
-    const { clock, timeoutMs, responsesURL } = this.#options;
+    const { clock, timeoutMs } = this.#options;
+    const url = this.#url;
     const link = linkSignal(options.signal);
     const timeout = new OpenAIConnectionError(
       'timeout',
@@ -90,7 +94,7 @@ export class ResponsesTransport {
     let response: Response;
     try {
       response = await abortable(
-        this.#options.fetch(responsesURL, { method: 'POST', headers, body: json, signal: link.signal }),
+        this.#options.fetch(url, { method: 'POST', headers, body: json, signal: link.signal }),
         link.signal,
         (late) => void late.body?.cancel().catch(() => {}),
       );
@@ -98,7 +102,7 @@ export class ResponsesTransport {
       const detail = redactSecrets(error instanceof Error ? error.message : String(error), [apiKey]);
       const failure = new OpenAIConnectionError(
         'connection_error',
-        `Could not reach the OpenAI API at ${responsesURL}: ${detail}. Check the network and baseURL.`,
+        `Could not reach the OpenAI API at ${url}: ${detail}. Check the network and baseURL.`,
         { cause: redactCause(error, [apiKey]) },
       );
       return aborted() ?? settle({ ok: false, error: failure, retryable: true });

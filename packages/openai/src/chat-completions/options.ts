@@ -1,0 +1,48 @@
+import { type ModelCapabilities, UserError } from '@parley/core';
+import { optionKeys } from '@parley/core/internal';
+import { CLIENT_OPTION_KEYS, type OpenAIClientOptions } from '../responses/options.js';
+
+/** Options of {@link OpenAIChatCompletionsModel}. */
+export interface OpenAIChatCompletionsModelOptions extends OpenAIClientOptions {
+  /** The model name as the server knows it, e.g. `gpt-4.1-mini`, `llama3.2` (Ollama), `Qwen/Qwen3-8B` (vLLM). */
+  model: string;
+  /**
+   * What the server and model support, where it differs from the defaults (all `true`): e.g.
+   * `{ structuredOutput: false }` for a server without `response_format: json_schema`, `{ tools: false }` for a
+   * model served without function calling.
+   */
+  capabilities?: Partial<ModelCapabilities>;
+}
+
+/** The option keys of {@link OpenAIChatCompletionsModelOptions}. */
+export const CHAT_MODEL_OPTIONS = optionKeys<OpenAIChatCompletionsModelOptions>(
+  'OpenAIChatCompletionsModelOptions',
+  { ...CLIENT_OPTION_KEYS, model: true, capabilities: true },
+);
+const CAPABILITY_KEYS = optionKeys<ModelCapabilities>('OpenAIChatCompletionsModelOptions', {
+  streaming: true,
+  tools: true,
+  structuredOutput: true,
+  parallelToolCalls: true,
+});
+
+/** The declared capabilities: all `true`, then the overrides (checked: known keys, booleans). */
+export function resolveChatCapabilities(overrides: unknown): ModelCapabilities {
+  const fail = (message: string): never => {
+    throw new UserError(message, { code: 'invalid_option' });
+  };
+  if (overrides === undefined) overrides = {};
+  if (typeof overrides !== 'object' || overrides === null)
+    fail('capabilities must be an object of booleans.');
+  CAPABILITY_KEYS.check(overrides as object, 'capabilities');
+  for (const [name, value] of Object.entries(overrides as object)) {
+    if (typeof value !== 'boolean') fail(`capabilities.${name} must be true or false.`);
+  }
+  return Object.freeze({
+    streaming: true,
+    tools: true,
+    structuredOutput: true,
+    parallelToolCalls: true,
+    ...(overrides as Partial<ModelCapabilities>),
+  });
+}
