@@ -86,3 +86,32 @@ export {
   WAIT_MS,
   withSession,
 } from './support.js';
+export type {
+  TextHarnessOutput,
+  TextHarnessRequest,
+  TextHarnessResponse,
+  TextModelHarness,
+  TextModelHarnessFactory,
+} from './text/harness.js';
+export {
+  formatTextReport,
+  runTextConformance,
+  runTextScenario,
+  type TextConformanceOptions,
+  type TextConformanceReport,
+  type TextScenarioResult,
+} from './text/run.js';
+export type { TextConformanceScenario, TextModelCapability } from './text/scenario.js';
+export {
+  textAbortScenario,
+  textAnswerScenario,
+  textHistoryScenario,
+  textModelScenarios,
+  textParallelToolCallsScenario,
+  textProviderErrorScenario,
+  textStreamedTextScenario,
+  textStreamedToolCallScenario,
+  textStructuredOutputScenario,
+  textToolRoundTripScenario,
+} from './text/scenarios.js';
+export { defineTextConformanceSuite, type TextConformanceSuiteOptions } from './text/suite.js';
