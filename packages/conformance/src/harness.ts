@@ -114,6 +114,19 @@ export interface RealtimeHarness {
   /** The backend drops the connection (the adapter must report `connection_status: disconnected`). */
   disconnect(): Promise<void>;
   /**
+   * The backend ends the connection with a failure its provider documents as fatal (an error message after which it
+   * closes, or only a close code, such as a quota or an invalid argument); resolves with the error `code` the adapter
+   * reports for it. The adapter must emit `error` with `fatal: true` before `connection_status: disconnected`.
+   * Optional: a harness whose provider has no such failure leaves it out (the scenario is then skipped).
+   */
+  failFatally?(): Promise<{ code: string }>;
+  /**
+   * The backend withdraws the function call `callId` it made (the provider's tool-call cancellation, the seam's
+   * `function_call_cancelled`). Implemented where the protocol can cancel a tool call; a scenario that needs it is
+   * skipped elsewhere.
+   */
+  cancelToolCall?(callId: string): Promise<void>;
+  /**
    * The adapter's transport to the backend stops being open without a word, as a socket whose closing handshake
    * started and is never acknowledged: no close, no error and no further event reaches the adapter, and whatever
    * it writes from now on is dropped by the transport. Only the adapter can notice (it finds the transport not

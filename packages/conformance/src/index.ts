@@ -55,6 +55,7 @@ export {
 } from './scenarios/interruption.js';
 export { lifecycleScenario } from './scenarios/lifecycle.js';
 export { parallelToolsAfterEndScenario, parallelToolsBeforeEndScenario } from './scenarios/parallel-tools.js';
+export { fatalProviderErrorScenario, providerCancelledToolScenario } from './scenarios/provider-cancels.js';
 export { providerErrorScenario } from './scenarios/provider-error.js';
 export {
   boundedFollowUpsScenario,

@@ -134,6 +134,7 @@ export {
   SessionClosedError,
   SessionNotConnectedError,
   StaleResponseError,
+  ToolCallCancelledError,
   ToolCallConflictError,
   ToolOutputNotSentError,
   TurnLostError,
@@ -175,6 +176,7 @@ export type { RealtimeContextAppendedEventV1 } from './realtime/spec/v1/realtime
 export type { RealtimeCreateResponseCommandV1 } from './realtime/spec/v1/realtime-create-response-command-v1.js';
 export type { RealtimeDelegationRequestedEventV1 } from './realtime/spec/v1/realtime-delegation-requested-event-v1.js';
 export type { RealtimeEventV1 } from './realtime/spec/v1/realtime-event-v1.js';
+export type { RealtimeFunctionCallCancelledEventV1 } from './realtime/spec/v1/realtime-function-call-cancelled-event-v1.js';
 export type { RealtimeItemInputV1 } from './realtime/spec/v1/realtime-item-input-v1.js';
 export type { RealtimeItemV1 } from './realtime/spec/v1/realtime-item-v1.js';
 export {

@@ -29,6 +29,7 @@ import {
 } from './interruption.js';
 import { lifecycleScenario } from './lifecycle.js';
 import { parallelToolsAfterEndScenario, parallelToolsBeforeEndScenario } from './parallel-tools.js';
+import { fatalProviderErrorScenario, providerCancelledToolScenario } from './provider-cancels.js';
 import { providerErrorScenario } from './provider-error.js';
 import {
   boundedFollowUpsScenario,
@@ -60,11 +61,13 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   parallelToolsAfterEndScenario,
   parallelToolsBeforeEndScenario,
   repeatedCallScenario,
+  providerCancelledToolScenario,
   backgroundResultScenario,
   boundedFollowUpsScenario,
   approvalScenario,
   handoffScenario,
   providerErrorScenario,
+  fatalProviderErrorScenario,
   unnamedRefusalScenario,
   coalescedInputsScenario,
   staleResponseScenario,
@@ -105,6 +108,7 @@ export {
   disconnectScenario,
   ephemeralCancelScenario,
   ephemeralIsolationScenario,
+  fatalProviderErrorScenario,
   generateResponseScenario,
   handoffScenario,
   interruptBeforeAudioScenario,
@@ -114,6 +118,7 @@ export {
   multiMessageScenario,
   parallelToolsAfterEndScenario,
   parallelToolsBeforeEndScenario,
+  providerCancelledToolScenario,
   providerErrorScenario,
   repeatedCallScenario,
   responseRequestsScenario,

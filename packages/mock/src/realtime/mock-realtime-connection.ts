@@ -344,6 +344,15 @@ export class MockRealtimeConnection implements RealtimeConnection {
     this.#closeFailure = error;
   }
 
+  /**
+   * The provider withdraws function calls it made, as a service does after the user interrupted the response that
+   * made them: one `function_call_cancelled` per call id.
+   */
+  cancelToolCalls(...callIds: string[]): void {
+    this.#requireOpen();
+    for (const callId of callIds) this.#emit({ type: 'function_call_cancelled', callId });
+  }
+
   /** Emits a provider error that answers no request. */
   emitError(error: { code: string; message?: string; fatal?: boolean }): void {
     this.#requireOpen();
@@ -362,6 +371,17 @@ export class MockRealtimeConnection implements RealtimeConnection {
     if (this.#status === 'closed') return;
     const message = 'Your session hit the maximum duration.';
     this.#emit({ type: 'session_expired', message });
+    this.disconnect(message);
+  }
+
+  /**
+   * The provider ends the connection with a failure it documents as fatal (a protocol that reports it only as a
+   * close code is normalized the same way): an `error` with `fatal: true`, then `connection_status: disconnected`.
+   */
+  failFatally(error: { code: string; message?: string }): void {
+    this.#requireOpen();
+    const message = error.message ?? `The mock provider ended the connection: ${error.code}.`;
+    this.#emit({ type: 'error', code: error.code, message, fatal: true });
     this.disconnect(message);
   }
 

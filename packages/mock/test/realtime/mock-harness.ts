@@ -78,6 +78,11 @@ export function createMockHarness(capabilities: Partial<RealtimeCapabilities> = 
         { echoRequestId: false },
       ),
     disconnect: async () => model.connection.disconnect('harness_disconnect'),
+    failFatally: async () => {
+      model.connection.failFatally({ code: 'quota_exhausted', message: 'The quota is used up.' });
+      return { code: 'quota_exhausted' };
+    },
+    cancelToolCall: async (callId) => model.connection.cancelToolCalls(callId),
     connectionStopsSilently: async () => model.connection.stopSilently(),
     failNextWrite: async (commandType) => model.connection.failNextSend(commandType, { failure: 'write' }),
     commands: async () => model.commands,

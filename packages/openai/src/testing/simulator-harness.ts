@@ -202,6 +202,28 @@ export class SimulatorHarness {
     });
   }
 
+  /**
+   * The failure the service documents as ending the session: an `error` the adapter reports as fatal, then the
+   * socket closes (code 4000).
+   */
+  async failFatally(): Promise<{ code: string }> {
+    const connection = this.#latest();
+    const code = 'beta_api_shape_disabled';
+    connection.send({
+      type: 'error',
+      error: {
+        type: 'invalid_request_error',
+        code,
+        message: 'The beta Realtime API shape is no longer supported. Use the GA interface.',
+        param: null,
+        event_id: null,
+      },
+    });
+    connection.close(4000, code);
+    await connection.closed;
+    return { code };
+  }
+
   /** The next `response.create` is refused with this error, echoing its `event_id`. */
   async refuseNextResponse(error: SimulatorRefusal): Promise<void> {
     this.simulator.refuseNextResponse({ echoEventId: true, ...error });

@@ -328,6 +328,28 @@ export class ToolOutputNotSentError extends ParleyError {
 }
 
 /**
+ * The provider withdrew a function call (it sent `function_call_cancelled`, for example after the user interrupted
+ * the response that made it). The tool's `signal` aborts with this error; its output is not sent, and `tool_done`
+ * reports the call with status `cancelled`. Tools that hold resources should stop on their signal.
+ */
+export class ToolCallCancelledError extends ParleyError {
+  static {
+    brand(ToolCallCancelledError, 'core.ToolCallCancelledError');
+  }
+
+  /** The withdrawn call. */
+  readonly callId: string;
+
+  constructor(callId: string, toolName: string) {
+    super(
+      'tool_call_cancelled',
+      `The provider cancelled call ${callId} ("${toolName}"): the tool was stopped and its output is not sent.`,
+    );
+    this.callId = callId;
+  }
+}
+
+/**
  * The session stopped asking for automatic follow-ups: the last ones in a row only answered errors (a tool
  * that keeps failing or does not exist, a guardrail that keeps tripping). The next user input or
  * `generateResponse()` goes on as usual; fix the tool or the guardrail if it keeps happening.

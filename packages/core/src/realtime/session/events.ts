@@ -32,7 +32,12 @@ export type RealtimeErrorSource = 'provider' | 'session' | 'tool' | 'guardrail' 
  * How a function-tool call ended: an {@link invokeFunctionTool} status, `approval_rejected` (the app
  * rejected it) or `error` (a tool guardrail tripwire or a raising timeout; the model got an error output).
  */
-export type RealtimeToolCallStatus = ToolInvocationResult['status'] | 'approval_rejected' | 'error';
+/** How a tool call ended; `cancelled`: the provider withdrew the call, the tool was stopped and no output was sent. */
+export type RealtimeToolCallStatus =
+  | ToolInvocationResult['status']
+  | 'approval_rejected'
+  | 'error'
+  | 'cancelled';
 
 /**
  * How one assistant message ended for the listener: heard (or shown) in `full`, heard in `partial` (cut where
@@ -160,7 +165,10 @@ export type RealtimeSessionEvent<TContext = unknown> =
       arguments: string;
       responseId?: string;
     }
-  /** A function tool call ended and its `output` was sent to the model. */
+  /**
+   * A function tool call ended and its `output` was sent to the model; with status `cancelled` the provider withdrew
+   * it: the tool's signal aborted and nothing was sent (`output` is empty).
+   */
   | {
       type: 'tool_done';
       agent: Agent<TContext>;

@@ -38,9 +38,10 @@ export interface RealtimeFunctionCallHistoryItem {
   readonly name: string;
   /** The raw JSON arguments the model sent. */
   readonly arguments: string;
-  /** The output sent to the model; absent while the call is running or awaiting approval. */
+  /** The output sent to the model; absent while the call is running or awaiting approval, and when cancelled. */
   readonly output?: string;
-  readonly status: 'in_progress' | 'completed';
+  /** `cancelled`: the provider withdrew the call; it was stopped and no output was sent (nor is one replayed). */
+  readonly status: 'in_progress' | 'completed' | 'cancelled';
   readonly responseId?: string;
   readonly agentName?: string;
 }

@@ -124,6 +124,11 @@ export class HistoryMirror<TContext> {
     this.#history.updateCall(callId, { output, status: 'completed' });
   }
 
+  /** The provider withdrew a call: it stays in history, marked cancelled, without an output. */
+  toolCancelled(callId: string): void {
+    this.#history.updateCall(callId, { status: 'cancelled' });
+  }
+
   inputCommitted(event: EventOf<'input_audio_committed'>): void {
     this.#history.upsertMessage(event.itemId, USER_AUDIO);
   }

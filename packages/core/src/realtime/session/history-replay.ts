@@ -28,6 +28,8 @@ export function planHistoryReplay(history: readonly RealtimeHistoryItem[]): Hist
   const create = (item: RealtimeItemInput) => commands.push({ type: 'createItem', item });
   for (const item of history) {
     if (item.type === 'function_call') {
+      // The provider withdrew it: it is no part of the conversation to re-create.
+      if (item.status === 'cancelled') continue;
       create({
         type: 'function_call',
         itemId: item.itemId,

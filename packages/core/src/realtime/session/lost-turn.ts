@@ -51,7 +51,7 @@ export function dropLostTurn<TContext>(
   const clientRequestIds = coordinator.pendingRequests.map((r) => r.clientRequestId);
   const calls = history.items.filter(
     (item): item is RealtimeFunctionCallHistoryItem =>
-      item.type === 'function_call' && item.output === undefined,
+      item.type === 'function_call' && item.output === undefined && item.status !== 'cancelled',
   );
   // What the provider never acknowledged: user messages are carried over to the replay (or named, when none
   // comes); tool outputs stay in history (a reconnect replays them), but their follow-up is lost with the turn.

@@ -103,6 +103,9 @@ export class ProviderEventRouter<TContext> {
         to.mirror.functionCallArrived(event);
         to.executor.callReceived(event);
         return;
+      case 'function_call_cancelled':
+        to.executor.callCancelled(event.callId);
+        return;
       case 'input_speech_started':
         to.interruptions.interrupt('speech');
         return;

@@ -26,8 +26,14 @@ export class TaskSet {
     return this.#tasks?.size ?? 0;
   }
 
-  /** Starts `run` now; its rejection is reported to `onError` (never unhandled). */
-  spawn(run: (signal: AbortSignal) => Promise<void>, onError: (error: unknown) => void): void {
+  /**
+   * Starts `run` now; its rejection is reported to `onError` (never unhandled). Returns what aborts this one task
+   * (the set still waits for it in {@link cancelAll}).
+   */
+  spawn(
+    run: (signal: AbortSignal) => Promise<void>,
+    onError: (error: unknown) => void,
+  ): (reason: unknown) => void {
     const controller = new AbortController();
     const task = Promise.resolve()
       .then(() => run(controller.signal))
@@ -39,6 +45,7 @@ export class TaskSet {
       });
     this.#tasks ??= new Map();
     this.#tasks.set(task, controller);
+    return (reason) => controller.abort(reason);
   }
 
   /**

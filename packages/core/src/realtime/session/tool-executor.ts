@@ -10,6 +10,7 @@ import type { RealtimeCommand, RealtimeEvent } from '../seam.js';
 import type { ApprovalBook, ApprovalDecision, PendingApproval } from './approvals.js';
 import {
   SessionNotConnectedError,
+  ToolCallCancelledError,
   ToolCallConflictError,
   ToolOutputNotSentError,
   UnknownToolError,
@@ -67,13 +68,16 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  * Calls from out-of-band responses (which run with tools off) are neither run nor remembered.
  *
  * A call id runs at most once per session ({@link ToolCallLedger}, kept across reconnects): a repeat is a
- * warning, a changed payload under a known id an error; neither runs nor sends an output.
+ * warning, a changed payload under a known id an error; neither runs nor sends an output. A call the provider
+ * cancels while it waits or runs is stopped (its signal aborts), sends no output and ends `cancelled`.
  */
 export class ToolExecutor<TContext> {
   readonly #host: ToolExecutorHost<TContext>;
   readonly #sequential: boolean;
   readonly #ledger = new ToolCallLedger();
   #tail: Promise<void> = Promise.resolve();
+  /** Calls admitted and not yet over, with what stops each. Created on the first call. */
+  #running: Map<string, { call: ToolCall<TContext>; stop: (reason: unknown) => void }> | undefined;
 
   constructor(host: ToolExecutorHost<TContext>, options: { sequential: boolean }) {
     this.#host = host;
@@ -95,6 +99,14 @@ export class ToolExecutor<TContext> {
     const admission = this.#ledger.admit(event);
     if (admission.kind === 'conflict') {
       host.reportError('tool', new ToolCallConflictError(event.callId, admission.first, event));
+      return;
+    }
+    if (admission.kind === 'cancelled') {
+      host.emit({
+        type: 'warning',
+        code: 'tool_call_cancelled_before',
+        message: `The provider delivered call ${event.callId} ("${event.name}") after it had cancelled it; not run.`,
+      });
       return;
     }
     if (admission.kind === 'repeat') {
@@ -119,8 +131,14 @@ export class ToolExecutor<TContext> {
 
   #dispatch(call: ToolCall<TContext>): void {
     const onError = (error: unknown) => this.#host.reportError('tool', error);
+    this.#running ??= new Map();
+    const running = this.#running;
+    const over = () => {
+      if (running.get(call.callId)?.call === call) running.delete(call.callId);
+    };
     if (!this.#sequential) {
-      this.#host.tasks.spawn((signal) => this.#run(call, signal), onError);
+      const stop = this.#host.tasks.spawn((signal) => this.#run(call, signal).finally(over), onError);
+      running.set(call.callId, { call, stop });
       return;
     }
     const previous = this.#tail;
@@ -128,19 +146,58 @@ export class ToolExecutor<TContext> {
     this.#tail = new Promise<void>((resolve) => {
       finished = resolve;
     });
-    this.#host.tasks.spawn(async (signal) => {
+    const stop = this.#host.tasks.spawn(async (signal) => {
       try {
         await previous;
         if (!signal.aborted) await this.#run(call, signal);
       } finally {
+        over();
         finished();
       }
     }, onError);
+    running.set(call.callId, { call, stop });
   }
 
-  /** Forgets the sequential order (after the tasks were cancelled). */
+  /**
+   * The provider cancelled call `callId`. While it waits (for approval, or its turn) or runs, it is stopped: its
+   * signal aborts with a {@link ToolCallCancelledError}, no output is sent, history marks it cancelled, and
+   * `tool_done` reports it `cancelled`; it asks for no follow-up. Once its output went out the cancel comes too late
+   * (a warning); a call not delivered yet never runs.
+   */
+  callCancelled(callId: string): void {
+    const host = this.#host;
+    const running = this.#running?.get(callId);
+    const known = this.#ledger.cancel(callId);
+    if (!running) {
+      if (known) {
+        host.emit({
+          type: 'warning',
+          code: 'tool_call_cancel_ignored',
+          message: `The provider cancelled call ${callId} after it had ended; its output stands.`,
+        });
+      }
+      return;
+    }
+    this.#running?.delete(callId);
+    const { call, stop } = running;
+    stop(new ToolCallCancelledError(callId, call.name));
+    host.mirror.toolCancelled(callId);
+    host.coordinator.toolCallFinished(callId, true, true);
+    host.emit({
+      type: 'tool_done',
+      agent: call.agent,
+      callId,
+      name: call.name,
+      output: '',
+      status: 'cancelled',
+      ...(call.responseId !== undefined && { responseId: call.responseId }),
+    });
+  }
+
+  /** Forgets the sequential order and the running calls (after the tasks were cancelled). */
   reset(): void {
     this.#tail = Promise.resolve();
+    this.#running?.clear();
   }
 
   async #run(call: ToolCall<TContext>, signal: AbortSignal): Promise<void> {
@@ -322,6 +379,8 @@ export class ToolExecutor<TContext> {
   ): boolean {
     const host = this.#host;
     if (signal.aborted || !host.live()) return false;
+    // From here the call is over: a cancel arriving now comes too late.
+    this.#running?.delete(call.callId);
     let sent = true;
     try {
       host.send({ type: 'sendToolOutput', callId: call.callId, output });

@@ -9,6 +9,7 @@ export type { RealtimeContextAppendedEventV1 } from './realtime-context-appended
 export type { RealtimeCreateResponseCommandV1 } from './realtime-create-response-command-v1.js';
 export type { RealtimeDelegationRequestedEventV1 } from './realtime-delegation-requested-event-v1.js';
 export type { RealtimeEventV1 } from './realtime-event-v1.js';
+export type { RealtimeFunctionCallCancelledEventV1 } from './realtime-function-call-cancelled-event-v1.js';
 export type { RealtimeItemInputV1 } from './realtime-item-input-v1.js';
 export type { RealtimeItemV1 } from './realtime-item-v1.js';
 export { REALTIME_SPECIFICATION_VERSION, type RealtimeModelV1 } from './realtime-model-v1.js';

@@ -1,6 +1,7 @@
 import type { RealtimeCommandV1 } from './realtime-command-v1.js';
 import type { RealtimeContextAppendedEventV1 } from './realtime-context-appended-event-v1.js';
 import type { RealtimeDelegationRequestedEventV1 } from './realtime-delegation-requested-event-v1.js';
+import type { RealtimeFunctionCallCancelledEventV1 } from './realtime-function-call-cancelled-event-v1.js';
 import type { RealtimeItemV1 } from './realtime-item-v1.js';
 import type { RealtimeOutputSilenceEventV1 } from './realtime-output-silence-event-v1.js';
 import type { RealtimeResponseEndReasonV1 } from './realtime-response-end-reason-v1.js';
@@ -52,6 +53,7 @@ export type RealtimeEventV1 =
       name: string;
       arguments: string;
     }
+  | RealtimeFunctionCallCancelledEventV1
   | { type: 'input_speech_started' }
   | { type: 'input_speech_stopped' }
   | { type: 'input_audio_committed'; itemId: string }
