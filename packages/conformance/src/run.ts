@@ -3,7 +3,7 @@ import { optionKeys } from '@parley/core/internal';
 import type { RealtimeHarnessFactory } from './harness.js';
 import type { CapabilityVerdict, ConformanceReport } from './report.js';
 import { runScenario, type ScenarioResult } from './run-scenario.js';
-import { type ConformanceScenario, scenarioCovers } from './scenario.js';
+import { type ConformanceScenario, scenarioCovers, withDefaults } from './scenario.js';
 import { realtimeScenarios } from './scenarios/index.js';
 
 /** Options of {@link runConformance}. */
@@ -108,7 +108,7 @@ export async function runConformance(
   const timeoutMs = options.timeoutMs;
   const first = await createHarness();
   const { provider, capabilities } = first.model;
-  const declared = Object.freeze({ ...capabilities });
+  const declared = Object.freeze(withDefaults(capabilities));
   await first.dispose();
 
   const results: ScenarioResult[] = [];

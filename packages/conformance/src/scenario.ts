@@ -1,4 +1,10 @@
-import { ParleyError, type RealtimeCapability } from '@parley/core';
+import {
+  declaresCapability,
+  ParleyError,
+  REALTIME_CAPABILITY_DEFAULTS_V1,
+  type RealtimeCapabilities,
+  type RealtimeCapability,
+} from '@parley/core';
 import { brand } from '@parley/core/internal';
 import type { RealtimeHarness } from './harness.js';
 
@@ -23,7 +29,17 @@ export function missingCapabilities(
   scenario: ConformanceScenario,
   harness: RealtimeHarness,
 ): RealtimeCapability[] {
-  return scenario.requires.filter((capability) => !harness.model.capabilities[capability]);
+  return scenario.requires.filter(
+    (capability) => !declaresCapability(harness.model.capabilities, capability),
+  );
+}
+
+/**
+ * The capabilities as the session reads them: an optional flag with a default other than `false` that the provider
+ * does not name is listed with its default (so the report judges it as declared).
+ */
+export function withDefaults(capabilities: Readonly<RealtimeCapabilities>): RealtimeCapabilities {
+  return { ...REALTIME_CAPABILITY_DEFAULTS_V1, ...capabilities };
 }
 
 /** `true` when the scenario's outcome says something about `capability` (it requires or exercises it). */

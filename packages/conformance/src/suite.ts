@@ -5,6 +5,7 @@ import type { RealtimeHarnessFactory } from './harness.js';
 import type { ConformanceReport } from './report.js';
 import { type ConformanceOptions, judgeCapabilities } from './run.js';
 import { runScenario, type ScenarioResult } from './run-scenario.js';
+import { withDefaults } from './scenario.js';
 import { realtimeScenarios } from './scenarios/index.js';
 
 /** Options of {@link defineConformanceSuite}. */
@@ -47,7 +48,7 @@ export function defineConformanceSuite(
             scenario,
             async () => {
               const harness = await createHarness();
-              declared ??= { ...harness.model.capabilities };
+              declared ??= withDefaults(harness.model.capabilities);
               provider = harness.model.provider;
               return harness;
             },

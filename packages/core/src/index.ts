@@ -119,6 +119,7 @@ export type {
   RealtimeUsage,
   TurnDetectionConfig,
 } from './realtime/seam.js';
+export { declaresCapability } from './realtime/seam.js';
 export type { PendingApproval } from './realtime/session/approvals.js';
 export {
   CapabilityNotSupportedError,
@@ -163,9 +164,10 @@ export type { GenerateResponseOptions } from './realtime/session/response-genera
 export type { ResponseHandle, ResponseResult } from './realtime/session/response-handle.js';
 export { RealtimeSession } from './realtime/session/session.js';
 export type { RealtimeAppendContextCommandV1 } from './realtime/spec/v1/realtime-append-context-command-v1.js';
-export type {
-  RealtimeCapabilitiesV1,
-  RealtimeCapabilityV1,
+export {
+  REALTIME_CAPABILITY_DEFAULTS_V1,
+  type RealtimeCapabilitiesV1,
+  type RealtimeCapabilityV1,
 } from './realtime/spec/v1/realtime-capabilities-v1.js';
 export type { RealtimeCommandV1 } from './realtime/spec/v1/realtime-command-v1.js';
 export type { RealtimeConnectOptionsV1 } from './realtime/spec/v1/realtime-connect-options-v1.js';
@@ -186,6 +188,7 @@ export {
 export type { RealtimeOutputSilenceEventV1 } from './realtime/spec/v1/realtime-output-silence-event-v1.js';
 export type { RealtimeResponseEndReasonV1 } from './realtime/spec/v1/realtime-response-end-reason-v1.js';
 export type { RealtimeResponseStatusV1 } from './realtime/spec/v1/realtime-response-status-v1.js';
+export type { RealtimeResumeTokenEventV1 } from './realtime/spec/v1/realtime-resume-token-event-v1.js';
 export type { RealtimeSessionConfigV1 } from './realtime/spec/v1/realtime-session-config-v1.js';
 export type { RealtimeSessionExpiredEventV1 } from './realtime/spec/v1/realtime-session-expired-event-v1.js';
 export type { RealtimeSessionExpiringEventV1 } from './realtime/spec/v1/realtime-session-expiring-event-v1.js';

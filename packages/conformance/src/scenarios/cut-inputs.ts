@@ -20,6 +20,7 @@ const saidInHistory = (item: RealtimeHistoryItem, text: string) =>
 export const cutInputScenario: ConformanceScenario = {
   name: 'a user message sent just before a dropped connection reaches the new conversation exactly once',
   requires: ['responseRequests'],
+  exercises: ['contentAcknowledgements'],
   async run(harness) {
     await withSession(harness, new Agent({ name: 'Keeper' }), async (session, events) => {
       await session.connect();

@@ -37,6 +37,7 @@ import {
   unnamedRefusalScenario,
 } from './response-queue.js';
 import { responseRequestsScenario } from './response-requests.js';
+import { resumptionScenario } from './resumption.js';
 import { generateResponseScenario, textResponseScenario } from './text-response.js';
 import { toolCallScenario } from './tool-call.js';
 import { transcriptionCutScenario } from './transcription-cut.js';
@@ -74,6 +75,7 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   callbackSignalScenario,
   disconnectScenario,
   cutInputScenario,
+  resumptionScenario,
   silentStopScenario,
   writeFailureScenario,
   toolOutputWriteFailureScenario,
@@ -122,6 +124,7 @@ export {
   providerErrorScenario,
   repeatedCallScenario,
   responseRequestsScenario,
+  resumptionScenario,
   silentStopScenario,
   staleResponseScenario,
   textResponseScenario,

@@ -1,23 +1,24 @@
-import type {
-  RealtimeAppendContextCommandV1,
-  RealtimeCapabilitiesV1,
-  RealtimeCapabilityV1,
-  RealtimeCommandV1,
-  RealtimeConnectionV1,
-  RealtimeConnectOptionsV1,
-  RealtimeContentPartV1,
-  RealtimeContextAppendKindV1,
-  RealtimeCreateResponseCommandV1,
-  RealtimeEventV1,
-  RealtimeItemInputV1,
-  RealtimeItemV1,
-  RealtimeModelV1,
-  RealtimeResponseEndReasonV1,
-  RealtimeResponseStatusV1,
-  RealtimeSessionConfigV1,
-  RealtimeToolDefinitionV1,
-  RealtimeTurnDetectionV1,
-  RealtimeUsageV1,
+import {
+  REALTIME_CAPABILITY_DEFAULTS_V1,
+  type RealtimeAppendContextCommandV1,
+  type RealtimeCapabilitiesV1,
+  type RealtimeCapabilityV1,
+  type RealtimeCommandV1,
+  type RealtimeConnectionV1,
+  type RealtimeConnectOptionsV1,
+  type RealtimeContentPartV1,
+  type RealtimeContextAppendKindV1,
+  type RealtimeCreateResponseCommandV1,
+  type RealtimeEventV1,
+  type RealtimeItemInputV1,
+  type RealtimeItemV1,
+  type RealtimeModelV1,
+  type RealtimeResponseEndReasonV1,
+  type RealtimeResponseStatusV1,
+  type RealtimeSessionConfigV1,
+  type RealtimeToolDefinitionV1,
+  type RealtimeTurnDetectionV1,
+  type RealtimeUsageV1,
 } from './spec/v1/index.js';
 
 /*
@@ -26,6 +27,17 @@ import type {
  */
 
 export { REALTIME_SPECIFICATION_VERSION } from './spec/v1/index.js';
+
+/**
+ * Whether `capabilities` declare `capability`, reading an optional flag the provider does not name as its documented
+ * default (`contentAcknowledgements`: `true`; every other one `false`). Read flags through it, never directly.
+ */
+export function declaresCapability(
+  capabilities: RealtimeCapabilities,
+  capability: RealtimeCapability,
+): boolean {
+  return capabilities[capability] ?? REALTIME_CAPABILITY_DEFAULTS_V1[capability] ?? false;
+}
 export type RealtimeModel = RealtimeModelV1;
 export type RealtimeCapabilities = RealtimeCapabilitiesV1;
 export type RealtimeCapability = RealtimeCapabilityV1;

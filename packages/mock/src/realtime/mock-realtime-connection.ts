@@ -2,6 +2,7 @@ import {
   type Clock,
   ConnectionClosedError,
   type CreateResponseCommand,
+  declaresCapability,
   pcm16DurationMs,
   type RealtimeCapability,
   type RealtimeCommand,
@@ -97,6 +98,10 @@ export class MockRealtimeConnection implements RealtimeConnection {
   #expiryTimer: LongTimeout | undefined;
   /** When the provider ends this session (epoch ms), if the model was given `sessionLifetimeMs`. */
   readonly expiresAt: number | undefined;
+  /** `true` when it was opened with a resume token it knew: its conversation is the one that token kept. */
+  readonly resumed: boolean;
+  /** Content commands (`createItem`, `sendToolOutput`, `appendContext`) received, counted for resume tokens. */
+  #contentCommands = 0;
 
   readonly #closedByClient: Promise<void>;
   #resolveClosed!: () => void;
@@ -108,8 +113,11 @@ export class MockRealtimeConnection implements RealtimeConnection {
     config: RealtimeSessionConfig,
     lifetime?: MockSessionLifetime,
     rawEvents = false,
+    resumedConversation?: readonly RealtimeItem[],
   ) {
     this.#link = link;
+    this.resumed = resumedConversation !== undefined;
+    if (resumedConversation) this.#conversation.push(...structuredClone(resumedConversation));
     this.#rawEvents = rawEvents;
     this.#config = { ...config };
     if (lifetime) {
@@ -128,7 +136,11 @@ export class MockRealtimeConnection implements RealtimeConnection {
     });
     this.#player = new MockResponsePlayer({
       link,
-      emit: (event) => this.#emit(event),
+      emit: (event) => {
+        this.#emit(event);
+        // Like a service that offers resumption once a turn is over.
+        if (event.type === 'response_done' && event.conversation === 'default') this.#offerResume();
+      },
       addItem: (item) => {
         this.#conversation.push(item);
         return this.#previousId(item);
@@ -165,6 +177,9 @@ export class MockRealtimeConnection implements RealtimeConnection {
     }
     this.#link.recorded(command);
     this.#commands.record(command);
+    const type = command.type;
+    if (type === 'createItem' || type === 'sendToolOutput' || type === 'appendContext')
+      this.#contentCommands++;
     this.#handle(command);
   }
 
@@ -353,6 +368,27 @@ export class MockRealtimeConnection implements RealtimeConnection {
     for (const callId of callIds) this.#emit({ type: 'function_call_cancelled', callId });
   }
 
+  /**
+   * Offers a resume token for the conversation as it is now (where `sessionResumption` is on; the mock does so by
+   * itself after each default-conversation response): `resume_token`, counting every content command received.
+   * Returns the token.
+   */
+  issueResumeToken(): string {
+    this.#requireOpen();
+    const token = this.#offerResume();
+    if (token === undefined) {
+      throw new UserError('issueResumeToken() needs the sessionResumption capability on the mock.');
+    }
+    return token;
+  }
+
+  #offerResume(): string | undefined {
+    if (!declaresCapability(this.#link.capabilities, 'sessionResumption')) return undefined;
+    const token = this.#link.keepForResume(this.#conversation);
+    this.#emit({ type: 'resume_token', token, contentCommands: this.#contentCommands });
+    return token;
+  }
+
   /** Emits a provider error that answers no request. */
   emitError(error: { code: string; message?: string; fatal?: boolean }): void {
     this.#requireOpen();
@@ -476,7 +512,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
           output: command.output,
         };
         this.#conversation.push(item);
-        this.#emit({ type: 'item_added', item, previousItemId: this.#previousId(item) });
+        this.#acknowledge(item);
         this.#player.toolOutputReceived(command.callId);
         return;
       }
@@ -503,7 +539,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
       itemId: command.item.itemId ?? this.#link.nextId('item'),
     } as RealtimeItem;
     this.#conversation.push(item);
-    this.#emit({ type: 'item_added', item: structuredClone(item), previousItemId: this.#previousId(item) });
+    this.#acknowledge(item);
     if (item.type === 'function_call_output') this.#player.toolOutputReceived(item.callId);
   }
 
@@ -586,13 +622,19 @@ export class MockRealtimeConnection implements RealtimeConnection {
     };
     this.#conversation.push(item);
     this.#emit({ type: 'input_audio_committed', itemId });
-    this.#emit({ type: 'item_added', item: structuredClone(item), previousItemId: this.#previousId(item) });
+    this.#acknowledge(item);
     if (transcribe) {
       for (const delta of textDeltas(transcript)) {
         this.#emit({ type: 'input_transcription', itemId, text: delta, final: false });
       }
       this.#emit({ type: 'input_transcription', itemId, text: transcript, final: true });
     }
+  }
+
+  /** Announces an item the client added (`item_added`), unless the mock plays a provider without acknowledgements. */
+  #acknowledge(item: RealtimeItem): void {
+    if (!declaresCapability(this.#link.capabilities, 'contentAcknowledgements')) return;
+    this.#emit({ type: 'item_added', item: structuredClone(item), previousItemId: this.#previousId(item) });
   }
 
   #previousId(item: RealtimeItem): string | null {

@@ -1,11 +1,13 @@
 import {
   AbortError,
   type Clock,
+  declaresCapability,
   ParleyError,
   REALTIME_SPECIFICATION_VERSION,
   type RealtimeCapabilities,
   type RealtimeCommand,
   type RealtimeConnectOptions,
+  type RealtimeItem,
   type RealtimeModel,
   UserError,
 } from '@parley/core';
@@ -63,6 +65,8 @@ export const ALL_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.
   mutableTools: true,
   autoToolResponseGeneration: true,
   responseRequests: true,
+  contentAcknowledgements: true,
+  sessionResumption: true,
 });
 
 const MODEL_OPTIONS = optionKeys<MockRealtimeModelOptions>('MockRealtimeModelOptions', {
@@ -87,15 +91,19 @@ const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptio
   delegation: true,
   contextAppends: true,
   continuousAudio: true,
+  contentAcknowledgements: true,
+  sessionResumption: true,
 });
 
 /**
- * The mock's default capabilities: every one on except `autoToolResponseGeneration`, matching what the OpenAI
- * adapter declares, so tests on the mock meet the tool follow-ups users meet in production.
+ * The mock's default capabilities: every one on except `autoToolResponseGeneration` and `sessionResumption`, matching
+ * what the OpenAI adapter declares, so tests on the mock meet the tool follow-ups and the reconnect replays users meet
+ * in production.
  */
 export const DEFAULT_MOCK_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.freeze({
   ...ALL_REALTIME_CAPABILITIES,
   autoToolResponseGeneration: false,
+  sessionResumption: false,
 });
 
 /** The error a mock connect fails with by default. */
@@ -147,6 +155,9 @@ export class MockRealtimeModel implements RealtimeModel {
   readonly #waitForScripts: boolean;
   readonly #strict: boolean;
   readonly #failures: MockScriptError[] = [];
+  /** The conversations kept under resume tokens (`sessionResumption`); the mock's tokens never expire. */
+  readonly #resumable = new Map<string, readonly RealtimeItem[]>();
+  #nextToken = 0;
 
   constructor(options: MockRealtimeModelOptions = {}) {
     MODEL_OPTIONS.check(options);
@@ -197,6 +208,11 @@ export class MockRealtimeModel implements RealtimeModel {
         if (index >= 0) this.#takers.splice(index, 1);
       },
       recorded: (command) => this.#commands.record(command),
+      keepForResume: (conversation) => {
+        const token = `resume_${++this.#nextToken}`;
+        this.#resumable.set(token, structuredClone(conversation));
+        return token;
+      },
       scriptFailed: (code, message) => {
         this.#failures.push(new MockScriptError(code, message));
       },
@@ -312,11 +328,17 @@ export class MockRealtimeModel implements RealtimeModel {
     }
     const problem = checkConfig(options.config, this.capabilities, false);
     if (problem) throw new MockConnectError(problem, 'capability_not_supported');
+    // A token it kept resumes that conversation; one it does not know starts a new one (`resumed: false`).
+    const resumedConversation =
+      options.resumeToken !== undefined && declaresCapability(this.capabilities, 'sessionResumption')
+        ? this.#resumable.get(options.resumeToken)
+        : undefined;
     const connection = new MockRealtimeConnection(
       this.#link,
       options.config,
       this.#lifetime,
       options.rawEvents === true,
+      resumedConversation,
     );
     this.connections.push(connection);
     if (plan?.kind === 'closed_on_arrival') connection.disconnect('closed_on_arrival');

@@ -35,6 +35,8 @@ export interface MockModelLink {
   /** Gives back a waiting `takeScript` slot that is no longer needed. */
   cancelTake(promise: Promise<{ script: MockResponseScript }>): void;
   recorded(command: RealtimeCommand): void;
+  /** Keeps `conversation` under a new resume token (providers with `sessionResumption`) and returns the token. */
+  keepForResume(conversation: readonly RealtimeItem[]): string;
 }
 
 /** What the player needs from its connection. */

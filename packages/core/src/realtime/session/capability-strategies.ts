@@ -1,5 +1,10 @@
 import type { ToolChoice } from '../../model.js';
-import type { RealtimeCapabilities, RealtimeSessionConfig, RealtimeToolDefinition } from '../seam.js';
+import {
+  declaresCapability,
+  type RealtimeCapabilities,
+  type RealtimeSessionConfig,
+  type RealtimeToolDefinition,
+} from '../seam.js';
 import { CapabilityNotSupportedError } from './errors.js';
 import type { RealtimeSessionSettings } from './options.js';
 
@@ -222,4 +227,18 @@ export function delegationStrategy(capabilities: RealtimeCapabilities): { delega
  */
 export function historyReplayStrategy(capabilities: RealtimeCapabilities): 'items' | 'context' {
   return !capabilities.mutableChatContext && capabilities.contextAppends === true ? 'context' : 'items';
+}
+
+/**
+ * `contentAcknowledgements`: who puts what the session sent (user messages, tool outputs) into its history. `provider`:
+ * its acknowledgement (`item_added`) does, and until then it waits (a cut carries it over); `session`: the session
+ * records it as it sends it, and a cut replays what the new connection cannot be shown to hold.
+ */
+export function sentContentStrategy(capabilities: RealtimeCapabilities): 'provider' | 'session' {
+  return declaresCapability(capabilities, 'contentAcknowledgements') ? 'provider' : 'session';
+}
+
+/** `sessionResumption`: reconnects and recycles resume the conversation with the latest resume token. */
+export function resumptionStrategy(capabilities: RealtimeCapabilities): boolean {
+  return declaresCapability(capabilities, 'sessionResumption');
 }

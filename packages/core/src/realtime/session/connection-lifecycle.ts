@@ -11,7 +11,7 @@ import {
 } from './agent-config.js';
 import type { AgentSwitcher } from './agent-switch.js';
 import type { ApprovalBook } from './approvals.js';
-import { historyReplayStrategy, toolFollowUpStrategy } from './capability-strategies.js';
+import { historyReplayStrategy, sentContentStrategy, toolFollowUpStrategy } from './capability-strategies.js';
 import type { EphemeralResponses } from './ephemeral-responses.js';
 import {
   ConnectionCloseError,
@@ -49,6 +49,8 @@ export interface OpenedConnection<TContext> {
   readonly agent: Agent<TContext>;
   readonly agentConfig: AgentSessionConfig;
   readonly warnings: readonly ConfigWarning[];
+  /** It resumed the conversation of the session's resume token (it holds what the token restores). */
+  readonly resumed: boolean;
 }
 
 /** The session's units whose state is bound to one connection. */
@@ -110,6 +112,7 @@ export class ConnectionLifecycle<TContext> {
       this, // the lifecycle is the steps of both (no object of closures per session)
       historyReplayStrategy(model.capabilities),
       parts.unacknowledged,
+      sentContentStrategy(model.capabilities) === 'provider',
     );
     this.#recycler = new Recycler(state, clock, reconnect, this.#reconnection, this);
     state.onConnectionLost = (connection, detail) => {
@@ -159,6 +162,11 @@ export class ConnectionLifecycle<TContext> {
     return false;
   }
 
+  /** The provider issued a resume token for the live connection's conversation. */
+  resumeToken(event: Extract<RealtimeEvent, { type: 'resume_token' }>): void {
+    this.#state.resumption.tokenIssued(event, this.#parts.history.items);
+  }
+
   /** The provider stated (or moved) when the live connection's session ends: the recycle follows the latest. */
   expiring(expiresAt: number): void {
     const live = this.#state.connection;
@@ -197,8 +205,11 @@ export class ConnectionLifecycle<TContext> {
     state.hub.endIterators();
   }
 
-  /** Opens a connection configured for the current agent; the live connection (if any) is left alone. */
-  async open(signal: AbortSignal): Promise<OpenedConnection<TContext>> {
+  /**
+   * Opens a connection configured for the current agent; the live connection (if any) is left alone. `resume`: with
+   * the session's resume token, where it has one (reconnects and recycles).
+   */
+  async open(signal: AbortSignal, resume = false): Promise<OpenedConnection<TContext>> {
     const { model, config: settings } = this.#parts.options;
     const agent = this.#state.agent;
     const agentConfig = await abortable(agentSessionConfig(agent, this.#parts.runContext), signal);
@@ -209,7 +220,13 @@ export class ConnectionLifecycle<TContext> {
       model.provider,
     );
     const rawEvents = this.#parts.options.rawEvents;
-    const pending = model.connect({ config, signal, ...(rawEvents && { rawEvents }) });
+    const resumeToken = resume ? this.#state.resumption.token : undefined;
+    const pending = model.connect({
+      config,
+      signal,
+      ...(rawEvents && { rawEvents }),
+      ...(resumeToken !== undefined && { resumeToken }),
+    });
     const connection = await abortable(pending, signal).catch((error) => {
       if (signal.aborted) {
         // A provider that ignores the signal may still hand over a connection: release it then.
@@ -217,7 +234,8 @@ export class ConnectionLifecycle<TContext> {
       }
       throw error;
     });
-    return { connection, agent, agentConfig, warnings };
+    const resumed = resumeToken !== undefined && connection.resumed === true;
+    return { connection, agent, agentConfig, warnings, resumed };
   }
 
   /** Makes `opened` the live connection; throws `RealtimeConnectError` (unsubscribed again) if it already closed. */
@@ -241,6 +259,7 @@ export class ConnectionLifecycle<TContext> {
       );
     }
     state.connection = live;
+    state.resumption.adopted(opened.resumed);
     this.#unsubscribe = unsubscribe;
     state.agentConfig = opened.agentConfig;
     state.lifetime = new AbortController();

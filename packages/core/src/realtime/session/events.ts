@@ -93,7 +93,17 @@ export type RealtimeSessionEvent<TContext = unknown> =
    * Connected again: the agent's configuration was applied and the history replayed into the new
    * conversation (`replayedItems` items). The agent stays active throughout: no `agent_done`/`agent_started`.
    */
-  | { type: 'reconnected'; reason: RealtimeReconnectReason; attempt: number; replayedItems: number }
+  | {
+      type: 'reconnected';
+      reason: RealtimeReconnectReason;
+      attempt: number;
+      replayedItems: number;
+      /**
+       * `true`: the provider resumed the conversation (`sessionResumption`); only what its resume token does not hold
+       * was replayed (`replayedItems`).
+       */
+      resumed?: true;
+    }
   /** An agent became the active agent of a live connection (on connect, on a handoff or `updateAgent`). */
   | { type: 'agent_started'; agent: Agent<TContext> }
   /** An agent stopped being active (replaced, disconnected or closed). */

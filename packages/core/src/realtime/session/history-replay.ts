@@ -15,13 +15,17 @@ export interface HistoryReplayPlan {
 }
 
 /**
- * Plans the replay of `history` into a fresh conversation: messages as text (spoken turns as their
+ * Plans the replay of `history` into a fresh conversation (or, with `held`, into a resumed one: what it holds, as
+ * history keys, is left out): messages as text (spoken turns as their
  * transcript, assistant audio included; an interrupted one as far as it was heard), each function call followed by its output. Items keep their ids, so
  * the history stays aligned with the provider's conversation. A call without an output is replayed without
  * one; messages with no text are left out (the spoken ones are listed in `skipped`), and so are user turns cut
  * mid-transcription (listed in `cut`).
  */
-export function planHistoryReplay(history: readonly RealtimeHistoryItem[]): HistoryReplayPlan {
+export function planHistoryReplay(
+  history: readonly RealtimeHistoryItem[],
+  held: ReadonlySet<string> = new Set(),
+): HistoryReplayPlan {
   const commands: CreateItemCommand[] = [];
   const skipped: string[] = [];
   const cut: string[] = [];
@@ -30,18 +34,21 @@ export function planHistoryReplay(history: readonly RealtimeHistoryItem[]): Hist
     if (item.type === 'function_call') {
       // The provider withdrew it: it is no part of the conversation to re-create.
       if (item.status === 'cancelled') continue;
-      create({
-        type: 'function_call',
-        itemId: item.itemId,
-        callId: item.callId,
-        name: item.name,
-        arguments: item.arguments,
-      });
-      if (item.output !== undefined) {
+      if (!held.has(`item:${item.itemId}`)) {
+        create({
+          type: 'function_call',
+          itemId: item.itemId,
+          callId: item.callId,
+          name: item.name,
+          arguments: item.arguments,
+        });
+      }
+      if (item.output !== undefined && !held.has(`output:${item.callId}`)) {
         create({ type: 'function_call_output', callId: item.callId, output: item.output });
       }
       continue;
     }
+    if (held.has(`item:${item.itemId}`)) continue;
     // An interrupted message is replayed as heard: its unheard rest was cut from the provider's context too.
     const text = item.heardText ?? item.text;
     if (text.length === 0) {
@@ -68,6 +75,21 @@ const keyOf = (item: RealtimeItemInput | RealtimeItem): string | undefined =>
     : item.itemId !== undefined
       ? `item:${item.itemId}`
       : undefined;
+
+/** The history key of what a content command adds (`item:<id>`, `output:<callId>`); none for context appends. */
+export function contentKey(command: RealtimeCommand): string | undefined {
+  if (command.type === 'createItem') return keyOf(command.item);
+  if (command.type === 'sendToolOutput') return `output:${command.callId}`;
+  return undefined;
+}
+
+/** The keys of what `history` holds: each item, and each function call's output once it has one. */
+export function* historyKeys(history: readonly RealtimeHistoryItem[]): Generator<string> {
+  for (const item of history) {
+    yield `item:${item.itemId}`;
+    if (item.type === 'function_call' && item.output !== undefined) yield `output:${item.callId}`;
+  }
+}
 
 /**
  * The provider confirms each replayed item with an `item_added` event. Those echoes describe what the history
@@ -109,14 +131,18 @@ export class ReplayEchoes {
  * The replay for a provider whose context is append-only (no items, but context appends): the conversation so far as
  * one silent thought (split into appends the provider accepts), so the new session knows what was said.
  */
-export function planContextReplay(history: readonly RealtimeHistoryItem[]): AppendContextCommand[] {
+export function planContextReplay(
+  history: readonly RealtimeHistoryItem[],
+  held: ReadonlySet<string> = new Set(),
+): AppendContextCommand[] {
   const lines: string[] = [];
   for (const item of history) {
     if (item.type === 'function_call') {
-      if (item.output !== undefined)
+      if (item.output !== undefined && !held.has(`output:${item.callId}`))
         lines.push(`tool ${item.name}(${item.arguments}) returned: ${item.output}`);
       continue;
     }
+    if (held.has(`item:${item.itemId}`)) continue;
     const text = item.heardText ?? item.text;
     const cutOff = item.role === 'user' && item.hasAudio && item.interrupted;
     if (text.length > 0) lines.push(`${item.role}${cutOff ? ' (cut off, transcript partial)' : ''}: ${text}`);

@@ -143,6 +143,9 @@ export class ProviderEventRouter<TContext> {
       case 'session_expiring':
         to.lifecycle.expiring(event.expiresAt);
         return;
+      case 'resume_token':
+        to.lifecycle.resumeToken(event);
+        return;
       case 'session_expired':
         this.#sessionExpired(event);
         return;

@@ -13,7 +13,8 @@ import { UnacknowledgedInputs } from './unacknowledged-inputs.js';
 
 /** The connection-lifecycle steps a reconnection takes. */
 export interface ReconnectionSteps<TContext> {
-  open(signal: AbortSignal): Promise<OpenedConnection<TContext>>;
+  /** `resume`: with the session's resume token, where it has one. */
+  open(signal: AbortSignal, resume: boolean): Promise<OpenedConnection<TContext>>;
   adopt(opened: OpenedConnection<TContext>): void;
   release(reason: ParleyError): Promise<void>;
 }
@@ -54,6 +55,8 @@ export class Reconnection<TContext> {
   readonly #replay: 'items' | 'context';
   /** User messages a cut carried over: replayed after the history. */
   readonly #inputs: UnacknowledgedInputs;
+  /** The provider acknowledges replayed items (their echoes are expected and dropped). */
+  readonly #acknowledged: boolean;
   #work: Set<Promise<void>> | undefined;
   #outage: Outage | undefined;
   #loopAbort: AbortController | undefined;
@@ -71,7 +74,9 @@ export class Reconnection<TContext> {
     steps: ReconnectionSteps<TContext>,
     replay: 'items' | 'context' = 'items',
     inputs: UnacknowledgedInputs = new UnacknowledgedInputs(),
+    acknowledged = true,
   ) {
+    this.#acknowledged = acknowledged;
     this.#inputs = inputs;
     this.#replay = replay;
     this.#state = state;
@@ -167,7 +172,7 @@ export class Reconnection<TContext> {
       try {
         if (delayMs > 0) await delay(this.#clock, delayMs, signal);
         await released;
-        await this.#resume(opened ?? (await this.#steps.open(signal)), reason, attempt, signal);
+        await this.#resume(opened ?? (await this.#steps.open(signal, true)), reason, attempt, signal);
         return;
       } catch (error) {
         if (signal.aborted || this.#stopped) throw new SessionClosedError();
@@ -213,14 +218,18 @@ export class Reconnection<TContext> {
       await opened.connection.close().catch(() => {});
       throw error;
     }
+    // A resumed conversation holds what its token restores: only the rest is replayed.
+    const held = opened.resumed ? state.resumption.covered : undefined;
     const byContext = this.#replay === 'context';
-    const plan = byContext ? { commands: [], skipped: [], cut: [] } : planHistoryReplay(this.#history.items);
-    const appends = byContext ? planContextReplay(this.#history.items) : [];
+    const plan = byContext
+      ? { commands: [], skipped: [], cut: [] }
+      : planHistoryReplay(this.#history.items, held);
+    const appends = byContext ? planContextReplay(this.#history.items, held) : [];
     // Sent before the cut and never acknowledged: after the history, as they came; their echoes enter the
     // history like any acknowledged message (they are not replay echoes).
     const carried = this.#inputs.carried;
     try {
-      this.#echoes.expect(plan.commands);
+      if (this.#acknowledged) this.#echoes.expect(plan.commands);
       for (const command of plan.commands) state.send(command);
       for (const command of appends) state.send(command);
       for (const item of carried) {
@@ -257,6 +266,7 @@ export class Reconnection<TContext> {
       reason,
       attempt,
       replayedItems: plan.commands.length + appends.length + carried.length,
+      ...(opened.resumed && { resumed: true }),
     });
   }
 }

@@ -10,7 +10,8 @@ import type { SessionState } from './session-state.js';
 
 /** The connection-lifecycle steps a recycle takes. */
 export interface RecycleSteps<TContext> {
-  open(signal: AbortSignal): Promise<OpenedConnection<TContext>>;
+  /** `resume`: with the session's resume token, where it has one. */
+  open(signal: AbortSignal, resume: boolean): Promise<OpenedConnection<TContext>>;
   release(reason: ParleyError): Promise<void>;
   /** No turn is under way: no response, no request, no tool, no approval, the user is not speaking. */
   betweenTurns(): boolean;
@@ -130,7 +131,7 @@ export class Recycler<TContext> {
     const { signal } = controller;
     let opened: OpenedConnection<TContext>;
     try {
-      opened = await this.#steps.open(signal);
+      opened = await this.#steps.open(signal, true);
     } catch (error) {
       if (signal.aborted || !this.#stillLive(current)) return;
       this.#failures++;

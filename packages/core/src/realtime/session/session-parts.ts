@@ -5,6 +5,7 @@ import type { RealtimeConnection, RealtimeEvent } from '../seam.js';
 import { AgentSwitcher } from './agent-switch.js';
 import { ApprovalBook } from './approvals.js';
 import { CallDecisions } from './call-decisions.js';
+import { resumptionStrategy, sentContentStrategy } from './capability-strategies.js';
 import { ConnectionLifecycle } from './connection-lifecycle.js';
 import { Delegations } from './delegations.js';
 import type { RealtimeSessionEvent } from './events.js';
@@ -61,11 +62,20 @@ export function assembleSession<TContext>(
   resolved: ResolvedSessionOptions<TContext>,
 ): SessionParts<TContext> {
   const { model, clock, playbackTracker: tracker } = resolved;
-  const state = new SessionState(agent, model.provider, resolved.rawEvents);
+  const state = new SessionState(
+    agent,
+    model.provider,
+    resolved.rawEvents,
+    resumptionStrategy(model.capabilities),
+  );
   const runContext = createRunContext(resolved.context);
   traceSession(state.hub, model.provider, runContext);
   const tasks = new TaskSet(clock);
-  const unacknowledged = new UnacknowledgedInputs();
+  // Without acknowledgements a sent message enters the history as it is sent (the mirror exists by then).
+  const unacknowledged =
+    sentContentStrategy(model.capabilities) === 'session'
+      ? new UnacknowledgedInputs((item) => mirror.itemAdded({ type: 'item_added', item }))
+      : new UnacknowledgedInputs();
   const messageOrder = new MessageOrder(audioBytesPerMs(resolved.config.outputAudioFormat));
   const emit = (event: RealtimeSessionEvent<TContext>) => state.emit(event);
   const isStopped = (responseId: string) => interruptions.isStopped(responseId);

@@ -5,6 +5,7 @@ import type { AgentSessionConfig } from './agent-config.js';
 import { ConnectionLostError, SessionClosedError, SessionNotConnectedError } from './errors.js';
 import { EventHub } from './event-hub.js';
 import type { RealtimeErrorSource, RealtimeSessionEvent, RealtimeSessionStatus } from './events.js';
+import { Resumption } from './resumption.js';
 
 /**
  * What every unit of a session reads and the connection lifecycle writes: the status, the active agent,
@@ -33,11 +34,14 @@ export class SessionState<TContext> {
   readonly provider: string;
   /** The app asked for the provider's original events (`rawEvents`). */
   readonly rawEvents: boolean;
+  /** The conversation's latest resume token, and what it holds (providers with `sessionResumption`). */
+  readonly resumption: Resumption;
 
-  constructor(agent: Agent<TContext>, provider: string, rawEvents: boolean) {
+  constructor(agent: Agent<TContext>, provider: string, rawEvents: boolean, resumable = false) {
     this.agent = agent;
     this.provider = provider;
     this.rawEvents = rawEvents;
+    this.resumption = new Resumption(resumable);
     this.hub = new EventHub((error, event) => {
       if (event.type === 'error') return;
       this.reportError('listener', error, 'listener_failed');
@@ -84,6 +88,7 @@ export class SessionState<TContext> {
       connection = this.connectionFor(action ?? `send ${command.type}`);
     try {
       connection.send(command);
+      this.resumption.sent(command);
     } catch (error) {
       if (connection.status === 'open') throw error;
       const detail = error instanceof Error ? error.message : String(error);

@@ -389,7 +389,7 @@ export class ToolExecutor<TContext> {
     } catch (error) {
       if (error instanceof SessionNotConnectedError) {
         host.mirror.toolOutput(call.callId, output);
-        host.unacknowledged.outputSent(call.callId);
+        host.unacknowledged.outputLost(call.callId);
         return false;
       }
       sent = false;

@@ -21,8 +21,17 @@ export interface CutInputs {
  * (with their item ids, acknowledged again there), or, when no replay will come, named in the lost turn. Tool
  * outputs stay in the history (so a reconnect replays them with it); their calls are named in the lost turn, as
  * the follow-up they waited for is lost.
+ *
+ * For a provider that acknowledges nothing (no `contentAcknowledgements`), `record` is given: a user message is
+ * recorded in the history as it is sent and nothing waits (the replay after a cut re-creates it from the history).
  */
 export class UnacknowledgedInputs {
+  readonly #record: ((item: MessageInput) => void) | undefined;
+
+  constructor(record?: (item: MessageInput) => void) {
+    this.#record = record;
+  }
+
   readonly #prefix = `item_${Math.random().toString(36).slice(2, 8)}_`;
   #seq = 0;
   /** Created on first use. */
@@ -38,12 +47,23 @@ export class UnacknowledgedInputs {
 
   /** A user message was written to the provider. */
   messageSent(item: MessageInput): void {
+    if (this.#record) {
+      this.#record(item);
+      return;
+    }
     this.#messages ??= new Map();
     this.#messages.set(item.itemId, item);
   }
 
-  /** A tool output was written to the provider, or could not be written because the connection went away. */
+  /** A tool output was written to the provider. */
   outputSent(callId: string): void {
+    // Without acknowledgements the history already holds the output (the session put it there).
+    if (this.#record) return;
+    this.outputLost(callId);
+  }
+
+  /** A tool output could not be written because the connection went away: the cut names its call. */
+  outputLost(callId: string): void {
     this.#outputs ??= new Set();
     this.#outputs.add(callId);
   }

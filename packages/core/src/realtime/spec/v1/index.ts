@@ -1,5 +1,9 @@
 export type { RealtimeAppendContextCommandV1 } from './realtime-append-context-command-v1.js';
-export type { RealtimeCapabilitiesV1, RealtimeCapabilityV1 } from './realtime-capabilities-v1.js';
+export {
+  REALTIME_CAPABILITY_DEFAULTS_V1,
+  type RealtimeCapabilitiesV1,
+  type RealtimeCapabilityV1,
+} from './realtime-capabilities-v1.js';
 export type { RealtimeCommandV1 } from './realtime-command-v1.js';
 export type { RealtimeConnectOptionsV1 } from './realtime-connect-options-v1.js';
 export type { RealtimeConnectionV1 } from './realtime-connection-v1.js';
@@ -16,6 +20,7 @@ export { REALTIME_SPECIFICATION_VERSION, type RealtimeModelV1 } from './realtime
 export type { RealtimeOutputSilenceEventV1 } from './realtime-output-silence-event-v1.js';
 export type { RealtimeResponseEndReasonV1 } from './realtime-response-end-reason-v1.js';
 export type { RealtimeResponseStatusV1 } from './realtime-response-status-v1.js';
+export type { RealtimeResumeTokenEventV1 } from './realtime-resume-token-event-v1.js';
 export type { RealtimeSessionConfigV1 } from './realtime-session-config-v1.js';
 export type { RealtimeSessionExpiredEventV1 } from './realtime-session-expired-event-v1.js';
 export type { RealtimeSessionExpiringEventV1 } from './realtime-session-expiring-event-v1.js';

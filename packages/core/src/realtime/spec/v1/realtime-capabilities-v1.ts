@@ -50,7 +50,26 @@ export interface RealtimeCapabilitiesV1 {
    * the silence between them as `output_silence`.
    */
   continuousAudio?: boolean;
+  /**
+   * Optional (absent means `true`: what every v1 adapter written before it does). The provider acknowledges the content
+   * the session adds: each user message the session creates and each tool output it sends is announced with
+   * `item_added`. Declared `false` (a protocol without acknowledgements), the session records what it sent in its
+   * history itself, waits for no echo, and after a cut replays whatever the new connection cannot be shown to hold.
+   */
+  contentAcknowledgements?: boolean;
+  /**
+   * Optional (absent means `false`). A connection's conversation can be resumed on a new connection: the connection
+   * emits `resume_token` events, and `connect({ resumeToken })` resumes the conversation that token restores
+   * ({@link RealtimeConnectionV1.resumed} says whether it did). Reconnects and recycles then replay only what the
+   * token does not hold.
+   */
+  sessionResumption?: boolean;
 }
 
 /** The names of all capability flags. */
 export type RealtimeCapabilityV1 = keyof RealtimeCapabilitiesV1;
+
+/** What an optional capability a provider does not name means; one not listed here is `false`. */
+export const REALTIME_CAPABILITY_DEFAULTS_V1: Readonly<Partial<RealtimeCapabilitiesV1>> = Object.freeze({
+  contentAcknowledgements: true,
+});

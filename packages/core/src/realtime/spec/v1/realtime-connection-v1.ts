@@ -22,6 +22,11 @@ export interface RealtimeConnectionV1 {
    * one. The session decides barge-in from it rather than from what the app asked.
    */
   readonly confirmedConfig?: Readonly<RealtimeSessionConfigV1>;
+  /**
+   * `true` when `connect` was given a `resumeToken` and the provider resumed that conversation (it holds what the
+   * token restores); otherwise this is a new conversation.
+   */
+  readonly resumed?: boolean;
   send(command: RealtimeCommandV1): void;
   /** Subscribes to events; returns the function that unsubscribes. */
   onEvent(listener: (event: RealtimeEventV1) => void): () => void;

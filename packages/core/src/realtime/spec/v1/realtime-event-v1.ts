@@ -6,6 +6,7 @@ import type { RealtimeItemV1 } from './realtime-item-v1.js';
 import type { RealtimeOutputSilenceEventV1 } from './realtime-output-silence-event-v1.js';
 import type { RealtimeResponseEndReasonV1 } from './realtime-response-end-reason-v1.js';
 import type { RealtimeResponseStatusV1 } from './realtime-response-status-v1.js';
+import type { RealtimeResumeTokenEventV1 } from './realtime-resume-token-event-v1.js';
 import type { RealtimeSessionExpiredEventV1 } from './realtime-session-expired-event-v1.js';
 import type { RealtimeSessionExpiringEventV1 } from './realtime-session-expiring-event-v1.js';
 import type { RealtimeUsageUpdatedEventV1 } from './realtime-usage-updated-event-v1.js';
@@ -17,6 +18,7 @@ export type RealtimeEventV1 =
   | { type: 'connection_status'; status: 'connected' | 'disconnected'; reason?: string }
   | RealtimeSessionExpiringEventV1
   | RealtimeSessionExpiredEventV1
+  | RealtimeResumeTokenEventV1
   | {
       type: 'response_started';
       responseId: string;
