@@ -48,6 +48,20 @@ function setup(capabilities: Partial<RealtimeCapabilities>, options: Partial<Rea
   return { clock, model, session, log };
 }
 
+/** A connected session after one answered turn ("Remember 4711." → "First answer."), its events delivered. */
+async function afterOneTurn(
+  capabilities: Partial<RealtimeCapabilities>,
+  options: Partial<RealtimeSessionOptions> = {},
+) {
+  const rig = setup(capabilities, options);
+  await rig.session.connect();
+  rig.model.respondWith('First answer.');
+  rig.session.sendMessage('Remember 4711.');
+  await rig.log.waitFor('response_done');
+  await flushMicrotasks();
+  return rig;
+}
+
 /** The user messages with `text` in a provider conversation. */
 const said = (conversation: readonly RealtimeItem[], text: string) =>
   conversation.filter(
@@ -118,12 +132,7 @@ describe('a provider that acknowledges nothing (contentAcknowledgements: false)'
 
 describe('a provider that resumes conversations (sessionResumption)', () => {
   test('a reconnect resumes: nothing the token holds is replayed, what it does not hold is replayed once', async () => {
-    const { model, session, log } = setup({ sessionResumption: true });
-    await session.connect();
-    model.respondWith('First answer.');
-    session.sendMessage('Remember 4711.');
-    await log.waitFor('response_done');
-    await flushMicrotasks();
+    const { model, session, log } = await afterOneTurn({ sessionResumption: true });
     // After the token the mock offered at the end of that response:
     session.sendMessage('Also 42.', { respond: false });
     await flushMicrotasks();
@@ -139,12 +148,7 @@ describe('a provider that resumes conversations (sessionResumption)', () => {
   });
 
   test('without the capability the same reconnect replays the whole history as text (the rule it replaces)', async () => {
-    const { model, session, log } = setup({});
-    await session.connect();
-    model.respondWith('First answer.');
-    session.sendMessage('Remember 4711.');
-    await log.waitFor('response_done');
-    await flushMicrotasks();
+    const { model, session, log } = await afterOneTurn({});
     model.connection.disconnect();
     const reconnected = await log.waitFor('reconnected');
     expect(reconnected).not.toHaveProperty('resumed');
@@ -172,12 +176,7 @@ describe('a provider that resumes conversations (sessionResumption)', () => {
   });
 
   test('a token the provider no longer resumes: a new conversation, and the whole history is replayed', async () => {
-    const { model, session, log } = setup({ sessionResumption: true });
-    await session.connect();
-    model.respondWith('First answer.');
-    session.sendMessage('Remember 4711.');
-    await log.waitFor('response_done');
-    await flushMicrotasks();
+    const { model, session, log } = await afterOneTurn({ sessionResumption: true });
     model.connection.emit({ type: 'resume_token', token: 'expired_token', contentCommands: 1 });
     await flushMicrotasks();
     model.connection.disconnect();
@@ -189,11 +188,7 @@ describe('a provider that resumes conversations (sessionResumption)', () => {
   });
 
   test('a recycle before the provider goes away resumes with the token and replays nothing', async () => {
-    const { clock, model, session, log } = setup({ sessionResumption: true });
-    await session.connect();
-    model.respondWith('First answer.');
-    session.sendMessage('Remember 4711.');
-    await log.waitFor('response_done');
+    const { clock, model, session, log } = await afterOneTurn({ sessionResumption: true });
     // The provider's "going away soon" notice.
     model.connection.emit({ type: 'session_expiring', expiresAt: Date.now() + 20_000 });
     await clock.advance(10_000);
@@ -206,12 +201,7 @@ describe('a provider that resumes conversations (sessionResumption)', () => {
   });
 
   test('a manual connect() after a disconnect starts a new conversation: the token is not used', async () => {
-    const { model, session, log } = setup({ sessionResumption: true }, { reconnect: false });
-    await session.connect();
-    model.respondWith('First answer.');
-    session.sendMessage('Remember 4711.');
-    await log.waitFor('response_done');
-    await flushMicrotasks();
+    const { model, session, log } = await afterOneTurn({ sessionResumption: true }, { reconnect: false });
     model.connection.disconnect();
     await log.waitFor('connection_status', (e) => e.status === 'disconnected');
     await session.connect();
