@@ -16,6 +16,8 @@ export const NO_CAPABILITIES: RealtimeCapabilities = {
   delegation: false,
   contextAppends: false,
   continuousAudio: false,
+  contentAcknowledgements: false,
+  sessionResumption: false,
 };
 
 /**
