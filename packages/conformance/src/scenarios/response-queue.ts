@@ -1,4 +1,4 @@
-import { Agent, MAX_ERROR_FOLLOW_UPS, ResponseRefusedError } from '@parley/core';
+import { Agent, declaresCapability, MAX_ERROR_FOLLOW_UPS, ResponseRefusedError } from '@parley/core';
 import { expect } from 'vitest';
 import type { RealtimeHarness } from '../harness.js';
 import type { ConformanceScenario } from '../scenario.js';
@@ -30,11 +30,16 @@ export const unnamedRefusalScenario: ConformanceScenario = {
   },
 };
 
-/** Several user messages sent while a response is active lead to one follow-up response. */
+/**
+ * Several user messages sent while a response is active lead to one follow-up response. Where new content would
+ * interrupt the model (no `contentDuringResponse`), they are held until the response is done and go out before it.
+ */
 export const coalescedInputsScenario: ConformanceScenario = {
   name: 'user messages queued during one response lead to one follow-up response',
   requires: ['responseRequests'],
+  exercises: ['contentDuringResponse'],
   async run(harness) {
+    const duringResponse = declaresCapability(harness.model.capabilities, 'contentDuringResponse');
     await withSession(harness, new Agent({ name: 'Listener' }), async (session, events) => {
       await session.connect();
       await harness.respondWith(
@@ -45,11 +50,21 @@ export const coalescedInputsScenario: ConformanceScenario = {
       await events.waitFor('response_started');
       session.sendMessage('Second.');
       session.sendMessage('Third.');
-      await harness.waitForCommand('createItem', { count: 3 });
+      if (duringResponse) await harness.waitForCommand('createItem', { count: 3 });
+      else {
+        await harness.waitForCommand('createItem');
+        expect(commandsOf(await harness.commands(), 'createItem')).toHaveLength(1);
+      }
       expect(await creates(harness)).toBe(1);
       await harness.finishResponse();
+      expect((await events.waitFor('response_done')).status).toBe('completed');
       await events.waitFor('response_done', () => true, 2);
-      expect(await creates(harness)).toBe(2);
+      const commands = await harness.commands();
+      expect(commandsOf(commands, 'createItem')).toHaveLength(3);
+      expect(commandsOf(commands, 'createResponse')).toHaveLength(2);
+      // The held messages went out before the one request that answers them.
+      const types = commands.map((c) => c.type);
+      expect(types.lastIndexOf('createItem')).toBeLessThan(types.lastIndexOf('createResponse'));
       expect(session.history.at(-1)).toMatchObject({ text: 'One answer for all of it.' });
     });
   },

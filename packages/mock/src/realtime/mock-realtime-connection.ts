@@ -472,6 +472,12 @@ export class MockRealtimeConnection implements RealtimeConnection {
         const transcript = this.#nextCommitTranscript;
         this.#nextCommitTranscript = undefined;
         this.#commitUserAudio(this.#link.nextId('item'), transcript);
+        // A provider for which the end of the user's turn is the request answers it by itself.
+        if (
+          declaresCapability(this.#link.capabilities, 'commitStartsResponse') &&
+          !this.#player.activeResponseId
+        )
+          this.#player.start(undefined, 'default', undefined, undefined);
         return;
       }
       case 'createItem':
@@ -538,6 +544,13 @@ export class MockRealtimeConnection implements RealtimeConnection {
       ...command.item,
       itemId: command.item.itemId ?? this.#link.nextId('item'),
     } as RealtimeItem;
+    // A provider where new content interrupts the model: a user message cuts the response in progress.
+    if (
+      item.type === 'message' &&
+      item.role === 'user' &&
+      !declaresCapability(this.#link.capabilities, 'contentDuringResponse')
+    )
+      this.#player.cancel(undefined, 'turn_detected');
     this.#conversation.push(item);
     this.#acknowledge(item);
     if (item.type === 'function_call_output') this.#player.toolOutputReceived(item.callId);
@@ -602,6 +615,19 @@ export class MockRealtimeConnection implements RealtimeConnection {
         `Conversation already has an active response in progress: ${active}. Wait until the response is finished before creating a new one.`,
       );
       return;
+    }
+    // Without per-response instructions they can only go into the conversation, where they stay.
+    if (
+      command.instructions !== undefined &&
+      command.conversation === 'default' &&
+      !declaresCapability(this.#link.capabilities, 'responseInstructions')
+    ) {
+      this.#conversation.push({
+        type: 'message',
+        itemId: this.#link.nextId('item'),
+        role: 'system',
+        content: [{ type: 'text', text: command.instructions }],
+      });
     }
     this.#player.start(command.clientRequestId, command.conversation, undefined, undefined);
   }

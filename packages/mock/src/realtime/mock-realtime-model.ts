@@ -67,6 +67,9 @@ export const ALL_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.
   responseRequests: true,
   contentAcknowledgements: true,
   sessionResumption: true,
+  contentDuringResponse: true,
+  commitStartsResponse: true,
+  responseInstructions: true,
 });
 
 const MODEL_OPTIONS = optionKeys<MockRealtimeModelOptions>('MockRealtimeModelOptions', {
@@ -93,17 +96,21 @@ const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptio
   continuousAudio: true,
   contentAcknowledgements: true,
   sessionResumption: true,
+  contentDuringResponse: true,
+  commitStartsResponse: true,
+  responseInstructions: true,
 });
 
 /**
- * The mock's default capabilities: every one on except `autoToolResponseGeneration` and `sessionResumption`, matching
- * what the OpenAI adapter declares, so tests on the mock meet the tool follow-ups and the reconnect replays users meet
- * in production.
+ * The mock's default capabilities: every one on except `autoToolResponseGeneration`, `sessionResumption` and
+ * `commitStartsResponse`, matching what the OpenAI adapter declares, so tests on the mock meet the tool follow-ups,
+ * reconnect replays and push-to-talk requests users meet in production.
  */
 export const DEFAULT_MOCK_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.freeze({
   ...ALL_REALTIME_CAPABILITIES,
   autoToolResponseGeneration: false,
   sessionResumption: false,
+  commitStartsResponse: false,
 });
 
 /** The error a mock connect fails with by default. */

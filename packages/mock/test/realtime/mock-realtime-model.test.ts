@@ -30,20 +30,19 @@ async function open(model = new MockRealtimeModel(), cfg: RealtimeSessionConfig 
 }
 
 describe('MockRealtimeModel', () => {
-  test('declares the current specification and every capability but autoToolResponseGeneration and sessionResumption by default; each can be changed', () => {
+  test('declares the current specification and every capability but autoToolResponseGeneration, sessionResumption and commitStartsResponse by default; each can be changed', () => {
     const model = new MockRealtimeModel();
     expect(model.specificationVersion).toBe(REALTIME_SPECIFICATION_VERSION);
-    expect(model.capabilities).toEqual({
-      ...ALL_REALTIME_CAPABILITIES,
+    const producerOwn = {
       autoToolResponseGeneration: false,
       sessionResumption: false,
-    });
+      commitStartsResponse: false,
+    };
+    expect(model.capabilities).toEqual({ ...ALL_REALTIME_CAPABILITIES, ...producerOwn });
     expect(model.capabilities).toEqual(DEFAULT_MOCK_REALTIME_CAPABILITIES);
-    expect(Object.keys(model.capabilities)).toHaveLength(12);
-    expect(
-      new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: true, sessionResumption: true } })
-        .capabilities,
-    ).toEqual(ALL_REALTIME_CAPABILITIES);
+    expect(Object.keys(model.capabilities)).toHaveLength(15);
+    const allOn = { autoToolResponseGeneration: true, sessionResumption: true, commitStartsResponse: true };
+    expect(new MockRealtimeModel({ capabilities: allOn }).capabilities).toEqual(ALL_REALTIME_CAPABILITIES);
     const off = new MockRealtimeModel({ capabilities: { messageTruncation: false } });
     expect(off.capabilities.messageTruncation).toBe(false);
     expect(off.capabilities.audioOutput).toBe(true);

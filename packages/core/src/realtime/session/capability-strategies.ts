@@ -199,14 +199,70 @@ export function requireResponseRequests(
 }
 
 /**
- * `turnDetection` and `responseRequests`: whether committing user audio asks for a response by default (push-to-talk);
- * not where the provider detects turns or takes them by itself.
+ * `turnDetection`, `responseRequests` and `commitStartsResponse`: whether committing user audio asks for a response by
+ * default (push-to-talk); not where the provider detects turns, takes them by itself, or answers a commit by itself.
  */
 export function commitRespondsByDefault(
   setting: RealtimeSessionSettings['turnDetection'],
   capabilities: RealtimeCapabilities,
 ): boolean {
-  return capabilities.responseRequests && !turnDetectionStrategy.active(setting, capabilities);
+  return (
+    capabilities.responseRequests &&
+    !declaresCapability(capabilities, 'commitStartsResponse') &&
+    !turnDetectionStrategy.active(setting, capabilities)
+  );
+}
+
+/**
+ * `commitStartsResponse`: what a commit with an explicit `respond` does. Where the provider answers every commit by
+ * itself, the session asks for nothing (`respond: true` is already what happens; `respond: false` cannot stop it,
+ * and says so).
+ */
+export function commitStrategy(
+  respond: boolean | undefined,
+  setting: RealtimeSessionSettings['turnDetection'],
+  capabilities: RealtimeCapabilities,
+  provider: string,
+): { request: boolean; refuseWithoutRequests: boolean; warning?: CapabilityWarning } {
+  if (!declaresCapability(capabilities, 'commitStartsResponse')) {
+    return {
+      request: respond ?? commitRespondsByDefault(setting, capabilities),
+      refuseWithoutRequests: respond === true,
+    };
+  }
+  if (respond !== false) return { request: false, refuseWithoutRequests: false };
+  return {
+    request: false,
+    refuseWithoutRequests: false,
+    warning: {
+      code: 'commit_starts_response',
+      message: `Provider "${provider}" answers every commit of user audio by itself (commitStartsResponse): commitAudio({ respond: false }) cannot keep it from answering.`,
+    },
+  };
+}
+
+/**
+ * `responseInstructions`: per-response instructions apply to that response alone, or (without it) they stay in the
+ * model's context after it, where the history does not show them: the session still sends them and warns.
+ */
+export function responseInstructionsStrategy(
+  capabilities: RealtimeCapabilities,
+  provider: string,
+  clientRequestId: string,
+): CapabilityWarning | undefined {
+  if (declaresCapability(capabilities, 'responseInstructions')) return undefined;
+  return {
+    code: 'response_instructions_persist',
+    message: `Provider "${provider}" has no per-response instructions (responseInstructions): the instructions of request ${clientRequestId} were put into the model's context, where they stay for later responses while session.history does not show them.`,
+  };
+}
+
+/**
+ * `contentDuringResponse`: whether a user message sent while a response streams goes out at once, or (where new
+ * content would interrupt the model) is held, with its response request, until that response is done.
+ */
+export function contentDuringResponseStrategy(capabilities: RealtimeCapabilities): 'send' | 'hold' {
+  return declaresCapability(capabilities, 'contentDuringResponse') ? 'send' : 'hold';
 }
 
 /** `contextAppends`: `appendContext()` goes out only to a provider that takes appends. */

@@ -101,6 +101,8 @@ export class ResponseCoordinator {
   readonly #hooks: ResponseCoordinatorHooks;
   readonly #autoToolResponse: boolean;
   readonly #queue: MutableRequest[] = [];
+  /** Content held back until no response is active or requested (`holdContent`). Created on first use. */
+  #held: (() => void)[] | undefined;
   #inFlight: MutableRequest | undefined;
   /** Created on first use: an idle session holds none. */
   #outOfBand: Map<string, MutableRequest> | undefined;
@@ -185,6 +187,18 @@ export class ResponseCoordinator {
       this.#hooks.queued?.({ ...request });
     }
     return { request };
+  }
+
+  /**
+   * Holds `send` (content that would interrupt the model) while a response is active or requested, and runs it once
+   * none is, before the next queued request goes out. `false` when nothing is active: the caller sends now. `send`
+   * must not throw (it reports its own failures).
+   */
+  holdContent(send: () => void): boolean {
+    if (!this.busy && this.#queue.length === 0) return false;
+    this.#held ??= [];
+    this.#held.push(send);
+    return true;
   }
 
   /** The provider started a response. */
@@ -314,6 +328,7 @@ export class ResponseCoordinator {
   reset(): PendingResponseRequest[] {
     const dropped = [...this.pendingRequests];
     this.#queue.length = 0;
+    if (this.#held) this.#held.length = 0;
     this.#inFlight = undefined;
     this.#outOfBand?.clear();
     this.#activeResponseId = undefined;
@@ -350,6 +365,9 @@ export class ResponseCoordinator {
   }
 
   #pump(): void {
+    if (!this.busy && this.#held?.length) {
+      for (const send of this.#held.splice(0)) send();
+    }
     while (!this.busy && this.#queue.length > 0) {
       const next = this.#queue.shift()!;
       const error = this.#dispatch(next);

@@ -1,6 +1,10 @@
 import type { ToolChoice } from '../../model.js';
 import type { CreateResponseCommand } from '../seam.js';
-import { ephemeralResponseStrategy, toolFollowUpStrategy } from './capability-strategies.js';
+import {
+  ephemeralResponseStrategy,
+  responseInstructionsStrategy,
+  toolFollowUpStrategy,
+} from './capability-strategies.js';
 import { EphemeralResponses } from './ephemeral-responses.js';
 import { FollowUpLimitError } from './errors.js';
 import type { ResolvedSessionOptions } from './options.js';
@@ -33,10 +37,12 @@ export class ResponseGeneration<TContext> {
   readonly requests: ResponseRequests;
   readonly ephemeral: EphemeralResponses;
   readonly #state: SessionState<TContext>;
+  readonly #options: ResolvedSessionOptions<TContext>;
   readonly #ephemeralStrategy: ReturnType<typeof ephemeralResponseStrategy>;
 
   constructor(state: SessionState<TContext>, options: ResolvedSessionOptions<TContext>) {
     this.#state = state;
+    this.#options = options;
     const { model, clock } = options;
     this.#ephemeralStrategy = ephemeralResponseStrategy(model.capabilities, model.provider);
     this.requests = new ResponseRequests(clock, options.responseTimeoutMs);
@@ -68,7 +74,19 @@ export class ResponseGeneration<TContext> {
       },
       'generate_response',
     );
+    this.#instructionsWarning(options, request.clientRequestId);
     return this.requests.wait(request.clientRequestId);
+  }
+
+  /**
+   * Per-response instructions of a conversation response on a provider that keeps them in the model's context: said,
+   * never silently (an ephemeral response's stay out of the conversation anyway).
+   */
+  #instructionsWarning(options: GenerateResponseOptions, clientRequestId: string): void {
+    if (options.instructions === undefined) return;
+    const { model } = this.#options;
+    const warning = responseInstructionsStrategy(model.capabilities, model.provider, clientRequestId);
+    if (warning) this.#state.emit({ type: 'warning', ...warning });
   }
 
   #generateEphemeral(options: GenerateResponseOptions): ResponseHandle {

@@ -36,6 +36,8 @@ export class UnacknowledgedInputs {
   #seq = 0;
   /** Created on first use. */
   #messages: Map<string, MessageInput> | undefined;
+  /** Messages held back until the response in progress is done (not written yet). Created on first use. */
+  #held: Map<string, MessageInput> | undefined;
   #outputs: Set<string> | undefined;
   /** Messages a cut carried over to the next connection, in the order they were sent. */
   #carried: MessageInput[] | undefined;
@@ -47,12 +49,19 @@ export class UnacknowledgedInputs {
 
   /** A user message was written to the provider. */
   messageSent(item: MessageInput): void {
+    this.#held?.delete(item.itemId);
     if (this.#record) {
       this.#record(item);
       return;
     }
     this.#messages ??= new Map();
     this.#messages.set(item.itemId, item);
+  }
+
+  /** A user message is held back until the response in progress is done: a cut before then carries it over too. */
+  held(item: MessageInput): void {
+    this.#held ??= new Map();
+    this.#held.set(item.itemId, item);
   }
 
   /** A tool output was written to the provider. */
@@ -79,7 +88,7 @@ export class UnacknowledgedInputs {
    * are carried over to it; otherwise they are returned as lost. Forgets what was waiting on the connection.
    */
   cut(replay: boolean): CutInputs {
-    const messages = [...(this.#messages?.values() ?? [])];
+    const messages = [...(this.#messages?.values() ?? []), ...(this.#held?.values() ?? [])];
     const callIds = [...(this.#outputs ?? [])];
     this.clear();
     if (replay && messages.length > 0) {
@@ -91,7 +100,7 @@ export class UnacknowledgedInputs {
 
   /** Something sent is still waiting for its acknowledgement (a recycle waits for it). */
   get waiting(): boolean {
-    return (this.#messages?.size ?? 0) + (this.#outputs?.size ?? 0) > 0;
+    return (this.#messages?.size ?? 0) + (this.#outputs?.size ?? 0) + (this.#held?.size ?? 0) > 0;
   }
 
   /** The messages to replay into the next connection (kept until {@link replayed}). */
@@ -115,5 +124,6 @@ export class UnacknowledgedInputs {
   clear(): void {
     this.#messages?.clear();
     this.#outputs?.clear();
+    this.#held?.clear();
   }
 }

@@ -1,5 +1,10 @@
 import type { RealtimeCapabilities } from '../seam.js';
-import { commitRespondsByDefault, requireResponseRequests } from './capability-strategies.js';
+import {
+  commitStrategy,
+  contentDuringResponseStrategy,
+  requireResponseRequests,
+} from './capability-strategies.js';
+import { SessionNotConnectedError } from './errors.js';
 import type { RealtimeSessionSettings } from './options.js';
 import type { ResponseCoordinator } from './response-coordinator.js';
 import type { SessionState } from './session-state.js';
@@ -18,6 +23,7 @@ export class UserInput<TContext> {
   readonly #capabilities: RealtimeCapabilities;
   readonly #provider: string;
   readonly #inputs: UnacknowledgedInputs;
+  readonly #holdDuringResponse: boolean;
 
   constructor(
     state: SessionState<TContext>,
@@ -33,6 +39,7 @@ export class UserInput<TContext> {
     this.#turnDetection = turnDetection;
     this.#capabilities = capabilities;
     this.#provider = provider;
+    this.#holdDuringResponse = contentDuringResponseStrategy(capabilities) === 'hold';
   }
 
   message(text: string, respond: boolean): void {
@@ -44,8 +51,22 @@ export class UserInput<TContext> {
       role: 'user' as const,
       content: [{ type: 'text' as const, text }],
     };
-    this.#state.send({ type: 'createItem', item }, 'send a message');
-    this.#inputs.messageSent(item);
+    // Where new content would interrupt the model, a message sent during a response waits for its end (and goes out
+    // before the response request it comes with).
+    const send = () => {
+      this.#state.send({ type: 'createItem', item }, 'send a message');
+      this.#inputs.messageSent(item);
+    };
+    const sendLater = () => {
+      try {
+        send();
+      } catch (error) {
+        // A lost connection is reported by its own path (and the lost turn carries the message over).
+        if (!(error instanceof SessionNotConnectedError)) this.#state.reportError('session', error);
+      }
+    };
+    if (this.#holdDuringResponse && this.#coordinator.holdContent(sendLater)) this.#inputs.held(item);
+    else send();
     if (respond) this.#coordinator.request({}, 'user_input');
   }
 
@@ -55,11 +76,11 @@ export class UserInput<TContext> {
   }
 
   commit(respond: boolean | undefined): void {
-    if (respond === true) this.#refuseWithoutRequests('ask for a response');
+    const strategy = commitStrategy(respond, this.#turnDetection, this.#capabilities, this.#provider);
+    if (strategy.refuseWithoutRequests) this.#refuseWithoutRequests('ask for a response');
     this.#state.send({ type: 'commitInputAudio' }, 'commit audio');
-    if (respond ?? commitRespondsByDefault(this.#turnDetection, this.#capabilities)) {
-      this.#coordinator.request({}, 'user_input');
-    }
+    if (strategy.warning) this.#state.emit({ type: 'warning', ...strategy.warning });
+    if (strategy.request) this.#coordinator.request({}, 'user_input');
   }
 
   /** Closed and not-connected errors first (as for any command), then the missing capability. */

@@ -29,7 +29,9 @@ export interface RealtimeCapabilitiesV1 {
   autoToolResponseGeneration: boolean;
   /**
    * The app can take a turn: add a user message to the conversation (`createItem`) and ask for a response
-   * (`createResponse`), which the model then gives. Without it the model decides by itself when to speak (it takes its
+   * (`createResponse`), which the model then gives. Whether content may arrive mid-response, whether a commit
+   * answers by itself and whether per-response instructions exist are their own flags (`contentDuringResponse`,
+   * `commitStartsResponse`, `responseInstructions`). Without it the model decides by itself when to speak (it takes its
    * turns from the audio it hears), and `sendMessage` / `generateResponse` are refused with `CapabilityNotSupportedError`.
    */
   responseRequests: boolean;
@@ -64,6 +66,26 @@ export interface RealtimeCapabilitiesV1 {
    * token does not hold.
    */
   sessionResumption?: boolean;
+  /**
+   * Optional (absent means `true`: what every v1 adapter written before it does). Content added while a response
+   * streams (a user message) leaves that response alone. Declared `false` (a provider where new content interrupts the
+   * model), the session holds user messages sent during a response and sends them, with their one response request,
+   * once it is done.
+   */
+  contentDuringResponse?: boolean;
+  /**
+   * Optional (absent means `false`). Committing user audio (`commitInputAudio`) starts the model's answer by itself
+   * (the end of the user's turn is the request): the session never asks for a response after a commit, so
+   * push-to-talk asks once.
+   */
+  commitStartsResponse?: boolean;
+  /**
+   * Optional (absent means `true`: what every v1 adapter written before it does). A response request's
+   * `instructions` apply to that response alone. Declared `false` (a provider that can only put them into the model's
+   * context, where they stay while the session's history does not show them), the session still sends them and says
+   * so with a `response_instructions_persist` warning.
+   */
+  responseInstructions?: boolean;
 }
 
 /** The names of all capability flags. */
@@ -72,4 +94,6 @@ export type RealtimeCapabilityV1 = keyof RealtimeCapabilitiesV1;
 /** What an optional capability a provider does not name means; one not listed here is `false`. */
 export const REALTIME_CAPABILITY_DEFAULTS_V1: Readonly<Partial<RealtimeCapabilitiesV1>> = Object.freeze({
   contentAcknowledgements: true,
+  contentDuringResponse: true,
+  responseInstructions: true,
 });
