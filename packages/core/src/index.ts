@@ -164,6 +164,7 @@ export type { GenerateResponseOptions } from './realtime/session/response-genera
 export type { ResponseHandle, ResponseResult } from './realtime/session/response-handle.js';
 export { RealtimeSession } from './realtime/session/session.js';
 export type { RealtimeAppendContextCommandV1 } from './realtime/spec/v1/realtime-append-context-command-v1.js';
+export type { RealtimeAudioFormatV1 } from './realtime/spec/v1/realtime-audio-format-v1.js';
 export {
   REALTIME_CAPABILITY_DEFAULTS_V1,
   type RealtimeCapabilitiesV1,
@@ -181,6 +182,7 @@ export type { RealtimeEventV1 } from './realtime/spec/v1/realtime-event-v1.js';
 export type { RealtimeFunctionCallCancelledEventV1 } from './realtime/spec/v1/realtime-function-call-cancelled-event-v1.js';
 export type { RealtimeItemInputV1 } from './realtime/spec/v1/realtime-item-input-v1.js';
 export type { RealtimeItemV1 } from './realtime/spec/v1/realtime-item-v1.js';
+export type { RealtimeJsonSchemaV1 } from './realtime/spec/v1/realtime-json-schema-v1.js';
 export {
   REALTIME_SPECIFICATION_VERSION,
   type RealtimeModelV1,
@@ -192,6 +194,7 @@ export type { RealtimeResumeTokenEventV1 } from './realtime/spec/v1/realtime-res
 export type { RealtimeSessionConfigV1 } from './realtime/spec/v1/realtime-session-config-v1.js';
 export type { RealtimeSessionExpiredEventV1 } from './realtime/spec/v1/realtime-session-expired-event-v1.js';
 export type { RealtimeSessionExpiringEventV1 } from './realtime/spec/v1/realtime-session-expiring-event-v1.js';
+export type { RealtimeToolChoiceV1 } from './realtime/spec/v1/realtime-tool-choice-v1.js';
 export type { RealtimeToolDefinitionV1 } from './realtime/spec/v1/realtime-tool-definition-v1.js';
 export type { RealtimeTurnDetectionV1 } from './realtime/spec/v1/realtime-turn-detection-v1.js';
 export type { RealtimeUsageUpdatedEventV1 } from './realtime/spec/v1/realtime-usage-updated-event-v1.js';

@@ -30,6 +30,10 @@ export class OpenAILiveModel implements RealtimeModel {
   readonly capabilities: RealtimeCapabilities;
   readonly model: string;
   readonly #options: ResolvedLiveOptions;
+  /** The seam's model id: the model named in the URL. */
+  get modelId(): string {
+    return this.model;
+  }
   readonly #style: WebSocketStyle;
 
   constructor(options: OpenAILiveModelOptions = {}) {

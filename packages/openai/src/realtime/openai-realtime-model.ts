@@ -41,6 +41,10 @@ export class OpenAIRealtimeModel implements RealtimeModel {
   readonly capabilities: RealtimeCapabilities = OPENAI_REALTIME_CAPABILITIES;
   /** The model named in the URL. */
   readonly model: string;
+  /** The seam's model id: the model named in the URL. */
+  get modelId(): string {
+    return this.model;
+  }
   readonly #options: ResolvedRealtimeOptions;
   readonly #style: WebSocketStyle;
 

@@ -1,4 +1,5 @@
 export type { RealtimeAppendContextCommandV1 } from './realtime-append-context-command-v1.js';
+export type { RealtimeAudioFormatV1 } from './realtime-audio-format-v1.js';
 export {
   REALTIME_CAPABILITY_DEFAULTS_V1,
   type RealtimeCapabilitiesV1,
@@ -16,6 +17,7 @@ export type { RealtimeEventV1 } from './realtime-event-v1.js';
 export type { RealtimeFunctionCallCancelledEventV1 } from './realtime-function-call-cancelled-event-v1.js';
 export type { RealtimeItemInputV1 } from './realtime-item-input-v1.js';
 export type { RealtimeItemV1 } from './realtime-item-v1.js';
+export type { RealtimeJsonSchemaV1 } from './realtime-json-schema-v1.js';
 export { REALTIME_SPECIFICATION_VERSION, type RealtimeModelV1 } from './realtime-model-v1.js';
 export type { RealtimeOutputSilenceEventV1 } from './realtime-output-silence-event-v1.js';
 export type { RealtimeResponseEndReasonV1 } from './realtime-response-end-reason-v1.js';
@@ -24,6 +26,7 @@ export type { RealtimeResumeTokenEventV1 } from './realtime-resume-token-event-v
 export type { RealtimeSessionConfigV1 } from './realtime-session-config-v1.js';
 export type { RealtimeSessionExpiredEventV1 } from './realtime-session-expired-event-v1.js';
 export type { RealtimeSessionExpiringEventV1 } from './realtime-session-expiring-event-v1.js';
+export type { RealtimeToolChoiceV1 } from './realtime-tool-choice-v1.js';
 export type { RealtimeToolDefinitionV1 } from './realtime-tool-definition-v1.js';
 export type { RealtimeTurnDetectionV1 } from './realtime-turn-detection-v1.js';
 export type { RealtimeUsageUpdatedEventV1 } from './realtime-usage-updated-event-v1.js';

@@ -4,7 +4,7 @@
  */
 export interface RealtimeCapabilitiesV1 {
   /**
-   * A response can be generated out of band (`conversation: 'none'`) and spoken without entering the
+   * An ephemeral response can be generated (`conversation: 'none'`) and spoken without entering the
    * conversation: its items are never added to the provider's context.
    */
   ephemeralResponse: boolean;
@@ -16,7 +16,7 @@ export interface RealtimeCapabilitiesV1 {
   turnDetection: boolean;
   /** The provider transcribes user audio and emits `input_transcription` events. */
   userTranscription: boolean;
-  /** The provider speaks: responses carry `audio_delta` events (PCM16, 24 kHz, mono). */
+  /** The provider speaks: responses carry `audio_delta` events (in the session's `outputAudioFormat`). */
   audioOutput: boolean;
   /** Instructions can be changed with `updateSession` after connecting (handoffs rely on it). */
   mutableInstructions: boolean;

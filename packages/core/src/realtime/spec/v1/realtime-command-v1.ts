@@ -11,7 +11,10 @@ export type RealtimeCommandV1 =
   /** Adds an item at the end of the conversation. */
   | { type: 'createItem'; item: RealtimeItemInputV1 }
   | { type: 'deleteItem'; itemId: string }
-  /** Cut an assistant message's audio at `audioEndMs` (whole milliseconds). */
+  /**
+   * Cut an assistant message at the audio the listener heard: its first `audioEndMs` milliseconds (whole
+   * milliseconds) stay in the provider's context, the rest is forgotten (providers with `messageTruncation`).
+   */
   | { type: 'truncateItem'; itemId: string; audioEndMs: number }
   | RealtimeCreateResponseCommandV1
   /** Cancel a response; without `responseId`, the active default-conversation response. */

@@ -1,4 +1,4 @@
-import type { ToolChoice } from '../../../model.js';
+import type { RealtimeToolChoiceV1 } from './realtime-tool-choice-v1.js';
 import type { RealtimeToolDefinitionV1 } from './realtime-tool-definition-v1.js';
 
 /** Parameters of one response request. */
@@ -7,11 +7,11 @@ export interface RealtimeCreateResponseCommandV1 {
   /** Chosen by the session; the provider echoes it on `response_started` (and on an `error` refusing it). */
   clientRequestId: string;
   /**
-   * `'default'`: the response joins the conversation. `'none'`: an ephemeral response, generated out of the
+   * `'default'`: the response joins the conversation. `'none'`: an ephemeral response, generated outside the
    * conversation (nothing is added to it); only sent where the provider declares `ephemeralResponse`.
    */
   conversation: 'default' | 'none';
   instructions?: string;
   tools?: RealtimeToolDefinitionV1[];
-  toolChoice?: ToolChoice;
+  toolChoice?: RealtimeToolChoiceV1;
 }

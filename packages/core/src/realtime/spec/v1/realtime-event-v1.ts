@@ -41,7 +41,10 @@ export type RealtimeEventV1 =
   | { type: 'message_started'; responseId: string; itemId: string }
   | { type: 'message_done'; responseId: string; itemId: string; item: RealtimeItemV1 }
   | { type: 'text_delta'; responseId: string; itemId: string; delta: string }
-  /** PCM16 24 kHz mono. The session may keep the buffer; a provider must not reuse it. */
+  /**
+   * Audio in the `outputAudioFormat` the session configured (PCM16 24 kHz mono by default, or G.711). The session may
+   * keep the buffer; a provider must not reuse it.
+   */
   | { type: 'audio_delta'; responseId: string; itemId: string; audio: Uint8Array }
   | { type: 'audio_done'; responseId: string; itemId: string }
   | { type: 'transcript_delta'; responseId: string; itemId: string; delta: string }

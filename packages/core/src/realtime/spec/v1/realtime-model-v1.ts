@@ -10,6 +10,8 @@ export interface RealtimeModelV1 {
   readonly specificationVersion: typeof REALTIME_SPECIFICATION_VERSION;
   /** A short provider name, e.g. `openai`, `azure`, `mock`. */
   readonly provider: string;
+  /** Optional: the provider's id of the model it connects to (e.g. for traces and logs), when it has one. */
+  readonly modelId?: string;
   readonly capabilities: RealtimeCapabilitiesV1;
   connect(options: RealtimeConnectOptionsV1): Promise<RealtimeConnectionV1>;
 }

@@ -1,7 +1,8 @@
 /**
  * Why a response ended without completing:
  * - `client_cancelled`: the session cancelled it;
- * - `turn_detected`: the provider's turn detection cut it (the user started speaking);
+ * - `turn_detected`: the user took the turn: the provider heard them start speaking, or new content interrupted the
+ *   model (a provider without `contentDuringResponse`);
  * - `max_output_tokens`: it hit its output limit;
  * - `content_filter`: the provider's content filter stopped it;
  * - `connection_lost`: the connection ended before it did (reported by the session, never by a provider);

@@ -1,8 +1,8 @@
-import type { JsonSchema } from '../../../model.js';
+import type { RealtimeJsonSchemaV1 } from './realtime-json-schema-v1.js';
 
 /** A function the realtime model may call. */
 export interface RealtimeToolDefinitionV1 {
   name: string;
   description: string;
-  parameters: JsonSchema;
+  parameters: RealtimeJsonSchemaV1;
 }
