@@ -74,6 +74,7 @@ export {
 } from './scenarios/transport-faults.js';
 export { turnDoneScenario } from './scenarios/turn-done.js';
 export { userSpeechScenario } from './scenarios/user-speech.js';
+export { SeamCommandLog } from './seam-command-log.js';
 export { type ConformanceSuiteOptions, defineConformanceSuite } from './suite.js';
 export {
   audioItemIds,

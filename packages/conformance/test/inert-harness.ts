@@ -18,6 +18,9 @@ export const NO_CAPABILITIES: RealtimeCapabilities = {
   continuousAudio: false,
   contentAcknowledgements: false,
   sessionResumption: false,
+  contentDuringResponse: false,
+  commitStartsResponse: false,
+  responseInstructions: false,
 };
 
 /**
