@@ -73,6 +73,7 @@ export {
   writeFailureScenario,
 } from './scenarios/transport-faults.js';
 export { turnDoneScenario } from './scenarios/turn-done.js';
+export { pushToTalkScenario, responseInstructionsScenario } from './scenarios/turn-taking.js';
 export { userSpeechScenario } from './scenarios/user-speech.js';
 export { SeamCommandLog } from './seam-command-log.js';
 export { type ConformanceSuiteOptions, defineConformanceSuite } from './suite.js';

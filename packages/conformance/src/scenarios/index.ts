@@ -47,6 +47,7 @@ import {
   writeFailureScenario,
 } from './transport-faults.js';
 import { turnDoneScenario } from './turn-done.js';
+import { pushToTalkScenario, responseInstructionsScenario } from './turn-taking.js';
 import { userSpeechScenario } from './user-speech.js';
 
 /** Every realtime scenario, in the order the suite runs them. */
@@ -57,6 +58,8 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   textResponseScenario,
   generateResponseScenario,
   responseRequestsScenario,
+  responseInstructionsScenario,
+  pushToTalkScenario,
   audioResponseScenario,
   toolCallScenario,
   parallelToolsAfterEndScenario,
@@ -122,7 +125,9 @@ export {
   parallelToolsBeforeEndScenario,
   providerCancelledToolScenario,
   providerErrorScenario,
+  pushToTalkScenario,
   repeatedCallScenario,
+  responseInstructionsScenario,
   responseRequestsScenario,
   resumptionScenario,
   silentStopScenario,
