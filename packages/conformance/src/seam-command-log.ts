@@ -8,8 +8,6 @@ import type {
 } from '@parley/core';
 import type { CommandMatch } from './harness.js';
 
-type CommandType = RealtimeCommand['type'];
-
 /**
  * The harness side of a protocol whose wire carries no request ids (no `clientRequestId`, no item ids the session
  * chose): the backend cannot translate what it received back into the seam's commands, so the harness records them
@@ -27,7 +25,7 @@ export class SeamCommandLog {
   /** Everything the session handed the adapter (not refused at once), in order. */
   readonly #sent: RealtimeCommand[] = [];
   /** How many commands of each type the backend confirmed. */
-  readonly #confirmed = new Map<CommandType, number>();
+  readonly #confirmed = new Map<RealtimeCommand['type'], number>();
   readonly #waiters = new Set<() => void>();
 
   /** `model` with every command the session sends through its connections recorded here. */
@@ -47,14 +45,14 @@ export class SeamCommandLog {
   }
 
   /** The backend took in the wire form of `count` more commands of `type`. */
-  received(type: CommandType, count = 1): void {
+  received(type: RealtimeCommand['type'], count = 1): void {
     this.#confirmed.set(type, (this.#confirmed.get(type) ?? 0) + count);
     for (const notify of [...this.#waiters]) notify();
   }
 
   /** The commands the backend confirmed, in the order the session sent them. */
   commands(): RealtimeCommand[] {
-    const seen = new Map<CommandType, number>();
+    const seen = new Map<RealtimeCommand['type'], number>();
     return this.#sent.filter((command) => {
       const index = seen.get(command.type) ?? 0;
       seen.set(command.type, index + 1);
