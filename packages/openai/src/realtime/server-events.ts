@@ -411,8 +411,8 @@ export class ServerEventNormalizer {
         commandType = commandTypeOfEventId(eventId);
       }
     } else if (code === ACTIVE_RESPONSE_CODE) {
-      // The service answers a colliding response.create without its event_id; only a default-conversation
-      // request collides, and they are answered in order: the oldest one still waiting is the refused one.
+      // A collision that names no request (the refused response.create carried no event_id): only a
+      // default-conversation request collides, and they are answered in order: the oldest one still waiting is it.
       commandType = 'createResponse';
       clientRequestId = this.#oldestDefaultRequest();
       if (clientRequestId !== undefined) this.#pendingRequests?.delete(clientRequestId);

@@ -123,6 +123,7 @@ export {
   type RecordedClientEvent,
   type SimulatorAuth,
   type SimulatorRefusal,
+  type SimulatorStrictness,
   startRealtimeSimulator,
 } from './simulator.js';
 export {

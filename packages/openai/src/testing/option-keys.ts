@@ -3,7 +3,7 @@ import type { FastForwardClockOptions } from './fast-forward-clock.js';
 import type { LiveSimulatorHarnessOptions } from './live/live-harness.js';
 import type { LiveSimulatorOptions } from './live/live-simulator.js';
 import type { SpeechAudioOptions } from './sim-audio.js';
-import type { RealtimeSimulatorOptions } from './simulator.js';
+import type { RealtimeSimulatorOptions, SimulatorStrictness } from './simulator.js';
 import type { SimulatorHarnessOptions } from './simulator-harness.js';
 
 /** The valid keys of the testing entry's options objects (unknown keys throw `UnknownOptionError`). */
@@ -18,11 +18,15 @@ const SIMULATOR_KEYS = {
   transcribe: true,
   onConnection: true,
   session: true,
+  strict: true,
 } as const;
 
 export const SIMULATOR_OPTIONS = optionKeys<RealtimeSimulatorOptions>('RealtimeSimulatorOptions', {
   ...SIMULATOR_KEYS,
   brain: true,
+});
+export const STRICTNESS_OPTIONS = optionKeys<SimulatorStrictness>('SimulatorStrictness', {
+  modelChange: true,
 });
 export const HARNESS_OPTIONS = optionKeys<SimulatorHarnessOptions>('SimulatorHarnessOptions', {
   createModel: true,

@@ -33,7 +33,7 @@ import {
   effectiveSession,
 } from './sim-session.js';
 import { EnergyVad } from './sim-vad.js';
-import type { SimulatorRefusal } from './simulator.js';
+import type { SimulatorRefusal, SimulatorStrictness } from './simulator.js';
 
 const ACTIVE_RESPONSE_CODE = 'conversation_already_has_active_response';
 
@@ -83,6 +83,8 @@ export interface SimulatorConnectionInit {
   target: SimulatorTarget;
   /** The protocol on the wire: GA, or the beta dialect (legacy Azure path). Default GA. */
   dialect?: SimulatorDialect;
+  /** Refusals the protocol reference does not confirm, turned on. */
+  strict: SimulatorStrictness;
   /** A refusal the simulator was told to give the next `response.create` (taken once). */
   takeRefusal(): SimulatorRefusal | undefined;
   onClientEvent(connection: SimulatorConnection, event: unknown): void;
@@ -452,6 +454,7 @@ export class SimulatorConnection {
     this.#checkEventKeys(event, ['session']);
     this.session = applySessionUpdate(this.session, event.session, {
       assistantAudioProduced: this.#assistantAudio,
+      refuseModelChange: this.#init.strict.modelChange === true,
     });
     if (this.#init.target.kind === 'call') this.#init.target.call.session = this.session;
     if (!this.session.audio?.input?.turn_detection) this.#vad.reset();
@@ -761,14 +764,12 @@ export class SimulatorConnection {
         refusal.param ?? null,
         refusal.type,
       );
-      if (refusal.echoEventId ?? refusal.code !== ACTIVE_RESPONSE_CODE) throw error;
+      if (refusal.echoEventId ?? true) throw error;
       this.#sendError(error, null);
       return;
     }
     if (params.conversation === 'default' && this.#activeDefault) {
-      // Without the request's event_id, as the service answered it in the field (see SimulatorRefusal.echoEventId).
-      this.#sendError(this.#activeResponseError(this.#activeDefault), null);
-      return;
+      throw this.#activeResponseError(this.#activeDefault);
     }
     this.#startResponse(params);
   }

@@ -307,7 +307,7 @@ export function checkMaxOutputTokens(value: unknown, path: string): void {
 export function applySessionUpdate(
   current: WireSession,
   patch: unknown,
-  state: { assistantAudioProduced: boolean },
+  state: { assistantAudioProduced: boolean; refuseModelChange?: boolean },
 ): WireSession {
   if (patch === undefined) throw missingParameter('session');
   const session = checkObject(patch, 'session');
@@ -316,8 +316,16 @@ export function applySessionUpdate(
   if (current.type === 'transcription') return applyTranscriptionUpdate(current, session);
   for (const key of Object.keys(session))
     if (!SESSION_KEYS.has(key)) throw unknownParameter(`session.${key}`);
+  if (session.model !== undefined && typeof session.model !== 'string') {
+    throw invalidType('session.model', 'a string');
+  }
   if (session.model !== undefined && session.model !== current.model) {
-    throw invalidValue('session.model', 'The model of a session is set by the URL and cannot be changed.');
+    // The URL sets the model; whether the service refuses an update naming another one is unconfirmed.
+    if (state.refuseModelChange) {
+      throw invalidValue('session.model', 'The model of a session is set by the URL and cannot be changed.');
+    }
+    const { model: _ignored, ...kept } = session;
+    return applySessionUpdate(current, kept, state);
   }
   if (session.instructions !== undefined && typeof session.instructions !== 'string') {
     throw invalidType('session.instructions', 'a string');

@@ -229,7 +229,10 @@ export class SimulatorHarness {
     this.simulator.refuseNextResponse({ echoEventId: true, ...error });
   }
 
-  /** The next `response.create` is refused as the service refuses a collision: its code, `event_id: null`. */
+  /**
+   * The next `response.create` is refused as the service refuses a collision (its code), naming no request
+   * (`event_id: null`): the harder case for a client, as when the refused request carried no `event_id`.
+   */
   async collideNextResponse(): Promise<void> {
     this.simulator.refuseNextResponse({
       code: 'conversation_already_has_active_response',

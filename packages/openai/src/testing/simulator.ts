@@ -6,7 +6,7 @@ import { deepMerge } from '../shared/deep-merge.js';
 import type { WireSession } from '../shared/realtime-wire.js';
 import { type BrainResponse, echoBrain, type RealtimeBrain } from './brain.js';
 import { IdGenerator } from './ids.js';
-import { SIMULATOR_OPTIONS } from './option-keys.js';
+import { SIMULATOR_OPTIONS, STRICTNESS_OPTIONS } from './option-keys.js';
 import { resolvePace, type SimulatorPacing } from './pace.js';
 import type { SimulatorDialect } from './sim-beta.js';
 import { type SimulatorCall, SimulatorConnection, type Transcriber } from './sim-connection.js';
@@ -73,6 +73,20 @@ export interface RealtimeSimulatorOptions {
    * to an ephemeral key (e.g. `{ audio: { input: { transcription: { model: 'whisper-1' } } } }`).
    */
   session?: Partial<WireSession>;
+  /**
+   * Refusals the protocol reference marks unconfirmed (`[?]`), each off by default so the simulator is stricter
+   * than the service only where the reference says so.
+   */
+  strict?: SimulatorStrictness;
+}
+
+/** Unconfirmed refusals of {@link RealtimeSimulatorOptions.strict}. */
+export interface SimulatorStrictness {
+  /**
+   * Refuse a `session.update` naming a model other than the URL's (`invalid_value`, param `session.model`).
+   * Default `false`: the update applies and the session keeps the URL's model.
+   */
+  modelChange?: boolean;
 }
 
 /** An error the simulator gives a `response.create` instead of starting the response. */
@@ -83,10 +97,9 @@ export interface SimulatorRefusal {
   type?: string;
   param?: string | null;
   /**
-   * Whether the error carries the refused request's `event_id`. Default: `false` for
-   * `conversation_already_has_active_response` (`event_id: null`, as the service answered a colliding
-   * `response.create` in the field; the protocol reference only promises the echo "when applicable"), `true` for
-   * every other code (see docs/simulator.md).
+   * Whether the error carries the refused request's `event_id` (default `true`, as the service does: `null` only
+   * when the request carried none). `false` answers with `event_id: null` whatever the request carried, for testing
+   * a client's fallback when a refusal names no request.
    */
   echoEventId?: boolean;
 }
@@ -212,6 +225,19 @@ function authorized(auth: SimulatorAuth, request: IncomingMessage, url: URL): bo
   return false;
 }
 
+function resolveStrictness(strict: SimulatorStrictness | undefined): SimulatorStrictness {
+  if (strict === undefined) return {};
+  if (typeof strict !== 'object' || strict === null) {
+    throw new TypeError('strict must be an object, e.g. { modelChange: true }.');
+  }
+  STRICTNESS_OPTIONS.check(strict, 'strict');
+  for (const [key, value] of Object.entries(strict)) {
+    if (value !== undefined && typeof value !== 'boolean')
+      throw new TypeError(`strict.${key} must be a boolean.`);
+  }
+  return { ...strict };
+}
+
 /**
  * Starts a WebSocket server on 127.0.0.1 that behaves like the OpenAI Realtime service (GA protocol): see
  * `docs/providers/openai.md` for what it implements. Close it with `close()`.
@@ -220,6 +246,7 @@ export async function startRealtimeSimulator(
   options: RealtimeSimulatorOptions = {},
 ): Promise<RealtimeSimulator> {
   SIMULATOR_OPTIONS.check(options);
+  const strict = resolveStrictness(options.strict);
   const auth = options.auth ?? { kind: 'openai' };
   const clock = options.clock ?? systemClock;
   const pace = resolvePace(options.pace);
@@ -331,6 +358,7 @@ export async function startRealtimeSimulator(
         transcribe,
         initialSession: options.session,
         dialect: target.dialect,
+        strict,
         takeRefusal: () => refusals.shift(),
         onClientEvent: (c, event) => {
           const record = { connectionId: c.id, event };

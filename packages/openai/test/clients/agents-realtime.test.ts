@@ -173,7 +173,7 @@ describe('@openai/agents-realtime against the simulator', () => {
       expect(oob.response).toMatchObject({ status: 'completed', metadata: { purpose: 'summary' } });
       expect(server.conversation.items).toHaveLength(itemsBefore);
 
-      // A second response.create while one is active is refused, as by the service.
+      // A second response.create while one is active is refused, as by the service, naming the refused request.
       const busy = createHold('busy');
       sim.script({ type: 'message', text: ['Busy ', busy, 'now.'] });
       const socket = sockets[0] as WebSocket;
@@ -182,7 +182,7 @@ describe('@openai/agents-realtime against the simulator', () => {
       const refused = await nth('error', 1);
       expect(refused.error).toMatchObject({
         code: 'conversation_already_has_active_response',
-        event_id: null,
+        event_id: 'second_create',
       });
       busy.release();
       const lastCreated = raw.filter((e) => e.type === 'response.created').at(-1);
@@ -194,8 +194,49 @@ describe('@openai/agents-realtime against the simulator', () => {
         .filter((r) => !r.result.success)
         .map((r) => `${r.type}: ${r.result.error?.message}`);
       expect(failures).toEqual([]);
-      expect(errors).toEqual([expect.objectContaining({ type: 'error' })]);
+      expect(errors).toEqual([
+        expect.objectContaining({
+          type: 'error',
+          error: expect.objectContaining({ event_id: 'second_create' }),
+        }),
+      ]);
       expect(JSON.stringify(errors)).toContain('conversation_already_has_active_response');
+    } finally {
+      session.close();
+    }
+  });
+});
+
+describe('@openai/agents-realtime: the model it names in every session.update', () => {
+  test('a session opened on a URL model gets no error for the model its updates name', async () => {
+    const sim = await simulator();
+    // Without a `model` option the client names its own default model in each session.update.
+    const transport = new OpenAIRealtimeWebSocket({
+      url: `${sim.url}?model=gpt-realtime`,
+      createWebSocket: async ({ url, apiKey }) =>
+        new WebSocket(url, { headers: { Authorization: `Bearer ${apiKey}` } }),
+    });
+    const session = new RealtimeSession(new RealtimeAgent({ name: 'Plain', instructions: 'Be plain.' }), {
+      transport,
+    });
+    const errors: unknown[] = [];
+    session.on('error', (error) => errors.push(error.error));
+    try {
+      await session.connect({ apiKey: 'sk-agents-test' });
+      const server = (await sim.waitForConnection(0)) as SimulatorConnection;
+      await server.waitForClientEvent(
+        (e) => e.type === 'session.update' && JSON.stringify(e).includes('Be plain.'),
+      );
+      const update = server.clientEvents.find((e) => JSON.stringify(e).includes('Be plain.')) as {
+        session: { model?: string };
+      };
+      expect(update.session.model).toEqual(expect.any(String));
+      await server.waitForServerEvent(
+        (e) => e.type === 'session.updated' && JSON.stringify(e).includes('Be plain.'),
+      );
+      expect(server.session).toMatchObject({ model: 'gpt-realtime', instructions: 'Be plain.' });
+      expect(errors).toEqual([]);
+      expect(server.serverEvents.filter((e) => e.type === 'error')).toEqual([]);
     } finally {
       session.close();
     }

@@ -6,6 +6,7 @@ import {
   WIRE_SERVER_EVENT_TYPES,
 } from '@parley/openai/testing';
 import OpenAI from 'openai';
+import type { OpenAIRealtimeError } from 'openai/realtime/internal-base';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import type { RealtimeClientEvent, RealtimeServerEvent } from 'openai/resources/realtime/realtime';
 import { describe, expect, test } from 'vitest';
@@ -237,12 +238,12 @@ describe('the official `openai` Node client against the simulator', () => {
         status: 'completed',
       });
 
-      // A second response.create while one is active is refused.
+      // A second response.create while one is active is refused, naming the refused request.
       rt.send({ type: 'response.create', event_id: 'first_create' });
       rt.send({ type: 'response.create', event_id: 'second_create' });
       const refused = await nth('error');
       expect(refused).toMatchObject({
-        error: { code: 'conversation_already_has_active_response', event_id: null },
+        error: { code: 'conversation_already_has_active_response', event_id: 'second_create' },
       });
       await nth('response.done', 7);
 
@@ -253,6 +254,8 @@ describe('the official `openai` Node client against the simulator', () => {
       expect(events.filter((e) => !catalogue.includes(e.type)).map((e) => e.type)).toEqual([]);
       expect(errors).toHaveLength(1);
       expect(String((errors[0] as Error).message)).toContain('conversation_already_has_active_response');
+      // The client's error names the request it refuses.
+      expect((errors[0] as OpenAIRealtimeError).error?.event_id).toBe('second_create');
     } finally {
       rt.close();
     }

@@ -31,7 +31,7 @@ const done = (id: string, requestId?: string) =>
     },
   });
 
-/** The service refuses a colliding `response.create` without naming it (`event_id: null`). */
+/** A collision refusal that names no request (`event_id: null`), as when the refused request carried none. */
 const collision = JSON.stringify({
   type: 'error',
   error: {

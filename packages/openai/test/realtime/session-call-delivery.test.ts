@@ -51,8 +51,8 @@ describe('function calls over the OpenAI adapter', () => {
   });
 
   test.each([
-    ['without its event_id (the default, as the service answered it)', undefined],
-    ['naming it by its event_id', true],
+    ['naming it by its event_id (the default, as the service does)', undefined],
+    ['without its event_id', false],
   ] as const)(
     'the service refusing a colliding response.create %s releases the queue',
     async (_how, echoEventId) => {
@@ -77,7 +77,7 @@ describe('function calls over the OpenAI adapter', () => {
       const refusal = server.serverEvents.find((event) => event.type === 'error')?.error as {
         event_id: unknown;
       };
-      expect(refusal.event_id).toBe(echoEventId ? first.clientRequestId : null);
+      expect(refusal.event_id).toBe(echoEventId === false ? null : first.clientRequestId);
       expect(sent(server, 'response.create')).toHaveLength(2);
       expect(errors).toEqual([`conversation_already_has_active_response:${first.clientRequestId}`]);
       await session.close();

@@ -86,7 +86,7 @@ describe('simulator controls for harnesses', () => {
     expect(client.ofType('response.created')).toHaveLength(1);
   });
 
-  test('a refused collision names no request by default, as the service answered it; echoEventId: true names it', async () => {
+  test('a refused collision names its request by default, null when it carried none; echoEventId: false names none', async () => {
     const sim = await simulator();
     const client = await RawClient.connect(sim);
     const collision = {
@@ -94,17 +94,17 @@ describe('simulator controls for harnesses', () => {
       message: 'Conversation already has an active response in progress: resp_vad.',
     };
     sim.refuseNextResponse(collision);
-    client.send({ type: 'response.create', event_id: 'unnamed' });
-    await client.waitFor('error');
-    sim.refuseNextResponse({ ...collision, echoEventId: true });
     client.send({ type: 'response.create', event_id: 'named' });
+    await client.waitFor('error');
+    sim.refuseNextResponse(collision);
+    client.send({ type: 'response.create' });
     await client.waitFor('error', 2);
-    sim.refuseNextResponse({ code: 'rate_limit_exceeded', message: 'Slow down.', echoEventId: false });
-    client.send({ type: 'response.create', event_id: 'unnamed_too' });
+    sim.refuseNextResponse({ ...collision, echoEventId: false });
+    client.send({ type: 'response.create', event_id: 'unnamed' });
     await client.waitFor('error', 3);
     expect(client.ofType('error').map((e) => (e.error as { event_id: unknown }).event_id)).toEqual([
-      null,
       'named',
+      null,
       null,
     ]);
     expect(client.ofType('response.created')).toEqual([]);

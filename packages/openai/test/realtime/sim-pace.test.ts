@@ -88,7 +88,7 @@ describe('simulator pace: responses take time, as the service does', () => {
     expect(count(server, 'response.done')).toBe(1);
   });
 
-  test('a second response.create right after the first is refused with conversation_already_has_active_response, without its event_id', async () => {
+  test('a second response.create right after the first is refused with conversation_already_has_active_response, naming its event_id', async () => {
     const { clock, client, server } = await pacedOnManualClock();
     client.send(userMessage('Hi'));
     client.send({ type: 'response.create', event_id: 'first' });
@@ -100,7 +100,7 @@ describe('simulator pace: responses take time, as the service does', () => {
       code: 'conversation_already_has_active_response',
       message: `Conversation already has an active response in progress: ${created.id}. Wait until the response is finished before creating a new one.`,
       param: null,
-      event_id: null,
+      event_id: 'second',
     });
     expect(client.ofType('response.created')).toHaveLength(1);
     await clock.advance(5_000);
@@ -153,7 +153,7 @@ describe('simulator pace: responses take time, as the service does', () => {
     const error = await client.waitFor('error');
     expect(error.error).toMatchObject({
       code: 'conversation_already_has_active_response',
-      event_id: null,
+      event_id: 'too_early',
     });
     const added = await client.waitFor(
       (e) =>

@@ -219,7 +219,7 @@ describe('simulator: responses', () => {
       code: 'conversation_already_has_active_response',
       message: `Conversation already has an active response in progress: ${active}. Wait until the response is finished before creating a new one.`,
       param: null,
-      event_id: null,
+      event_id: 'second',
     });
     expect(sim.connections[0]?.activeResponses).toEqual([{ id: active, conversation: 'default' }]);
     hold.release();
