@@ -138,6 +138,44 @@ describe('a function call id runs at most once per session', () => {
     await session.close();
   });
 
+  test('a call whose output was refused, delivered again, gets that output from the cache: the tool does not run again', async () => {
+    const { model, session, log, runs, outputs } = await start();
+    model.respondWith(
+      { output: [call('a')] },
+      'I could not send that.',
+      { output: [call('a')] },
+      'The value of a is here.',
+    );
+    model.connection.failNextSend('sendToolOutput');
+    session.sendMessage('Look a up.');
+    await flushMicrotasks();
+    expect(runs).toEqual(['a']);
+    expect(log.of('error').map((e) => e.code)).toEqual(['tool_output_not_sent']);
+    expect(log.of('tool_done')).toEqual([]);
+
+    session.sendMessage('Try again.');
+    await flushMicrotasks();
+    expect(runs).toEqual(['a']);
+    expect(log.of('tool_started')).toHaveLength(1);
+    // The output the connection refused, sent from the cache.
+    expect(outputs()).toEqual([{ type: 'sendToolOutput', callId: 'call_A', output: 'value of a' }]);
+    expect(log.of('warning').map((w) => w.code)).toEqual(['tool_output_resent']);
+    expect(log.of('tool_done')).toMatchObject([
+      { callId: 'call_A', output: 'value of a', status: 'completed' },
+    ]);
+    // Answered: the follow-up after the resent output says it.
+    const last = log.of('response_done').at(-1)?.responseId;
+    const said = log.of('transcript_delta').filter((d) => d.responseId === last);
+    expect(said.map((d) => d.delta).join('')).toBe('The value of a is here.');
+    // Once sent, a further delivery is an ordinary repeat.
+    model.respondWith({ output: [call('a')] }, 'Still here.');
+    session.sendMessage('Once more.');
+    await flushMicrotasks();
+    expect(outputs()).toHaveLength(1);
+    expect(log.of('warning').map((w) => w.code)).toEqual(['tool_output_resent', 'tool_call_repeated']);
+    await session.close();
+  });
+
   test('a call on a response the session never saw created still runs once', async () => {
     const { model, session, runs, outputs } = await start();
     model.connection.emit({

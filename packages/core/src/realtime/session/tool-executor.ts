@@ -21,7 +21,7 @@ import type { ResponseCoordinator } from './response-coordinator.js';
 import type { ResponseTracker } from './response-tracker.js';
 import { sessionToolSpan } from './session-tracing.js';
 import type { TaskSet } from './task-set.js';
-import { ToolCallLedger } from './tool-call-ledger.js';
+import { ToolCallLedger, type UnsentToolOutput } from './tool-call-ledger.js';
 import type { UnacknowledgedInputs } from './unacknowledged-inputs.js';
 
 /** A function call to run, bound to the agent whose response produced it. */
@@ -68,7 +68,8 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  * Calls from out-of-band responses (which run with tools off) are neither run nor remembered.
  *
  * A call id runs at most once per session ({@link ToolCallLedger}, kept across reconnects): a repeat is a
- * warning, a changed payload under a known id an error; neither runs nor sends an output. A call the provider
+ * warning, a changed payload under a known id an error; neither runs nor sends an output. A repeat of a call
+ * whose output could not be sent sends that output (the tool does not run again). A call the provider
  * cancels while it waits or runs is stopped (its signal aborts), sends no output and ends `cancelled`.
  */
 export class ToolExecutor<TContext> {
@@ -109,6 +110,10 @@ export class ToolExecutor<TContext> {
       });
       return;
     }
+    if (admission.kind === 'resend') {
+      this.#resend(event, response?.agent ?? host.currentAgent(), admission.unsent);
+      return;
+    }
     if (admission.kind === 'repeat') {
       host.emit({
         type: 'warning',
@@ -127,6 +132,33 @@ export class ToolExecutor<TContext> {
       agent,
       ...(event.responseId !== undefined && { responseId: event.responseId }),
     });
+  }
+
+  /** The provider delivered again a call whose output could not be sent: that output goes out now. */
+  #resend(
+    event: Extract<RealtimeEvent, { type: 'function_call' }>,
+    agent: Agent<TContext>,
+    unsent: UnsentToolOutput,
+  ): void {
+    const call: ToolCall<TContext> = {
+      callId: event.callId,
+      name: event.name,
+      arguments: event.arguments,
+      agent,
+      ...(event.responseId !== undefined && { responseId: event.responseId }),
+    };
+    this.#host.emit({
+      type: 'warning',
+      code: 'tool_output_resent',
+      message: `The provider delivered call ${event.callId} ("${event.name}") again; its output, which could not be sent before, was sent now (the tool did not run again).`,
+    });
+    this.#host.coordinator.toolCallStarted(call.callId, call.responseId);
+    this.#host.tasks.spawn(
+      async (signal) => {
+        if (this.#deliver(call, unsent, signal)) this.#done(call, unsent);
+      },
+      (error) => this.#host.reportError('tool', error),
+    );
   }
 
   #dispatch(call: ToolCall<TContext>): void {
@@ -211,12 +243,8 @@ export class ToolExecutor<TContext> {
     if (!tool) {
       const error = new UnknownToolError(call.name, agent.name);
       this.#host.reportError('tool', error);
-      this.#deliver(
-        call,
-        `Error: there is no tool named "${call.name}". Use only the tools you were given.`,
-        signal,
-        true,
-      );
+      const output = `Error: there is no tool named "${call.name}". Use only the tools you were given.`;
+      this.#deliver(call, { output, failed: true, background: false }, signal);
       return;
     }
     const decision = await this.#approval(tool, call, signal);
@@ -336,7 +364,7 @@ export class ToolExecutor<TContext> {
       output = `Error: the transfer to "${handoff.agent.name}" failed: ${errorText(error)}`;
       failed = true;
     }
-    this.#deliver(call, output, signal, failed);
+    this.#deliver(call, { output, failed, background: false }, signal);
   }
 
   /** `background`: the output goes to the model without asking it to answer (a `backgroundResult`). */
@@ -348,7 +376,13 @@ export class ToolExecutor<TContext> {
     background = false,
   ): void {
     const failed = status !== 'completed' && status !== 'approval_rejected';
-    if (!this.#deliver(call, output, signal, failed, background)) return;
+    const result = { output, failed, background, status };
+    if (this.#deliver(call, result, signal)) this.#done(call, result);
+  }
+
+  /** `tool_done` for a call whose output was sent (none for a handoff or an unknown tool). */
+  #done(call: ToolCall<TContext>, { output, status, background }: UnsentToolOutput): void {
+    if (status === undefined) return;
     this.#host.emit({
       type: 'tool_done',
       agent: call.agent,
@@ -362,23 +396,24 @@ export class ToolExecutor<TContext> {
   }
 
   /**
-   * Sends the call's output, mirrors it, tells the coordinator; `false` once aborted or closing (nothing sent)
-   * or when it could not be sent. `failed`: the output reports an error.
+   * Sends the call's output, mirrors it, tells the coordinator; `false` once aborted (nothing sent) or when it
+   * could not be sent.
    *
-   * Two ways of not being sent: the connection refused the command and stays open (a `tool_output_not_sent`
-   * error; the turn goes on to its follow-up), or the write failed because the connection went away under it
-   * (already an `error` event, and the disconnect path follows): the output then stays the call's in history, so a
-   * reconnect replays it, and the lost turn names the call. The tool never runs again either way.
+   * Ways of not being sent: the session was not connected (closing, or reconnecting), or the connection refused
+   * the command and stays open (a `tool_output_not_sent` error; the turn goes on to its follow-up): the output is
+   * kept for the call, and sent if the provider delivers the call again. Or the write failed because the
+   * connection went away under it (already an `error` event, and the disconnect path follows): the output then
+   * stays the call's in history, so a reconnect replays it, and the lost turn names the call. The tool never runs
+   * again either way.
    */
-  #deliver(
-    call: ToolCall<TContext>,
-    output: string,
-    signal: AbortSignal,
-    failed: boolean,
-    background = false,
-  ): boolean {
+  #deliver(call: ToolCall<TContext>, result: UnsentToolOutput, signal: AbortSignal): boolean {
     const host = this.#host;
-    if (signal.aborted || !host.live()) return false;
+    const { output, failed, background } = result;
+    if (signal.aborted) return false;
+    if (!host.live()) {
+      this.#ledger.notSent(call.callId, result);
+      return false;
+    }
     // From here the call is over: a cancel arriving now comes too late.
     this.#running?.delete(call.callId);
     let sent = true;
@@ -393,6 +428,7 @@ export class ToolExecutor<TContext> {
         return false;
       }
       sent = false;
+      this.#ledger.notSent(call.callId, result);
       host.reportError('tool', new ToolOutputNotSentError(call.callId, call.name, error));
     }
     // Sent or not, the call is over: its response's one follow-up must not wait for it forever.
