@@ -104,6 +104,81 @@ describe('queued inputs coalesce', () => {
   });
 });
 
+describe("a tool follow-up and the app's queued generateResponse()", () => {
+  /** A response that calls `echo`, then holds until resumed: the call's output goes out while it is active. */
+  const callingHeld = {
+    output: [
+      {
+        type: 'function_call',
+        name: 'echo',
+        arguments: { text: 'hi' },
+        callId: 'call_echo',
+      } as MockResponseStep,
+      { type: 'pause' } as MockResponseStep,
+    ],
+  };
+
+  test('a plain generateResponse() waiting in the queue is joined by the follow-up: one response answers both', async () => {
+    const { model, session, log, creates } = await start();
+    model.respondWith(callingHeld, 'Echoed, and here is your reply.', 'Never asked for.');
+    session.sendMessage('Echo hi.');
+    await flushMicrotasks();
+    expect(log.of('tool_done')).toHaveLength(1);
+    const reply = session.generateResponse();
+    model.connection.resume();
+    const { responseId } = await reply.done;
+    await flushMicrotasks();
+    expect(creates()).toHaveLength(2);
+    expect(creates()[1]).toEqual({
+      type: 'createResponse',
+      clientRequestId: reply.clientRequestId,
+      conversation: 'default',
+    });
+    expect(log.of('response_started').at(-1)).toMatchObject({
+      responseId,
+      clientRequestId: reply.clientRequestId,
+    });
+    expect(session.history.at(-1)).toMatchObject({ text: 'Echoed, and here is your reply.' });
+    await session.close();
+  });
+
+  test('a generateResponse() with options keeps its own request: the follow-up is a second response after it', async () => {
+    const { model, session, log, creates } = await start();
+    model.respondWith(callingHeld, 'Summary.', 'Echoed.');
+    session.sendMessage('Echo hi.');
+    await flushMicrotasks();
+    expect(log.of('tool_done')).toHaveLength(1);
+    const reply = session.generateResponse({ instructions: 'Summarize.' });
+    model.connection.resume();
+    await reply.done;
+    await flushMicrotasks();
+    expect(creates()).toHaveLength(3);
+    expect(creates()[1]).toMatchObject({
+      clientRequestId: reply.clientRequestId,
+      instructions: 'Summarize.',
+    });
+    expect(creates()[2]).not.toHaveProperty('instructions');
+    expect(creates()[2]?.clientRequestId).not.toBe(reply.clientRequestId);
+    expect(session.history.at(-1)).toMatchObject({ text: 'Echoed.' });
+    await session.close();
+  });
+
+  test('a generateResponse() never joins a queued request: behind queued user input it is a response of its own', async () => {
+    const { model, session, creates } = await start();
+    model.respondWith(held('Hm.'), 'Answer.', 'Reply.');
+    session.sendMessage('Question.');
+    await flushMicrotasks();
+    session.sendMessage('More.');
+    const reply = session.generateResponse();
+    model.connection.resume();
+    await reply.done;
+    await flushMicrotasks();
+    expect(creates()).toHaveLength(3);
+    expect(creates()[2]).toMatchObject({ clientRequestId: reply.clientRequestId });
+    await session.close();
+  });
+});
+
 describe('a provider that starts tool follow-ups itself', () => {
   test('a request queued during the tool turn waits until the provider follow-up has ended', async () => {
     const { model, session, log, creates } = await start({ auto: true });

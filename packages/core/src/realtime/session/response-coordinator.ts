@@ -87,7 +87,8 @@ interface MutableRequest {
  * - parallel tool calls are coalesced per response ({@link ParallelToolCalls}): one follow-up response per
  *   group, requested by the last call to finish or at the response's end; calls without a response get a
  *   follow-up after each output;
- * - queued requests without parameters (user input, follow-ups) coalesce: one response answers them all;
+ * - queued requests without parameters (user input, follow-ups) coalesce: one response answers them all; they
+ *   join a plain `generate_response` request waiting in the queue, which itself never joins another;
  * - a refused (named or not), failed or abandoned request releases the queue; an abandoned queued one (its response
  *   timeout runs from when it was queued) leaves it;
  * - with `autoToolResponseGeneration`, no follow-up is ever requested, and the queue waits for the provider's

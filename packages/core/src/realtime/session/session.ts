@@ -214,8 +214,10 @@ export class RealtimeSession<TContext = unknown>
   }
 
   /**
-   * Asks the model to respond now. The request waits while another conversation response is active.
-   * The returned handle resolves with the response id once the provider started it; see {@link ResponseHandle}.
+   * Asks the model to respond now. The request waits while another conversation response is active; while it
+   * waits, a plain one (no options) is joined by later queued inputs and tool follow-ups (one response answers
+   * them all). The returned handle resolves with the response id once the provider started it; see
+   * {@link ResponseHandle}.
    */
   generateResponse(options: GenerateResponseOptions = {}): ResponseHandle {
     GENERATE_REPLY_OPTIONS.check(options);
