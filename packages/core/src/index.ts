@@ -121,6 +121,7 @@ export type {
 } from './realtime/seam.js';
 export { declaresCapability } from './realtime/seam.js';
 export type { PendingApproval } from './realtime/session/approvals.js';
+export type { BlockedRequest } from './realtime/session/errors.js';
 export {
   CapabilityNotSupportedError,
   ConnectionClosedError,

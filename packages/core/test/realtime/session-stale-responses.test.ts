@@ -101,17 +101,69 @@ describe('responses whose start and end arrive out of order cannot block the ses
 });
 
 describe('a response that never ends cannot block the session', () => {
-  test('a request queued behind it times out with the response timeout, counted from when it was made', async () => {
+  test('a message queued behind a response that stalls is not lost: the stalled response is dropped first, then it is answered', async () => {
+    const { clock, model, session, log, creates } = await start();
+    // The provider starts a response, says a word, then sends nothing more.
+    model.respondWith({ output: [{ type: 'message', text: 'Well' }, { type: 'pause' }] }, 'Yes, I am here.');
+    session.sendMessage('Hello?');
+    await flushMicrotasks();
+    const stalled = log.of('response_started')[0]?.responseId as string;
+    session.sendMessage('Are you there?');
+    await flushMicrotasks();
+    await clock.advance(REPLY_TIMEOUT_MS - 1);
+    expect(creates()).toHaveLength(1);
+    await clock.advance(1);
+    await flushMicrotasks();
+    // Dropped (and cancelled) first, then the queued request went out.
+    const cancel = model.commands.findIndex((c) => c.type === 'cancelResponse');
+    const create = model.commands.findLastIndex((c) => c.type === 'createResponse');
+    expect(model.commands[cancel]).toEqual({ type: 'cancelResponse', responseId: stalled });
+    expect(create).toBeGreaterThan(cancel);
+    expect(creates()).toHaveLength(2);
+    // The app learns of the stall.
+    expect(log.of('response_done')[0]).toMatchObject({
+      responseId: stalled,
+      status: 'failed',
+      reason: 'stale',
+    });
+    const errors = log.of('error');
+    expect(errors.map((e) => e.code)).toEqual(['response_stale']);
+    expect(errors[0]?.error).toBeInstanceOf(StaleResponseError);
+    expect(errors[0]?.error).toMatchObject({
+      responseId: stalled,
+      blockedRequestId: creates()[1]?.clientRequestId,
+    });
+    expect(errors[0]?.message).toContain(`waited ${REPLY_TIMEOUT_MS} ms`);
+    // The message is answered; nothing timed out.
+    const answer = log.of('response_done').at(-1);
+    expect(answer).toMatchObject({ status: 'completed' });
+    expect(answer?.responseId).not.toBe(stalled);
+    expect(session.history.at(-1)).toMatchObject({ text: 'Yes, I am here.' });
+    expect(log.of('error').filter((e) => e.code === 'response_timeout')).toEqual([]);
+    await session.close();
+  });
+
+  test('a request queued behind a response that keeps sending events times out with the response timeout, counted from when it was made', async () => {
     const rig = await start();
-    const { clock, session, log, creates, started } = rig;
-    started('resp_forever');
+    const { clock, model, session, log, creates, started } = rig;
+    started('resp_long');
     await flushMicrotasks();
     const reply = session.generateResponse();
     const settled = reply.then(
       () => 'resolved',
       (error: unknown) => error,
     );
-    await clock.advance(REPLY_TIMEOUT_MS - 1);
+    for (let ms = 0; ms < REPLY_TIMEOUT_MS - 1_000; ms += 1_000) {
+      await clock.advance(1_000);
+      model.connection.emit({
+        type: 'transcript_delta',
+        responseId: 'resp_long',
+        itemId: 'item_1',
+        delta: 'and ',
+      });
+      await flushMicrotasks();
+    }
+    await clock.advance(999);
     expect(creates()).toHaveLength(0);
     await clock.advance(1);
     const error = await settled;
@@ -120,10 +172,9 @@ describe('a response that never ends cannot block the session', () => {
     expect(log.of('error').map((e) => e.error)).toEqual([error]);
     // Named on the event, where the app reads a refused request's id.
     expect(log.of('error')[0]?.clientRequestId).toBe(reply.clientRequestId);
-    // Timed out in the queue: it is never sent, even when the queue moves on.
-    await clock.advance(2 * STALE_MS);
-    await flushMicrotasks();
-    expect(creates()).toHaveLength(0);
+    // The streaming response was not dropped.
+    expect(log.of('response_done')).toEqual([]);
+    expect(model.commands.filter((c) => c.type === 'cancelResponse')).toEqual([]);
     await session.close();
   });
 

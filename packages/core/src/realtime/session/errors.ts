@@ -376,10 +376,17 @@ export class FollowUpLimitError extends ParleyError {
   }
 }
 
+/** The request a stalled response kept waiting: it waited `waitedMs` (its response timeout) without an event. */
+export interface BlockedRequest {
+  clientRequestId: string;
+  waitedMs: number;
+}
+
 /**
- * A started response sent no event for `staleResponseMs`: the session stopped waiting for it. It was cancelled by
- * its id and ended as `failed` (reason `stale`), so the requests queued behind it go out; anything the provider
- * still sends for it is ignored.
+ * A started response sent no event for `staleResponseMs`, or none while a request queued behind it waited its
+ * response timeout (`blockedRequestId`): the session stopped waiting for it. It was cancelled by its id and ended
+ * as `failed` (reason `stale`), so the requests queued behind it go out; anything the provider still sends for it
+ * is ignored.
  */
 export class StaleResponseError extends ParleyError {
   static {
@@ -392,15 +399,27 @@ export class StaleResponseError extends ParleyError {
   readonly staleResponseMs: number;
   /** The session's request the response answered; absent for a response the provider started on its own. */
   readonly clientRequestId?: string;
+  /** The queued request the response kept waiting, when that is why it was dropped (before `staleResponseMs`). */
+  readonly blockedRequestId?: string;
 
-  constructor(responseId: string, staleResponseMs: number, clientRequestId?: string) {
+  constructor(
+    responseId: string,
+    staleResponseMs: number,
+    clientRequestId?: string,
+    blocked?: BlockedRequest,
+  ) {
     super(
       'response_stale',
-      `Response ${responseId} sent no event for ${staleResponseMs} ms and never ended; the session cancelled it and ` +
-        'moved on. Raise staleResponseMs if your provider pauses that long inside a response.',
+      blocked
+        ? `Response ${responseId} sent no event while request ${blocked.clientRequestId} waited ${blocked.waitedMs} ms ` +
+            'behind it, and never ended; the session cancelled it and sent the request. Raise responseTimeoutMs if ' +
+            'your provider pauses that long inside a response.'
+        : `Response ${responseId} sent no event for ${staleResponseMs} ms and never ended; the session cancelled it and ` +
+            'moved on. Raise staleResponseMs if your provider pauses that long inside a response.',
     );
     this.responseId = responseId;
     this.staleResponseMs = staleResponseMs;
     if (clientRequestId !== undefined) this.clientRequestId = clientRequestId;
+    if (blocked !== undefined) this.blockedRequestId = blocked.clientRequestId;
   }
 }

@@ -6,7 +6,7 @@ import type { ConnectionLifecycle } from './connection-lifecycle.js';
 import { type ContentDeliveryHost, deliverContent } from './content-delivery.js';
 import type { Delegations } from './delegations.js';
 import type { EphemeralResponses } from './ephemeral-responses.js';
-import { ResponseRefusedError, StaleResponseError } from './errors.js';
+import { type BlockedRequest, ResponseRefusedError, StaleResponseError } from './errors.js';
 import type { RealtimeSessionEvent } from './events.js';
 import type { HistoryMirror } from './history-mirror.js';
 import type { Interruptions } from './interruption.js';
@@ -240,7 +240,7 @@ export class ProviderEventRouter<TContext> {
    * A started response sent nothing for `staleResponseMs`: it is cancelled by its id (its later events are
    * dropped) and ended here as `failed` (reason `stale`), so nothing waits on it any more.
    */
-  readonly dropStale = (responseId: string): void => {
+  readonly dropStale = (responseId: string, blocked?: BlockedRequest): void => {
     const state = this.#state;
     const to = this.#to;
     const info = to.responses.get(responseId);
@@ -261,7 +261,7 @@ export class ProviderEventRouter<TContext> {
     const requestId = info.clientRequestId;
     state.reportError(
       'session',
-      new StaleResponseError(responseId, to.stale.staleMs, requestId),
+      new StaleResponseError(responseId, to.stale.staleMs, requestId, blocked),
       undefined,
       requestId,
     );

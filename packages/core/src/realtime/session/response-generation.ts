@@ -12,6 +12,7 @@ import { type PendingResponseRequest, ResponseCoordinator } from './response-coo
 import type { ResponseHandle } from './response-handle.js';
 import { ResponseRequests } from './response-requests.js';
 import type { SessionState } from './session-state.js';
+import type { StaleResponses } from './stale-responses.js';
 
 /** Options of {@link RealtimeSession.generateResponse}. */
 export interface GenerateResponseOptions {
@@ -31,6 +32,10 @@ export interface GenerateResponseOptions {
  * The session's requests for responses: the {@link ResponseCoordinator} that orders them, the handles and
  * response timeouts of those on the wire ({@link ResponseRequests}), and `generateResponse()`, ordinary or ephemeral
  * ({@link EphemeralResponses}: out of band, tools off, one in flight).
+ *
+ * A request queued behind a response that stalls (it sent nothing since the request was queued) is not given up
+ * when its response timeout runs out: the stalled response is dropped first (cancelled, `response_stale`), which
+ * sends the request, with a new response timeout.
  */
 export class ResponseGeneration<TContext> {
   readonly coordinator: ResponseCoordinator;
@@ -39,10 +44,18 @@ export class ResponseGeneration<TContext> {
   readonly #state: SessionState<TContext>;
   readonly #options: ResolvedSessionOptions<TContext>;
   readonly #ephemeralStrategy: ReturnType<typeof ephemeralResponseStrategy>;
+  readonly #stale: StaleResponses;
+  readonly #timeoutMs: number;
 
-  constructor(state: SessionState<TContext>, options: ResolvedSessionOptions<TContext>) {
+  constructor(
+    state: SessionState<TContext>,
+    options: ResolvedSessionOptions<TContext>,
+    stale: StaleResponses,
+  ) {
     this.#state = state;
     this.#options = options;
+    this.#stale = stale;
+    this.#timeoutMs = options.responseTimeoutMs;
     const { model, clock } = options;
     this.#ephemeralStrategy = ephemeralResponseStrategy(model.capabilities, model.provider);
     this.requests = new ResponseRequests(clock, options.responseTimeoutMs);
@@ -125,12 +138,36 @@ export class ResponseGeneration<TContext> {
 
   /** The request has `responseTimeoutMs` from now to be started: queued behind a response or on the wire. */
   #startTimeout(id: string): void {
+    const active = this.coordinator.activeResponseId;
+    const behind =
+      active === undefined ? undefined : { responseId: active, mark: this.#stale.progress(active) };
     this.requests.startTimeout(id, (error) => {
+      if (this.#unblocked(id, behind)) return;
       this.coordinator.abandon(id);
       this.ephemeral.ended(id);
       this.requests.fail(id, error);
       this.#state.reportError('session', error, undefined, id);
     });
+  }
+
+  /**
+   * Request `id` is still queued at its timeout: the response blocking it is dropped as stale if it sent nothing
+   * since the request was queued (or since it started, if it started later); `true` when that unblocked it.
+   */
+  #unblocked(id: string, behind: { responseId: string; mark: number | undefined } | undefined): boolean {
+    const active = this.coordinator.activeResponseId;
+    if (active === undefined || !this.#queued(id)) return false;
+    const mark = behind?.responseId === active ? behind.mark : 0;
+    const blocked = { clientRequestId: id, waitedMs: this.#timeoutMs };
+    if (mark === undefined || !this.#stale.dropIfSilentSince(active, mark, blocked)) return false;
+    if (this.coordinator.activeResponseId === active) return false;
+    // The drop sent the queue on; a request still waiting (behind another) gets a new response timeout.
+    if (this.#queued(id)) this.#startTimeout(id);
+    return true;
+  }
+
+  #queued(id: string): boolean {
+    return this.coordinator.pendingRequests.some((r) => r.clientRequestId === id && r.state === 'queued');
   }
 
   #failed(request: PendingResponseRequest, error: unknown): void {

@@ -82,8 +82,10 @@ export function assembleSession<TContext>(
   const history = new RealtimeHistory(emit);
   const approvals = new ApprovalBook<TContext>();
   const responses = new ResponseTracker(() => state.agent);
-  const stale = new StaleResponses(clock, resolved.staleResponseMs, (id) => router.dropStale(id));
-  const generation = new ResponseGeneration(state, resolved);
+  const stale = new StaleResponses(clock, resolved.staleResponseMs, (id, blocked) =>
+    router.dropStale(id, blocked),
+  );
+  const generation = new ResponseGeneration(state, resolved, stale);
   const { coordinator } = generation;
   const links = new SessionLinks(
     state,
