@@ -205,6 +205,37 @@ describe('a switch that fails halfway keeps a consistent agent and reports the e
     await session.close();
   });
 
+  test('an updateSession the connection refuses: the old agent is active again (announced), the model is told', async () => {
+    const { triage } = agents();
+    const model = new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: false } });
+    const session = new RealtimeSession(triage, { model });
+    const log = new EventRecorder(session);
+    model.respondWith(
+      { output: [{ type: 'function_call', name: 'transfer_to_billing', callId: 'h1' }] },
+      'Sorry, try later.',
+    );
+    await session.connect();
+    model.connection.failNextSend('updateSession', { error: new Error('cannot express it') });
+    session.sendMessage('billing');
+    await flushMicrotasks();
+    expect(session.currentAgent).toBe(triage);
+    expect(switchEvents(log)).toEqual([
+      'agent_done Triage',
+      'agent_started Billing',
+      'handoff Triage->Billing',
+      'agent_done Billing',
+      'agent_started Triage',
+    ]);
+    expect(model.commands.find((c) => c.type === 'sendToolOutput')).toEqual({
+      type: 'sendToolOutput',
+      callId: 'h1',
+      output: 'Error: the transfer to "Billing" failed: cannot express it',
+    });
+    expect(log.of('error')[0]).toMatchObject({ code: 'agent_switch_failed', message: 'cannot express it' });
+    expect(session.history.at(-1)).toMatchObject({ agentName: 'Triage', text: 'Sorry, try later.' });
+    await session.close();
+  });
+
   test('a provider without mutableTools: switching to other tools is a CapabilityNotSupportedError', async () => {
     const { billing, triage } = agents();
     const model = new MockRealtimeModel({ capabilities: { mutableTools: false } });

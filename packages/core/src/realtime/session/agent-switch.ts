@@ -2,7 +2,7 @@ import { abortable } from '../../abortable.js';
 import type { Agent } from '../../agent.js';
 import type { RunContext } from '../../context.js';
 import type { OnHandoff } from '../../handoff.js';
-import type { RealtimeCapabilities, RealtimeCommand } from '../seam.js';
+import type { RealtimeCapabilities, RealtimeCommand, RealtimeSessionConfig } from '../seam.js';
 import { type AgentSessionConfig, agentSessionConfig } from './agent-config.js';
 import { agentSwitchStrategy } from './capability-strategies.js';
 import type { RealtimeSessionEvent } from './events.js';
@@ -19,6 +19,8 @@ export interface AgentSwitchHost<TContext> {
   requireLive(action: string): void;
   /** Throws `SessionClosedError` once the session is closing or closed. */
   requireOpen(): void;
+  /** Connected and not closing: a command may go out. */
+  live(): boolean;
   /** Connected: a switch goes to the provider. */
   connected(): boolean;
   /** Settles when the connection (or reconnection) under way settles; `undefined` when none is. */
@@ -40,9 +42,11 @@ export interface AgentSwitchHost<TContext> {
 
 /**
  * The one agent-switch path, shared by handoffs and `updateAgent()`: switches run one at a time; the new
- * agent's configuration is resolved, the handoff's `onHandoff` runs, then one `updateSession` goes out and
- * the switch is committed, followed by `agent_done`, `agent_started` and `handoff`. If any step fails nothing
- * is sent, the previous agent stays active and the error is reported (unless the connection went away).
+ * agent's configuration is resolved and the handoff's `onHandoff` runs; then the switch is committed and
+ * announced (`agent_done`, `agent_started`, `handoff`), and one `updateSession` goes out. A listener of those
+ * events that closes the session stops the switch there: nothing is sent. If a step before fails nothing is
+ * sent, the previous agent stays active and the error is reported (unless the connection went away); if the
+ * `updateSession` cannot be sent, the previous agent is active again (announced) and the error is reported.
  */
 export class AgentSwitcher<TContext> {
   readonly #host: AgentSwitchHost<TContext>;
@@ -94,11 +98,13 @@ export class AgentSwitcher<TContext> {
   ): Promise<void> {
     const host = this.#host;
     const previous = host.agent();
+    let nextConfig: AgentSessionConfig;
+    let update: RealtimeSessionConfig;
     try {
       host.requireLive('switch agents');
       const signal = host.lifetime();
-      const nextConfig = await abortable(agentSessionConfig(next, host.runContext), signal);
-      const update = agentSwitchStrategy(
+      nextConfig = await abortable(agentSessionConfig(next, host.runContext), signal);
+      update = agentSwitchStrategy(
         host.agentConfig() ?? nextConfig,
         nextConfig,
         host.capabilities,
@@ -109,15 +115,13 @@ export class AgentSwitcher<TContext> {
           Promise.resolve().then(() => onHandoff(host.runContext, { signal })),
           signal,
         );
-      // Send and commit together: nothing can fail between the provider's update and the local one.
-      host.send({ type: 'updateSession', config: update });
-      host.commit(next, nextConfig);
     } catch (error) {
       if (!host.lifetime().aborted) host.reportError(error);
       throw error;
     }
-    host.emit({ type: 'agent_done', agent: previous, reason: 'switch' });
-    host.emit({ type: 'agent_started', agent: next });
+    const previousConfig = host.agentConfig();
+    host.commit(next, nextConfig);
+    this.#announce(previous, next);
     host.emit({
       type: 'handoff',
       from: previous,
@@ -125,5 +129,22 @@ export class AgentSwitcher<TContext> {
       via,
       ...(callId !== undefined && { callId }),
     });
+    // A listener may have closed the session (or the connection went away): the switch stops here.
+    if (!host.live()) return;
+    try {
+      host.send({ type: 'updateSession', config: update });
+    } catch (error) {
+      // The provider keeps the previous agent's settings: so does the session.
+      if (previousConfig) host.commit(previous, previousConfig);
+      else host.replace(previous);
+      this.#announce(next, previous);
+      if (!host.lifetime().aborted) host.reportError(error);
+      throw error;
+    }
+  }
+
+  #announce(from: Agent<TContext>, to: Agent<TContext>): void {
+    this.#host.emit({ type: 'agent_done', agent: from, reason: 'switch' });
+    this.#host.emit({ type: 'agent_started', agent: to });
   }
 }

@@ -149,6 +149,10 @@ export class SwitchLinks<TContext> extends LinkedHost<TContext> implements Agent
     return this.links.state.status === 'connected';
   }
 
+  live(): boolean {
+    return this.links.state.live;
+  }
+
   connecting(): Promise<void> | undefined {
     return this.links.lifecycle.pending;
   }
