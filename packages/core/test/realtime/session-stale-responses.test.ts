@@ -110,7 +110,9 @@ describe('a response that never ends cannot block the session', () => {
     const stalled = log.of('response_started')[0]?.responseId as string;
     session.sendMessage('Are you there?');
     await flushMicrotasks();
-    await clock.advance(REPLY_TIMEOUT_MS - 1);
+    // Checked every third of the response timeout while the message waits: silent that long, it is dropped.
+    const windowMs = Math.floor(REPLY_TIMEOUT_MS / 3);
+    await clock.advance(windowMs - 1);
     expect(creates()).toHaveLength(1);
     await clock.advance(1);
     await flushMicrotasks();
@@ -133,12 +135,37 @@ describe('a response that never ends cannot block the session', () => {
       responseId: stalled,
       blockedRequestId: creates()[1]?.clientRequestId,
     });
-    expect(errors[0]?.message).toContain(`waited ${REPLY_TIMEOUT_MS} ms`);
+    expect(errors[0]?.message).toContain(`sent no event for ${windowMs} ms while request`);
     // The message is answered; nothing timed out.
     const answer = log.of('response_done').at(-1);
     expect(answer).toMatchObject({ status: 'completed' });
     expect(answer?.responseId).not.toBe(stalled);
     expect(session.history.at(-1)).toMatchObject({ text: 'Yes, I am here.' });
+    expect(log.of('error').filter((e) => e.code === 'response_timeout')).toEqual([]);
+    await session.close();
+  });
+
+  test('a response that sends a last event just after the message was queued, then stalls, is dropped within two checks: the message is still answered', async () => {
+    const { clock, model, session, log, creates, started } = await start();
+    started('resp_trailing');
+    await flushMicrotasks();
+    model.respondWith('Here.');
+    session.sendMessage('Still there?');
+    model.connection.emit({
+      type: 'transcript_delta',
+      responseId: 'resp_trailing',
+      itemId: 'item_1',
+      delta: 'and',
+    });
+    await flushMicrotasks();
+    const windowMs = Math.floor(REPLY_TIMEOUT_MS / 3);
+    await clock.advance(2 * windowMs - 1);
+    expect(creates()).toHaveLength(0);
+    await clock.advance(1);
+    await flushMicrotasks();
+    expect(creates()).toHaveLength(1);
+    expect(log.of('response_done')[0]).toMatchObject({ responseId: 'resp_trailing', reason: 'stale' });
+    expect(session.history.at(-1)).toMatchObject({ text: 'Here.' });
     expect(log.of('error').filter((e) => e.code === 'response_timeout')).toEqual([]);
     await session.close();
   });

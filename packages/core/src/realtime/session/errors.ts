@@ -376,15 +376,15 @@ export class FollowUpLimitError extends ParleyError {
   }
 }
 
-/** The request a stalled response kept waiting: it waited `waitedMs` (its response timeout) without an event. */
+/** A request queued behind a response that went silent for `silentMs`. */
 export interface BlockedRequest {
   clientRequestId: string;
-  waitedMs: number;
+  silentMs: number;
 }
 
 /**
- * A started response sent no event for `staleResponseMs`, or none while a request queued behind it waited its
- * response timeout (`blockedRequestId`): the session stopped waiting for it. It was cancelled by its id and ended
+ * A started response sent no event for `staleResponseMs`, or for a third of `responseTimeoutMs` while a request
+ * was queued behind it (`blockedRequestId`): the session stopped waiting for it. It was cancelled by its id and ended
  * as `failed` (reason `stale`), so the requests queued behind it go out; anything the provider still sends for it
  * is ignored.
  */
@@ -411,9 +411,9 @@ export class StaleResponseError extends ParleyError {
     super(
       'response_stale',
       blocked
-        ? `Response ${responseId} sent no event while request ${blocked.clientRequestId} waited ${blocked.waitedMs} ms ` +
-            'behind it, and never ended; the session cancelled it and sent the request. Raise responseTimeoutMs if ' +
-            'your provider pauses that long inside a response.'
+        ? `Response ${responseId} sent no event for ${blocked.silentMs} ms while request ${blocked.clientRequestId} ` +
+            'waited behind it, and never ended; the session cancelled it and sent the request. Raise ' +
+            'responseTimeoutMs if your provider pauses that long inside a response.'
         : `Response ${responseId} sent no event for ${staleResponseMs} ms and never ended; the session cancelled it and ` +
             'moved on. Raise staleResponseMs if your provider pauses that long inside a response.',
     );

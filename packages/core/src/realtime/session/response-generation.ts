@@ -33,9 +33,8 @@ export interface GenerateResponseOptions {
  * response timeouts of those on the wire ({@link ResponseRequests}), and `generateResponse()`, ordinary or ephemeral
  * ({@link EphemeralResponses}: out of band, tools off, one in flight).
  *
- * A request queued behind a response that stalls (it sent nothing since the request was queued) is not given up
- * when its response timeout runs out: the stalled response is dropped first (cancelled, `response_stale`), which
- * sends the request, with a new response timeout.
+ * A request queued behind a response that stalls is not lost: the stalled response is dropped (cancelled,
+ * `response_stale`) before the request's response timeout runs out, which sends the request.
  */
 export class ResponseGeneration<TContext> {
   readonly coordinator: ResponseCoordinator;
@@ -64,7 +63,7 @@ export class ResponseGeneration<TContext> {
       autoToolResponseGeneration: toolFollowUpStrategy(model.capabilities) === 'provider',
       createRequestId: () => this.requests.nextId(),
       send: (command) => this.#send(command),
-      queued: (request) => this.#startTimeout(request.clientRequestId),
+      queued: (request) => this.#queued(request.clientRequestId),
       failed: (request, error) => this.#failed(request, error),
       followUpsStopped: (reason, inARow) =>
         this.#state.reportError('session', new FollowUpLimitError(reason, inARow)),
@@ -136,38 +135,24 @@ export class ResponseGeneration<TContext> {
     this.#startTimeout(command.clientRequestId);
   }
 
+  /**
+   * A request waits behind the active response: its response timeout starts, and the response, should it stall, is
+   * dropped before that runs out (it is checked every third of the timeout), so the request still goes out.
+   */
+  #queued(id: string): void {
+    this.#startTimeout(id);
+    const active = this.coordinator.activeResponseId;
+    if (active !== undefined) this.#stale.blocking(active, id, Math.floor(this.#timeoutMs / 3));
+  }
+
   /** The request has `responseTimeoutMs` from now to be started: queued behind a response or on the wire. */
   #startTimeout(id: string): void {
-    const active = this.coordinator.activeResponseId;
-    const behind =
-      active === undefined ? undefined : { responseId: active, mark: this.#stale.progress(active) };
     this.requests.startTimeout(id, (error) => {
-      if (this.#unblocked(id, behind)) return;
       this.coordinator.abandon(id);
       this.ephemeral.ended(id);
       this.requests.fail(id, error);
       this.#state.reportError('session', error, undefined, id);
     });
-  }
-
-  /**
-   * Request `id` is still queued at its timeout: the response blocking it is dropped as stale if it sent nothing
-   * since the request was queued (or since it started, if it started later); `true` when that unblocked it.
-   */
-  #unblocked(id: string, behind: { responseId: string; mark: number | undefined } | undefined): boolean {
-    const active = this.coordinator.activeResponseId;
-    if (active === undefined || !this.#queued(id)) return false;
-    const mark = behind?.responseId === active ? behind.mark : 0;
-    const blocked = { clientRequestId: id, waitedMs: this.#timeoutMs };
-    if (mark === undefined || !this.#stale.dropIfSilentSince(active, mark, blocked)) return false;
-    if (this.coordinator.activeResponseId === active) return false;
-    // The drop sent the queue on; a request still waiting (behind another) gets a new response timeout.
-    if (this.#queued(id)) this.#startTimeout(id);
-    return true;
-  }
-
-  #queued(id: string): boolean {
-    return this.coordinator.pendingRequests.some((r) => r.clientRequestId === id && r.state === 'queued');
   }
 
   #failed(request: PendingResponseRequest, error: unknown): void {

@@ -3,19 +3,22 @@ import type { BlockedRequest } from './errors.js';
 
 interface Watched {
   readonly responseId: string;
-  /** Events of the response so far. */
-  events: number;
-  /** `events` at the last check. */
-  checked: number;
+  /** An event of the response arrived since the last check. */
+  seen: boolean;
   timer: TimerHandle | undefined;
+  /** The length of its check window: `staleMs`, or shorter while a request waits behind it. */
+  windowMs: number;
+  /** The request waiting behind it that shortened its window. */
+  blocked: BlockedRequest | undefined;
 }
 
 /**
  * Bounds how long a started response may go silent: each response the provider started and has not ended is
  * checked every `staleMs` on the session's clock, and one that sent no event during a whole check is handed to
- * `stale` (so it is dropped between one and two `staleMs` after its last event). A response that blocks a request
- * can be dropped sooner, when it sent nothing since a mark ({@link progress}, {@link dropIfSilentSince}). Marking
- * an event costs a counter increment: the response that sent the last event is checked first, before any lookup.
+ * `stale` (so it is dropped between one and two `staleMs` after its last event). A request queued behind a
+ * response shortens its window ({@link blocking}), so a response that stalls is dropped before that request's
+ * response timeout runs out. Marking an event costs a flag write: the response that sent the last event is checked
+ * first, before any lookup.
  */
 export class StaleResponses {
   readonly #clock: Clock;
@@ -36,9 +39,29 @@ export class StaleResponses {
   /** The provider started `responseId`: watch it until {@link end}. */
   begin(responseId: string): void {
     if (this.#watched?.has(responseId)) return;
-    const watched: Watched = { responseId, events: 0, checked: 0, timer: undefined };
+    const watched: Watched = {
+      responseId,
+      seen: false,
+      timer: undefined,
+      windowMs: this.staleMs,
+      blocked: undefined,
+    };
     this.#watched ??= new Map();
     this.#watched.set(responseId, watched);
+    this.#arm(watched);
+  }
+
+  /**
+   * Request `clientRequestId` waits behind `responseId`: from now on the response is checked every `windowMs`
+   * (when shorter than its window), so it is dropped within two windows of its last event.
+   */
+  blocking(responseId: string, clientRequestId: string, windowMs: number): void {
+    const watched = this.#watched?.get(responseId);
+    if (watched === undefined || windowMs >= watched.windowMs) return;
+    watched.windowMs = windowMs;
+    watched.blocked = { clientRequestId, silentMs: windowMs };
+    watched.seen = false;
+    if (watched.timer !== undefined) this.#clock.clearTimeout(watched.timer);
     this.#arm(watched);
   }
 
@@ -46,31 +69,14 @@ export class StaleResponses {
   seen(responseId: string): void {
     const hot = this.#hot;
     if (hot !== undefined && hot.responseId === responseId) {
-      hot.events++;
+      hot.seen = true;
       return;
     }
     if (this.#watched === undefined || this.#watched.size === 0) return;
     const watched = this.#watched.get(responseId);
     if (watched === undefined) return;
-    watched.events++;
+    watched.seen = true;
     this.#hot = watched;
-  }
-
-  /** How many events `responseId` sent so far (a mark for {@link dropIfSilentSince}); `undefined` if not watched. */
-  progress(responseId: string): number | undefined {
-    return this.#watched?.get(responseId)?.events;
-  }
-
-  /**
-   * Drops `responseId` as stale now if it sent no event since `mark` (its {@link progress} then) while `blocked`
-   * waited behind it; `true` if it was handed to `stale`.
-   */
-  dropIfSilentSince(responseId: string, mark: number, blocked: BlockedRequest): boolean {
-    const watched = this.#watched?.get(responseId);
-    if (watched === undefined || watched.events !== mark) return false;
-    this.#stop(watched);
-    this.#stale(responseId, blocked);
-    return true;
   }
 
   /** `responseId` ended (or was dropped): stop watching it. */
@@ -88,14 +94,14 @@ export class StaleResponses {
   #arm(watched: Watched): void {
     watched.timer = this.#clock.setTimeout(() => {
       watched.timer = undefined;
-      if (watched.events !== watched.checked) {
-        watched.checked = watched.events;
+      if (watched.seen) {
+        watched.seen = false;
         this.#arm(watched);
         return;
       }
       this.#stop(watched);
-      this.#stale(watched.responseId);
-    }, this.staleMs);
+      this.#stale(watched.responseId, watched.blocked);
+    }, watched.windowMs);
   }
 
   #stop(watched: Watched): void {
