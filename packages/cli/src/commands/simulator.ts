@@ -112,6 +112,9 @@ async function scriptBrain(path: string): Promise<RealtimeBrain> {
   return scriptedBrain(json as BrainResponse[], echoBrain);
 }
 
+/** Ended connections `parley simulator` remembers (older ones are forgotten: it runs for days). */
+const KEEP_ENDED_CONNECTIONS = 8;
+
 /** `parley simulator`: the OpenAI Realtime simulator as a standalone server on 127.0.0.1. */
 export const simulatorCommand: CommandSpec = {
   name: 'simulator',
@@ -171,12 +174,17 @@ export const simulatorCommand: CommandSpec = {
       pace: pace(flags),
       auth: auth(flags),
       brain,
+      // A long-running service: it forgets ended connections but the last few, and drops a client that stops
+      // reading once 16 MiB wait for it (the default maxBufferedBytes).
+      keepEndedConnections: KEEP_ENDED_CONNECTIONS,
+      onConnection: (connection) => {
+        io.out.line(`  ${connection.id} connected`);
+        return undefined;
+      },
     });
     io.out.line(`OpenAI Realtime simulator listening on ${sim.url}`);
     io.out.line(`  new OpenAIRealtimeModel({ url: '${sim.url}', apiKey: 'any' })   ·   Ctrl-C stops it`);
-    const stopLogging = logConnections(sim.onClientEvent.bind(sim), io);
     await untilStopped();
-    stopLogging();
     await sim.close();
     io.out.line('Simulator stopped.');
     return 0;
@@ -214,18 +222,6 @@ async function serveLive(flags: FlagValues, io: CliIO): Promise<number> {
   await sim.close();
   io.out.line('Simulator stopped.');
   return 0;
-}
-
-function logConnections(
-  onClientEvent: (listener: (e: { connectionId: string; event: unknown }) => void) => () => void,
-  io: CliIO,
-): () => void {
-  const seen = new Set<string>();
-  return onClientEvent(({ connectionId }) => {
-    if (seen.has(connectionId)) return;
-    seen.add(connectionId);
-    io.out.line(`  ${connectionId} connected`);
-  });
 }
 
 function untilStopped(): Promise<void> {

@@ -19,6 +19,8 @@ const SIMULATOR_KEYS = {
   onConnection: true,
   session: true,
   strict: true,
+  keepEndedConnections: true,
+  maxBufferedBytes: true,
 } as const;
 
 export const SIMULATOR_OPTIONS = optionKeys<RealtimeSimulatorOptions>('RealtimeSimulatorOptions', {

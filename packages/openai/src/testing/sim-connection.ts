@@ -85,6 +85,8 @@ export interface SimulatorConnectionInit {
   dialect?: SimulatorDialect;
   /** Refusals the protocol reference does not confirm, turned on. */
   strict: SimulatorStrictness;
+  /** Bytes sent and not yet taken by the client above which the connection is dropped (1008). */
+  maxBufferedBytes: number;
   /** A refusal the simulator was told to give the next `response.create` (taken once). */
   takeRefusal(): SimulatorRefusal | undefined;
   onClientEvent(connection: SimulatorConnection, event: unknown): void;
@@ -151,6 +153,8 @@ export class SimulatorConnection {
   #assistantAudio = false;
   #expiryTimer: TimerHandle | undefined;
   #open = true;
+  /** Set when the client stopped taking events and the connection was dropped for it. */
+  #dropped: { code: number; reason: string } | undefined;
   readonly #clientWaiters: Waiter[] = [];
   readonly #serverWaiters: Waiter[] = [];
 
@@ -204,13 +208,11 @@ export class SimulatorConnection {
     this.closed = new Promise((resolve) => {
       this.#socket.on('close', (code, reason) => {
         this.#open = false;
-        for (const run of this.#runs) run.abandon();
-        this.#runs.clear();
-        this.#activeDefault = undefined;
+        this.#stopResponses();
         if (this.#expiryTimer !== undefined) init.clock.clearTimeout(this.#expiryTimer);
         this.#expiryTimer = undefined;
         init.onClose(this);
-        resolve({ code, reason: reason.toString() });
+        resolve(this.#dropped ?? { code, reason: reason.toString() });
       });
     });
     this.#socket.on('message', (data, isBinary) => {
@@ -245,12 +247,43 @@ export class SimulatorConnection {
 
   /** Sends a server event as is (an `event_id` is added when missing): for injecting faults or beta events. */
   send(event: JsonObject): void {
-    if (!this.#open) return;
+    if (!this.#open || this.#dropped) return;
     const full = { type: event.type, event_id: event.event_id ?? this.#ids.next('event'), ...event };
     this.serverEvents.push(full);
     this.#notify(this.#serverWaiters, this.serverEvents);
     const wire = this.#init.dialect === 'beta' ? writeBetaServerEvent(full) : full;
-    if (wire) this.#socket.send(JSON.stringify(wire));
+    if (wire) this.#write(JSON.stringify(wire));
+  }
+
+  /** Bytes sent that the client has not taken yet (beyond what the operating system holds for it). */
+  get bufferedBytes(): number {
+    return this.#socket.bufferedAmount;
+  }
+
+  #write(data: string | Uint8Array, binary = false): void {
+    this.#socket.send(data, { binary });
+    if (this.#socket.bufferedAmount > this.#init.maxBufferedBytes) this.#drop();
+  }
+
+  /**
+   * The client stopped taking events: the connection stops generating and is dropped with 1008 at once (the close
+   * frame would wait behind everything the client has not read), so its buffers are freed.
+   */
+  #drop(): void {
+    const limit = this.#init.maxBufferedBytes;
+    this.#dropped = {
+      code: 1008,
+      reason: `The client did not read its events: over ${limit} bytes waited to be sent.`,
+    };
+    this.#stopResponses();
+    this.#socket.close(this.#dropped.code, this.#dropped.reason);
+    this.#socket.terminate();
+  }
+
+  #stopResponses(): void {
+    for (const run of this.#runs) run.abandon();
+    this.#runs.clear();
+    this.#activeDefault = undefined;
   }
 
   /** Sends a server event of the wire catalogue: how the simulated service itself speaks. */
@@ -263,9 +296,8 @@ export class SimulatorConnection {
    * invalid UTF-8, which a client must treat as a broken connection).
    */
   sendRaw(text: string | Uint8Array): void {
-    if (!this.#open) return;
-    if (typeof text === 'string') this.#socket.send(text);
-    else this.#socket.send(text, { binary: false });
+    if (!this.#open || this.#dropped) return;
+    this.#write(text);
   }
 
   /** Closes the socket from the server side. */

@@ -11,6 +11,7 @@ import { resolvePace, type SimulatorPacing } from './pace.js';
 import type { SimulatorDialect } from './sim-beta.js';
 import { type SimulatorCall, SimulatorConnection, type Transcriber } from './sim-connection.js';
 import { SimulatorConversation } from './sim-conversation.js';
+import { type RecordedClientEvent, SimulatorRecords } from './sim-records.js';
 import {
   admitUpgrade,
   closeSimulatorServer,
@@ -78,6 +79,17 @@ export interface RealtimeSimulatorOptions {
    * than the service only where the reference says so.
    */
   strict?: SimulatorStrictness;
+  /**
+   * How many ended connections the simulator remembers (in `connections`, with their client events and upgrade
+   * requests); older ones are forgotten. Default: all (a test reads them after the fact); a long-running simulator
+   * (`parley simulator`) keeps a few.
+   */
+  keepEndedConnections?: number;
+  /**
+   * Per connection: when more than this many bytes sent are waiting for the client to take them (a client that
+   * stops reading), the simulator stops generating for it and drops it with close code 1008. Default 16 MiB.
+   */
+  maxBufferedBytes?: number;
 }
 
 /** Unconfirmed refusals of {@link RealtimeSimulatorOptions.strict}. */
@@ -104,11 +116,7 @@ export interface SimulatorRefusal {
   echoEventId?: boolean;
 }
 
-/** A client event with the connection it arrived on. */
-export interface RecordedClientEvent {
-  connectionId: string;
-  event: unknown;
-}
+export type { RecordedClientEvent } from './sim-records.js';
 
 /** A running simulator. */
 export interface RealtimeSimulator {
@@ -225,6 +233,18 @@ function authorized(auth: SimulatorAuth, request: IncomingMessage, url: URL): bo
   return false;
 }
 
+/** Default {@link RealtimeSimulatorOptions.maxBufferedBytes}: 16 MiB. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+
+/** An optional integer option of at least `min`. */
+function count(name: string, value: number | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new TypeError(`${name} must be an integer of at least ${min}; got ${String(value)}.`);
+  }
+  return value;
+}
+
 function resolveStrictness(strict: SimulatorStrictness | undefined): SimulatorStrictness {
   if (strict === undefined) return {};
   if (typeof strict !== 'object' || strict === null) {
@@ -247,6 +267,9 @@ export async function startRealtimeSimulator(
 ): Promise<RealtimeSimulator> {
   SIMULATOR_OPTIONS.check(options);
   const strict = resolveStrictness(options.strict);
+  const maxBufferedBytes =
+    count('maxBufferedBytes', options.maxBufferedBytes, 1) ?? DEFAULT_MAX_BUFFERED_BYTES;
+  const keepEndedConnections = count('keepEndedConnections', options.keepEndedConnections, 0);
   const auth = options.auth ?? { kind: 'openai' };
   const clock = options.clock ?? systemClock;
   const pace = resolvePace(options.pace);
@@ -255,9 +278,8 @@ export async function startRealtimeSimulator(
   const chunkMs = options.chunkMs ?? 100;
   const transcribe: Transcriber = options.transcribe ?? ((_audio, info) => info.heard);
   const ids = new IdGenerator();
-  const connections: SimulatorConnection[] = [];
-  const clientEvents: RecordedClientEvent[] = [];
-  const upgrades: UpgradeRecord[] = [];
+  const records = new SimulatorRecords(keepEndedConnections ?? Number.POSITIVE_INFINITY);
+  const { connections, clientEvents, upgrades } = records;
   const sockets = new Set<Socket>();
   const scripted: (BrainResponse | RealtimeBrain)[] = [];
   const refusals: SimulatorRefusal[] = [];
@@ -266,7 +288,6 @@ export async function startRealtimeSimulator(
   let brain = options.brain ?? echoBrain;
   let openConnections = 0;
   let closing: Promise<void> | undefined;
-  const connectionWaiters: { index: number; resolve: (c: SimulatorConnection) => void }[] = [];
   let idleWaiters: (() => void)[] = [];
 
   const checkIdle = () => {
@@ -307,6 +328,7 @@ export async function startRealtimeSimulator(
 
   server.on('upgrade', (request, socket: Socket, head) => {
     const admitted = admitUpgrade(request, socket, upgrades, closing !== undefined);
+    records.trimUpgrades();
     if (!admitted) return;
     const { url, record } = admitted;
     const target = route(auth, url);
@@ -341,7 +363,7 @@ export async function startRealtimeSimulator(
     wss.handleUpgrade(request, socket, head, (ws) => {
       openConnections++;
       const connection = new SimulatorConnection({
-        id: `conn_${connections.length + 1}`,
+        id: records.nextId(),
         socket: ws,
         path: record.path,
         headers: record.headers,
@@ -359,6 +381,7 @@ export async function startRealtimeSimulator(
         initialSession: options.session,
         dialect: target.dialect,
         strict,
+        maxBufferedBytes,
         takeRefusal: () => refusals.shift(),
         onClientEvent: (c, event) => {
           const record = { connectionId: c.id, event };
@@ -367,16 +390,11 @@ export async function startRealtimeSimulator(
         },
         onClose: () => {
           openConnections--;
+          records.ended();
           checkIdle();
         },
       });
-      connections.push(connection);
-      for (const waiter of [...connectionWaiters]) {
-        if (waiter.index < connections.length) {
-          connectionWaiters.splice(connectionWaiters.indexOf(waiter), 1);
-          waiter.resolve(connections[waiter.index] as SimulatorConnection);
-        }
-      }
+      records.added(connection);
       if (firstHeader(request.headers['openai-beta'])) {
         connection.send({
           type: 'error',
@@ -440,9 +458,7 @@ export async function startRealtimeSimulator(
       };
     },
     waitForConnection(index = 0) {
-      const existing = connections[index];
-      if (existing) return Promise.resolve(existing);
-      return new Promise((resolve) => connectionWaiters.push({ index, resolve }));
+      return records.waitFor(index);
     },
     waitForIdle() {
       return new Promise<void>((resolve) => {
