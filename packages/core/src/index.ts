@@ -254,6 +254,7 @@ export {
   type ToolTimeoutBehavior,
   tool,
 } from './tool.js';
+export type { ToolSource } from './tool-source.js';
 export {
   configureTracing,
   type OpenTelemetryApi,

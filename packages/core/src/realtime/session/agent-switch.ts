@@ -97,7 +97,7 @@ export class AgentSwitcher<TContext> {
     try {
       host.requireLive('switch agents');
       const signal = host.lifetime();
-      const nextConfig = await abortable(agentSessionConfig(next, host.runContext), signal);
+      const nextConfig = await abortable(agentSessionConfig(next, host.runContext, signal), signal);
       const update = agentSwitchStrategy(
         host.agentConfig() ?? nextConfig,
         nextConfig,
