@@ -14,6 +14,7 @@ export {
   type MCPToolFilter,
 } from './options.js';
 export {
+  MCPHttpServer,
   type MCPServerHttpOptions,
   MCPServerSse,
   MCPServerStdio,

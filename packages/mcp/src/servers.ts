@@ -127,6 +127,25 @@ function checkHttpOptions<TContext>(owner: string, options: MCPServerHttpOptions
   return url;
 }
 
+/** An MCP server reached over HTTP: the checked URL and options, and the transport made of them. */
+export abstract class MCPHttpServer<TContext = unknown> extends MCPServer<TContext> {
+  readonly #url: URL;
+  readonly #options: MCPServerHttpOptions<TContext>;
+
+  protected constructor(owner: string, options: MCPServerHttpOptions<TContext>) {
+    const url = checkHttpOptions(owner, options);
+    super(options.name ?? url.host, options);
+    this.#url = url;
+    this.#options = options;
+  }
+
+  protected createTransport(): Transport {
+    return this.createHttpTransport(this.#url, this.#options);
+  }
+
+  protected abstract createHttpTransport(url: URL, options: MCPServerHttpOptions<TContext>): Transport;
+}
+
 /**
  * An MCP server reached over Streamable HTTP (the current MCP transport).
  *
@@ -134,20 +153,13 @@ function checkHttpOptions<TContext>(owner: string, options: MCPServerHttpOptions
  * await using docs = new MCPServerStreamableHttp({ url: 'https://example.com/mcp', headers: { Authorization: `Bearer ${token}` } });
  * ```
  */
-export class MCPServerStreamableHttp<TContext = unknown> extends MCPServer<TContext> {
-  readonly #url: URL;
-  readonly #options: MCPServerHttpOptions<TContext>;
-
+export class MCPServerStreamableHttp<TContext = unknown> extends MCPHttpServer<TContext> {
   constructor(options: MCPServerHttpOptions<TContext>) {
-    const url = checkHttpOptions('MCPServerStreamableHttp', options);
-    super(options.name ?? url.host, options);
-    this.#url = url;
-    this.#options = options;
+    super('MCPServerStreamableHttp', options);
   }
 
-  protected createTransport(): Transport {
-    const { headers, fetch } = this.#options;
-    return new StreamableHTTPClientTransport(this.#url, {
+  protected createHttpTransport(url: URL, { headers, fetch }: MCPServerHttpOptions<TContext>): Transport {
+    return new StreamableHTTPClientTransport(url, {
       ...(headers && { requestInit: { headers } }),
       ...(fetch && { fetch }),
     });
@@ -155,20 +167,13 @@ export class MCPServerStreamableHttp<TContext = unknown> extends MCPServer<TCont
 }
 
 /** An MCP server reached over the older HTTP+SSE transport (servers that predate Streamable HTTP). */
-export class MCPServerSse<TContext = unknown> extends MCPServer<TContext> {
-  readonly #url: URL;
-  readonly #options: MCPServerHttpOptions<TContext>;
-
+export class MCPServerSse<TContext = unknown> extends MCPHttpServer<TContext> {
   constructor(options: MCPServerHttpOptions<TContext>) {
-    const url = checkHttpOptions('MCPServerSse', options);
-    super(options.name ?? url.host, options);
-    this.#url = url;
-    this.#options = options;
+    super('MCPServerSse', options);
   }
 
-  protected createTransport(): Transport {
-    const { headers, fetch } = this.#options;
-    return new SSEClientTransport(this.#url, {
+  protected createHttpTransport(url: URL, { headers, fetch }: MCPServerHttpOptions<TContext>): Transport {
+    return new SSEClientTransport(url, {
       ...(headers && {
         requestInit: { headers },
         eventSourceInit: { fetch: withHeaders(fetch ?? globalThis.fetch, headers) },
