@@ -43,14 +43,20 @@ interface AgentWithSources<TContext> {
  * see them.
  */
 class ToolSourceHolds<TContext> {
-  readonly #held = new Set<ToolSource<TContext>>();
+  /** Each held source, with the unsubscribe of its change listener. */
+  readonly #held = new Map<ToolSource<TContext>, (() => void) | undefined>();
+  /** Told when a held source's tool list changed (a realtime session refreshes its configuration). */
+  onChange: (() => void) | undefined;
 
   /** Acquires the agent's sources this holder does not hold yet, then fetches their tools (cached unless changed). */
   async load(agent: AgentWithSources<TContext>, signal?: AbortSignal): Promise<void> {
     for (const source of agent.toolSources) {
       if (this.#held.has(source)) continue;
       await source.acquire(signal);
-      this.#held.add(source);
+      this.#held.set(
+        source,
+        source.onToolsChanged?.(() => this.onChange?.()),
+      );
     }
     await Promise.all(agent.toolSources.map((source) => source.tools(signal)));
     agent.checkSourceTools();
@@ -60,8 +66,9 @@ class ToolSourceHolds<TContext> {
   async releaseAll(): Promise<void> {
     const held = [...this.#held];
     this.#held.clear();
+    for (const [, unsubscribe] of held) unsubscribe?.();
     await Promise.all(
-      held.map((source) =>
+      held.map(([source]) =>
         source.release().catch((error: unknown) => {
           log.warn(`Tool source "${source.name}" failed to close.`, {
             event: 'tool_source_close_failed',
@@ -79,29 +86,39 @@ const holds = new WeakMap<RunContext<unknown>, ToolSourceHolds<unknown>>();
 
 /**
  * @internal Makes the agent's tool sources ready for the run or session of `context`: held by it (started if
- * needed) and their tools listed (cached unless they changed).
+ * needed) and their tools listed (cached unless they changed). `undefined` (nothing to wait for) for an agent
+ * without sources, so the paths of agents without any take no extra turn.
  */
-export async function loadToolSources<TContext>(
+export function loadToolSources<TContext>(
   agent: AgentWithSources<TContext>,
   context: RunContext<TContext>,
   signal?: AbortSignal,
-): Promise<void> {
-  if (agent.toolSources.length === 0) return;
+): Promise<void> | undefined {
+  if (agent.toolSources.length === 0) return undefined;
+  return holdsOf(context).load(agent, signal);
+}
+
+function holdsOf<TContext>(context: RunContext<TContext>): ToolSourceHolds<TContext> {
   const key = context as RunContext<unknown>;
   let held = holds.get(key) as ToolSourceHolds<TContext> | undefined;
   if (!held) {
     held = new ToolSourceHolds<TContext>();
     holds.set(key, held as ToolSourceHolds<unknown>);
   }
-  await held.load(agent, signal);
+  return held;
 }
 
-/** @internal Releases every tool source the run or session of `context` holds (when it ends). */
-export async function releaseToolSources(context: RunContext<unknown>): Promise<void> {
-  const held = holds.get(context);
-  if (!held) return;
-  holds.delete(context);
-  await held.releaseAll();
+/** @internal Calls `listener` when a tool source the run or session of `context` holds announces a changed list. */
+export function watchToolSources(context: RunContext<unknown>, listener: () => void): void {
+  holdsOf(context).onChange = listener;
+}
+
+/**
+ * @internal Releases every tool source the run or session of `context` holds (when it ends); `undefined` when it
+ * never held one.
+ */
+export function releaseToolSources(context: RunContext<unknown>): Promise<void> | undefined {
+  return holds.get(context)?.releaseAll();
 }
 
 /** @internal Checks `toolSources` of an agent's options. */

@@ -146,6 +146,27 @@ describe('MCPServerStdio: a real MCP server as a child process', () => {
     await session.close();
   });
 
+  test("a list change during a realtime session updates the provider's tools", async () => {
+    await using server = demo();
+    await server.connect();
+    const model = new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: false } });
+    model.respondWith({
+      output: [{ type: 'function_call', name: 'enable_weather', arguments: {}, callId: 'v1' }],
+    });
+    await using session = new RealtimeSession(new Agent({ name: 'Voice', toolSources: [server] }), { model });
+    await session.connect();
+    expect(model.connections[0]?.config.tools?.map((t) => t.name)).not.toContain('weather');
+    session.sendMessage('enable weather');
+    const updated = () =>
+      model.commands.some(
+        (command) =>
+          command.type === 'updateSession' && (command.config.tools ?? []).some((t) => t.name === 'weather'),
+      );
+    // The change travels from the server process on its own: wait for it (the test's timeout bounds the wait).
+    while (!updated()) await new Promise((r) => setImmediate(r));
+    expect(model.connections[0]?.config.tools?.map((t) => t.name)).toContain('weather');
+  });
+
   test('the app owns a server it connected (await using): it stays up across runs until the scope ends', async () => {
     let kept: MCPServerStdio | undefined;
     {

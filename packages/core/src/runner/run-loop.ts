@@ -32,7 +32,8 @@ async function runTurns<TContext>(env: LoopEnv<TContext>): Promise<void> {
   if (env.stream) env.emit({ type: 'agent_updated', agent: data.currentAgent });
   if (data.status === 'interrupted' && data.pendingTurn) {
     data.status = 'in_progress';
-    await loadToolSources(data.currentAgent, data.runContext, env.signal);
+    const loading = loadToolSources(data.currentAgent, data.runContext, env.signal);
+    if (loading) await loading;
     const step = await resumePendingTurn(env, data.pendingTurn);
     if (await applyStep(env, data.currentAgent, step)) return;
   }
@@ -51,7 +52,8 @@ async function runTurns<TContext>(env: LoopEnv<TContext>): Promise<void> {
       data.currentAgentStarted = true;
       await emitHook(env, 'agent_started', { agent, context: data.runContext, turn: data.currentTurn + 1 });
     }
-    await loadToolSources(agent, data.runContext, env.signal);
+    const loading = loadToolSources(agent, data.runContext, env.signal);
+    if (loading) await loading;
     const guarded = hasInputGuardrails(env, agent);
     if (guarded) await runBlockingInputGuardrails(env, agent);
     const request = await buildRequest(env, agent);

@@ -269,7 +269,8 @@ export class Runner {
         }
         return failed;
       } finally {
-        await releaseToolSources(data.runContext);
+        const released = releaseToolSources(data.runContext);
+        if (released) await released;
         data.running = false;
         outer?.removeEventListener('abort', onOuterAbort);
       }

@@ -27,7 +27,8 @@ export async function agentSessionConfig<TContext>(
   runContext: RunContext<TContext>,
   signal?: AbortSignal,
 ): Promise<AgentSessionConfig> {
-  await loadToolSources(agent, runContext, signal);
+  const loading = loadToolSources(agent, runContext, signal);
+  if (loading) await loading;
   const instructions = (await agent.getInstructions(runContext)) ?? '';
   const tools = agent.toolDefinitions().map(({ name, description, parameters }) => ({
     name,

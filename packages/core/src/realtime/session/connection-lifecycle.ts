@@ -326,7 +326,8 @@ export class ConnectionLifecycle<TContext> {
     } catch (error) {
       if (opened && state.connection !== opened.connection) await opened.connection.close().catch(() => {});
       // The tool sources a failed first connect started are not left running for a session that may never close.
-      if (previousStatus !== 'disconnected') await releaseToolSources(this.#parts.runContext);
+      const released = previousStatus !== 'disconnected' && releaseToolSources(this.#parts.runContext);
+      if (released) await released;
       this.#connectAbort = undefined;
       if (controller.signal.aborted || state.closing) throw new SessionClosedError();
       state.status = previousStatus === 'disconnected' ? 'disconnected' : 'idle';
@@ -347,7 +348,8 @@ export class ConnectionLifecycle<TContext> {
     this.#parts.unacknowledged.dropCarried();
     await this.release(new SessionClosedError());
     await this.#parts.switcher.idle;
-    await releaseToolSources(this.#parts.runContext);
+    const released = releaseToolSources(this.#parts.runContext);
+    if (released) await released;
     if (agentWasActive) state.emit({ type: 'agent_done', agent: state.agent, reason: 'close' });
     state.emit({ type: 'connection_status', status: 'closed' });
     state.hub.end();
