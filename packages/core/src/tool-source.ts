@@ -45,8 +45,12 @@ interface AgentWithSources<TContext> {
 class ToolSourceHolds<TContext> {
   /** Each held source, with the unsubscribe of its change listener. */
   readonly #held = new Map<ToolSource<TContext>, (() => void) | undefined>();
-  /** Told when a held source's tool list changed (a realtime session refreshes its configuration). */
-  onChange: (() => void) | undefined;
+  /** Told when a held source's tool list changed. */
+  readonly #onChange: () => void;
+
+  constructor(onChange: () => void) {
+    this.#onChange = onChange;
+  }
 
   /** Acquires the agent's sources this holder does not hold yet, then fetches their tools (cached unless changed). */
   async load(agent: AgentWithSources<TContext>, signal?: AbortSignal): Promise<void> {
@@ -55,7 +59,7 @@ class ToolSourceHolds<TContext> {
       await source.acquire(signal);
       this.#held.set(
         source,
-        source.onToolsChanged?.(() => this.onChange?.()),
+        source.onToolsChanged?.(() => this.#onChange()),
       );
     }
     await Promise.all(agent.toolSources.map((source) => source.tools(signal)));
@@ -102,15 +106,18 @@ function holdsOf<TContext>(context: RunContext<TContext>): ToolSourceHolds<TCont
   const key = context as RunContext<unknown>;
   let held = holds.get(key) as ToolSourceHolds<TContext> | undefined;
   if (!held) {
-    held = new ToolSourceHolds<TContext>();
+    held = new ToolSourceHolds<TContext>(() => watchers.get(key)?.());
     holds.set(key, held as ToolSourceHolds<unknown>);
   }
   return held;
 }
 
+/** What each realtime session does when a source it holds changed its tools, by the session's context. */
+const watchers = new WeakMap<RunContext<unknown>, () => void>();
+
 /** @internal Calls `listener` when a tool source the run or session of `context` holds announces a changed list. */
 export function watchToolSources(context: RunContext<unknown>, listener: () => void): void {
-  holdsOf(context).onChange = listener;
+  watchers.set(context, listener);
 }
 
 /**
