@@ -13,6 +13,7 @@ import { type Handoff, handoff } from './handoff.js';
 import type { Model, ModelSettings, ToolDefinition } from './model.js';
 import { AGENT_OPTIONS, checkModelSettings } from './text-option-keys.js';
 import { type FunctionTool, type ToolCallInfo, toolDefinition } from './tool.js';
+import { checkToolSources, type ToolSource } from './tool-source.js';
 
 /** A tool of any parameter shape, as an agent holds it. */
 // biome-ignore lint/suspicious/noExplicitAny: tools of every parameter shape must fit one list
@@ -86,6 +87,12 @@ export interface AgentOptions<TContext = unknown, TOutput extends z.ZodType | un
   handoffDescription?: string;
   /** Function tools the model may call (made with `tool()`); names must be unique, handoffs included. */
   tools?: AnyFunctionTool<TContext>[];
+  /**
+   * Sources of tools known only at run time, e.g. MCP servers (`@parley/mcp`): their tools are offered next to
+   * `tools`, read before each model call (Runner) or session configuration (RealtimeSession). The run or session
+   * holds each source while it uses it.
+   */
+  toolSources?: ToolSource<TContext>[];
   /** Agents this one may transfer to, offered to the model as `transfer_to_<name>` tools. */
   handoffs?: (Agent<TContext, z.ZodType | undefined> | Handoff<TContext>)[];
   /** Guardrails on the run's initial input; they apply when this agent starts the run. */
@@ -116,6 +123,8 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
   readonly handoffDescription: string;
   /** See {@link AgentOptions.tools}. */
   readonly tools: readonly AnyFunctionTool<TContext>[];
+  /** See {@link AgentOptions.toolSources}. */
+  readonly toolSources: readonly ToolSource<TContext>[];
   /** See {@link AgentOptions.handoffs}; {@link getHandoffs} normalizes them. */
   readonly handoffs: readonly (Agent<TContext, z.ZodType | undefined> | Handoff<TContext>)[];
   /** See {@link AgentOptions.inputGuardrails}. */
@@ -144,6 +153,8 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
     this.instructions = options.instructions;
     this.handoffDescription = options.handoffDescription ?? '';
     this.tools = [...(options.tools ?? [])];
+    checkToolSources(this.name, options.toolSources);
+    this.toolSources = [...(options.toolSources ?? [])];
     this.handoffs = [...(options.handoffs ?? [])];
     this.inputGuardrails = [...(options.inputGuardrails ?? [])];
     this.outputGuardrails = [...(options.outputGuardrails ?? [])];
@@ -172,6 +183,7 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
       instructions: this.instructions,
       handoffDescription: this.handoffDescription,
       tools: [...this.tools],
+      toolSources: [...this.toolSources],
       handoffs: [...this.handoffs],
       inputGuardrails: [...this.inputGuardrails],
       outputGuardrails: [...this.outputGuardrails],
@@ -215,9 +227,37 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
     return [...this.#handoffs];
   }
 
-  /** The function tool with the given name, if any. */
+  /** The function tool with the given name, if any (a tool source's, as last listed, included). */
   findTool(name: string): AnyFunctionTool<TContext> | undefined {
-    return this.tools.find((t) => t.name === name);
+    const own = this.tools.find((t) => t.name === name);
+    if (own || this.toolSources.length === 0) return own;
+    for (const source of this.toolSources) {
+      const found = source.cachedTools.find((t) => t.name === name);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /**
+   * @internal Throws a `UserError` (`tool_name_conflict`) when a tool source's tool has the name of another tool
+   * or handoff of this agent.
+   */
+  checkSourceTools(): void {
+    const owners = new Map<string, string>();
+    for (const t of this.tools) owners.set(t.name, 'a function tool');
+    for (const h of this.getHandoffs()) owners.set(h.toolName, 'a handoff');
+    for (const source of this.toolSources) {
+      for (const t of source.cachedTools) {
+        const other = owners.get(t.name);
+        if (other !== undefined) {
+          throw new UserError(
+            `Agent "${this.name}": tool "${t.name}" of tool source "${source.name}" has the name of ${other}. Give the source a toolNamePrefix or filter the tool out.`,
+            { code: 'tool_name_conflict' },
+          );
+        }
+        owners.set(t.name, `a tool of "${source.name}"`);
+      }
+    }
   }
 
   /** The handoff offered under the given tool name, if any. */
@@ -226,12 +266,16 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
     return this.getHandoffs().find((h) => h.toolName === toolName);
   }
 
-  /** Everything the model is offered: tools first, then handoffs. */
+  /** Everything the model is offered: tools first, then handoffs, then the tool sources' tools as last listed. */
   toolDefinitions(): ToolDefinition[] {
     this.#toolDefinitions ??= [
       ...this.tools.map((t) => toolDefinition(t)),
       ...this.getHandoffs().map((h) => h.toolDefinition()),
     ];
-    return [...this.#toolDefinitions];
+    if (this.toolSources.length === 0) return [...this.#toolDefinitions];
+    return [
+      ...this.#toolDefinitions,
+      ...this.toolSources.flatMap((source) => source.cachedTools.map((t) => toolDefinition(t))),
+    ];
   }
 }

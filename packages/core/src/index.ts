@@ -263,6 +263,7 @@ export {
   type ToolTimeoutBehavior,
   tool,
 } from './tool.js';
+export type { ToolSource } from './tool-source.js';
 export {
   configureTracing,
   type OpenTelemetryApi,

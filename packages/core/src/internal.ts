@@ -12,6 +12,7 @@ export {
   setLongTimeout,
 } from './clock.js';
 export { createRunContext } from './context.js';
+export { errorText, log } from './logger.js';
 export type { NestedRunPort } from './nested-run.js';
 export { type OptionKeyList, type OptionKeys, optionKeys } from './option-keys.js';
 export {

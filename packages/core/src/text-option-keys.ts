@@ -11,6 +11,7 @@ export const AGENT_OPTIONS = optionKeys<AgentOptions<unknown, z.ZodType | undefi
   instructions: true,
   handoffDescription: true,
   tools: true,
+  toolSources: true,
   handoffs: true,
   inputGuardrails: true,
   outputGuardrails: true,

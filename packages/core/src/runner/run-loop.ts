@@ -1,5 +1,6 @@
 import type { AnyAgent } from '../agent.js';
 import type { OutputGuardrailResult } from '../guardrails.js';
+import { loadToolSources } from '../tool-source.js';
 import { addUsage } from '../usage.js';
 import { throwIfAborted } from './concurrency.js';
 import { MaxTurnsExceededError, OutputGuardrailTripwireTriggered } from './errors.js';
@@ -31,6 +32,8 @@ async function runTurns<TContext>(env: LoopEnv<TContext>): Promise<void> {
   if (env.stream) env.emit({ type: 'agent_updated', agent: data.currentAgent });
   if (data.status === 'interrupted' && data.pendingTurn) {
     data.status = 'in_progress';
+    const loading = loadToolSources(data.currentAgent, data.runContext, env.signal);
+    if (loading) await loading;
     const step = await resumePendingTurn(env, data.pendingTurn);
     if (await applyStep(env, data.currentAgent, step)) return;
   }
@@ -49,6 +52,8 @@ async function runTurns<TContext>(env: LoopEnv<TContext>): Promise<void> {
       data.currentAgentStarted = true;
       await emitHook(env, 'agent_started', { agent, context: data.runContext, turn: data.currentTurn + 1 });
     }
+    const loading = loadToolSources(agent, data.runContext, env.signal);
+    if (loading) await loading;
     const guarded = hasInputGuardrails(env, agent);
     if (guarded) await runBlockingInputGuardrails(env, agent);
     const request = await buildRequest(env, agent);

@@ -8,6 +8,7 @@ import { AbortError, UserError } from '../errors.js';
 import type { ConversationItem } from '../items.js';
 import { optionKeys } from '../option-keys.js';
 import { checkModelSettings } from '../text-option-keys.js';
+import { releaseToolSources } from '../tool-source.js';
 import { throwIfAborted } from './concurrency.js';
 import { MaxTurnsExceededError } from './errors.js';
 import { collectAnsweredCallIds, inputToItems, type LoopEnv } from './loop-env.js';
@@ -268,6 +269,8 @@ export class Runner {
         }
         return failed;
       } finally {
+        const released = releaseToolSources(data.runContext);
+        if (released) await released;
         data.running = false;
         outer?.removeEventListener('abort', onOuterAbort);
       }

@@ -1,6 +1,7 @@
 import type { Agent } from '../../agent.js';
 import type { RunContext } from '../../context.js';
 import type { ToolChoice } from '../../model.js';
+import { loadToolSources } from '../../tool-source.js';
 import type { RealtimeCapabilities, RealtimeSessionConfig, RealtimeToolDefinition } from '../seam.js';
 import {
   type CapabilityWarning,
@@ -24,7 +25,10 @@ export type ConfigWarning = CapabilityWarning;
 export async function agentSessionConfig<TContext>(
   agent: Agent<TContext>,
   runContext: RunContext<TContext>,
+  signal?: AbortSignal,
 ): Promise<AgentSessionConfig> {
+  const loading = loadToolSources(agent, runContext, signal);
+  if (loading) await loading;
   const instructions = (await agent.getInstructions(runContext)) ?? '';
   const tools = agent.toolDefinitions().map(({ name, description, parameters }) => ({
     name,

@@ -78,6 +78,31 @@ export class AgentSwitcher<TContext> {
     await this.switch(next, 'update_agent');
   }
 
+  /**
+   * The current agent's tools changed (a tool source announced a new list): sends the provider the agent's
+   * configuration again, after the switches before it. Failures are reported as `error` events.
+   */
+  refreshTools(): Promise<void> {
+    const run = this.#chain.then(async () => {
+      const host = this.#host;
+      if (!host.connected()) return;
+      const signal = host.lifetime();
+      const agent = host.agent();
+      try {
+        const nextConfig = await abortable(agentSessionConfig(agent, host.runContext, signal), signal);
+        const current = host.agentConfig() ?? nextConfig;
+        if (JSON.stringify(current.tools) === JSON.stringify(nextConfig.tools)) return;
+        const update = agentSwitchStrategy(current, nextConfig, host.capabilities, host.provider);
+        host.send({ type: 'updateSession', config: update });
+        host.commit(agent, nextConfig);
+      } catch (error) {
+        if (!signal.aborted) host.reportError(error);
+      }
+    });
+    this.#chain = run.catch(() => {});
+    return run;
+  }
+
   /** Switches to `next` after the switches before it; rejects when this one fails. */
   switch(
     next: Agent<TContext>,
@@ -103,7 +128,7 @@ export class AgentSwitcher<TContext> {
     try {
       host.requireLive('switch agents');
       const signal = host.lifetime();
-      nextConfig = await abortable(agentSessionConfig(next, host.runContext), signal);
+      nextConfig = await abortable(agentSessionConfig(next, host.runContext, signal), signal);
       update = agentSwitchStrategy(
         host.agentConfig() ?? nextConfig,
         nextConfig,

@@ -2,6 +2,7 @@ import { abortable } from '../../abortable.js';
 import type { Agent } from '../../agent.js';
 import type { RunContext } from '../../context.js';
 import type { ParleyError } from '../../errors.js';
+import { releaseToolSources } from '../../tool-source.js';
 import type { RealtimeConnection, RealtimeEvent } from '../seam.js';
 import {
   type AgentSessionConfig,
@@ -212,7 +213,7 @@ export class ConnectionLifecycle<TContext> {
   async open(signal: AbortSignal, resume = false): Promise<OpenedConnection<TContext>> {
     const { model, config: settings } = this.#parts.options;
     const agent = this.#state.agent;
-    const agentConfig = await abortable(agentSessionConfig(agent, this.#parts.runContext), signal);
+    const agentConfig = await abortable(agentSessionConfig(agent, this.#parts.runContext, signal), signal);
     const { config, warnings } = initialSessionConfig(
       agentConfig,
       settings,
@@ -343,6 +344,9 @@ export class ConnectionLifecycle<TContext> {
       state.emit({ type: 'agent_started', agent: state.agent });
     } catch (error) {
       if (opened && state.connection !== opened.connection) await opened.connection.close().catch(() => {});
+      // The tool sources a failed first connect started are not left running for a session that may never close.
+      const released = previousStatus !== 'disconnected' && releaseToolSources(this.#parts.runContext);
+      if (released) await released;
       this.#connectAbort = undefined;
       if (controller.signal.aborted || state.closing) throw new SessionClosedError();
       state.status = previousStatus === 'disconnected' ? 'disconnected' : 'idle';
@@ -363,6 +367,8 @@ export class ConnectionLifecycle<TContext> {
     this.#parts.unacknowledged.dropCarried();
     await this.release(new SessionClosedError());
     await this.#parts.switcher.idle;
+    const released = releaseToolSources(this.#parts.runContext);
+    if (released) await released;
     if (agentWasActive) state.emit({ type: 'agent_done', agent: state.agent, reason: 'close' });
     state.emit({ type: 'connection_status', status: 'closed' });
     state.hub.end();

@@ -1,5 +1,6 @@
 import type { Agent } from '../../agent.js';
 import { createRunContext, type RunContext } from '../../context.js';
+import { watchToolSources } from '../../tool-source.js';
 import { audioBytesPerMs } from '../audio.js';
 import type { RealtimeConnection, RealtimeEvent } from '../seam.js';
 import { AgentSwitcher } from './agent-switch.js';
@@ -126,6 +127,7 @@ export function assembleSession<TContext>(
   );
   const switcher = new AgentSwitcher<TContext>(new SwitchLinks(links));
   links.switcher = switcher;
+  watchToolSources(runContext, () => void switcher.refreshTools());
   const executor = new ToolExecutor<TContext>(new ToolLinks(links), { sequential: !resolved.asyncToolCalls });
   const guardrails = new OutputGuardrailMonitor<TContext>(new GuardrailLinks(links));
   const delegations = new Delegations<TContext>(new DelegationLinks(links));
