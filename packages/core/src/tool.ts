@@ -124,10 +124,16 @@ export interface ToolOptions<TContext, TParameters extends z.ZodObject> {
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/** The default text a model sees when a tool throws. */
+/**
+ * The default text a model sees when a tool throws: a generic failure, never the error's own text (it may
+ * carry hosts, credentials or user data). The error itself goes to the app: the `tool_done` hook or event,
+ * the `tool_failed` log line (`warn`) and the tool's span. A timeout says so. To forward an error's text,
+ * opt in with a `toolErrorFormatter` (Runner) or the tool's `errorFunction`.
+ */
 export function defaultToolErrorFunction(_context: RunContext<unknown>, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return `An error occurred while running the tool. Please try again. Error: ${message}`;
+  if (error instanceof ToolTimeoutError)
+    return `The tool did not finish within ${error.timeoutMs} ms. Please try again.`;
+  return 'An error occurred while running the tool. Please try again.';
 }
 
 /**
