@@ -56,9 +56,10 @@ export const optionRules = {
     accepts: (value) =>
       isObject(value) && typeof value.aborted === 'boolean' && hasMethods(value, ['addEventListener']),
   },
+  // What a Model object must offer is checked where it is used (model-check.ts), with messages about models.
   model: {
     takes: 'a model name or a Model',
-    accepts: (value) => typeof value === 'string' || hasMethods(value, ['getResponse', 'streamResponse']),
+    accepts: (value) => typeof value === 'string' || isObject(value),
   },
   modelProvider: {
     takes: 'a ModelProvider (with getModel())',
