@@ -3,7 +3,7 @@ import { brand, optionKeys } from '@parley/core/internal';
 import { assertApiKeyShape } from '../shared/api-key.js';
 import { endpointURL } from '../shared/base-url.js';
 import type { WireSession } from '../shared/realtime-wire.js';
-import { redactSecrets } from '../shared/redact.js';
+import { redactError } from '../shared/redact.js';
 
 /** Options of {@link createClientSecret}. */
 export interface CreateClientSecretOptions {
@@ -101,19 +101,25 @@ export async function createClientSecret(options: CreateClientSecretOptions): Pr
   }
   if (!response.ok) {
     const serverMessage = (json as { error?: { message?: unknown } } | undefined)?.error?.message;
-    const detail = typeof serverMessage === 'string' ? `: ${redactSecrets(serverMessage, [apiKey])}` : '';
-    throw new ClientSecretError(
-      response.status,
-      `Creating a Realtime client secret failed with HTTP ${response.status}${detail}`,
-      requestId,
+    const detail = typeof serverMessage === 'string' ? `: ${serverMessage}` : '';
+    throw redactError(
+      new ClientSecretError(
+        response.status,
+        `Creating a Realtime client secret failed with HTTP ${response.status}${detail}`,
+        requestId,
+      ),
+      [apiKey],
     );
   }
   const secret = json as { value?: unknown; expires_at?: unknown; session?: unknown } | undefined;
   if (typeof secret?.value !== 'string' || typeof secret.expires_at !== 'number') {
-    throw new ClientSecretError(
-      response.status,
-      'The client secret response had no "value" / "expires_at".',
-      requestId,
+    throw redactError(
+      new ClientSecretError(
+        response.status,
+        'The client secret response had no "value" / "expires_at".',
+        requestId,
+      ),
+      [apiKey],
     );
   }
   return {

@@ -14,7 +14,7 @@ import type { JsonObject } from '../shared/deep-merge.js';
 import { type ResolvedKeepalive, startKeepalive } from '../shared/keepalive.js';
 import { rawEventOf } from '../shared/raw-event.js';
 import type { WireSession, WireTurnDetection } from '../shared/realtime-wire.js';
-import { redactSecrets } from '../shared/redact.js';
+import { redactFields, redactSecrets } from '../shared/redact.js';
 import {
   frameText,
   isNodeBuffer,
@@ -396,7 +396,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     // Errors and response ends are rare, and their words come from the service: any of them may echo a key.
     const event =
       normalized.type === 'error'
-        ? { ...normalized, code: this.#redact(normalized.code), message: this.#redact(normalized.message) }
+        ? redactFields(normalized, this.#settings.secrets)
         : normalized.type === 'response_done' && normalized.errorCode !== undefined
           ? { ...normalized, errorCode: this.#redact(normalized.errorCode) }
           : normalized;

@@ -7,6 +7,7 @@ import {
   type ModelStreamEvent,
   type ParleyError,
 } from '@parley/core';
+import { redactError } from '../shared/redact.js';
 import { abortable } from './abort.js';
 import { OpenAIConnectionError } from './errors.js';
 import {
@@ -115,6 +116,9 @@ export class OpenAIResponsesModel implements Model {
         yield step.event;
         if (step.kind === 'done') return;
       }
+    } catch (error) {
+      if (signal.aborted && error === signal.reason) throw error;
+      throw redactError(error, [opened.apiKey]);
     } finally {
       opened.dispose();
       await events?.return(undefined);
