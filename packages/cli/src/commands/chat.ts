@@ -58,7 +58,7 @@ export const chatCommand: CommandSpec = {
     const { model, label } = chatModel(typeof flags.provider === 'string' ? flags.provider : 'mock', io);
     const input = new LineReader(io.stdin);
     try {
-      await runChat({
+      return await runChat({
         model,
         modelLabel: label,
         out: io.out,
@@ -69,6 +69,5 @@ export const chatCommand: CommandSpec = {
     } finally {
       input.close();
     }
-    return 0;
   },
 };

@@ -1,4 +1,5 @@
-import { delay, ParleyError } from '@parley/core';
+import { delay, ParleyError, ServiceUnreachableError } from '@parley/core';
+import { networkFailureText } from '../shared/network-failure.js';
 import { redactCause, redactError, redactSecrets } from '../shared/redact.js';
 import { abortable, linkSignal } from './abort.js';
 import { OpenAIConnectionError } from './errors.js';
@@ -102,10 +103,10 @@ export class ResponsesTransport {
         (late) => void late.body?.cancel().catch(() => {}),
       );
     } catch (error) {
-      const detail = redactSecrets(error instanceof Error ? error.message : String(error), [apiKey]);
-      const failure = new OpenAIConnectionError(
-        'connection_error',
-        `Could not reach the OpenAI API at ${responsesURL}: ${detail}. Check the network and baseURL.`,
+      const failure = new ServiceUnreachableError(
+        'the Responses API',
+        responsesURL,
+        redactSecrets(networkFailureText(error), [apiKey]),
         { cause: redactCause(error, [apiKey]) },
       );
       return aborted() ?? settle({ ok: false, error: failure, retryable: true });
