@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { inOrder, runParley } from './run-parley.js';
 
@@ -66,6 +67,29 @@ describe('parley chat', () => {
       );
     },
   );
+
+  test('a model that cannot be reached: the typed error, no key, the chat stops and exits 1', async () => {
+    // A port nobody listens on: take a free one and close it.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const key = 'sk-test-unreachable-0123456789';
+    const { code, stdout, stderr } = await runParley(['chat', '--provider', 'openai'], {
+      stdin: 'hello\nare you there?\n',
+      env: { OPENAI_API_KEY: key, OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
+    });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      new RegExp(
+        `^parley chat: Could not reach the Responses API at http://127\\.0\\.0\\.1:${port}/v1/responses: .*\\n$`,
+      ),
+    );
+    expect(stderr).not.toContain(key);
+    expect(stdout).not.toContain('are you there?');
+  }, 60_000);
 
   test('--provider azure names only the variables that are missing', async () => {
     const { stderr } = await runParley(['chat', '--provider', 'azure'], {

@@ -30,6 +30,7 @@ interface Manifest {
   exports?: Record<string, unknown>;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  scripts?: Record<string, string>;
 }
 
 interface Packed {
@@ -38,11 +39,18 @@ interface Packed {
   /** The package.json inside the tarball (workspace ranges replaced). */
   manifest: Manifest;
   files: string[];
+  /** The scripts of the package.json in the repository. */
+  scripts: Record<string, string>;
 }
 
-async function run(command: string, args: string[], cwd: string): Promise<string> {
+async function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
   try {
-    const { stdout } = await exec(command, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: process.env });
+    const { stdout } = await exec(command, args, { cwd, maxBuffer: 64 * 1024 * 1024, env });
     return stdout;
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
@@ -51,9 +59,11 @@ async function run(command: string, args: string[], cwd: string): Promise<string
 }
 
 /** pnpm as the workspace runs it (pnpm pack replaces `workspace:` ranges with real ones). */
-function pnpm(args: string[], cwd: string): Promise<string> {
+function pnpm(args: string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<string> {
   const script = process.env.npm_execpath;
-  return script?.includes('pnpm') ? run(process.execPath, [script, ...args], cwd) : run('pnpm', args, cwd);
+  return script?.includes('pnpm')
+    ? run(process.execPath, [script, ...args], cwd, env)
+    : run('pnpm', args, cwd, env);
 }
 
 const tsc = (project: string, cwd: string) =>
@@ -79,13 +89,19 @@ beforeAll(async () => {
   }
   const tarballs = join(work, 'tarballs');
   for (const dir of dirs) {
-    const out = await pnpm(['pack', '--pack-destination', tarballs, '--json'], dir);
+    // turbo built dist/ before this test: packing skips the prepack build (which would rebuild dist/ under the
+    // feet of the tests running beside this one).
+    const out = await pnpm(['pack', '--pack-destination', tarballs, '--json'], dir, {
+      ...process.env,
+      npm_config_ignore_scripts: 'true',
+    });
     const tarball = (JSON.parse(out) as { filename: string }).filename;
     const files = (await run('tar', ['-tzf', tarball], work)).split('\n').filter(Boolean);
     const manifest = JSON.parse(
       await run('tar', ['-xzOf', tarball, 'package/package.json'], work),
     ) as Manifest;
-    packed.push({ dir, tarball, manifest, files });
+    const source = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as Manifest;
+    packed.push({ dir, tarball, manifest, files, scripts: source.scripts ?? {} });
   }
 }, 10 * MINUTES);
 
@@ -124,6 +140,28 @@ describe('every package', () => {
       expect(manifest.dependencies?.zod, `${where}: zod must be a peer dependency, not a dependency`).toBe(
         undefined,
       );
+    }
+  });
+
+  test('ships what a user runs and no more: dist/ (JavaScript and declarations), no sources, no maps, no development-only condition', () => {
+    for (const { manifest, files, scripts } of packed) {
+      const where = manifest.name;
+      // `pnpm -r pack` on a fresh clone (no dist/ yet) builds each package before packing it.
+      expect(scripts.prepack, `${where}: prepack builds the package`).toBe('pnpm run build');
+      const shipped = files.filter((file) => !/^package\/(README\.md|LICENSE|package\.json)$/.test(file));
+      const unexpected = shipped.filter((file) => !/^package\/(dist|bin)\/.*\.(js|d\.ts)$/.test(file));
+      expect(unexpected, `${where}: only dist/ (and bin/) JavaScript and declarations ship`).toEqual([]);
+      expect(
+        shipped.some((file) => file.endsWith('.d.ts')),
+        `${where}: declarations`,
+      ).toBe(true);
+      // A condition that points at src/ is for this repository's tests; the packed manifest has none.
+      const conditions = JSON.stringify({
+        ...manifest.exports,
+        ...(manifest as { imports?: object }).imports,
+      });
+      expect(conditions, `${where}: no development-only export condition`).not.toContain('@parley/source');
+      expect(conditions, `${where}: no export points at src/`).not.toMatch(/\.\/src\//);
     }
   });
 

@@ -11,6 +11,7 @@ import { UserError } from './errors.js';
 import type { InputGuardrail, OutputGuardrail } from './guardrails.js';
 import { type Handoff, handoff } from './handoff.js';
 import type { Model, ModelSettings, ToolDefinition } from './model.js';
+import { checkOptionValues, type OptionRule, optionRules } from './option-values.js';
 import { AGENT_OPTIONS, checkModelSettings } from './text-option-keys.js';
 import { type FunctionTool, type ToolCallInfo, toolDefinition } from './tool.js';
 import { checkToolSources, type ToolSource } from './tool-source.js';
@@ -76,6 +77,27 @@ function checkToolUseBehavior(agentName: string, value: unknown): void {
     { code: 'invalid_tool_use_behavior' },
   );
 }
+
+const AGENT_OPTION_VALUES: Record<string, OptionRule> = {
+  instructions: {
+    takes: 'a string or a function of the run context',
+    accepts: (value) => typeof value === 'string' || typeof value === 'function',
+  },
+  handoffDescription: optionRules.string,
+  tools: optionRules.tools,
+  handoffs: {
+    takes: 'an array of agents and handoff()s',
+    accepts: Array.isArray,
+    each: {
+      takes: 'an Agent or a handoff()',
+      accepts: (value) => value instanceof Agent || (value as { type?: unknown } | null)?.type === 'handoff',
+    },
+  },
+  inputGuardrails: optionRules.guardrails,
+  outputGuardrails: optionRules.guardrails,
+  outputType: optionRules.zodSchema,
+  model: optionRules.model,
+};
 
 /** Options of {@link Agent}. */
 export interface AgentOptions<TContext = unknown, TOutput extends z.ZodType | undefined = undefined> {
@@ -145,6 +167,7 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
       throw new UserError('new Agent() needs an options object, e.g. new Agent({ name: "Assistant" }).');
     }
     AGENT_OPTIONS.check(options);
+    checkOptionValues('new Agent()', options, AGENT_OPTION_VALUES);
     checkModelSettings(options.modelSettings);
     if (!options.name || typeof options.name !== 'string') {
       throw new UserError('An agent needs a non-empty name.');

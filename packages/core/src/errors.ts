@@ -89,3 +89,29 @@ export class AbortError extends ParleyError {
     super('aborted', message, options);
   }
 }
+
+/**
+ * The provider's service could not be reached: no answer came back (a refused or reset connection, DNS, TLS, a
+ * proxy). `cause` is the network error; `service` names what was called and `url` where. Every adapter reports
+ * it the same way (code `service_unreachable`), whether a text call, a realtime connect or a key minting failed.
+ */
+export class ServiceUnreachableError extends ParleyError {
+  static {
+    brand(ServiceUnreachableError, 'core.ServiceUnreachableError');
+  }
+
+  /** What was called, e.g. `the OpenAI API`. */
+  readonly service: string;
+  /** Where (never carries a key). */
+  readonly url: string | undefined;
+
+  constructor(service: string, url: string | undefined, detail: string, options?: { cause?: unknown }) {
+    super(
+      'service_unreachable',
+      `Could not reach ${service}${url ? ` at ${url}` : ''}: ${detail}. Check the network, the URL (baseURL / url) and any proxy.`,
+      options,
+    );
+    this.service = service;
+    this.url = url;
+  }
+}

@@ -32,6 +32,7 @@ export {
   AbortError,
   ModelBehaviorError,
   ParleyError,
+  ServiceUnreachableError,
   ToolGuardrailTripwireTriggered,
   ToolTimeoutError,
   UserError,

@@ -124,10 +124,24 @@ export interface ToolOptions<TContext, TParameters extends z.ZodObject> {
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/** The default text a model sees when a tool throws. */
+const GUARDRAIL_TRIPS: ReadonlySet<string> = new Set([
+  'input_guardrail_tripwire',
+  'output_guardrail_tripwire',
+]);
+
+/**
+ * The default text a model sees when a tool throws: a generic failure, never the error's own text (it may
+ * carry hosts, credentials or user data). The error itself goes to the app: the `tool_done` hook or event,
+ * the `tool_failed` log line (`warn`) and the tool's span. A timeout says so. To forward an error's text,
+ * opt in with a `toolErrorFormatter` (Runner) or the tool's `errorFunction`.
+ */
 export function defaultToolErrorFunction(_context: RunContext<unknown>, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return `An error occurred while running the tool. Please try again. Error: ${message}`;
+  if (error instanceof ToolTimeoutError)
+    return `The tool did not finish within ${error.timeoutMs} ms. Please try again.`;
+  // A guardrail of a nested run (an agent tool) tripped: Parley's own words, naming only the guardrail.
+  if (error instanceof ParleyError && GUARDRAIL_TRIPS.has(error.code))
+    return `The tool refused the request: ${error.message}`;
+  return 'An error occurred while running the tool. Please try again.';
 }
 
 /**

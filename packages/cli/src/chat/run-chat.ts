@@ -4,6 +4,7 @@ import {
   type Model,
   Runner,
   type RunState,
+  ServiceUnreachableError,
   type StreamedRunResult,
   type ToolApprovalItem,
 } from '@parley/core';
@@ -29,9 +30,10 @@ const AGENT = 'Assistant';
 /**
  * An interactive text agent on the terminal: each line is a turn of the `Runner` (streamed; the conversation is kept
  * in a `MemorySession`), tokens are printed as they arrive, tool calls and results as they happen, and a tool call
- * that needs approval is asked y/n on the terminal. Ends at the end of the input or on `/exit`.
+ * that needs approval is asked y/n on the terminal. Ends at the end of the input or on `/exit`, or at once when
+ * the model cannot be reached. Resolves with the exit code: 1 when a turn failed, else 0.
  */
-export async function runChat(options: ChatOptions): Promise<void> {
+export async function runChat(options: ChatOptions): Promise<number> {
   const { out, input, interactive } = options;
   const printer = new TranscriptPrinter(out);
   const agent = new Agent({
@@ -45,6 +47,7 @@ export async function runChat(options: ChatOptions): Promise<void> {
   /** Tool names by call id, over the whole chat (a call's output can come in a resumed run). */
   const toolNames = new Map<string, string>();
   printer.title(`Parley chat: a text agent on ${options.modelLabel}. /exit or end of input quits.`);
+  let exitCode = 0;
 
   for (;;) {
     if (interactive) out.write('you> ');
@@ -67,9 +70,13 @@ export async function runChat(options: ChatOptions): Promise<void> {
       }
     } catch (error) {
       options.err.line(`parley chat: ${(error as Error).message}`);
+      exitCode = 1;
+      // Nothing more can be answered: stop rather than fail every following line the same way.
+      if (error instanceof ServiceUnreachableError) return exitCode;
     }
   }
   printer.summary('Bye.');
+  return exitCode;
 }
 
 /** Prints a streamed run: tokens as they arrive, tool calls and their results. */

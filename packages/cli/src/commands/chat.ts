@@ -71,7 +71,7 @@ export const chatCommand: CommandSpec = {
         : chatModel(typeof flags.provider === 'string' ? flags.provider : 'mock', io);
     const input = new LineReader(io.stdin);
     try {
-      await runChat({
+      return await runChat({
         model,
         modelLabel: label,
         out: io.out,
@@ -82,6 +82,5 @@ export const chatCommand: CommandSpec = {
     } finally {
       input.close();
     }
-    return 0;
   },
 };

@@ -22,6 +22,14 @@ export class TrippedOutputGuardrail {
   constructor(readonly result: OutputGuardrailResult) {}
 }
 
+/**
+ * The guardrails of one check: the agent's, then the run's (Runner's and run()'s), each object once — the
+ * same guardrail given in several places runs once.
+ */
+export function guardrailsOfCheck<G>(agentGuardrails: readonly G[], runGuardrails: readonly G[]): G[] {
+  return [...new Set([...agentGuardrails, ...runGuardrails])];
+}
+
 /** Runs one guardrail; a throw that is not the run's own abort becomes a {@link GuardrailExecutionError}. */
 function executeGuardrail(
   context: RunContext<unknown>,

@@ -6,7 +6,7 @@ import { errorText, log } from '../logger.js';
 import type { JsonSchema, Model, ModelRequest, ModelResponse } from '../model.js';
 import { runAllOrAbort } from './concurrency.js';
 import { InputGuardrailTripwireTriggered } from './errors.js';
-import { inputGuardrailTasks, TrippedInputGuardrail } from './guardrail-runs.js';
+import { guardrailsOfCheck, inputGuardrailTasks, TrippedInputGuardrail } from './guardrail-runs.js';
 import { type LoopEnv, modelInput } from './loop-env.js';
 import { traceModelCall } from './run-tracing.js';
 
@@ -91,9 +91,9 @@ async function modelResponse<TContext>(
   }
 }
 
-/** The starting agent's input guardrails, then the run's. */
+/** The starting agent's input guardrails, then the run's (each once). */
 function inputGuardrailsOf<TContext>(env: LoopEnv<TContext>, agent: AnyAgent<TContext>) {
-  return [...agent.inputGuardrails, ...env.settings.inputGuardrails];
+  return guardrailsOfCheck(agent.inputGuardrails, env.settings.inputGuardrails);
 }
 
 /** Whether this is the run's first model call and input guardrails apply to it. */

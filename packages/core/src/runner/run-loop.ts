@@ -4,7 +4,7 @@ import { loadToolSources } from '../tool-source.js';
 import { addUsage } from '../usage.js';
 import { throwIfAborted } from './concurrency.js';
 import { MaxTurnsExceededError, OutputGuardrailTripwireTriggered } from './errors.js';
-import { runOutputGuardrails, TrippedOutputGuardrail } from './guardrail-runs.js';
+import { guardrailsOfCheck, runOutputGuardrails, TrippedOutputGuardrail } from './guardrail-runs.js';
 import { emitHook, type LoopEnv } from './loop-env.js';
 import {
   buildRequest,
@@ -101,14 +101,14 @@ async function applyStep<TContext>(
   }
 }
 
-/** Runs the output guardrails (the agent's, then the run's) on a final output candidate. */
+/** Runs the output guardrails (the agent's, then the run's, each once) on a final output candidate. */
 async function checkFinalOutput<TContext>(
   env: LoopEnv<TContext>,
   agent: AnyAgent<TContext>,
   output: unknown,
 ): Promise<void> {
   const data = env.data;
-  const guardrails = [...agent.outputGuardrails, ...env.settings.outputGuardrails];
+  const guardrails = guardrailsOfCheck(agent.outputGuardrails, env.settings.outputGuardrails);
   if (guardrails.length === 0) return;
   const slots: (OutputGuardrailResult | undefined)[] = [];
   const collected = () => slots.filter((result): result is OutputGuardrailResult => result !== undefined);

@@ -102,7 +102,7 @@ export function traceModelCall<TContext>(
 }
 
 /** A tool call: an `execute_tool` span with the tool's name, the call id and how it ended (never arguments or output). */
-export function traceToolCall<T extends { status: string }>(
+export function traceToolCall<T extends { status: string; error?: unknown }>(
   context: RunContext<unknown>,
   tool: { name: string },
   callId: string,
@@ -121,7 +121,8 @@ export function traceToolCall<T extends { status: string }>(
     async (span) => {
       const result = await call(span);
       span.set({ 'parley.tool.status': result.status });
-      if (result.status !== 'completed') span.set({ 'error.type': result.status });
+      if (result.status === 'failed') span.fail(result.error);
+      else if (result.status !== 'completed') span.set({ 'error.type': result.status });
       return result;
     },
   );

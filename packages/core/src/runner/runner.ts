@@ -7,6 +7,7 @@ import { createRunContext } from '../context.js';
 import { AbortError, UserError } from '../errors.js';
 import type { ConversationItem } from '../items.js';
 import { optionKeys } from '../option-keys.js';
+import { checkOptionValues, type OptionRule, optionRules } from '../option-values.js';
 import { checkModelSettings } from '../text-option-keys.js';
 import { releaseToolSources } from '../tool-source.js';
 import { throwIfAborted } from './concurrency.js';
@@ -87,15 +88,23 @@ function checkSettings(options: Omit<RunSettings<unknown>, 'hooks'>, where: stri
       { code: 'invalid_option' },
     );
   }
-  for (const key of ['inputGuardrails', 'outputGuardrails'] as const) {
-    if (options[key] !== undefined && !Array.isArray(options[key])) {
-      throw new UserError(`${where}: ${key} must be an array of guardrails.`, { code: 'invalid_option' });
-    }
-  }
-  if (options.toolErrorFormatter !== undefined && typeof options.toolErrorFormatter !== 'function') {
-    throw new UserError(`${where}: toolErrorFormatter must be a function.`, { code: 'invalid_option' });
-  }
+  checkOptionValues(where, options, SETTINGS_VALUES);
 }
+
+const SETTINGS_VALUES: Record<string, OptionRule> = {
+  model: optionRules.model,
+  modelProvider: optionRules.modelProvider,
+  inputGuardrails: optionRules.guardrails,
+  outputGuardrails: optionRules.guardrails,
+  toolErrorFormatter: optionRules.function,
+  hooks: optionRules.hooks,
+};
+
+const RUN_VALUES: Record<string, OptionRule> = {
+  signal: optionRules.signal,
+  stream: optionRules.boolean,
+  session: optionRules.session,
+};
 
 /** What a run starts from: text, conversation items, or a state to resume. */
 export type RunInput<TContext = unknown> = string | ConversationItem[] | RunState<TContext>;
@@ -300,6 +309,7 @@ export class Runner {
     }
     RUN_OPTIONS.check(options);
     checkSettings(options as Omit<RunSettings<unknown>, 'hooks'>, 'run()');
+    checkOptionValues('run()', options, RUN_VALUES);
     const maxTurns = checkMaxTurns(options.maxTurns, 'run()');
     if (input instanceof RunState) {
       const data = runStateData(input);

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { brand } from '../brand.js';
+import { UserError } from '../errors.js';
 import { RunResultBase } from './run-result.js';
 import type { RunState } from './run-state.js';
 import type { RunStreamEvent } from './stream-events.js';
@@ -25,14 +26,12 @@ export interface StreamDriver<TContext> {
 
 type EventResult<TContext> = IteratorResult<RunStreamEvent<TContext>>;
 
-/** An open iteration of the events. */
+/** The open iteration of the events. */
 interface Reader<TContext> {
-  /** How many events it has taken. */
-  index: number;
   closed: boolean;
   /**
-   * Its pending `next()` calls. There are some only while it has taken every event so far: a new event goes
-   * straight to the first of them.
+   * Its pending `next()` calls. There are some only while the queue is empty: a new event goes straight to the
+   * first of them.
    */
   readonly waiters: { resolve(result: EventResult<TContext>): void; reject(error: unknown): void }[];
 }
@@ -54,13 +53,15 @@ export class StreamedRunResult<
   TContext = unknown,
   TOutput extends z.ZodType | undefined = z.ZodType | undefined,
 > extends RunResultBase<TContext, TOutput> {
-  readonly #events: RunStreamEvent<TContext>[] = [];
-  /** Open iterations. */
-  readonly #readers = new Set<Reader<TContext>>();
+  /** Events not yet delivered: each event is delivered once. */
+  readonly #queue: RunStreamEvent<TContext>[] = [];
+  /** The open iteration, if any (one at a time). */
+  #reader: Reader<TContext> | undefined;
   #caughtUpWaiters: { resolve: () => void; reject: (reason: unknown) => void }[] = [];
   /** The run's signal, watched from the first wait for the readers on (one listener per run, not per turn). */
   #watched: { signal: AbortSignal; onAbort: () => void } | undefined;
   #ended = false;
+  #deliveryStopped = false;
   #failure: { error: unknown } | undefined;
   #cancelMode: CancelMode | undefined;
   readonly #onCancel: (mode: CancelMode) => void;
@@ -115,23 +116,44 @@ export class StreamedRunResult<
 
   /**
    * Cancels the run (see {@link CancelMode}). `immediate` may follow `after_turn` (to stop sooner); any other
-   * repeated request, or one after the run settled, is ignored.
+   * repeated request, or one after the run settled, changes nothing of the run — but `immediate` always stops
+   * the delivery of events not yet delivered.
    */
   cancel(mode: CancelMode = 'immediate'): void {
+    if (mode === 'immediate') this.#stopDelivery();
     if (this.#ended || this.#cancelMode === 'immediate' || this.#cancelMode === mode) return;
     this.#cancelMode = mode;
     this.#onCancel(mode);
   }
 
   /**
-   * The events from the start of the run; each iteration gets all of them. While an iteration is open the
-   * run waits at each turn boundary until it has taken the turn's events and asks for the next one, so a
+   * An immediate cancel, even one after the run settled: nothing not yet delivered is delivered, and the
+   * open iteration ends.
+   */
+  #stopDelivery(): void {
+    this.#deliveryStopped = true;
+    this.#queue.length = 0;
+    if (this.#reader) this.#close(this.#reader);
+  }
+
+  /**
+   * The run's events, each delivered once: the first iteration starts with the first event, a later one
+   * continues where the previous one stopped. One iteration at a time: opening a second while one is open
+   * throws a {@link UserError} (`stream_already_iterated`). After `cancel('immediate')` nothing not yet
+   * delivered is delivered (an iteration opened before the first event gets none); after
+   * `cancel('after_turn')` the current turn's events still come. While an iteration is open the run waits at
+   * each turn boundary until it has taken the turn's events and asks for the next one, so a
    * `cancel('after_turn')` issued while handling any event of a turn prevents the next turn. An open
    * iteration that stops asking holds the run: leave the loop with `break` (or call `cancel()`).
    */
   [Symbol.asyncIterator](): AsyncIterator<RunStreamEvent<TContext>> {
-    const reader: Reader<TContext> = { index: 0, closed: false, waiters: [] };
-    this.#readers.add(reader);
+    if (this.#reader)
+      throw new UserError(
+        "A streamed run's events are delivered once, to one iteration at a time: leave the open loop (break) before iterating again.",
+        { code: 'stream_already_iterated' },
+      );
+    const reader: Reader<TContext> = { closed: false, waiters: [] };
+    this.#reader = reader;
     return {
       next: () => this.#next(reader),
       return: () => {
@@ -145,11 +167,8 @@ export class StreamedRunResult<
     if (reader.closed) return Promise.resolve(DONE());
     // With a `next()` still pending, this one waits for the event after that one's.
     if (reader.waiters.length === 0) {
-      const event = this.#events[reader.index];
-      if (event !== undefined) {
-        reader.index++;
-        return Promise.resolve({ done: false, value: event });
-      }
+      const event = this.#queue.shift();
+      if (event !== undefined) return Promise.resolve({ done: false, value: event });
       if (this.#ended) {
         this.#close(reader);
         return this.#failure ? Promise.reject(this.#failure.error) : Promise.resolve(DONE());
@@ -165,7 +184,7 @@ export class StreamedRunResult<
   #close(reader: Reader<TContext>): void {
     if (reader.closed) return;
     reader.closed = true;
-    this.#readers.delete(reader);
+    if (this.#reader === reader) this.#reader = undefined;
     for (const waiter of reader.waiters.splice(0)) waiter.resolve(DONE());
     this.#checkCaughtUp();
   }
@@ -178,8 +197,7 @@ export class StreamedRunResult<
   }
 
   #isCaughtUp(): boolean {
-    for (const reader of this.#readers) if (reader.waiters.length === 0) return false;
-    return true;
+    return this.#reader === undefined || this.#reader.waiters.length > 0;
   }
 
   #checkCaughtUp(): void {
@@ -215,14 +233,10 @@ export class StreamedRunResult<
   }
 
   #push(event: RunStreamEvent<TContext>): void {
-    if (this.#ended) return;
-    this.#events.push(event);
-    for (const reader of this.#readers) {
-      const waiter = reader.waiters.shift();
-      if (!waiter) continue;
-      reader.index++;
-      waiter.resolve({ done: false, value: event });
-    }
+    if (this.#ended || this.#deliveryStopped) return;
+    const waiter = this.#reader?.waiters.shift();
+    if (waiter) waiter.resolve({ done: false, value: event });
+    else this.#queue.push(event);
   }
 
   #finish(failure?: { error: unknown }): void {
@@ -232,9 +246,9 @@ export class StreamedRunResult<
     this.#failure = failure;
     this.#ended = true;
     // A waiting iteration ends now: its first pending `next()` gets the failure, if any.
-    for (const reader of [...this.#readers]) {
-      const first = reader.waiters.shift();
-      if (!first) continue;
+    const reader = this.#reader;
+    const first = reader?.waiters.shift();
+    if (reader && first) {
       if (failure) first.reject(failure.error);
       else first.resolve(DONE());
       this.#close(reader);

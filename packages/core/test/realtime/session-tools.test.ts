@@ -371,6 +371,56 @@ describe('tool guardrails and timeouts', () => {
   });
 });
 
+describe('a failing tool', () => {
+  const failure = new Error('database unreachable at 10.0.0.7 (password=hunter2)');
+
+  test('the model gets a generic failure, never the error text; tool_done carries the error', async () => {
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Looks up a record',
+      parameters: z.object({}),
+      execute: () => {
+        throw failure;
+      },
+    });
+    const guarded = tool({
+      name: 'guarded',
+      description: 'Has a guardrail that throws',
+      parameters: z.object({}),
+      inputGuardrails: [
+        {
+          name: 'broken_check',
+          execute: () => {
+            throw failure;
+          },
+        },
+      ],
+      execute: () => 'ran',
+    });
+    const { model, session, log } = setup(new Agent({ name: 'A', tools: [lookup, guarded] }));
+    model.respondWith({
+      output: [
+        { type: 'function_call', name: 'lookup', callId: 'c1' },
+        { type: 'function_call', name: 'guarded', callId: 'c2' },
+      ],
+    });
+    await session.connect();
+    session.sendMessage('go');
+    await flushMicrotasks();
+    expect(Object.fromEntries(outputs(model))).toEqual({
+      c1: 'An error occurred while running the tool. Please try again.',
+      c2: 'Error: the call to "guarded" was stopped.',
+    });
+    expect(JSON.stringify(model.commands)).not.toContain('hunter2');
+    const done = log.of('tool_done').map((e) => [e.callId, e.status, e.error]);
+    expect(done.sort()).toEqual([
+      ['c1', 'failed', failure],
+      ['c2', 'error', failure],
+    ]);
+    await session.close();
+  });
+});
+
 describe('agent binding', () => {
   test('each call runs against the agent whose response produced it, even after a handoff', async () => {
     const used: string[] = [];

@@ -7,6 +7,7 @@ import {
   ModelBehaviorError,
   type OutputGuardrail,
   OutputGuardrailTripwireTriggered,
+  Runner,
   tool,
 } from '@parley/core';
 import { flushMicrotasks, ManualClock, MockModel } from '@parley/mock';
@@ -286,6 +287,47 @@ describe('output guardrails', () => {
       const result = await h.run(agent, 'where?');
       expect(seen).toEqual([{ city: 'Oslo' }]);
       expect(result.finalOutput).toEqual({ city: 'Oslo' });
+    });
+  });
+});
+
+describe('one guardrail, one run', () => {
+  test('the same guardrail object on the agent, the Runner and run() runs once per check', async () => {
+    await bothWays(async (h) => {
+      const input = counting('shared_input');
+      const blocking = counting('shared_blocking', { runInParallel: false });
+      const outputs: unknown[] = [];
+      const output: OutputGuardrail = {
+        name: 'shared_output',
+        execute: ({ agentOutput }) => {
+          outputs.push(agentOutput);
+          return { tripwireTriggered: false };
+        },
+      };
+      const agent = new Agent({
+        name: 'A',
+        inputGuardrails: [input.guardrail, blocking.guardrail],
+        outputGuardrails: [output],
+        model: h.model([MockModel.text('fine')]),
+      });
+      const runner = new Runner({
+        inputGuardrails: [input.guardrail, blocking.guardrail],
+        outputGuardrails: [output],
+      });
+      const result = await h.run(
+        agent,
+        'hello',
+        { inputGuardrails: [input.guardrail, blocking.guardrail], outputGuardrails: [output, output] },
+        runner,
+      );
+      expect(input.inputs).toEqual(['hello']);
+      expect(blocking.inputs).toEqual(['hello']);
+      expect(outputs).toEqual(['fine']);
+      expect(result.inputGuardrailResults.map((r) => r.guardrail.name).sort()).toEqual([
+        'shared_blocking',
+        'shared_input',
+      ]);
+      expect(result.outputGuardrailResults.map((r) => r.guardrail.name)).toEqual(['shared_output']);
     });
   });
 });

@@ -89,3 +89,67 @@ describe('unknown options are a UserError naming the nearest valid option', () =
     expect(() => paused.state.reject(item!, typo({ mesage: 'no' }))).toThrow(/Did you mean 'message'\?/);
   });
 });
+
+describe('wrong-typed options are a UserError naming the option and what it takes', () => {
+  const expectInvalid = (error: unknown, message: RegExp) => {
+    expect(error).toBeInstanceOf(UserError);
+    expect(error).toMatchObject({ code: 'invalid_option' });
+    expect((error as Error).message).toMatch(message);
+  };
+
+  test('run(): signal, stream, session, hooks, model, guardrails — before any model call', async () => {
+    const model = new MockModel([MockModel.text('x')]);
+    const agent = new Agent({ name: 'A', model });
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ signal: 'abort' }, /^run\(\): signal must be an AbortSignal, got a string\.$/],
+      [{ stream: 'yes' }, /^run\(\): stream must be true or false, got a string\.$/],
+      // A wrong value is described, never echoed (a misplaced string may be a key).
+      [{ signal: 'sk-secret-123' }, /^run\(\): signal must be an AbortSignal, got a string\.$/],
+      [{ session: {} }, /^run\(\): session must be a Session .*got an object\.$/],
+      [{ hooks: () => {} }, /^run\(\): hooks must be a RunHooks, got a function\.$/],
+      [{ model: 42 }, /^run\(\): model must be a model name or a Model, got 42\.$/],
+      [{ modelProvider: {} }, /^run\(\): modelProvider must be a ModelProvider/],
+      [{ inputGuardrails: [{ name: 'x' }] }, /^run\(\): inputGuardrails\[0\] must be a guardrail/],
+      [{ outputGuardrails: 'none' }, /^run\(\): outputGuardrails must be an array of guardrails/],
+    ];
+    for (const [options, message] of cases) {
+      const error = await new Runner().run(agent, 'hi', typo(options)).catch((e: unknown) => e);
+      expectInvalid(error, message);
+    }
+    expect(model.callCount).toBe(0);
+    expectInvalid(
+      (() => {
+        try {
+          new Runner(typo({ hooks: 'all' }));
+        } catch (error) {
+          return error;
+        }
+      })(),
+      /^Runner: hooks must be a RunHooks, got a string\.$/,
+    );
+  });
+
+  test('new Agent(): tools, handoffs, guardrails, instructions, outputType, model', () => {
+    const attempt = (options: Record<string, unknown>) => {
+      try {
+        new Agent(typo({ name: 'A', ...options }));
+      } catch (error) {
+        return error;
+      }
+      throw new Error('expected new Agent() to throw');
+    };
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ tools: 'x' }, /^new Agent\(\): tools must be an array of tools, got a string\.$/],
+      [
+        { tools: [{}] },
+        /^new Agent\(\): tools\[0\] must be a function tool made with tool\(\), got an object\.$/,
+      ],
+      [{ handoffs: [{ name: 'B' }] }, /^new Agent\(\): handoffs\[0\] must be an Agent or a handoff\(\)/],
+      [{ inputGuardrails: [() => true] }, /^new Agent\(\): inputGuardrails\[0\] must be a guardrail/],
+      [{ instructions: 7 }, /^new Agent\(\): instructions must be a string or a function/],
+      [{ outputType: 'json' }, /^new Agent\(\): outputType must be a zod schema, got a string\.$/],
+      [{ model: 42 }, /^new Agent\(\): model must be a model name or a Model, got 42\.$/],
+    ];
+    for (const [options, message] of cases) expectInvalid(attempt(options), message);
+  });
+});

@@ -54,16 +54,85 @@ describe('streamed runs', () => {
     expect(result.finalOutput).toBe('It is 3.');
   });
 
-  test('toTextStream yields the text deltas; every iteration sees every event', async () => {
+  test('toTextStream yields the text deltas', async () => {
     const model = new MockModel([MockModel.text('Hello there, friend.')]);
     const result = await run(new Agent({ name: 'A', model }), 'hi', { stream: true });
     const chunks: string[] = [];
     for await (const chunk of result.toTextStream()) chunks.push(chunk);
     expect(chunks).toEqual(['Hell', 'o th', 'ere,', ' fri', 'end.']);
-    // A late iteration still gets the whole stream.
-    const again: RunStreamEvent<unknown>[] = [];
-    for await (const event of result) again.push(event);
-    expect(again.filter((event) => event.type === 'run_item')).toHaveLength(1);
+  });
+
+  test('each event is delivered once: a later iteration continues where the last one stopped', async () => {
+    const model = new MockModel([MockModel.text('ab')], { chunkSize: 1 });
+    const result = await run(new Agent({ name: 'A', model }), 'hi', { stream: true });
+    const first: string[] = [];
+    for await (const event of result) {
+      first.push(describeEvent(event));
+      if (first.length === 2) break;
+    }
+    const rest: string[] = [];
+    for await (const event of result) rest.push(describeEvent(event));
+    expect(first).toEqual(['agent A', 'raw response_started']);
+    expect(rest).toEqual(['delta a', 'delta b', 'raw response_done', 'item message_output_created']);
+    const late: string[] = [];
+    for await (const event of result) late.push(describeEvent(event));
+    expect(late).toEqual([]);
+    await result.completed;
+  });
+
+  test('a second iteration while one is open is a UserError', async () => {
+    const model = new MockModel([MockModel.text('ab')]);
+    const result = await run(new Agent({ name: 'A', model }), 'hi', { stream: true });
+    const open = result[Symbol.asyncIterator]();
+    expect(() => result[Symbol.asyncIterator]()).toThrow(
+      expect.objectContaining({ name: 'UserError', code: 'stream_already_iterated' }),
+    );
+    await open.return?.();
+    await result.completed;
+  });
+
+  test('cancel() before the first iteration: the iteration yields no events', async () => {
+    const { add, calls } = adder();
+    const model = new MockModel([MockModel.toolCall('add', { a: 1, b: 1 }), MockModel.text('two')]);
+    const result = await run(new Agent({ name: 'A', tools: [add], model }), 'go', { stream: true });
+    result.cancel();
+    const seen: string[] = [];
+    for await (const event of result) seen.push(describeEvent(event));
+    await result.completed;
+    expect(seen).toEqual([]);
+    expect(calls).toEqual([]);
+    expect(result.state.status).toBe('aborted');
+  });
+
+  test('cancel() while iterating: nothing not yet yielded is yielded, now or by a later iteration', async () => {
+    const { add, calls } = adder();
+    const model = new MockModel([MockModel.toolCall('add', { a: 1, b: 1 }), MockModel.text('two')], {
+      chunkSize: 1,
+    });
+    const result = await run(new Agent({ name: 'A', tools: [add], model }), 'go', { stream: true });
+    const seen: string[] = [];
+    for await (const event of result) {
+      seen.push(describeEvent(event));
+      if (event.type === 'raw_model_event' && event.data.type === 'response_started') result.cancel();
+    }
+    const after: string[] = [];
+    for await (const event of result) after.push(describeEvent(event));
+    await result.completed;
+    expect(seen).toEqual(['agent A', 'raw response_started']);
+    expect(after).toEqual([]);
+    expect(calls).toEqual([]);
+  });
+
+  test('cancel() after the run settled still delivers nothing not yet yielded; the result stands', async () => {
+    const model = new MockModel([MockModel.text('two')]);
+    const result = await run(new Agent({ name: 'A', model }), 'go', { stream: true });
+    await result.completed;
+    result.cancel();
+    const seen: RunStreamEvent<unknown>[] = [];
+    for await (const event of result) seen.push(event);
+    expect(seen).toEqual([]);
+    expect(result.cancelled).toBeUndefined();
+    expect(result.finalOutput).toBe('two');
   });
 
   test('a terminal error is thrown by the iteration after the queued events, and rejects completed', async () => {

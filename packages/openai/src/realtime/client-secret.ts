@@ -1,9 +1,10 @@
-import { ParleyError, UserError } from '@parley/core';
+import { ParleyError, ServiceUnreachableError, UserError } from '@parley/core';
 import { brand, optionKeys } from '@parley/core/internal';
 import { assertApiKeyShape } from '../shared/api-key.js';
 import { endpointURL } from '../shared/base-url.js';
+import { networkFailureText } from '../shared/network-failure.js';
 import type { WireSession } from '../shared/realtime-wire.js';
-import { redactSecrets } from '../shared/redact.js';
+import { redactCause, redactError, redactSecrets } from '../shared/redact.js';
 
 /** Options of {@link createClientSecret}. */
 export interface CreateClientSecretOptions {
@@ -85,12 +86,23 @@ export async function createClientSecret(options: CreateClientSecretOptions): Pr
     }),
     session: { type: 'realtime', model: 'gpt-realtime', ...options.session },
   };
-  const response = await fetchFn(url, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-    ...(options.signal && { signal: options.signal }),
-  });
+  let response: Response;
+  try {
+    response = await fetchFn(url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      ...(options.signal && { signal: options.signal }),
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    throw new ServiceUnreachableError(
+      'the OpenAI API',
+      url,
+      redactSecrets(networkFailureText(error), [apiKey]),
+      { cause: redactCause(error, [apiKey]) },
+    );
+  }
   const requestId = response.headers.get('x-request-id') ?? undefined;
   const text = await response.text();
   let json: unknown;
@@ -101,19 +113,25 @@ export async function createClientSecret(options: CreateClientSecretOptions): Pr
   }
   if (!response.ok) {
     const serverMessage = (json as { error?: { message?: unknown } } | undefined)?.error?.message;
-    const detail = typeof serverMessage === 'string' ? `: ${redactSecrets(serverMessage, [apiKey])}` : '';
-    throw new ClientSecretError(
-      response.status,
-      `Creating a Realtime client secret failed with HTTP ${response.status}${detail}`,
-      requestId,
+    const detail = typeof serverMessage === 'string' ? `: ${serverMessage}` : '';
+    throw redactError(
+      new ClientSecretError(
+        response.status,
+        `Creating a Realtime client secret failed with HTTP ${response.status}${detail}`,
+        requestId,
+      ),
+      [apiKey],
     );
   }
   const secret = json as { value?: unknown; expires_at?: unknown; session?: unknown } | undefined;
   if (typeof secret?.value !== 'string' || typeof secret.expires_at !== 'number') {
-    throw new ClientSecretError(
-      response.status,
-      'The client secret response had no "value" / "expires_at".',
-      requestId,
+    throw redactError(
+      new ClientSecretError(
+        response.status,
+        'The client secret response had no "value" / "expires_at".',
+        requestId,
+      ),
+      [apiKey],
     );
   }
   return {

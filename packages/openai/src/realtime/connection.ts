@@ -5,6 +5,7 @@ import {
   type RealtimeConnection,
   type RealtimeEvent,
   type RealtimeSessionConfig,
+  ServiceUnreachableError,
 } from '@parley/core';
 import { encodeBase64 } from '../shared/base64.js';
 import { toBetaClientEvent } from '../shared/beta-dialect.js';
@@ -12,9 +13,10 @@ import { closeWait } from '../shared/close-wait.js';
 import { ConnectPhase } from '../shared/connect-phase.js';
 import type { JsonObject } from '../shared/deep-merge.js';
 import { type ResolvedKeepalive, startKeepalive } from '../shared/keepalive.js';
+import { isNetworkFailure } from '../shared/network-failure.js';
 import { rawEventOf } from '../shared/raw-event.js';
 import type { WireSession, WireTurnDetection } from '../shared/realtime-wire.js';
-import { redactSecrets } from '../shared/redact.js';
+import { redactCause, redactFields, redactSecrets } from '../shared/redact.js';
 import {
   frameText,
   isNodeBuffer,
@@ -98,6 +100,8 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   readonly #connect: ConnectPhase;
   #opened = false;
   #socketErrorMessage: string | undefined;
+  /** The socket's error before it opened (redacted), the cause of a connect that found nobody. */
+  #socketError: unknown;
   #serverError: { code: string; message: string } | undefined;
   #initialUpdateId: string | undefined;
   /** The error being emitted refuses a `session.update` (set by the normalizer just before it). */
@@ -336,6 +340,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   readonly #onError = (event: SocketEventMap['error']): void => {
     const message = event.message ?? (event.error instanceof Error ? event.error.message : undefined);
     if (message) this.#socketErrorMessage = this.#redact(message);
+    if (event.error !== undefined) this.#socketError = redactCause(event.error, this.#settings.secrets);
     if (this.#phase === 'open') {
       // An error on an open socket (invalid UTF-8, a protocol error) ends it; its close event may take a closing
       // handshake the peer never answers, so the connection is over now.
@@ -396,7 +401,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     // Errors and response ends are rare, and their words come from the service: any of them may echo a key.
     const event =
       normalized.type === 'error'
-        ? { ...normalized, code: this.#redact(normalized.code), message: this.#redact(normalized.message) }
+        ? redactFields(normalized, this.#settings.secrets)
         : normalized.type === 'response_done' && normalized.errorCode !== undefined
           ? { ...normalized, errorCode: this.#redact(normalized.errorCode) }
           : normalized;
@@ -517,7 +522,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     this.#connect.end()?.reject(error);
   }
 
-  #closeError(code: number, reason: string): OpenAIRealtimeError {
+  #closeError(code: number, reason: string): OpenAIRealtimeError | ServiceUnreachableError {
     const status = upgradeStatus(this.#socketErrorMessage);
     const closeDetails = { closeCode: code, closeReason: this.#redact(reason) };
     if (status === 401 || status === 403) {
@@ -527,6 +532,17 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
           'key) and that it may use this model.',
         { status, ...closeDetails },
       );
+    }
+    if (
+      !this.#opened &&
+      Number.isNaN(status) &&
+      isNetworkFailure(this.#socketError, this.#socketErrorMessage)
+    ) {
+      // No HTTP answer at all: the service was not reached.
+      const detail = this.#socketErrorMessage ?? `the socket closed with code ${code}`;
+      return new ServiceUnreachableError('the Realtime service', undefined, detail, {
+        cause: this.#socketError ?? new Error(detail),
+      });
     }
     if (!this.#opened) {
       const detail = Number.isNaN(status)

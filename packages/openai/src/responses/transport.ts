@@ -1,5 +1,6 @@
-import { delay, ParleyError } from '@parley/core';
-import { redactCause, redactSecrets } from '../shared/redact.js';
+import { delay, ParleyError, ServiceUnreachableError } from '@parley/core';
+import { networkFailureText } from '../shared/network-failure.js';
+import { redactCause, redactError, redactSecrets } from '../shared/redact.js';
 import { abortable, linkSignal } from './abort.js';
 import { OpenAIConnectionError } from './errors.js';
 import { errorFromHttpResponse } from './http-error.js';
@@ -21,6 +22,8 @@ export interface PostOptions<T> {
 /** A successful request. `signal` aborts with the caller's reason until `dispose()` detaches it. */
 export interface PostResult<T> {
   value: T;
+  /** The key the request sent: every error built from what the service answered is redacted of it. */
+  apiKey: string;
   requestId: string | undefined;
   signal: AbortSignal;
   dispose(): void;
@@ -28,7 +31,8 @@ export interface PostResult<T> {
 
 type Attempt<T> =
   | { ok: true; result: PostResult<T> }
-  | { ok: false; error: unknown; retryable: boolean; headers?: Headers };
+  /** `apiKey`: the key the attempt sent, to be redacted from the error (not yet known when resolving it failed). */
+  | { ok: false; error: unknown; retryable: boolean; headers?: Headers; apiKey?: string };
 
 /**
  * POSTs JSON to an endpoint of the API (the Responses endpoint by default) with auth headers, a per-attempt timeout, and retries with
@@ -53,7 +57,8 @@ export class ResponsesTransport {
       const attempt = await this.#attempt(json, options);
       if (attempt.ok) return attempt.result;
       if (caller?.aborted) throw caller.reason;
-      if (!attempt.retryable || retry >= this.#options.maxRetries) throw attempt.error;
+      if (!attempt.retryable || retry >= this.#options.maxRetries)
+        throw redactError(attempt.error, [attempt.apiKey]);
       await delay(this.#options.clock, retryDelayMs(retry, attempt.headers), caller);
     }
   }
@@ -67,10 +72,12 @@ export class ResponsesTransport {
       `The OpenAI API did not answer within ${timeoutMs} ms (timeoutMs). Retry later or raise timeoutMs.`,
     );
     const timer = clock.setTimeout(() => link.abort(timeout), timeoutMs);
+    let sentKey: string | undefined;
     const settle = (attempt: Attempt<T>): Attempt<T> => {
       clock.clearTimeout(timer);
-      if (!attempt.ok) link.dispose();
-      return attempt;
+      if (attempt.ok) return attempt;
+      link.dispose();
+      return { ...attempt, apiKey: sentKey };
     };
     const aborted = (): Attempt<T> | undefined => {
       if (options.signal?.aborted)
@@ -82,6 +89,7 @@ export class ResponsesTransport {
     let apiKey: string;
     try {
       apiKey = await abortable(this.#options.apiKey(), link.signal);
+      sentKey = apiKey;
     } catch (error) {
       return aborted() ?? settle({ ok: false, error, retryable: false });
     }
@@ -99,10 +107,10 @@ export class ResponsesTransport {
         (late) => void late.body?.cancel().catch(() => {}),
       );
     } catch (error) {
-      const detail = redactSecrets(error instanceof Error ? error.message : String(error), [apiKey]);
-      const failure = new OpenAIConnectionError(
-        'connection_error',
-        `Could not reach the OpenAI API at ${url}: ${detail}. Check the network and baseURL.`,
+      const failure = new ServiceUnreachableError(
+        'the OpenAI API',
+        url,
+        redactSecrets(networkFailureText(error), [apiKey]),
         { cause: redactCause(error, [apiKey]) },
       );
       return aborted() ?? settle({ ok: false, error: failure, retryable: true });
@@ -127,7 +135,10 @@ export class ResponsesTransport {
 
     try {
       const value = await options.read(response, link.signal, requestId);
-      return settle({ ok: true, result: { value, requestId, signal: link.signal, dispose: link.dispose } });
+      return settle({
+        ok: true,
+        result: { value, apiKey, requestId, signal: link.signal, dispose: link.dispose },
+      });
     } catch (error) {
       const stopped = aborted();
       if (stopped) return stopped;

@@ -30,3 +30,29 @@ export function redactCause(error: unknown, secrets: readonly (string | undefine
   copy.stack = redactSecrets(error.stack ?? '', secrets);
   return copy;
 }
+
+/**
+ * Removes keys from every string field of an error the adapter throws or reports — `message`, `stack`, `code`
+ * and every other own field (`requestId`, `param`, `type`, `responseId`, …), whatever a hostile or misconfigured
+ * endpoint echoed into them — and from its `cause` (see {@link redactCause}). The error is changed in place and
+ * returned; anything that is not an `Error` is returned as {@link redactCause} leaves it.
+ */
+export function redactError<T>(error: T, secrets: readonly (string | undefined)[]): T {
+  if (!(error instanceof Error)) return redactCause(error, secrets) as T;
+  const fields = error as unknown as Record<PropertyKey, unknown>;
+  for (const key of Reflect.ownKeys(error)) {
+    const value = fields[key];
+    if (key === 'cause') fields[key] = redactCause(value, secrets);
+    else if (typeof value === 'string') fields[key] = redactSecrets(value, secrets);
+  }
+  return error;
+}
+
+/** A shallow copy of `record` with keys removed from every string field (an error event, a log record). */
+export function redactFields<T extends object>(record: T, secrets: readonly (string | undefined)[]): T {
+  const copy = { ...record } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(copy)) {
+    if (typeof value === 'string') copy[key] = redactSecrets(value, secrets);
+  }
+  return copy as T;
+}

@@ -131,13 +131,13 @@ describe('failed connects leave nothing behind', () => {
     await sim.waitForIdle();
   });
 
-  test('nothing listening: realtime_handshake_failed', async () => {
+  test('nothing listening: service_unreachable', async () => {
     const gone = await startRealtimeSimulator();
     await gone.close();
     const clock = new ManualClock();
     const model = new OpenAIRealtimeModel({ apiKey: API_KEY, url: gone.url, clock });
     const error = await failure(model.connect({ config: {} }));
-    expect(error).toMatchObject({ code: 'realtime_handshake_failed' });
+    expect(error).toMatchObject({ code: 'service_unreachable', service: 'the Realtime service' });
     expectNoSecret(error);
     expect(clock.pendingTimers).toBe(0);
   });

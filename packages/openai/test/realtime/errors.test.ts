@@ -187,6 +187,20 @@ describe('secrets in what the service sends', () => {
   });
 });
 
+describe('a key echoed into every field of an error event', () => {
+  test('no field of the error event the app gets keeps it (code, message, and the rest)', async () => {
+    const { log, server } = await connected();
+    server.send({
+      type: 'error',
+      event_id: API_KEY,
+      error: { type: API_KEY, code: API_KEY, message: API_KEY, param: API_KEY, event_id: API_KEY },
+    });
+    const error = await log.waitFor('error');
+    expect(error).toMatchObject({ code: '[redacted]', message: '[redacted]' });
+    expect(JSON.stringify(log.events)).not.toContain(API_KEY);
+  });
+});
+
 describe('the end of a connection', () => {
   test('session_expired: the neutral session_expired event, then disconnected; nothing left open', async () => {
     const clock = new ManualClock();

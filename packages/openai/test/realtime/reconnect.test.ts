@@ -335,7 +335,7 @@ describe('giving up and closing', () => {
     const failure = rig.of('error').at(-1);
     expect(failure).toMatchObject({ source: 'session', code: 'reconnect_failed' });
     expect(failure?.error).toBeInstanceOf(ReconnectFailedError);
-    expect(failure?.error).toMatchObject({ attempts: 3, cause: { code: 'realtime_handshake_failed' } });
+    expect(failure?.error).toMatchObject({ attempts: 3, cause: { code: 'service_unreachable' } });
     expect(rig.of('reconnecting').map((e) => [e.attempt, e.delayMs])).toEqual([
       [1, 0],
       [2, 500],

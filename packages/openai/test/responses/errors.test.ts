@@ -115,7 +115,7 @@ describe('OpenAIResponsesModel errors', () => {
       },
     });
     const error = await model.getResponse(userRequest(), {}).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'connection_error' });
+    expect(error).toMatchObject({ code: 'service_unreachable' });
     expect((error as Error).message).toContain('[redacted]');
     for (const text of renderings(error)) expect(text).not.toContain(API_KEY);
     expect(inspect(model, { depth: 10, showHidden: true })).not.toContain(API_KEY);

@@ -1,3 +1,4 @@
+import { ServiceUnreachableError } from '@parley/core';
 import { OpenAIConnectionError, OpenAIRateLimitError, OpenAIServerError } from '@parley/openai';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -157,15 +158,15 @@ describe('OpenAIResponsesModel retries', () => {
     expect(recordedC).toHaveLength(1);
   });
 
-  it('retries a network failure and reports connection_error when it persists', async () => {
+  it('retries a network failure and reports service_unreachable when it persists', async () => {
     const recorded = script(server, [() => HttpResponse.error(), () => HttpResponse.error()]);
     const { model, clock } = makeModel({ maxRetries: 1 });
     const error = await settleWithClock(clock, model.getResponse(userRequest(), {}), 100).catch(
       (e: unknown) => e,
     );
     expect(recorded).toHaveLength(2);
-    expect(error).toBeInstanceOf(OpenAIConnectionError);
-    expect(error).toMatchObject({ code: 'connection_error', status: undefined });
+    expect(error).toBeInstanceOf(ServiceUnreachableError);
+    expect(error).toMatchObject({ code: 'service_unreachable', service: 'the Responses API' });
   });
 
   it('times an attempt out after timeoutMs on the clock, retries, and reports timeout', async () => {

@@ -189,6 +189,11 @@ export type RealtimeSessionEvent<TContext = unknown> =
       responseId?: string;
       /** `true`: the tool returned a `backgroundResult`; its output asked the model for no response. */
       background?: true;
+      /**
+       * What the tool threw (status `failed`, or `error` when a tool guardrail or timeout stopped the call). The
+       * model got a generic `output`, not this error's text.
+       */
+      error?: unknown;
     }
   /** A tool call waits for `session.approve(callId)` or `session.reject(callId)`. */
   | {

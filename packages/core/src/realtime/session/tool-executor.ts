@@ -2,6 +2,7 @@ import { abortable } from '../../abortable.js';
 import type { Agent, AnyFunctionTool } from '../../agent.js';
 import type { Clock } from '../../clock.js';
 import type { RunContext } from '../../context.js';
+import { ParleyError } from '../../errors.js';
 import type { Handoff } from '../../handoff.js';
 import { type NestedRunPort, toolAgent } from '../../nested-run.js';
 import type { RunState } from '../../runner/run-state.js';
@@ -265,6 +266,7 @@ export class ToolExecutor<TContext> {
     let output: string;
     let status: RealtimeToolCallStatus;
     let background = false;
+    let failure: { error: unknown } | undefined;
     try {
       const result = await invokeFunctionTool(tool, {
         agent,
@@ -278,14 +280,18 @@ export class ToolExecutor<TContext> {
       output = result.output;
       status = result.status;
       background = result.status === 'completed' && result.background === true;
+      if (result.status === 'failed') failure = { error: result.error };
     } catch (error) {
       if (signal.aborted) throw error;
-      // A tool guardrail tripwire or a timeout set to raise: the session goes on, the model is told.
+      // A tool guardrail tripwire or a timeout set to raise: the session goes on, the model is told (Parley's
+      // own words only: an error thrown by app code may carry secrets).
       this.#host.reportError('tool', error);
-      output = `Error: the call to "${call.name}" was stopped: ${errorText(error)}`;
+      const why = error instanceof ParleyError ? `: ${errorText(error)}` : '.';
+      output = `Error: the call to "${call.name}" was stopped${why}`;
       status = 'error';
+      failure = { error };
     }
-    this.#end(call, output, status, signal, background);
+    this.#end(call, output, status, signal, background, failure);
   }
 
   async #approval(
@@ -361,7 +367,7 @@ export class ToolExecutor<TContext> {
     } catch (error) {
       if (signal.aborted) throw error;
       // The switch path already reported the error and kept the previous agent.
-      output = `Error: the transfer to "${handoff.agent.name}" failed: ${errorText(error)}`;
+      output = `Error: the transfer to "${handoff.agent.name}" failed.`;
       failed = true;
     }
     this.#deliver(call, { output, failed, background: false }, signal);
@@ -374,6 +380,7 @@ export class ToolExecutor<TContext> {
     status: RealtimeToolCallStatus,
     signal: AbortSignal,
     background = false,
+    failure?: { error: unknown },
   ): void {
     const failed = status !== 'completed' && status !== 'approval_rejected';
     const result = { output, failed, background, status };
@@ -392,6 +399,7 @@ export class ToolExecutor<TContext> {
       status,
       ...(call.responseId !== undefined && { responseId: call.responseId }),
       ...(background && { background }),
+      ...(failure && { error: failure.error }),
     });
   }
 
