@@ -71,6 +71,7 @@ export {
   type LogLevel,
   type LogSink,
 } from './logger.js';
+export { type AddItemsOptions, MemorySession, type Session } from './memory/session.js';
 export {
   type JsonSchema,
   MODEL_SPECIFICATION_VERSION,
@@ -234,7 +235,6 @@ export {
   type RunWaitOptions,
   run,
 } from './runner/runner.js';
-export { MemorySession, type Session } from './runner/session.js';
 export type {
   AgentUpdatedStreamEvent,
   RawModelStreamEvent,
