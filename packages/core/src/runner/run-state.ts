@@ -136,7 +136,7 @@ export class RunState<TContext = unknown> {
     const pendingIds = new Set(data.pendingTurn.calls.map((call) => call.callId));
     return [...data.nestedRuns]
       .filter(([callId]) => pendingIds.has(callId))
-      .map(([, nested]) => new RunState(nested.data));
+      .map(([, nested]) => create(nested.data));
   }
 
   /** Lets the tool call run when the run resumes. The decision binds to the call id and its arguments. */
