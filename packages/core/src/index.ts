@@ -72,6 +72,7 @@ export {
   type LogLevel,
   type LogSink,
 } from './logger.js';
+export { type AddItemsOptions, MemorySession, type Session } from './memory/session.js';
 export {
   type JsonSchema,
   MODEL_SPECIFICATION_VERSION,
@@ -244,7 +245,6 @@ export {
   type RunWaitOptions,
   run,
 } from './runner/runner.js';
-export { MemorySession, type Session } from './runner/session.js';
 export type {
   AgentUpdatedStreamEvent,
   RawModelStreamEvent,

@@ -71,8 +71,8 @@ export interface RunStateData<TContext> {
   nestedRuns?: Map<string, NestedRun<TContext>>;
   hasFinalOutput: boolean;
   finalOutput: unknown;
-  /** What a session already holds of this run. */
-  sessionSaved: { input: boolean; items: number };
+  /** What a session already holds of this run; `writeId` names the run's writes (see `RunSessionWriter`). */
+  sessionSaved: { input: boolean; items: number; writeId?: string };
   /** A run is using this state right now. */
   running: boolean;
 }

@@ -83,7 +83,7 @@ export interface RunStateJson {
   nestedRuns?: Record<string, { toolName: string; state: RunStateJson }>;
   hasFinalOutput: boolean;
   finalOutput?: unknown;
-  sessionSaved: { input: boolean; items: number };
+  sessionSaved: { input: boolean; items: number; writeId?: string };
 }
 
 const usageSchema = z.object({
@@ -211,7 +211,11 @@ const runStateV1Schema: z.ZodType<RunStateJson> = z.object({
     .optional(),
   hasFinalOutput: z.boolean(),
   finalOutput: z.unknown().optional(),
-  sessionSaved: z.object({ input: z.boolean(), items: z.number().int().nonnegative() }),
+  sessionSaved: z.object({
+    input: z.boolean(),
+    items: z.number().int().nonnegative(),
+    writeId: z.string().optional(),
+  }),
 });
 
 type SerializedRunItem = RunItemJson;

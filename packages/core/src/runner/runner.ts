@@ -6,26 +6,22 @@ import { DEFAULT_MAX_TURNS } from '../constants.js';
 import { createRunContext } from '../context.js';
 import { AbortError, UserError } from '../errors.js';
 import type { ConversationItem } from '../items.js';
+import { RunSessionWriter } from '../memory/run-session-writes.js';
+import type { Session } from '../memory/session.js';
 import { optionKeys } from '../option-keys.js';
 import { checkOptionValues, type OptionRule, optionRules } from '../option-values.js';
 import { checkModelSettings } from '../text-option-keys.js';
 import { releaseToolSources } from '../tool-source.js';
 import { throwIfAborted } from './concurrency.js';
 import { MaxTurnsExceededError } from './errors.js';
-import { collectAnsweredCallIds, inputToItems, type LoopEnv } from './loop-env.js';
+import { collectAnsweredCallIds, type LoopEnv } from './loop-env.js';
 import { type RunSettings, resolveRunSettings } from './run-config.js';
-import {
-  type HandoffOutputItem,
-  type RunItem,
-  runItemsToConversation,
-  type ToolCallOutputItem,
-} from './run-items.js';
 import { runLoop } from './run-loop.js';
 import { RunResult } from './run-result.js';
 import { createRunState, RunState, runStateData } from './run-state.js';
 import type { RunStateData } from './run-state-data.js';
 import { runParentSpan } from './run-tracing.js';
-import type { Session } from './session.js';
+import type { RunStreamEvent } from './stream-events.js';
 import { type CancelMode, createStreamedRunResult, type StreamedRunResult } from './streamed-run-result.js';
 
 /** The default turn budget of a run. */
@@ -47,8 +43,8 @@ export interface RunOptions<TContext = unknown> extends RunSettings<TContext> {
   stream?: boolean;
   /**
    * Conversation memory: read before the first turn, written with the input and new items when the run
-   * ends. A run that fails keeps the tool calls that completed (with their outputs) but not its final
-   * message; an aborted run writes nothing.
+   * ends or pauses (a streamed run also as each batch of tool calls completes). A run that fails or is
+   * cancelled keeps the tool calls that completed (with their outputs) but not its final message.
    */
   session?: Session;
 }
@@ -226,6 +222,7 @@ export class Runner {
           })
         : undefined;
     const driver = streamed?.driver;
+    const writer = options.session ? new RunSessionWriter(options.session, data) : undefined;
     // The env gets its final fields here: assigning them later makes V8 keep runs' objects past young GCs.
     const env: LoopEnv<TContext> = {
       state,
@@ -234,7 +231,7 @@ export class Runner {
       clock: this.#clock,
       settings: resolveRunSettings(this.config, options),
       stream: driver !== undefined,
-      emit: driver ? driver.push : ignoreEvent,
+      emit: driver ? (writer ? writeWhenSettled(driver.push, writer) : driver.push) : ignoreEvent,
       consumerCaughtUp: driver ? () => driver.caughtUp(controller.signal) : caughtUpAtOnce,
       stopAfterTurn: () => stopAfterTurn,
       answeredCallIds: collectAnsweredCallIds(data),
@@ -269,13 +266,11 @@ export class Runner {
         }
         await runLoop(env);
         throwIfAborted(controller.signal);
-        if (options.session) await saveToSession(options.session, data, 'all');
+        await writer?.write('all');
         return undefined;
       } catch (error) {
         const failed = failure(error);
-        if (failed && options.session && !aborted) {
-          await saveToSession(options.session, data, 'completed_calls').catch(() => {});
-        }
+        await writer?.write('completed_calls').catch(() => {});
         return failed;
       } finally {
         const released = releaseToolSources(data.runContext);
@@ -364,45 +359,6 @@ export class Runner {
   }
 }
 
-function isOutput<TContext>(
-  item: RunItem<TContext>,
-): item is ToolCallOutputItem<TContext> | HandoffOutputItem<TContext> {
-  return item.type === 'tool_call_output_item' || item.type === 'handoff_output_item';
-}
-
-/**
- * Adds what the session does not hold yet: the input, then the new items (`all`); for a failed run
- * (`completed_calls`) only the items up to its last tool output, without calls that got no output: the
- * tools' side effects happened, the rejected final message does not count. Nothing when no tool completed.
- */
-async function saveToSession<TContext>(
-  session: Session,
-  data: RunStateData<TContext>,
-  what: 'all' | 'completed_calls',
-): Promise<void> {
-  const from = data.sessionSaved.items;
-  let end = data.generatedItems.length;
-  let items = data.generatedItems.slice(from, end);
-  if (what === 'completed_calls') {
-    end = from + items.findLastIndex(isOutput) + 1;
-    if (end === from) return;
-    const answered = new Set<string>();
-    items = data.generatedItems.slice(from, end);
-    for (const item of items) if (isOutput(item)) answered.add(item.rawItem.callId);
-    items = items.filter(
-      (item) =>
-        (item.type !== 'tool_call_item' && item.type !== 'handoff_call_item') ||
-        answered.has(item.rawItem.callId),
-    );
-  }
-  const conversation = [
-    ...(data.sessionSaved.input ? [] : inputToItems(data.originalInput)),
-    ...runItemsToConversation(items),
-  ];
-  if (conversation.length > 0) await session.addItems(conversation);
-  data.sessionSaved = { input: true, items: end };
-}
-
 const CAUGHT_UP: Promise<void> = Promise.resolve();
 
 function caughtUpAtOnce(): Promise<void> {
@@ -410,6 +366,19 @@ function caughtUpAtOnce(): Promise<void> {
 }
 
 function ignoreEvent(): void {}
+
+/** A streamed run writes to its session as tools complete, not only at the end. */
+function writeWhenSettled<TContext>(
+  push: (event: RunStreamEvent<TContext>) => void,
+  writer: RunSessionWriter<TContext>,
+): (event: RunStreamEvent<TContext>) => void {
+  return (event) => {
+    push(event);
+    if (event.type === 'run_item' && (event.name === 'tool_output' || event.name === 'handoff_occurred')) {
+      writer.queueSettled();
+    }
+  };
+}
 
 const defaultRunner = new Runner();
 

@@ -78,7 +78,7 @@ describe('aborting the signal', () => {
       expect(logAtSettle).toEqual(['slow_a start', 'slow_b start', 'slow_a finally', 'slow_b finally']);
       expect(clock.pendingTimers).toBe(0);
       expect(model.callCount).toBe(1);
-      // A cancelled run saves nothing and cannot be resumed.
+      // No tool completed: the cancelled run saves nothing (and cannot be resumed).
       expect(await session.getItems()).toEqual([]);
     });
   });

@@ -96,6 +96,8 @@ export class ConnectionLifecycle<TContext> {
   #connecting: Promise<void> | undefined;
   #releasing: Promise<void> = Promise.resolve();
   #closing: Promise<void> | undefined;
+  /** A session seeded from memory: its first connection gets the history replayed. */
+  #replayOnConnect = false;
   /** Connections whose provider close failed: `close()` retries them. Created on first use. */
   #unclosed: Map<RealtimeConnection, unknown> | undefined;
 
@@ -119,6 +121,11 @@ export class ConnectionLifecycle<TContext> {
     state.onConnectionLost = (connection, detail) => {
       if (connection === state.connection) this.ended(detail, 'connection_lost');
     };
+  }
+
+  /** The next connect replays the history (loaded from memory) into the new conversation, as a reconnect does. */
+  replayOnConnect(): void {
+    this.#replayOnConnect = true;
   }
 
   /** While connecting or reconnecting: settles when that attempt does. */
@@ -339,6 +346,10 @@ export class ConnectionLifecycle<TContext> {
       if (controller.signal.aborted) throw controller.signal.reason;
       this.adopt(opened);
       this.#connectAbort = undefined;
+      if (this.#replayOnConnect) {
+        this.#reconnection.replayHistory();
+        this.#replayOnConnect = false;
+      }
       for (const warning of opened.warnings) state.emit({ type: 'warning', ...warning });
       state.emit({ type: 'connection_status', status: 'connected' });
       state.emit({ type: 'agent_started', agent: state.agent });

@@ -7,6 +7,7 @@ import {
 } from '../../constants.js';
 import { UserError } from '../../errors.js';
 import type { OutputGuardrail } from '../../guardrails.js';
+import type { Session } from '../../memory/session.js';
 import { optionKeys } from '../../option-keys.js';
 import { type PlaybackTracker, RealtimePlaybackTracker } from '../playback/playback-tracker.js';
 import {
@@ -88,6 +89,12 @@ export interface RealtimeSessionOptions<TContext = unknown> {
    * events the session makes of it). Off by default: it costs a copy of each event. Default `false`.
    */
   rawEvents?: boolean;
+  /**
+   * Conversation memory (a `Session`, e.g. `storeSession(store, id)` from `@parley/memory`): every turn is written
+   * as the listener heard it, as it happens, and the first `connect()` starts the provider's conversation from
+   * what it holds. A text run given the same session shares the conversation. See docs/memory.md.
+   */
+  memory?: Session;
 }
 
 /** {@link RealtimeSessionOptions} with defaults applied. */
@@ -107,6 +114,7 @@ export interface ResolvedSessionOptions<TContext> {
   delegate: Agent<TContext> | undefined;
   delegateDelivery: 'commentary' | 'thought';
   rawEvents: boolean;
+  memory: Session | undefined;
 }
 
 const OWNER = 'RealtimeSessionOptions';
@@ -126,6 +134,7 @@ const SESSION_OPTIONS = optionKeys<RealtimeSessionOptions>(OWNER, {
   delegate: true,
   delegateDelivery: true,
   rawEvents: true,
+  memory: true,
 });
 const CONFIG_OPTIONS = optionKeys<RealtimeSessionSettings>(OWNER, {
   voice: true,
@@ -191,6 +200,19 @@ export function resolveSessionOptions<TContext>(
   if (options.rawEvents !== undefined && typeof options.rawEvents !== 'boolean') {
     throw invalid('rawEvents must be true or false.');
   }
+  const memory = options.memory as Partial<Session> | undefined;
+  if (
+    memory !== undefined &&
+    (typeof memory !== 'object' ||
+      memory === null ||
+      (['getItems', 'addItems', 'popItem', 'clearSession'] as const).some(
+        (name) => typeof memory[name] !== 'function',
+      ))
+  ) {
+    throw invalid(
+      'memory must be a Session (getItems, addItems, popItem, clearSession), e.g. storeSession(store, id).',
+    );
+  }
   positive('guardrailDebounceChars', options.guardrailDebounceChars, true);
   positive('toolTimeoutMs', options.toolTimeoutMs, false);
   positive('responseTimeoutMs', options.responseTimeoutMs, false);
@@ -254,6 +276,7 @@ export function resolveSessionOptions<TContext>(
     delegate: checkDelegate(options, model as RealtimeModel),
     delegateDelivery: options.delegateDelivery ?? 'commentary',
     rawEvents: options.rawEvents ?? false,
+    memory: options.memory,
   };
 }
 

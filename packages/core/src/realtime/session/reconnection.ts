@@ -198,6 +198,42 @@ export class Reconnection<TContext> {
   }
 
   /**
+   * Replays the history into the live connection (as items, or as context appends for an append-only provider),
+   * warning about what cannot be replayed; returns how many commands it sent. Used after a reconnect, and on the
+   * first connect of a session seeded from memory.
+   */
+  replayHistory(held?: Parameters<typeof planHistoryReplay>[1]): number {
+    const state = this.#state;
+    const byContext = this.#replay === 'context';
+    const plan = byContext
+      ? { commands: [], skipped: [], cut: [] }
+      : planHistoryReplay(this.#history.items, held);
+    const appends = byContext ? planContextReplay(this.#history.items, held) : [];
+    if (this.#acknowledged) this.#echoes.expect(plan.commands);
+    for (const command of plan.commands) state.send(command);
+    for (const command of appends) state.send(command);
+    if (plan.skipped.length > 0) {
+      state.emit({
+        type: 'warning',
+        code: 'history_not_replayed',
+        message:
+          `${plan.skipped.length} spoken message(s) had no transcript and were not replayed into the new ` +
+          `conversation (${plan.skipped.join(', ')}); turn on input transcription to keep them.`,
+      });
+    }
+    if (plan.cut.length > 0) {
+      state.emit({
+        type: 'warning',
+        code: 'history_not_replayed',
+        message:
+          `${plan.cut.length} spoken user message(s) were cut mid-transcription and were not replayed into the new ` +
+          `conversation (${plan.cut.join(', ')}): their transcript is partial (marked interrupted in history).`,
+      });
+    }
+    return plan.commands.length + appends.length;
+  }
+
+  /**
    * Makes `opened` the live connection, replays the history into it and announces it. Throws when it
    * cannot be used, having closed or released it.
    */
@@ -220,18 +256,12 @@ export class Reconnection<TContext> {
     }
     // A resumed conversation holds what its token restores: only the rest is replayed.
     const held = opened.resumed ? state.resumption.covered : undefined;
-    const byContext = this.#replay === 'context';
-    const plan = byContext
-      ? { commands: [], skipped: [], cut: [] }
-      : planHistoryReplay(this.#history.items, held);
-    const appends = byContext ? planContextReplay(this.#history.items, held) : [];
     // Sent before the cut and never acknowledged: after the history, as they came; their echoes enter the
     // history like any acknowledged message (they are not replay echoes).
     const carried = this.#inputs.carried;
+    let replayed: number;
     try {
-      if (this.#acknowledged) this.#echoes.expect(plan.commands);
-      for (const command of plan.commands) state.send(command);
-      for (const command of appends) state.send(command);
+      replayed = this.replayHistory(held);
       for (const item of carried) {
         state.send({ type: 'createItem', item });
         this.#inputs.messageSent(item);
@@ -243,29 +273,11 @@ export class Reconnection<TContext> {
       throw error;
     }
     this.#reconnectedAt = this.#clock.now();
-    if (plan.skipped.length > 0) {
-      state.emit({
-        type: 'warning',
-        code: 'history_not_replayed',
-        message:
-          `${plan.skipped.length} spoken message(s) had no transcript and were not replayed into the new ` +
-          `conversation (${plan.skipped.join(', ')}); turn on input transcription to keep them.`,
-      });
-    }
-    if (plan.cut.length > 0) {
-      state.emit({
-        type: 'warning',
-        code: 'history_not_replayed',
-        message:
-          `${plan.cut.length} spoken user message(s) were cut mid-transcription and were not replayed into the new ` +
-          `conversation (${plan.cut.join(', ')}): their transcript is partial (marked interrupted in history).`,
-      });
-    }
     state.emit({
       type: 'reconnected',
       reason,
       attempt,
-      replayedItems: plan.commands.length + appends.length + carried.length,
+      replayedItems: replayed + carried.length,
       ...(opened.resumed && { resumed: true }),
     });
   }

@@ -13,6 +13,7 @@ import type { RealtimeSessionEvent } from './events.js';
 import { RealtimeHistory } from './history.js';
 import { HistoryMirror } from './history-mirror.js';
 import { Interruptions } from './interruption.js';
+import { RealtimeMemoryWrites } from './memory-writes.js';
 import { MessageOrder } from './message-order.js';
 import type { ResolvedSessionOptions } from './options.js';
 import { OutputGuardrailMonitor } from './output-guardrail-monitor.js';
@@ -52,6 +53,8 @@ export interface SessionParts<TContext> {
   readonly lifecycle: ConnectionLifecycle<TContext>;
   readonly switcher: AgentSwitcher<TContext>;
   readonly delegations: Delegations<TContext>;
+  /** Writes the conversation to the `memory` option and seeds the session from it; absent without one. */
+  readonly memory: RealtimeMemoryWrites | undefined;
   /** Held for the units' own tests (`#session-units`); the façade does not use them. */
   readonly router: ProviderEventRouter<TContext>;
   readonly executor: ToolExecutor<TContext>;
@@ -171,6 +174,7 @@ export function assembleSession<TContext>(
   const lifecycle: ConnectionLifecycle<TContext> = new ConnectionLifecycle(state, wiring);
   links.lifecycle = lifecycle;
   const router = new ProviderEventRouter(state, Object.assign(wiring, { lifecycle }));
+  const memory = resolved.memory && connectMemory(resolved.memory, history, state, clock);
   return {
     options: resolved,
     runContext,
@@ -194,5 +198,24 @@ export function assembleSession<TContext>(
     delegations,
     router,
     executor,
+    memory,
   };
+}
+
+/** The memory writer, fed by the session's own history and turn events. */
+function connectMemory<TContext>(
+  session: NonNullable<ResolvedSessionOptions<TContext>['memory']>,
+  history: RealtimeHistory,
+  state: SessionState<TContext>,
+  clock: ResolvedSessionOptions<TContext>['clock'],
+): RealtimeMemoryWrites {
+  const memory = new RealtimeMemoryWrites(session, history, clock, (code, message) =>
+    state.emit({ type: 'warning', code, message }),
+  );
+  const changed = () => memory.changed();
+  state.hub.on('history_added', changed);
+  state.hub.on('history_updated', changed);
+  state.hub.on('history_removed', changed);
+  state.hub.on('turn_done', (event) => memory.turnDone((event as { responseId: string }).responseId));
+  return memory;
 }

@@ -10,6 +10,7 @@ import type {
 } from '../seam.js';
 import type { PendingApproval } from './approvals.js';
 import { requireContextAppends, requireResponseRequests } from './capability-strategies.js';
+import { RealtimeConnectError } from './errors.js';
 import type {
   RealtimeSessionEvent,
   RealtimeSessionEventOf,
@@ -153,7 +154,20 @@ export class RealtimeSession<TContext = unknown>
    * is `reconnecting` by itself, it settles with that reconnection.
    */
   connect(): Promise<void> {
-    return this.#parts.lifecycle.connect();
+    const { memory, lifecycle } = this.#parts;
+    if (!memory || memory.seededAlready) return lifecycle.connect();
+    return memory.seed().then(
+      (loaded) => {
+        if (loaded > 0) lifecycle.replayOnConnect();
+        return lifecycle.connect();
+      },
+      (error: unknown) => {
+        throw new RealtimeConnectError(
+          `Could not load the conversation from memory: ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
+      },
+    );
   }
 
   /**
@@ -162,7 +176,12 @@ export class RealtimeSession<TContext = unknown>
    * every event iterator. Idempotent and safe to call concurrently or from any task.
    */
   close(): Promise<void> {
-    return this.#parts.lifecycle.close();
+    const { memory, lifecycle } = this.#parts;
+    if (!memory) return lifecycle.close();
+    return lifecycle.close().finally(() => {
+      memory.ended();
+      return memory.settled();
+    });
   }
 
   /** `await using session = new RealtimeSession(...)` closes it at the end of the scope. */

@@ -1,0 +1,1 @@
+export { openRedisStore, RedisStore, type RedisStoreOptions } from './redis-store.js';
