@@ -1,3 +1,10 @@
+export type {
+  KeepaliveOptions,
+  SocketEventMap,
+  WebSocketConstructor,
+  WebSocketLike,
+  WebSocketStyle,
+} from '@parley/transport';
 export { liveCapabilities } from './live/capabilities.js';
 export { OpenAILiveError, type OpenAILiveErrorCode } from './live/errors.js';
 export type { OpenAILiveConnection } from './live/live-connection.js';
@@ -19,12 +26,6 @@ export type {
   OpenAIRealtimeSessionConfig,
   OpenAITurnDetectionOptions,
 } from './realtime/options.js';
-export type {
-  SocketEventMap,
-  WebSocketConstructor,
-  WebSocketLike,
-  WebSocketStyle,
-} from './realtime/socket-types.js';
 export {
   OpenAIAPIError,
   type OpenAIAPIErrorDetails,
@@ -44,7 +45,6 @@ export type {
   OpenAIResponsesModelOptions,
 } from './responses/options.js';
 export { OpenAIProvider, type OpenAIProviderOptions } from './responses/provider.js';
-export type { KeepaliveOptions } from './shared/keepalive.js';
 export type {
   WireAudioFormat,
   WireFunctionTool,
