@@ -7,21 +7,21 @@ import {
 } from '@parley/core';
 import { optionKeys, resolveClockOption } from '@parley/core/internal';
 import {
-  type KeepaliveOptions,
   type OpenAIRealtimeConnection,
   OpenAIRealtimeError,
   type OpenAIRealtimeSessionConfig,
-  type WebSocketConstructor,
-  type WebSocketStyle,
 } from '@parley/openai';
+import { OpenAIRealtimeConnection as Connection } from '@parley/openai/protocol';
 import {
-  OpenAIRealtimeConnection as Connection,
   detectWebSocketStyle,
   type Handshake,
+  type KeepaliveOptions,
   openSocket,
   type ResolvedKeepalive,
   resolveKeepalive,
-} from '@parley/openai/protocol';
+  type WebSocketConstructor,
+  type WebSocketStyle,
+} from '@parley/transport';
 import { AZURE_REALTIME_CAPABILITIES } from './capabilities.js';
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from './constants.js';
 import { fetchToken } from './credentials.js';

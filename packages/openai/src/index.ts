@@ -1,5 +1,12 @@
 export { OpenAIChatCompletionsModel } from './chat-completions/model.js';
 export type { OpenAIChatCompletionsModelOptions } from './chat-completions/options.js';
+export type {
+  KeepaliveOptions,
+  SocketEventMap,
+  WebSocketConstructor,
+  WebSocketLike,
+  WebSocketStyle,
+} from '@parley/transport';
 export { liveCapabilities } from './live/capabilities.js';
 export { OpenAILiveError, type OpenAILiveErrorCode } from './live/errors.js';
 export type { OpenAILiveConnection } from './live/live-connection.js';
@@ -21,12 +28,6 @@ export type {
   OpenAIRealtimeSessionConfig,
   OpenAITurnDetectionOptions,
 } from './realtime/options.js';
-export type {
-  SocketEventMap,
-  WebSocketConstructor,
-  WebSocketLike,
-  WebSocketStyle,
-} from './realtime/socket-types.js';
 export {
   OpenAIAPIError,
   type OpenAIAPIErrorDetails,
@@ -46,7 +47,6 @@ export type {
   OpenAIResponsesModelOptions,
 } from './responses/options.js';
 export { OpenAIProvider, type OpenAIProviderOptions } from './responses/provider.js';
-export type { KeepaliveOptions } from './shared/keepalive.js';
 export type {
   WireAudioFormat,
   WireFunctionTool,

@@ -4,10 +4,7 @@
  * socket helpers that open it on every runtime.
  */
 
-export { checkNestedLiveOptionKeys, LIVE_SESSION_OPTION_KEYS } from './live/options.js';
-export type { ConnectionSettings } from './realtime/connection.js';
-export { OpenAIRealtimeConnection } from './realtime/connection.js';
-export { RESERVED_UPGRADE_HEADERS } from './realtime/options.js';
+// Moved to @parley/transport; re-exported here for adapters written against this entry point.
 export {
   createSocket,
   detectWebSocketStyle,
@@ -15,5 +12,10 @@ export {
   type HandshakeCredentials,
   loadWebSocketConstructor,
   openSocket,
-} from './realtime/socket.js';
-export { type ResolvedKeepalive, resolveKeepalive } from './shared/keepalive.js';
+  type ResolvedKeepalive,
+  resolveKeepalive,
+} from '@parley/transport';
+export { checkNestedLiveOptionKeys, LIVE_SESSION_OPTION_KEYS } from './live/options.js';
+export type { ConnectionSettings } from './realtime/connection.js';
+export { OpenAIRealtimeConnection } from './realtime/connection.js';
+export { RESERVED_UPGRADE_HEADERS } from './realtime/options.js';

@@ -7,17 +7,23 @@ import {
   type RealtimeSessionConfig,
   type TimerHandle,
 } from '@parley/core';
-import type { SocketEventMap, WebSocketLike } from '../realtime/socket-types.js';
+import {
+  ConnectPhase,
+  closeWait,
+  frameText,
+  listenToSocket,
+  reportListenerError,
+  type SocketEventMap,
+  startKeepalive,
+  upgradeStatus,
+  type WebSocketLike,
+} from '@parley/transport';
 import { decodeBase64, encodeBase64 } from '../shared/base64.js';
-import { closeWait } from '../shared/close-wait.js';
-import { ConnectPhase } from '../shared/connect-phase.js';
 import { isPlainObject } from '../shared/deep-merge.js';
-import { startKeepalive } from '../shared/keepalive.js';
 import type { LiveAppendKind, LiveClientEvent } from '../shared/live-wire-events.js';
 import type { LiveFunctionTool, LiveSessionConfig } from '../shared/live-wire-session.js';
 import { rawEventOf } from '../shared/raw-event.js';
 import { redactSecrets } from '../shared/redact.js';
-import { frameText, listenToSocket, reportListenerError, upgradeStatus } from '../shared/socket-plumbing.js';
 import { BackendRelay } from './backend-relay.js';
 import { OpenAILiveError } from './errors.js';
 import { InputTurns } from './input-turns.js';

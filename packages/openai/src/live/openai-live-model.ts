@@ -4,8 +4,8 @@ import {
   type RealtimeConnectOptions,
   type RealtimeModel,
 } from '@parley/core';
-import { detectWebSocketStyle, handshakeCredentials, openSocket } from '../realtime/socket.js';
-import type { WebSocketStyle } from '../realtime/socket-types.js';
+import { detectWebSocketStyle, openSocket, type WebSocketStyle } from '@parley/transport';
+import { handshakeCredentials } from '../realtime/handshake.js';
 import { obtainApiKey } from '../shared/api-key.js';
 import { liveCapabilities } from './capabilities.js';
 import { OpenAILiveError } from './errors.js';

@@ -1,19 +1,19 @@
 import { type Clock, UserError } from '@parley/core';
 import { type OptionKeyList, optionKeys, resolveClockOption } from '@parley/core/internal';
+import type { WebSocketConstructor, WebSocketStyle } from '@parley/transport';
+import {
+  KEEPALIVE_OPTION_KEYS,
+  type KeepaliveOptions,
+  type ResolvedKeepalive,
+  resolveKeepalive,
+} from '@parley/transport';
 import {
   DEFAULT_CLOSE_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_SILENCE_FRAME_MS,
   DEFAULT_TURN_GAP_MS,
 } from '../constants.js';
-import type { WebSocketConstructor, WebSocketStyle } from '../realtime/socket-types.js';
 import { type ApiKeySource, resolveApiKeySource } from '../shared/api-key.js';
-import {
-  KEEPALIVE_OPTION_KEYS,
-  type KeepaliveOptions,
-  type ResolvedKeepalive,
-  resolveKeepalive,
-} from '../shared/keepalive.js';
 
 /** Options of {@link OpenAILiveModel}. */
 export interface OpenAILiveModelOptions {

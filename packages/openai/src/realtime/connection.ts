@@ -9,21 +9,24 @@ import {
 } from '@parley/core';
 import { encodeBase64 } from '../shared/base64.js';
 import { toBetaClientEvent } from '../shared/beta-dialect.js';
-import { closeWait } from '../shared/close-wait.js';
-import { ConnectPhase } from '../shared/connect-phase.js';
 import type { JsonObject } from '../shared/deep-merge.js';
-import { type ResolvedKeepalive, startKeepalive } from '../shared/keepalive.js';
 import { isNetworkFailure } from '../shared/network-failure.js';
 import { rawEventOf } from '../shared/raw-event.js';
 import type { WireSession, WireTurnDetection } from '../shared/realtime-wire.js';
 import { redactCause, redactFields, redactSecrets } from '../shared/redact.js';
 import {
+  ConnectPhase,
+  closeWait,
   frameText,
   isNodeBuffer,
   listenToSocket,
+  type ResolvedKeepalive,
   reportListenerError,
+  type SocketEventMap,
+  startKeepalive,
   upgradeStatus,
-} from '../shared/socket-plumbing.js';
+  type WebSocketLike,
+} from '@parley/transport';
 import { type ClientEvent, commandEventId, commandTypeOfEventId, toClientEvent } from './client-events.js';
 import { OpenAIRealtimeError } from './errors.js';
 import type { OpenAIRealtimeSessionConfig } from './options.js';
@@ -35,7 +38,6 @@ import {
   toWireSession,
   wireTurnDetectionOf,
 } from './session-config.js';
-import type { SocketEventMap, WebSocketLike } from './socket-types.js';
 
 /** What a connection needs besides its socket. */
 export interface ConnectionSettings {

@@ -4,23 +4,17 @@ import {
   type RealtimeConnectOptions,
   type RealtimeModel,
 } from '@parley/core';
+import { detectWebSocketStyle, openSocket, type WebSocketStyle } from '@parley/transport';
 import { obtainApiKey } from '../shared/api-key.js';
 import { OPENAI_REALTIME_CAPABILITIES } from './capabilities.js';
 import { OpenAIRealtimeConnection } from './connection.js';
 import { OpenAIRealtimeError } from './errors.js';
+import { assertBrowserKey, browserHeaderError, handshakeCredentials } from './handshake.js';
 import {
   type OpenAIRealtimeModelOptions,
   type ResolvedRealtimeOptions,
   resolveRealtimeOptions,
 } from './options.js';
-import {
-  assertBrowserKey,
-  browserHeaderError,
-  detectWebSocketStyle,
-  handshakeCredentials,
-  openSocket,
-} from './socket.js';
-import type { WebSocketStyle } from './socket-types.js';
 
 /**
  * The OpenAI Realtime API (GA protocol) over a WebSocket, as a Parley {@link RealtimeModel}.

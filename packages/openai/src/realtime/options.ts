@@ -1,10 +1,10 @@
 import { type Clock, UserError } from '@parley/core';
 import { optionKeys, resolveClockOption } from '@parley/core/internal';
+import type { WebSocketConstructor, WebSocketStyle } from '@parley/transport';
+import { type KeepaliveOptions, type ResolvedKeepalive, resolveKeepalive } from '@parley/transport';
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from '../constants.js';
 import { type ApiKeySource, resolveApiKeySource } from '../shared/api-key.js';
-import { type KeepaliveOptions, type ResolvedKeepalive, resolveKeepalive } from '../shared/keepalive.js';
 import type { WireSession } from '../shared/realtime-wire.js';
-import type { WebSocketConstructor, WebSocketStyle } from './socket-types.js';
 
 /**
  * OpenAI's own turn-detection settings, passed as `turnDetection.providerOptions` (the session's neutral

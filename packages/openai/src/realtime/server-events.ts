@@ -7,11 +7,11 @@ import type {
   RealtimeUsage,
 } from '@parley/core';
 import { RecentIds } from '@parley/core/internal';
+import type { NodeTextFrame } from '@parley/transport';
 import { ENDED_RESPONSES_LIMIT } from '../constants.js';
 import { decodeBase64, decodeBase64Exact } from '../shared/base64.js';
 import { isPlainObject, type JsonObject } from '../shared/deep-merge.js';
 import type { WireServerEventType } from '../shared/realtime-wire-events.js';
-import type { NodeTextFrame } from '../shared/socket-plumbing.js';
 import { CLIENT_REQUEST_ID_KEY, commandTypeOfEventId } from './client-events.js';
 import { type DeltaFrame, readDeltaFrame } from './delta-frame.js';
 

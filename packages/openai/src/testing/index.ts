@@ -1,3 +1,4 @@
+export type { HarnessTransport } from '@parley/transport/testing';
 export type { JsonObject } from '../shared/deep-merge.js';
 export type {
   LiveAppendKind,
@@ -133,4 +134,3 @@ export {
   SimulatorHarness,
   type SimulatorHarnessOptions,
 } from './simulator-harness.js';
-export type { HarnessTransport } from './transport-faults.js';

@@ -1,4 +1,5 @@
 import type { RealtimeCommand, RealtimeItem, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
+import { type HarnessTransport, TransportFaults } from '@parley/transport/testing';
 import { type BrainOutput, type BrainResponse, createHold, type Hold } from './brain.js';
 import { FastForwardClock } from './fast-forward-clock.js';
 import { HARNESS_OPTIONS, HARNESS_SIMULATOR_OPTIONS } from './option-keys.js';
@@ -15,7 +16,6 @@ import {
   type SimulatorRefusal,
   startRealtimeSimulator,
 } from './simulator.js';
-import { type HarnessTransport, TransportFaults } from './transport-faults.js';
 import { waitForCommands } from './wait-for-command.js';
 
 /** One output of a {@link ScriptedResponse}. */

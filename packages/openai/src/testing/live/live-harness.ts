@@ -5,12 +5,12 @@ import type {
   RealtimeModel,
   RealtimeSessionConfig,
 } from '@parley/core';
+import { type HarnessTransport, TransportFaults } from '@parley/transport/testing';
 import { decodeBase64 } from '../../shared/base64.js';
 import { isPlainObject } from '../../shared/deep-merge.js';
 import type { LiveSessionResource } from '../../shared/live-wire-session.js';
 import { LIVE_HARNESS_OPTIONS } from '../option-keys.js';
 import { speechAudio } from '../sim-audio.js';
-import { type HarnessTransport, TransportFaults } from '../transport-faults.js';
 import { waitForCommands } from '../wait-for-command.js';
 import type { LiveReaction } from './live-brain.js';
 import type { LiveSimulatorSession } from './live-sim-session.js';

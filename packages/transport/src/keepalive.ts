@@ -1,6 +1,6 @@
 import type { Clock, TimerHandle } from '@parley/core';
 import { type OptionKeyList, optionKeys } from '@parley/core/internal';
-import type { WebSocketLike } from '../realtime/socket-types.js';
+import type { WebSocketLike } from './socket-types.js';
 
 /**
  * How often a connection pings the service while it is open, and how long it waits for the pong before it counts the

@@ -7,7 +7,7 @@ export interface SocketEventMap {
 }
 
 /**
- * The WHATWG WebSocket subset Parley uses: `addEventListener`, `removeEventListener`, `send`, `close`,
+ * The WHATWG WebSocket subset every Parley adapter uses: `addEventListener`, `removeEventListener`, `send`, `close`,
  * `binaryType` and `readyState`. `globalThis.WebSocket` (browsers, Node >= 22, Bun, Deno) and the `ws` package
  * both fit.
  */
@@ -34,7 +34,7 @@ export type WebSocketConstructor = new (url: string, protocols?: string | string
  * - `'ws'`: `new WebSocket(url, protocols, { headers })` — the `ws` package and classes compatible with it;
  * - `'headers-init'`: `new WebSocket(url, { protocols, headers })` — the native WebSocket of Node (undici), Bun
  *   and Deno;
- * - `'browser'`: `new WebSocket(url, protocols)` without headers — only an ephemeral `ek_` key can be used, sent
- *   as the `openai-insecure-api-key.<key>` subprotocol.
+ * - `'browser'`: `new WebSocket(url, protocols)` without headers — credentials can only travel in the URL or as
+ *   subprotocols (OpenAI: an ephemeral `ek_` key as the `openai-insecure-api-key.<key>` subprotocol).
  */
 export type WebSocketStyle = 'ws' | 'headers-init' | 'browser';

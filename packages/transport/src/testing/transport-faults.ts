@@ -1,10 +1,5 @@
-import { detectWebSocketStyle, loadWebSocketConstructor } from '../realtime/socket.js';
-import type {
-  SocketEventMap,
-  WebSocketConstructor,
-  WebSocketLike,
-  WebSocketStyle,
-} from '../realtime/socket-types.js';
+import { detectWebSocketStyle, loadWebSocketConstructor } from '../open-socket.js';
+import type { SocketEventMap, WebSocketConstructor, WebSocketLike, WebSocketStyle } from '../socket-types.js';
 
 const OPEN = 1;
 const CLOSING = 2;

@@ -1,6 +1,6 @@
-import type { SocketEventMap, WebSocketLike } from '../realtime/socket-types.js';
+import type { SocketEventMap, WebSocketLike } from './socket-types.js';
 
-/** What both realtime connections do with their socket besides speaking their protocol. */
+/** What every realtime connection does with its socket besides speaking its protocol. */
 
 /** A connection's socket listeners, one per event. */
 export type SocketListeners = { [K in keyof SocketEventMap]: (event: SocketEventMap[K]) => void } & {
