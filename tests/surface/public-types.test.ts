@@ -4,7 +4,7 @@ import { expect, test } from 'vitest';
 import { entryPoints, unexportedPublicTypes } from './public-types.js';
 
 const packagesDir = fileURLToPath(new URL('../../packages/', import.meta.url));
-const PACKAGES = ['core', 'mock', 'openai', 'azure', 'ai-sdk', 'conformance', 'cli'];
+const PACKAGES = ['core', 'mock', 'openai', 'azure', 'ai-sdk', 'google', 'conformance', 'cli'];
 const KNOWN_GAPS = new URL('./unexported-public-types.txt', import.meta.url);
 
 // A type that a public signature names must be importable by the app that calls it: exported from an entry point.
