@@ -66,7 +66,10 @@ function plain(message: LiveServerMessage): unknown {
 }
 
 describe('@google/genai Live client against the Gemini simulator', () => {
-  it('runs a spoken conversation with a tool call; every message parses with the SDK types', async () => {
+  // Paced on a fast-forward clock: a loaded machine stretches it (no timing is asserted).
+  it('runs a spoken conversation with a tool call; every message parses with the SDK types', {
+    timeout: 60_000,
+  }, async () => {
     simulator = await startGeminiSimulator({ clock: new FastForwardClock() });
     simulator.respondWith(
       { outputs: [{ type: 'call', name: 'get_weather', args: { city: 'Paris' } }] },
