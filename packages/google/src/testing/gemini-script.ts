@@ -9,9 +9,9 @@ export type GeminiScriptedOutput =
   /**
    * The model says `text`: `audioMs` of audio (default 50 ms per character, at least 200 ms) with `text` as its
    * output transcription (or as text parts in a TEXT session). `holdAfterMs`: pause the turn once that much of its
-   * audio was sent, until `release()`.
+   * audio was sent, until `release()`. `transcript: false`: no output transcription for it.
    */
-  | { type: 'speech'; text: string; audioMs?: number; holdAfterMs?: number }
+  | { type: 'speech'; text: string; audioMs?: number; holdAfterMs?: number; transcript?: boolean }
   /** A function call (consecutive calls go out in one `toolCall` message). `id` defaults to a generated one. */
   | { type: 'call'; name: string; args?: Record<string, unknown>; id?: string };
 

@@ -15,7 +15,7 @@ import { modelVoice } from './sim-voice.js';
 
 /** The socket side a simulated session writes to (the `ws` package's server socket). */
 export interface SimSocket {
-  send(data: string): void;
+  send(data: string, callback?: (error?: Error) => void): void;
   close(code: number, reason: string): void;
   terminate(): void;
 }
@@ -91,6 +91,7 @@ export class GeminiSimSession {
   #callIds = 0;
   #resolveClosed!: (code: number) => void;
   #usage = { prompt: 0, response: 0 };
+  #closingByServer = false;
 
   constructor(
     socket: SimSocket,
@@ -125,10 +126,14 @@ export class GeminiSimSession {
 
   // --- controls for tests ---
 
-  /** Says `goAway` with `timeLeftMs`, then closes the connection when it has elapsed. */
-  goAway(timeLeftMs: number): void {
+  /**
+   * Says `goAway` with `timeLeftMs`, then closes the connection when it has elapsed (`close: false`: the test closes
+   * it, or leaves it open).
+   */
+  goAway(timeLeftMs: number, options: { close?: boolean } = {}): void {
     if (this.#phase !== 'ready') return;
     this.#send({ goAway: { timeLeft: durationString(timeLeftMs) } });
+    if (options.close === false) return;
     this.#after(timeLeftMs, () =>
       this.closeWith(this.#settings.closeCodes.lifetime, 'The connection reached its time limit.'),
     );
@@ -142,9 +147,50 @@ export class GeminiSimSession {
     held();
   }
 
+  /** The activity detection hears the user start speaking (it interrupts the model's turn). */
+  userStartsSpeaking(): void {
+    if (this.#phase === 'ready') this.#userStarts();
+  }
+
+  /** The user's activity ends, in which the service heard `transcript`: the model answers. */
+  userStopsSpeaking(transcript?: string): void {
+    if (this.#phase !== 'ready') return;
+    if (transcript !== undefined) this.#script.hear(transcript);
+    this.#userActive = true;
+    this.#userEnds();
+  }
+
+  /** The service transcribes the start of a user turn (`partial`), then the connection drops. */
+  cutMidTranscription(partial: string): void {
+    if (this.#phase !== 'ready') return;
+    this.sent.push({ serverContent: { inputTranscription: { text: partial } } });
+    this.#socket.send(JSON.stringify({ serverContent: { inputTranscription: { text: partial } } }), () =>
+      this.drop(),
+    );
+  }
+
+  /**
+   * The service withdraws calls of the turn under way (`toolCallCancellation`); a turn left with no call to wait for
+   * ends.
+   */
+  cancelCalls(ids: readonly string[]): void {
+    if (this.#phase !== 'ready') return;
+    this.#send({ toolCallCancellation: { ids: [...ids] } });
+    const turn = this.#turn;
+    if (!turn) return;
+    for (const id of ids) turn.pendingCalls.delete(id);
+    if (turn.pendingCalls.size === 0 && turn.outputs.length === 0 && turn.timer === undefined && !turn.held) {
+      this.#turn = undefined;
+      this.#sendUsage(turn);
+      this.#send({ serverContent: { turnComplete: true } });
+      this.#offerHandle();
+    }
+  }
+
   /** Closes the connection with a close code, as the service ends a session it refuses. */
   closeWith(code: number, reason: string): void {
     if (this.#phase === 'closed') return;
+    this.#closingByServer = true;
     this.#end();
     try {
       this.#socket.close(code, reason);
@@ -156,13 +202,14 @@ export class GeminiSimSession {
   /** Drops the connection without a closing handshake. */
   drop(): void {
     if (this.#phase === 'closed') return;
+    this.#closingByServer = true;
     this.#end();
     this.#socket.terminate();
   }
 
   /** The socket closed (either side). */
-  socketClosed(code: number, byClient: boolean): void {
-    if (byClient && this.#phase !== 'closed') this.closedByClient = true;
+  socketClosed(code: number): void {
+    if (!this.#closingByServer) this.closedByClient = true;
     this.#end();
     this.#resolveClosed(code);
   }
@@ -453,8 +500,9 @@ export class GeminiSimSession {
           },
         },
       });
-      if (piece && this.setup?.outputAudioTranscription)
+      if (piece && this.setup?.outputAudioTranscription && output.transcript !== false) {
         this.#send({ serverContent: { outputTranscription: { text: piece } } });
+      }
     } else if (piece) {
       this.#send({ serverContent: { modelTurn: { parts: [{ text: piece }] } } });
     }
@@ -477,8 +525,8 @@ export class GeminiSimSession {
     const complete = () => {
       if (this.#turn !== turn) return;
       this.#turn = undefined;
-      this.#send({ serverContent: { turnComplete: true } });
       this.#sendUsage(turn);
+      this.#send({ serverContent: { turnComplete: true } });
       this.#offerHandle();
     };
     const waitMs = turn.playbackEndsAt - this.#clock.now();
@@ -496,8 +544,8 @@ export class GeminiSimSession {
     if (turn.pendingCalls.size > 0) {
       this.#send({ toolCallCancellation: { ids: [...turn.pendingCalls.keys()] } });
     }
-    this.#send({ serverContent: { turnComplete: true } });
     this.#sendUsage(turn);
+    this.#send({ serverContent: { turnComplete: true } });
     this.#offerHandle();
   }
 

@@ -42,6 +42,12 @@ export interface GeminiSimulator {
   expireHandles(): void;
   /** Resolves with the next connection that completes its setup. */
   nextSession(): Promise<GeminiSimSession>;
+  /** Calls `listener` with each client message from now on; returns the function that stops it. */
+  onClientMessage(listener: (message: GeminiClientMessage, connection: number) => void): () => void;
+  /** Resolves with the first client message (received so far or later) that `match` accepts. */
+  waitForMessage(
+    match: (message: GeminiClientMessage, connection: number) => boolean,
+  ): Promise<GeminiClientMessage>;
   close(): Promise<void>;
 }
 
@@ -59,6 +65,13 @@ export async function startGeminiSimulator(options: GeminiSimulatorOptions = {})
   const received: { connection: number; message: GeminiClientMessage }[] = [];
   const sockets = new Set<WebSocket>();
   const waiting: ((session: GeminiSimSession) => void)[] = [];
+  const listeners = new Set<(message: GeminiClientMessage, connection: number) => void>();
+  const onClientMessage = (listener: (message: GeminiClientMessage, connection: number) => void) => {
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  };
   let closing = false;
 
   const server = createServer((_request, response) => {
@@ -115,25 +128,21 @@ export async function startGeminiSimulator(options: GeminiSimulatorOptions = {})
       sockets.add(ws);
       const session = new GeminiSimSession(ws, sessions.length, { settings, clock, script, store });
       sessions.push(session);
-      let closingByServer = false;
-      const originalClose = ws.close.bind(ws);
-      ws.close = ((code?: number, reason?: string) => {
-        closingByServer = true;
-        originalClose(code, reason);
-      }) as typeof ws.close;
       ws.on('message', (data, isBinary) => {
         if (isBinary) return;
         const text = data.toString();
         const before = session.received.length;
         const wasReady = session.ready;
         session.receive(text);
-        for (const message of session.received.slice(before))
+        for (const message of session.received.slice(before)) {
           received.push({ connection: session.index, message });
+          for (const listener of [...listeners]) listener(message, session.index);
+        }
         if (!wasReady && session.ready) for (const resolve of waiting.splice(0)) resolve(session);
       });
       ws.on('close', (code) => {
         sockets.delete(ws);
-        session.socketClosed(code, !closingByServer);
+        session.socketClosed(code);
       });
       ws.on('error', () => {});
       // The service accepts the upgrade and then ends a connection whose key it does not know.
@@ -164,6 +173,18 @@ export async function startGeminiSimulator(options: GeminiSimulatorOptions = {})
     hear: (text) => script.hear(text),
     expireHandles: () => store.expireAll(clock.now()),
     nextSession: () => new Promise((resolve) => waiting.push(resolve)),
+    onClientMessage,
+    waitForMessage(match) {
+      const found = received.find((entry) => match(entry.message, entry.connection));
+      if (found) return Promise.resolve(found.message);
+      return new Promise((resolve) => {
+        const stop = onClientMessage((message, connection) => {
+          if (!match(message, connection)) return;
+          stop();
+          resolve(message);
+        });
+      });
+    },
     async close() {
       if (closing) return;
       closing = true;
