@@ -69,6 +69,8 @@ export class GeminiLiveConnection implements RealtimeConnection {
   #activityOpen = false;
   /** Push-to-talk: the user's activity ended and the service has not started its answer yet. */
   #answerComing = false;
+  /** Tool responses went out: the model's answer to them is coming (a resumption waits for it). */
+  #toolAnswerComing = false;
   /** User / model turns written with `turnComplete: false` at the end of this task, unless a request completes them. */
   #pendingTurns: GeminiContent[] = [];
   /** Names of the calls in replayed history, for their outputs. */
@@ -290,7 +292,7 @@ export class GeminiLiveConnection implements RealtimeConnection {
     const name = call?.name ?? this.#replayedCalls.get(callId);
     this.#turns.forgetCall(callId);
     // The model answers the tool responses by itself: a resumption waits for that answer.
-    if (this.#outstanding.size === 0) this.#answerComing = true;
+    if (this.#outstanding.size === 0) this.#toolAnswerComing = true;
     this.#write('sendToolOutput', {
       toolResponse: {
         functionResponses: [
@@ -396,12 +398,16 @@ export class GeminiLiveConnection implements RealtimeConnection {
     if (this.#rawEvents) this.#emit({ type: 'raw_event', event: JSON.parse(text) });
     if (message.usageMetadata) this.#turns.usage(message.usageMetadata);
     if (message.serverContent) {
-      if (message.serverContent.turnComplete || message.serverContent.interrupted) this.#answerComing = false;
+      if (message.serverContent.turnComplete || message.serverContent.interrupted) {
+        this.#answerComing = false;
+        this.#toolAnswerComing = false;
+      }
       this.#turns.serverContent(message.serverContent);
       if (message.serverContent.turnComplete) queueMicrotask(() => this.#maybeResume());
     }
     if (message.toolCall) {
       this.#answerComing = false;
+      this.#toolAnswerComing = false;
       this.#turns.toolCall(message.toolCall.functionCalls ?? []);
     }
     if (message.toolCallCancellation) {
@@ -443,6 +449,7 @@ export class GeminiLiveConnection implements RealtimeConnection {
       this.#phase !== 'open' ||
       this.#turns.active ||
       this.#answerComing ||
+      this.#toolAnswerComing ||
       this.#activityOpen ||
       this.#outstanding.size > 0
     ) {
@@ -574,4 +581,3 @@ function parseOutput(output: string): unknown {
     return output;
   }
 }
-

@@ -28,6 +28,11 @@ const NO_IN_BAND_ERRORS =
 const NO_REFUSALS = 'Gemini Live has no response requests to refuse: turnComplete always starts the answer.';
 
 function toTurn(response: HarnessResponse): GeminiScriptedTurn {
+  if (response.output.filter((output) => output.type === 'message').length > 1) {
+    throw new ScenarioSkippedError(
+      'Gemini Live has no conversation items: what the model says in one turn is one message.',
+    );
+  }
   if (response.hold && response.output.some((output) => output.type === 'function_call')) {
     throw new ScenarioSkippedError(
       'Gemini Live ends a response at its tool call (the model waits for the tool responses): a response cannot ' +
@@ -148,6 +153,11 @@ export function seamCommandsOf(messages: readonly GeminiClientMessage[]): Realti
       for (const item of itemsOf(message.clientContent.turns ?? [], () => `client_item_${++ids}`)) {
         const { itemId: _, ...input } = item;
         commands.push({ type: 'createItem', item: input });
+      }
+      const turns = message.clientContent.turns ?? [];
+      if (turns.length === 0 && message.clientContent.turnComplete === false) {
+        // Empty client content only interrupts the turn being generated: the adapter's cancel.
+        commands.push({ type: 'cancelResponse' });
       }
       if (message.clientContent.turnComplete) {
         commands.push({ type: 'createResponse', clientRequestId: '', conversation: 'default' });

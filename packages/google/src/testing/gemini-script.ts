@@ -17,7 +17,7 @@ export type GeminiScriptedOutput =
 
 export interface GeminiScriptedTurn {
   outputs: GeminiScriptedOutput[];
-  /** Pause after the outputs, before `generationComplete`, until `release()`. */
+  /** Keep the turn open after `generationComplete` (before `turnComplete`) until `release()`. */
   hold?: boolean;
 }
 

@@ -451,11 +451,6 @@ export class GeminiSimSession {
         this.#continueAfterTools(turn);
         return;
       }
-      if (turn.hold) {
-        turn.hold = false;
-        turn.held = () => this.#step(turn);
-        return;
-      }
       this.#finish(turn);
       return;
     }
@@ -519,11 +514,18 @@ export class GeminiSimSession {
     this.#schedule(turn, chunkMs / speed);
   }
 
+  /** Generation is over: `generationComplete`, then (once the audio sent would have played) `turnComplete`. */
   #finish(turn: ActiveTurn): void {
     this.#send({ serverContent: { generationComplete: true } });
     this.#rememberModelText(turn);
     const complete = () => {
       if (this.#turn !== turn) return;
+      if (turn.hold) {
+        // A held turn stays open after its generation (as while the model waits for playback) until `release()`.
+        turn.hold = false;
+        turn.held = complete;
+        return;
+      }
       this.#turn = undefined;
       this.#sendUsage(turn);
       this.#send({ serverContent: { turnComplete: true } });
