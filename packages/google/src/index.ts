@@ -8,4 +8,10 @@ export type {
   GeminiVertexOptions,
   TokenSource,
 } from './options.js';
+export type {
+  KeepaliveOptions,
+  WebSocketConstructor,
+  WebSocketLike,
+  WebSocketStyle,
+} from './transport/index.js';
 export * from './wire/live-wire.js';

@@ -6,13 +6,13 @@ import {
   type RealtimeItemInput,
   type RealtimeSessionConfig,
 } from '@parley/core';
-import { closeWait, reportListenerError, startKeepalive } from '@parley/transport';
 import { encodeBase64 } from './base64.js';
 import { Pcm24To16 } from './downsample.js';
 import { FATAL_CLOSE_CODES } from './errors.js';
 import type { ResolvedGeminiOptions } from './options.js';
 import { appDrivenActivity } from './setup.js';
 import { SOCKET_OPEN, type SocketLeg } from './socket-leg.js';
+import { closeWait, reportListenerError, startKeepalive } from './transport/index.js';
 import { GeminiTurns } from './turns.js';
 import {
   durationMs,
@@ -412,9 +412,7 @@ export class GeminiLiveConnection implements RealtimeConnection {
     }
     if (message.toolCallCancellation) {
       for (const id of message.toolCallCancellation.ids ?? []) {
-        if (!this.#outstanding.delete(id)) continue;
-        this.#cancelled.add(id);
-        this.#emit({ type: 'function_call_cancelled', callId: id });
+        if (this.#outstanding.delete(id)) this.#cancelled.add(id);
       }
       queueMicrotask(() => this.#maybeResume());
     }

@@ -220,13 +220,6 @@ export async function createGeminiHarness(options: GeminiHarnessOptions): Promis
     async collideNextResponse() {
       throw new ScenarioSkippedError(NO_REFUSALS);
     },
-    async cancelToolCall(callId) {
-      latest().cancelCalls([callId]);
-    },
-    async failFatally() {
-      latest().closeWith(1008, 'Requested entity was not found.');
-      return { code: 'policy_violation' };
-    },
     async disconnect() {
       const session = latest();
       session.drop();

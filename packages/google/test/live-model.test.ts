@@ -146,31 +146,6 @@ describe('GeminiLiveModel against the Gemini simulator', () => {
     expect(events.of('audio_interrupted')).toHaveLength(1);
   });
 
-  it('a call the service cancels stops the tool and sends no output', async () => {
-    rig = await geminiRig();
-    rig.simulator.respondWith({ outputs: [{ type: 'call', name: 'book', args: {}, id: 'call-9' }] });
-    const signals: AbortSignal[] = [];
-    const book = tool({
-      name: 'book',
-      description: 'Books a table (slowly).',
-      parameters: z.object({}),
-      execute: (_input, { signal }) => {
-        signals.push(signal);
-        return new Promise<string>((_, reject) =>
-          signal.addEventListener('abort', () => reject(signal.reason)),
-        );
-      },
-    });
-    const { session, events } = rig.session(new Agent({ name: 'Host', tools: [book] }));
-    await session.connect();
-    session.sendMessage('Book a table.');
-    await events.waitFor('tool_started');
-    rig.simulator.latest?.cancelCalls(['call-9']);
-    expect(await events.waitFor('tool_done')).toMatchObject({ callId: 'call-9', status: 'cancelled' });
-    expect(signals[0]?.aborted).toBe(true);
-    expect(kinds(rig.simulator.received)).not.toContain('toolResponse');
-  });
-
   it('interrupt(): there is no cancel message, so empty client content stops the turn; it ends cancelled', async () => {
     rig = await geminiRig();
     rig.simulator.respondWith({
