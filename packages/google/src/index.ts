@@ -1,4 +1,3 @@
-export { geminiCapabilities } from './capabilities.js';
 export { FATAL_CLOSE_CODES, GeminiLiveError, type GeminiLiveErrorCode } from './errors.js';
 export { GeminiLiveModel } from './gemini-live-model.js';
 export { GeminiLiveConnection } from './live-connection.js';
@@ -10,6 +9,7 @@ export type {
 } from './options.js';
 export type {
   KeepaliveOptions,
+  SocketEventMap,
   WebSocketConstructor,
   WebSocketLike,
   WebSocketStyle,

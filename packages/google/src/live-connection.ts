@@ -76,6 +76,7 @@ export class GeminiLiveConnection implements RealtimeConnection {
   /** Names of the calls in replayed history, for their outputs. */
   readonly #replayedCalls = new Map<string, string>();
 
+  /** @internal `GeminiLiveModel.connect()` opens connections. */
   constructor(
     options: ResolvedGeminiOptions,
     leg: SocketLeg,
@@ -109,7 +110,7 @@ export class GeminiLiveConnection implements RealtimeConnection {
     return this.#leg.sessionId;
   }
 
-  onEvent(listener: Listener): () => void {
+  onEvent(listener: (event: RealtimeEvent) => void): () => void {
     this.#listeners = [...this.#listeners, listener];
     const backlog = this.#backlog;
     this.#backlog = undefined;
