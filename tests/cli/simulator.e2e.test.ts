@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, RealtimeSession, type RealtimeSessionEventOf } from '@parley/core';
+import { GeminiLiveModel } from '@parley/google';
 import { OpenAILiveModel, OpenAIRealtimeModel } from '@parley/openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runParley, startParley } from './run-parley.js';
@@ -70,6 +71,42 @@ describe('parley simulator', () => {
     });
     expect(await sim.line(/ started$/)).toMatch(/^ {2}live_\S+ started$/);
     await connection.close();
+    const run = await sim.stop('SIGINT');
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('Simulator stopped.');
+  });
+
+  test('--api gemini serves Gemini Live; GeminiLiveModel sets up a session there and hears its answer', async () => {
+    const sim = startParley([
+      'simulator',
+      '--api',
+      'gemini',
+      '--port',
+      '0',
+      '--instant',
+      '--api-key',
+      'g-key',
+    ]);
+    const [, baseUrl] =
+      /listening on (ws:\S+)/.exec(await sim.line(/Gemini Live simulator listening on ws:/)) ?? [];
+    expect(baseUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+    const refused = await new GeminiLiveModel({ baseUrl: baseUrl as string, apiKey: 'other-key' })
+      .connect({ config: {} })
+      .catch((e: { code?: string }) => e.code);
+    expect(refused).toBe('gemini_auth_failed');
+    const session = new RealtimeSession(new Agent({ name: 'Probe' }), {
+      model: new GeminiLiveModel({ baseUrl: baseUrl as string, apiKey: 'g-key' }),
+      reconnect: false,
+    });
+    await session.connect();
+    const done = new Promise((resolve) => session.on('response_done', resolve));
+    session.sendMessage('Hello Gemini');
+    await done;
+    expect(session.history.at(-1)).toMatchObject({ role: 'assistant', text: 'You said: Hello Gemini' });
+    await session.close();
+    expect(await sim.line(/set up/)).toMatch(
+      /^ {2}connection \d+ set up \(models\/gemini-live-2\.5-flash-preview\)$/,
+    );
     const run = await sim.stop('SIGINT');
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('Simulator stopped.');

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { startGeminiSimulator } from '@parley/google/testing';
 import {
   type BrainResponse,
   echoBrain,
@@ -123,6 +124,7 @@ export const simulatorCommand: CommandSpec = {
     'simulator [--port 8787] [--first-output-ms 500] [--speed 5] [--auth openai|azure|none] [--api-key KEY] [--script FILE]',
     'simulator --instant …',
     'simulator --api live [--port 8787] [--auth openai|azure] [--api-key KEY]',
+    'simulator --api gemini [--port 8787] [--first-output-ms 500] [--speed 5] [--instant] [--api-key KEY]',
   ],
   flags: {
     port: {
@@ -149,9 +151,9 @@ export const simulatorCommand: CommandSpec = {
     },
     api: {
       type: 'string',
-      choices: ['realtime', 'live'],
+      choices: ['realtime', 'live', 'gemini'],
       description:
-        'realtime (the OpenAI Realtime API, the default) or live: the GPT-Live simulator (/v1/live/sessions, paced by the input audio)',
+        'realtime (the OpenAI Realtime API, the default), live: the GPT-Live simulator (/v1/live/sessions, paced by the input audio), or gemini: the Gemini Live simulator (BidiGenerateContent)',
     },
     script: {
       type: 'string',
@@ -165,9 +167,12 @@ export const simulatorCommand: CommandSpec = {
     'cancel and truncate. Stop it with Ctrl-C. See docs/simulator.md.',
     '--api live serves GPT-Live instead: its timeline advances with the input audio; it echoes what it hears',
     '(see docs/providers/openai-live.md).',
+    '--api gemini serves Gemini Live (the Gemini API paths, key test-key unless --api-key); it echoes what it hears',
+    '(see docs/providers/google.md).',
   ],
   async run(flags, io) {
     if (flags.api === 'live') return serveLive(flags, io);
+    if (flags.api === 'gemini') return serveGemini(flags, io);
     const brain = typeof flags.script === 'string' ? await scriptBrain(flags.script) : echoBrain;
     const sim = await startRealtimeSimulator({
       port: port(flags.port),
@@ -216,6 +221,30 @@ async function serveLive(flags: FlagValues, io: CliIO): Promise<number> {
       const started = sim.sessions[before];
       if (started) io.out.line(`  ${started.id} started`);
     });
+  });
+  await untilStopped();
+  stopLogging();
+  await sim.close();
+  io.out.line('Simulator stopped.');
+  return 0;
+}
+
+/** `parley simulator --api gemini`: the Gemini Live simulator until Ctrl-C. */
+async function serveGemini(flags: FlagValues, io: CliIO): Promise<number> {
+  const openaiOnly = ['auth', 'script'].filter((f) => flags[f] !== undefined);
+  if (openaiOnly.length > 0)
+    throw new CliUsageError(
+      `parley simulator: --api gemini takes no --${openaiOnly[0]}: its options are --port, --first-output-ms, ` +
+        '--speed, --instant and --api-key.',
+    );
+  const apiKey = typeof flags['api-key'] === 'string' ? flags['api-key'] : 'test-key';
+  const sim = await startGeminiSimulator({ port: port(flags.port), pace: pace(flags), apiKeys: [apiKey] });
+  io.out.line(`Gemini Live simulator listening on ${sim.wsBaseUrl}`);
+  io.out.line(
+    `  new GeminiLiveModel({ baseUrl: '${sim.wsBaseUrl}', apiKey: '${apiKey}' })   ·   Ctrl-C stops it`,
+  );
+  const stopLogging = sim.onClientMessage((message, connection) => {
+    if ('setup' in message) io.out.line(`  connection ${connection + 1} set up (${message.setup.model})`);
   });
   await untilStopped();
   stopLogging();
