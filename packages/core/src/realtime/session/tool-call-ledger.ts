@@ -9,6 +9,8 @@ export interface UnsentToolOutput {
   background: boolean;
   /** The call's outcome, for its `tool_done` (none for a handoff or an unknown tool, which report no `tool_done`). */
   status?: RealtimeToolCallStatus;
+  /** What the tool threw, for its `tool_done` (`failed` and `error` outcomes). */
+  failure?: { error: unknown };
 }
 
 /** What {@link ToolCallLedger.admit} decided about a function call. */

@@ -383,12 +383,12 @@ export class ToolExecutor<TContext> {
     failure?: { error: unknown },
   ): void {
     const failed = status !== 'completed' && status !== 'approval_rejected';
-    const result = { output, failed, background, status };
+    const result = { output, failed, background, status, ...(failure && { failure }) };
     if (this.#deliver(call, result, signal)) this.#done(call, result);
   }
 
   /** `tool_done` for a call whose output was sent (none for a handoff or an unknown tool). */
-  #done(call: ToolCall<TContext>, { output, status, background }: UnsentToolOutput): void {
+  #done(call: ToolCall<TContext>, { output, status, background, failure }: UnsentToolOutput): void {
     if (status === undefined) return;
     this.#host.emit({
       type: 'tool_done',
