@@ -4,7 +4,19 @@ import { expect, test } from 'vitest';
 import { entryPoints, unexportedPublicTypes } from './public-types.js';
 
 const packagesDir = fileURLToPath(new URL('../../packages/', import.meta.url));
-const PACKAGES = ['core', 'transport', 'mock', 'openai', 'azure', 'google', 'ai-sdk', 'conformance', 'cli', 'memory', 'mcp'];
+const PACKAGES = [
+  'core',
+  'transport',
+  'mock',
+  'openai',
+  'azure',
+  'google',
+  'ai-sdk',
+  'conformance',
+  'cli',
+  'memory',
+  'mcp',
+];
 const KNOWN_GAPS = new URL('./unexported-public-types.txt', import.meta.url);
 
 // A type that a public signature names must be importable by the app that calls it: exported from an entry point.

@@ -1,5 +1,3 @@
-export { OpenAIChatCompletionsModel } from './chat-completions/model.js';
-export type { OpenAIChatCompletionsModelOptions } from './chat-completions/options.js';
 export type {
   KeepaliveOptions,
   SocketEventMap,
@@ -7,6 +5,8 @@ export type {
   WebSocketLike,
   WebSocketStyle,
 } from '@parley/transport';
+export { OpenAIChatCompletionsModel } from './chat-completions/model.js';
+export type { OpenAIChatCompletionsModelOptions } from './chat-completions/options.js';
 export { liveCapabilities } from './live/capabilities.js';
 export { OpenAILiveError, type OpenAILiveErrorCode } from './live/errors.js';
 export type { OpenAILiveConnection } from './live/live-connection.js';

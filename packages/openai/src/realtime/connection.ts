@@ -7,13 +7,6 @@ import {
   type RealtimeSessionConfig,
   ServiceUnreachableError,
 } from '@parley/core';
-import { encodeBase64 } from '../shared/base64.js';
-import { toBetaClientEvent } from '../shared/beta-dialect.js';
-import type { JsonObject } from '../shared/deep-merge.js';
-import { isNetworkFailure } from '../shared/network-failure.js';
-import { rawEventOf } from '../shared/raw-event.js';
-import type { WireSession, WireTurnDetection } from '../shared/realtime-wire.js';
-import { redactCause, redactFields, redactSecrets } from '../shared/redact.js';
 import {
   ConnectPhase,
   closeWait,
@@ -27,6 +20,13 @@ import {
   upgradeStatus,
   type WebSocketLike,
 } from '@parley/transport';
+import { encodeBase64 } from '../shared/base64.js';
+import { toBetaClientEvent } from '../shared/beta-dialect.js';
+import type { JsonObject } from '../shared/deep-merge.js';
+import { isNetworkFailure } from '../shared/network-failure.js';
+import { rawEventOf } from '../shared/raw-event.js';
+import type { WireSession, WireTurnDetection } from '../shared/realtime-wire.js';
+import { redactCause, redactFields, redactSecrets } from '../shared/redact.js';
 import { type ClientEvent, commandEventId, commandTypeOfEventId, toClientEvent } from './client-events.js';
 import { OpenAIRealtimeError } from './errors.js';
 import type { OpenAIRealtimeSessionConfig } from './options.js';
