@@ -254,6 +254,7 @@ export type {
 } from './runner/stream-events.js';
 export { type CancelMode, StreamedRunResult } from './runner/streamed-run-result.js';
 export {
+  defaultToolErrorFunction,
   type FunctionTool,
   type ToolApprovalCall,
   type ToolCallInfo,

@@ -1,6 +1,7 @@
 import type { AnyFunctionTool, JsonSchema } from '@parley/core';
-import { tool, UserError } from '@parley/core';
+import { defaultToolErrorFunction, tool, UserError } from '@parley/core';
 import { z } from 'zod';
+import { MCPServerError } from './errors.js';
 import type { MCPServerOptions } from './options.js';
 
 /** A tool as the server lists it. */
@@ -64,6 +65,12 @@ export function mcpTools<TContext>(
       parameters: parametersOf(info.inputSchema),
       execute: (input, { signal }) => call(info.name, input as Record<string, unknown>, signal),
       needsApproval: approvalOf(options, info.name),
+      // A tool's own error result (isError) is written for the model, as are Parley's words for a failed server;
+      // anything else thrown keeps the generic text.
+      errorFunction: (context, error) =>
+        error instanceof MCPServerError
+          ? `An error occurred while running the tool. ${error.message}`
+          : defaultToolErrorFunction(context, error),
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
       ...(options.timeoutBehavior !== undefined && { timeoutBehavior: options.timeoutBehavior }),
       ...(options.inputGuardrails && { inputGuardrails: options.inputGuardrails }),

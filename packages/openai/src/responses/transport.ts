@@ -108,7 +108,7 @@ export class ResponsesTransport {
       );
     } catch (error) {
       const failure = new ServiceUnreachableError(
-        'the OpenAI API',
+        serviceOf(url),
         url,
         redactSecrets(networkFailureText(error), [apiKey]),
         { cause: redactCause(error, [apiKey]) },
@@ -152,4 +152,12 @@ export class ResponsesTransport {
       return settle({ ok: false, error: failure, retryable: true });
     }
   }
+}
+
+/** The service an endpoint URL names, for errors. */
+function serviceOf(url: string): string {
+  const path = url.replace(/[?#].*$/, '');
+  if (path.endsWith('/responses')) return 'the Responses API';
+  if (path.endsWith('/chat/completions')) return 'the Chat Completions API';
+  return 'the OpenAI API';
 }
