@@ -1,4 +1,5 @@
 import type { ModelStreamEvent, ParleyError } from '@parley/core';
+import { redactError } from '../shared/redact.js';
 import { OpenAIConnectionError } from './errors.js';
 import { readServerSentEvents, type ServerSentEvent } from './sse.js';
 import type { StreamStep } from './stream-events.js';
@@ -59,6 +60,9 @@ export async function* streamCall(
         if (step.kind === 'done') return;
       }
     }
+  } catch (error) {
+    if (opened.signal.aborted && error === opened.signal.reason) throw error;
+    throw redactError(error, [opened.apiKey]);
   } finally {
     opened.dispose();
     await events?.return(undefined);
