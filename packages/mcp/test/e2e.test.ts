@@ -12,11 +12,15 @@ async function serverCalls(server: MCPServerStdio): Promise<string[]> {
   return JSON.parse(String(await calls.execute({}, { signal: new AbortController().signal } as never)));
 }
 
-/** Waits (a bounded number of rounds) until `ready()` holds. */
+/**
+ * Waits until `ready()` holds, at most 20 s: the answer comes from a real child process, whose pace depends on the
+ * machine's load, so the bound is time rather than a number of event-loop turns.
+ */
 async function until(ready: () => boolean | Promise<boolean>): Promise<void> {
-  for (let round = 0; round < 500; round++) {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
     if (await ready()) return;
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error('the condition never held');
 }
