@@ -5,6 +5,7 @@ import {
   type RealtimeModel,
   type RealtimeSessionConfig,
 } from '@parley/core';
+import { detectWebSocketStyle, openSocket, type WebSocketStyle } from '@parley/transport';
 import { geminiCapabilities } from './capabilities.js';
 import { GeminiLiveError } from './errors.js';
 import { handshakeFor, obtainSecret } from './handshake.js';
@@ -12,7 +13,6 @@ import { GeminiLiveConnection } from './live-connection.js';
 import { type GeminiLiveModelOptions, type ResolvedGeminiOptions, resolveGeminiOptions } from './options.js';
 import { toSetup } from './setup.js';
 import { SocketLeg } from './socket-leg.js';
-import { detectWebSocketStyle, openSocket, type WebSocketStyle } from './transport/index.js';
 
 /**
  * Google Gemini Live (`BidiGenerateContent`) as a Parley {@link RealtimeModel}, on the Gemini API (an API key, or an

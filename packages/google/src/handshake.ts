@@ -1,7 +1,7 @@
 import { UserError } from '@parley/core';
+import type { Handshake, WebSocketStyle } from '@parley/transport';
 import { GeminiLiveError } from './errors.js';
 import type { ResolvedGeminiOptions, TokenSource } from './options.js';
-import type { Handshake, WebSocketStyle } from './transport/index.js';
 
 /** The credential of one connection: the API key, or a token fetched now from its source. */
 export async function obtainSecret(options: ResolvedGeminiOptions): Promise<string> {

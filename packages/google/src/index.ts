@@ -1,3 +1,10 @@
+export type {
+  KeepaliveOptions,
+  SocketEventMap,
+  WebSocketConstructor,
+  WebSocketLike,
+  WebSocketStyle,
+} from '@parley/transport';
 export { FATAL_CLOSE_CODES, GeminiLiveError, type GeminiLiveErrorCode } from './errors.js';
 export { GeminiLiveModel } from './gemini-live-model.js';
 export { GeminiLiveConnection } from './live-connection.js';
@@ -7,11 +14,4 @@ export type {
   GeminiVertexOptions,
   TokenSource,
 } from './options.js';
-export type {
-  KeepaliveOptions,
-  SocketEventMap,
-  WebSocketConstructor,
-  WebSocketLike,
-  WebSocketStyle,
-} from './transport/index.js';
 export * from './wire/live-wire.js';

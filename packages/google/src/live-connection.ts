@@ -6,13 +6,13 @@ import {
   type RealtimeItemInput,
   type RealtimeSessionConfig,
 } from '@parley/core';
+import { closeWait, reportListenerError, startKeepalive } from '@parley/transport';
 import { encodeBase64 } from './base64.js';
 import { Pcm24To16 } from './downsample.js';
 import { FATAL_CLOSE_CODES } from './errors.js';
 import type { ResolvedGeminiOptions } from './options.js';
 import { appDrivenActivity } from './setup.js';
 import { SOCKET_OPEN, type SocketLeg } from './socket-leg.js';
-import { closeWait, reportListenerError, startKeepalive } from './transport/index.js';
 import { GeminiTurns } from './turns.js';
 import {
   durationMs,

@@ -1,13 +1,13 @@
 import { type Clock, UserError } from '@parley/core';
 import { optionKeys, resolveClockOption } from '@parley/core/internal';
-import { GeminiLiveError } from './errors.js';
 import {
   type KeepaliveOptions,
   type ResolvedKeepalive,
   resolveKeepalive,
   type WebSocketConstructor,
   type WebSocketStyle,
-} from './transport/index.js';
+} from '@parley/transport';
+import { GeminiLiveError } from './errors.js';
 
 /** A token, or a function that fetches a fresh one before every connection. */
 export type TokenSource = string | (() => string | Promise<string>);

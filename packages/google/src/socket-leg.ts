@@ -1,12 +1,12 @@
 import type { Clock } from '@parley/core';
-import { GeminiLiveError } from './errors.js';
 import {
   ConnectPhase,
   frameText,
   listenToSocket,
   upgradeStatus,
   type WebSocketLike,
-} from './transport/index.js';
+} from '@parley/transport';
+import { GeminiLiveError } from './errors.js';
 import type { GeminiServerMessage, GeminiSetup } from './wire/live-wire.js';
 
 /** What a leg hands its owner once adopted. */
