@@ -60,7 +60,11 @@ export abstract class MCPServer<TContext = unknown> implements ToolSource<TConte
     this.#options = options;
   }
 
-  /** Makes the transport of one connection. */
+  /**
+   * Makes the transport of one connection. Internal: it speaks the MCP SDK's types, which need the DOM lib, so it is
+   * kept out of the published declarations.
+   * @internal
+   */
   protected abstract createTransport(): Transport;
 
   /** Whether the server is connected now. */
@@ -79,7 +83,7 @@ export abstract class MCPServer<TContext = unknown> implements ToolSource<TConte
     await this.#connected(signal);
   }
 
-  /** @internal A run or session starts using the server (see {@link ToolSource.acquire}). */
+  /** For runs and sessions: one starts using the server (see {@link ToolSource.acquire}). */
   async acquire(signal?: AbortSignal): Promise<void> {
     this.#holders += 1;
     try {
@@ -90,7 +94,7 @@ export abstract class MCPServer<TContext = unknown> implements ToolSource<TConte
     }
   }
 
-  /** @internal A run or session stops using the server; the last one closes a server it started. */
+  /** For runs and sessions: one stops using the server; the last one closes a server it started. */
   async release(): Promise<void> {
     this.#holders = Math.max(0, this.#holders - 1);
     if (this.#holders === 0 && !this.#appOwned) await this.#disconnect();

@@ -89,6 +89,7 @@ export class MCPServerStdio<TContext = unknown> extends MCPServer<TContext> {
     this.#options = options;
   }
 
+  /** @internal */
   protected createTransport(): Transport {
     const { command, args, env, cwd, stderr } = this.#options;
     return new StdioClientTransport({
@@ -139,10 +140,12 @@ export abstract class MCPHttpServer<TContext = unknown> extends MCPServer<TConte
     this.#options = options;
   }
 
+  /** @internal */
   protected createTransport(): Transport {
     return this.createHttpTransport(this.#url, this.#options);
   }
 
+  /** @internal */
   protected abstract createHttpTransport(url: URL, options: MCPServerHttpOptions<TContext>): Transport;
 }
 
@@ -158,6 +161,7 @@ export class MCPServerStreamableHttp<TContext = unknown> extends MCPHttpServer<T
     super('MCPServerStreamableHttp', options);
   }
 
+  /** @internal */
   protected createHttpTransport(url: URL, { headers, fetch }: MCPServerHttpOptions<TContext>): Transport {
     return new StreamableHTTPClientTransport(url, {
       ...(headers && { requestInit: { headers } }),
@@ -172,6 +176,7 @@ export class MCPServerSse<TContext = unknown> extends MCPHttpServer<TContext> {
     super('MCPServerSse', options);
   }
 
+  /** @internal */
   protected createHttpTransport(url: URL, { headers, fetch }: MCPServerHttpOptions<TContext>): Transport {
     return new SSEClientTransport(url, {
       ...(headers && {
