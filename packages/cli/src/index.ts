@@ -8,6 +8,11 @@ export { type LiveDemoOptions, type LiveDemoSummary, runLiveDemo } from './live-
 export { main } from './main.js';
 export type { Output } from './output.js';
 export type { RealtimeProviderName } from './providers/realtime-target.js';
-export { runVoiceDemo, type VoiceDemoOptions } from './voice-demo/run-voice-demo.js';
+export {
+  DEFAULT_DEMO_MEMORY_DIR,
+  runVoiceDemo,
+  type VoiceDemoOptions,
+  type VoiceDemoResult,
+} from './voice-demo/run-voice-demo.js';
 export { VoiceDemoStalledError } from './voice-demo/step-guard.js';
 export type { VoiceDemoSummary } from './voice-demo/voice-call.js';
