@@ -69,7 +69,7 @@ export interface RunningParley {
 
 /** Starts `parley <args>` and leaves it running. */
 export function startParley(args: readonly string[]): RunningParley {
-  const child = spawn(process.execPath, [options.bin ?? parleyBin, ...args], {
+  const child = spawn(process.execPath, [parleyBin, ...args], {
     env: { PATH: process.env.PATH ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
