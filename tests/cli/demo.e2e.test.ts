@@ -48,6 +48,8 @@ describe('parley demo', () => {
       "history    10 items after; the code is not in the history and not in the model's context",
       `memory     💾 14 items stored as the caller heard them (PGlite at ${memoryDir}, conversation demo-call-`,
       '↳ the one-time code is not in the store',
+      'caller     ☎ rings back: a new session on demo-call-',
+      'Teller     💬 "On your earlier call you asked 3 things, and reported your card lost: it is blocked."',
     ]);
     expect(timeline).toEqual({ missing: [], ordered: true });
     await expectSummaryAndHeardWav(stdout, wav, 24_000, ', 14 stored');
@@ -56,8 +58,8 @@ describe('parley demo', () => {
     const store = await openPGliteStore({ dataDir: memoryDir });
     try {
       const items = await storeSession(store, conversation ?? 'missing').getItems();
-      expect(items).toHaveLength(14);
-      expect(items.at(-1)).toMatchObject({
+      expect(items).toHaveLength(16); // the first call, then the second call's question and answer
+      expect(items.at(-3)).toMatchObject({
         type: 'message',
         role: 'assistant',
         content: expect.stringMatching(/^Cards here: /),

@@ -81,8 +81,19 @@ describe('the voice demo (parley demo)', () => {
     const out = capture();
     const summary = await runVoiceDemo(out, fastForward(store));
     const [conversation] = /demo-call-\w+/.exec(out.text()) ?? [];
-    const stored = await storeSession(store, conversation ?? 'missing').getItems();
+    const all = await storeSession(store, conversation ?? 'missing').getItems();
+    // The first call's items, then the second call's question and answer (the caller rang back).
+    const stored = all.slice(0, -2);
     expect(summary.storedItems).toEqual(stored);
+    expect(
+      all.slice(-2).map((item) => (item.type === 'message' ? [item.role, item.content] : item.type)),
+    ).toEqual([
+      ['user', 'I called earlier. What did I report?'],
+      ['assistant', 'On your earlier call you asked 3 things, and reported your card lost: it is blocked.'],
+    ]);
+    expect(summary.ringBackAnswer).toBe(
+      'On your earlier call you asked 3 things, and reported your card lost: it is blocked.',
+    );
     const messages = stored.flatMap((item) => (item.type === 'message' ? [[item.role, item.content]] : []));
     expect(messages).toEqual([
       ['user', 'What is my balance?'],
@@ -103,6 +114,20 @@ describe('the voice demo (parley demo)', () => {
       `memory     💾 14 items stored as the caller heard them (in memory, conversation ${conversation}): 6 messages, 4 function calls with their outputs`,
     );
     expect(out.text()).toContain('↳ the one-time code is not in the store');
+    expect(out.text()).toContain(
+      `caller     ☎ rings back: a new session on ${conversation}, started from the 10 items it holds`,
+    );
+    expect(out.text()).toContain(
+      'Teller     💬 "On your earlier call you asked 3 things, and reported your card lost: it is blocked."',
+    );
+  });
+
+  test('without memory there is nothing to ring back to: no store, no second call', async () => {
+    const out = capture();
+    const summary = await runVoiceDemo(out, { simulatorClock: new FastForwardClock(), memory: false });
+    expect(summary).toMatchObject({ storedItems: undefined, ringBackAnswer: undefined });
+    expect(out.text()).not.toContain('rings back');
+    expect(out.text()).not.toContain('💾');
   });
 
   test('runs the call in G.711 A-law: 8 bytes a ms, the cut at the heard position, a PCM16 8 kHz WAV', async () => {

@@ -19,6 +19,7 @@ import { type RealtimeProviderName, realtimeTarget } from '../providers/realtime
 import { TranscriptPrinter } from '../transcript-printer.js';
 import { serviceBackend, simulatorBackend, type WireAudioFormat } from './call-backend.js';
 import { type DemoMemory, openDemoMemory, reportStoredCall } from './demo-memory.js';
+import { ringBack } from './ring-back.js';
 import { runVoiceCall, type VoiceDemoSummary } from './voice-call.js';
 import { bankBrain, CODE_WORDS, HEARD_MS, tellerAgent } from './voice-script.js';
 
@@ -58,6 +59,8 @@ export interface VoiceDemoOptions {
 export interface VoiceDemoResult extends VoiceDemoSummary {
   /** The items the store holds for the call, read back after it; `undefined` without memory. */
   storedItems: ConversationItem[] | undefined;
+  /** The agent's answer on the second call (the caller rings back), from memory alone; `undefined` without memory. */
+  ringBackAnswer: string | undefined;
 }
 
 const WIRE_FORMATS: Record<RealtimeAudioFormat, WireAudioFormat> = {
@@ -136,6 +139,16 @@ export async function runVoiceDemo(output: Output, options: VoiceDemoOptions = {
       // Closing waits (bounded) for the session's last memory writes; then the store is read back.
       await session.close();
       const storedItems = memory && (await reportStoredCall(memory, conversationId, printer, CODE_WORDS));
+      const ringBackAnswer =
+        memory &&
+        (await ringBack({
+          model: target.model,
+          store: memory.store,
+          conversationId,
+          printer,
+          clock: options.clock ?? systemClock,
+          stepTimeoutMs: options.stepTimeoutMs ?? (target.sim ? 10_000 : 30_000),
+        }));
       const bargeIn =
         summary.heardMs === 0
           ? 'no barge-in (the answer ended first)'
@@ -151,7 +164,7 @@ export async function runVoiceDemo(output: Output, options: VoiceDemoOptions = {
           `The agent's audio as the caller heard it (${summary.heardAudio.byteLength / bytesPerMs} ms): ${options.wavPath}`,
         );
       }
-      return { ...summary, storedItems };
+      return { ...summary, storedItems, ringBackAnswer };
     } finally {
       await session.close();
     }
