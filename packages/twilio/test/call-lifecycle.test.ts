@@ -1,0 +1,141 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, RealtimeSession } from '@parley/core';
+import { OpenAIRealtimeModel } from '@parley/openai';
+import {
+  type TwilioCallEvent,
+  TwilioMediaStreamServer,
+  TwilioWebhookVerifier,
+  twilioSignature,
+} from '@parley/twilio';
+import { SimulatedCaller } from '@parley/twilio/testing';
+import { describe, expect, test } from 'vitest';
+import { WebSocket } from 'ws';
+import { callerSays, heardMsOf, ofType, phoneRig } from './helpers.js';
+
+describe('the call ends cleanly', () => {
+  test('a dropped socket (no stop) ends the call: the session closes and the turn that was playing is reported', async () => {
+    const rig = await phoneRig();
+    rig.sim.script({
+      type: 'message',
+      text: 'A long answer that the caller never finishes hearing.',
+      audioMs: 3000,
+    });
+    const caller = await SimulatedCaller.dial({ url: rig.url, clock: rig.clock });
+    caller.say(callerSays('hello'));
+    await caller.until((c) => c.heardBytes >= 400 * 8);
+    caller.drop();
+    const call = rig.calls[0];
+    expect(await call?.ended).toBe('socket_closed');
+    expect(rig.sessions[0]?.status).toBe('closed');
+    const [turn] = ofType(rig.events, 'turn_done');
+    expect(turn?.outcome).toBe('partial');
+    expect(heardMsOf(turn?.messages[0])).toBeGreaterThanOrEqual(400);
+    expect(heardMsOf(turn?.messages[0])).toBeLessThan(3000);
+    expect(rig.streams.calls.size).toBe(0);
+  });
+
+  test('a session that guesses playback on a clock is refused at start: a fatal error, the call ends', async () => {
+    const rig = await phoneRig();
+    const streams = new TwilioMediaStreamServer({
+      path: '/media',
+      session: () =>
+        new RealtimeSession(new Agent({ name: 'A' }), {
+          model: new OpenAIRealtimeModel({ apiKey: 'sk-test', url: rig.sim.url }),
+          config: { inputAudioFormat: 'g711_ulaw', outputAudioFormat: 'g711_ulaw' },
+        }),
+      onCall: (call) => call.on('error', (event) => errors.push(event)),
+    });
+    const errors: TwilioCallEvent[] = [];
+    const server = createServer();
+    server.on('upgrade', streams.handleUpgrade);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const caller = await SimulatedCaller.dial({ url: `ws://127.0.0.1:${port}/media`, clock: rig.clock });
+      await caller.closed;
+      expect(errors).toMatchObject([{ code: 'twilio_session_not_phone_ready', fatal: true }]);
+      expect(String((errors[0] as { message: string }).message)).toContain('ReportedPlaybackTracker');
+    } finally {
+      await streams.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  test('a message that is not Media Streams JSON is an error event; the call goes on', async () => {
+    const rig = await phoneRig();
+    const socket = new WebSocket(rig.url);
+    await new Promise((resolve) => socket.once('open', resolve));
+    const call = rig.calls[0];
+    const errors: string[] = [];
+    call?.on('error', (event) => errors.push(event.code));
+    socket.send('not json');
+    socket.send(JSON.stringify({ event: 'media', streamSid: 'MZ1' }));
+    socket.send(JSON.stringify({ event: 'future_event', streamSid: 'MZ1' }));
+    socket.send(JSON.stringify({ event: 'dtmf', streamSid: 'MZ1', dtmf: { digit: '#' } }));
+    const digits: string[] = [];
+    call?.on('dtmf', (event) => digits.push(event.digit));
+    await new Promise<void>((resolve) => {
+      const check = () => (digits.length > 0 ? resolve() : setImmediate(check));
+      check();
+    });
+    expect(errors).toEqual(['twilio_invalid_message', 'twilio_invalid_message']);
+    expect(digits).toEqual(['#']);
+    socket.close();
+    expect(await call?.ended).toBe('socket_closed');
+  });
+});
+
+describe('mounting on an HTTP server', () => {
+  test('takes upgrades to its path only, and refuses what authorize refuses with 403', async () => {
+    const rig = await phoneRig();
+    const verifier = new TwilioWebhookVerifier({ authToken: 'tw-secret' });
+    const streams = new TwilioMediaStreamServer({
+      path: '/media',
+      session: () => {
+        throw new Error('not reached');
+      },
+      authorize: (request) =>
+        verifier.check({
+          url: `wss://phone.example.com${request.url}`,
+          signature: request.headers['x-twilio-signature'],
+        }),
+    });
+    const server = createServer();
+    const others: string[] = [];
+    server.on('upgrade', (request, socket, head) => {
+      if (!streams.handleUpgrade(request, socket, head)) {
+        others.push(String(request.url));
+        socket.destroy();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const base = `ws://127.0.0.1:${port}`;
+      await expect(SimulatedCaller.dial({ url: `${base}/other`, clock: rig.clock })).rejects.toThrow();
+      expect(others).toEqual(['/other']);
+      await expect(SimulatedCaller.dial({ url: `${base}/media`, clock: rig.clock })).rejects.toThrow(
+        /HTTP 403/,
+      );
+      const wrong = twilioSignature('another-secret', 'wss://phone.example.com/media');
+      await expect(
+        SimulatedCaller.dial({
+          url: `${base}/media`,
+          clock: rig.clock,
+          headers: { 'X-Twilio-Signature': wrong },
+        }),
+      ).rejects.toThrow(/HTTP 403/);
+      const signed = twilioSignature('tw-secret', 'wss://phone.example.com/media');
+      const caller = await SimulatedCaller.dial({
+        url: `${base}/media`,
+        clock: rig.clock,
+        headers: { 'X-Twilio-Signature': signed },
+      });
+      await caller.hangUp();
+    } finally {
+      await streams.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
