@@ -286,6 +286,8 @@ export class TwilioCall<TContext = unknown> {
       this.#inboundBytes = 0;
       for (const audio of held) this.#caller(audio);
     } catch (error) {
+      // A call that ended meanwhile closed the session under its connect: nothing failed.
+      if (this.#ended) return;
       this.#fail(
         error instanceof TwilioMediaStreamError ? error.code : 'session_connect_failed',
         error,

@@ -36,6 +36,12 @@ export function connectStreamTwiml(options: ConnectStreamTwimlOptions): string {
       { code: 'invalid_option' },
     );
   }
+  if (/[?#]/.test(options.url)) {
+    throw new UserError(
+      `connectStreamTwiml: Twilio's <Stream> url takes no query string (${options.url}); pass values as parameters instead.`,
+      { code: 'invalid_option' },
+    );
+  }
   const parameters = Object.entries(options.parameters ?? {})
     .map(([name, value]) => {
       if (typeof value !== 'string') {

@@ -113,21 +113,22 @@ describe('connectStreamTwiml', () => {
   test('connects the call to the stream with XML-escaped custom parameters', () => {
     expect(
       connectStreamTwiml({
-        url: 'wss://example.com/media?a=1&b=2',
+        url: 'wss://example.com/media/a&b',
         parameters: { customer: 'Ann & "Bob" <x>', "caller's": "it's" },
         say: 'Calls are recorded & reviewed.',
       }),
     ).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><Response><Say>Calls are recorded &amp; reviewed.</Say><Connect>' +
-        '<Stream url="wss://example.com/media?a=1&amp;b=2">' +
+        '<Stream url="wss://example.com/media/a&amp;b">' +
         '<Parameter name="customer" value="Ann &amp; &quot;Bob&quot; &lt;x&gt;"/>' +
         '<Parameter name="caller&apos;s" value="it&apos;s"/>' +
         '</Stream></Connect></Response>',
     );
   });
 
-  test('refuses a URL that is not wss:// and unknown options', () => {
+  test('refuses a URL that is not wss:// or has a query string (Twilio drops it), and unknown options', () => {
     expect(() => connectStreamTwiml({ url: 'ws://example.com/media' })).toThrow(/wss:\/\//);
+    expect(() => connectStreamTwiml({ url: 'wss://example.com/media?token=1' })).toThrow(/no query string/);
     expect(() => connectStreamTwiml({ url: 'wss://example.com/media', params: {} } as never)).toThrow(
       expect.objectContaining({ code: 'unknown_option' }),
     );
