@@ -1,8 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent, RealtimeSession } from '@parley/core';
+import { Agent, RealtimeSession, ReportedPlaybackTracker } from '@parley/core';
 import { OpenAIRealtimeModel } from '@parley/openai';
 import {
+  TwilioCall,
   type TwilioCallEvent,
   TwilioMediaStreamServer,
   TwilioWebhookVerifier,
@@ -10,7 +11,7 @@ import {
 } from '@parley/twilio';
 import { SimulatedCaller } from '@parley/twilio/testing';
 import { describe, expect, test } from 'vitest';
-import { WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import { callerSays, heardMsOf, ofType, phoneRig } from './helpers.js';
 
 describe('the call ends cleanly', () => {
@@ -137,5 +138,66 @@ describe('mounting on an HTTP server', () => {
       await streams.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  });
+});
+
+describe('one call by hand (TwilioCall on a socket the app accepted)', () => {
+  test('session.interrupt() sends clear before it returns: in the same turn as the cancel', async () => {
+    const rig = await phoneRig();
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    const session = new RealtimeSession(new Agent({ name: 'A', instructions: 'Talk.' }), {
+      model: new OpenAIRealtimeModel({ apiKey: 'sk-test', url: rig.sim.url }),
+      clock: rig.clock,
+      playbackTracker: new ReportedPlaybackTracker(),
+      config: { inputAudioFormat: 'g711_ulaw', outputAudioFormat: 'g711_ulaw', turnDetection: null },
+      reconnect: false,
+    });
+    const sent: string[] = [];
+    const calls: TwilioCall[] = [];
+    wss.on('connection', (ws) => {
+      const send = ws.send.bind(ws);
+      ws.send = ((data: string, ...rest: never[]) => {
+        sent.push(JSON.parse(data).event);
+        return send(data, ...rest);
+      }) as typeof ws.send;
+      calls.push(new TwilioCall(ws, session, { clock: rig.clock }));
+    });
+    try {
+      const { port } = wss.address() as AddressInfo;
+      rig.sim.script({ type: 'message', text: 'A long answer.', audioMs: 4000 });
+      const caller = await SimulatedCaller.dial({ url: `ws://127.0.0.1:${port}`, clock: rig.clock });
+      await caller.until(() => session.status === 'connected');
+      session.sendMessage('Talk to me.');
+      await caller.until((c) => c.heardBytes >= 500 * 8);
+      expect(sent).not.toContain('clear');
+      session.interrupt();
+      expect(sent.at(-1)).toBe('clear');
+      await caller.until((c) => c.clears === 1);
+      await caller.hangUp();
+      expect(await calls[0]?.ended).toBe('stop');
+      expect(session.status).toBe('closed');
+    } finally {
+      await session.close();
+      await new Promise((resolve) => wss.close(resolve));
+    }
+  });
+
+  test('unknown options and a bad clock fail when the call is made, naming what to pass', async () => {
+    const rig = await phoneRig();
+    const session = new RealtimeSession(new Agent({ name: 'A' }), {
+      model: new OpenAIRealtimeModel({ apiKey: 'sk-test', url: rig.sim.url }),
+      playbackTracker: new ReportedPlaybackTracker(),
+    });
+    const socket = new WebSocket('ws://127.0.0.1:9', { autoPong: false });
+    socket.on('error', () => {});
+    expect(() => new TwilioCall(socket, session, { dtmfMesage: () => '' } as never)).toThrow(
+      expect.objectContaining({ code: 'unknown_option', message: expect.stringContaining('dtmfMessage') }),
+    );
+    expect(() => new TwilioCall(socket, session, { clock: {} as never })).toThrow(/clock must implement/);
+    expect(() => new TwilioMediaStreamServer({ path: 'media', session: () => session })).toThrow(
+      /path starting with/,
+    );
+    socket.terminate();
   });
 });
