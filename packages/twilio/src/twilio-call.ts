@@ -271,12 +271,15 @@ export class TwilioCall<TContext = unknown> {
       const session = this.#session as RealtimeSession<TContext>;
       if (session.status === 'idle' || session.status === 'disconnected') await session.connect();
       if (this.#ended) return;
+      // What the provider confirmed (a format left out is the session's default, PCM16); a provider that reports
+      // nothing is taken at its word.
       const confirmed = session.confirmedConfig;
       for (const key of ['inputAudioFormat', 'outputAudioFormat'] as const) {
-        const format = confirmed?.[key];
-        if (format !== undefined && format !== 'g711_ulaw') {
+        const format = confirmed === undefined ? 'g711_ulaw' : (confirmed[key] ?? 'pcm16');
+        if (format !== 'g711_ulaw') {
           throw notReady(
-            `The session's ${key} is ${format}; a Twilio call carries µ-law 8 kHz: set config.${key} to 'g711_ulaw'.`,
+            `The session's ${key} is ${format}; a Twilio call carries µ-law 8 kHz both ways: create the session with ` +
+              "config: { inputAudioFormat: 'g711_ulaw', outputAudioFormat: 'g711_ulaw' }.",
           );
         }
       }

@@ -63,6 +63,40 @@ describe('the call ends cleanly', () => {
     }
   });
 
+  test('a session whose provider confirmed PCM audio is refused once connected: a fatal error naming the fix', async () => {
+    const rig = await phoneRig();
+    const errors: TwilioCallEvent[] = [];
+    const sessions: RealtimeSession[] = [];
+    const streams = new TwilioMediaStreamServer({
+      path: '/media',
+      clock: rig.clock,
+      session: () => {
+        const session = new RealtimeSession(new Agent({ name: 'A' }), {
+          model: new OpenAIRealtimeModel({ apiKey: 'sk-test', url: rig.sim.url }),
+          playbackTracker: new ReportedPlaybackTracker(),
+          reconnect: false,
+        });
+        sessions.push(session);
+        return session;
+      },
+      onCall: (call) => call.on('error', (event) => errors.push(event)),
+    });
+    const server = createServer();
+    server.on('upgrade', streams.handleUpgrade);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const caller = await SimulatedCaller.dial({ url: `ws://127.0.0.1:${port}/media`, clock: rig.clock });
+      await caller.closed;
+      expect(errors).toMatchObject([{ code: 'twilio_session_not_phone_ready', fatal: true }]);
+      expect(String((errors[0] as { message: string }).message)).toContain("outputAudioFormat: 'g711_ulaw'");
+      expect(sessions[0]?.status).toBe('closed');
+    } finally {
+      await streams.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   test('a message that is not Media Streams JSON is an error event; the call goes on', async () => {
     const rig = await phoneRig();
     const socket = new WebSocket(rig.url);
