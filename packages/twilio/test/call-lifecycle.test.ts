@@ -15,6 +15,25 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { callerSays, heardMsOf, ofType, phoneRig } from './helpers.js';
 
 describe('the call ends cleanly', () => {
+  test('a message that is not whole 20 ms frames: its last frame is padded with silence and heard in full once echoed', async () => {
+    const rig = await phoneRig();
+    rig.sim.script({ type: 'message', text: 'Hello there.', audioMs: 1010 });
+    const caller = await SimulatedCaller.dial({ url: rig.url, clock: rig.clock });
+    caller.say(callerSays('hi'));
+    await caller.until(() => ofType(rig.events, 'turn_done').length === 1);
+    const frames = caller.received.flatMap((m) =>
+      m.event === 'media' ? [Buffer.from(m.media.payload, 'base64')] : [],
+    );
+    expect(frames).toHaveLength(51); // 8080 bytes: 50 whole frames and 80 bytes
+    const last = frames[50] as Buffer;
+    expect(last.subarray(80).every((byte) => byte === 0xff)).toBe(true);
+    expect(caller.heardBytes).toBe(51 * 160);
+    expect(caller.echoedMarks).toHaveLength(51);
+    const [turn] = ofType(rig.events, 'turn_done');
+    expect(turn?.outcome).toBe('full');
+    await caller.hangUp();
+  });
+
   test('a dropped socket (no stop) ends the call: the session closes and the turn that was playing is reported', async () => {
     const rig = await phoneRig();
     rig.sim.script({

@@ -24,7 +24,8 @@ export const PHONE_SCRIPT: readonly BrainResponse[] = [
     text: 'Your prescription RX-1001 is ready at counter two. We are open until eight tonight, and you can also ask us to deliver it.',
     audioMs: 6000,
   },
-  { type: 'message', text: 'Of course, go ahead.', audioMs: 900 },
+  // 910 ms: not a whole number of 20 ms frames (the last one goes out padded with silence).
+  { type: 'message', text: 'Of course, go ahead.', audioMs: 910 },
   { type: 'message', text: 'You pressed one: I am sending a delivery request now.', audioMs: 2500 },
 ];
 
