@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
+
 import type { Duplex } from 'node:stream';
 import type { RealtimeSession } from '@parley/core';
-import { optionKeys } from '@parley/core/internal';
+import { brand, optionKeys } from '@parley/core/internal';
 import { WebSocketServer } from 'ws';
 import { TwilioMediaStreamError } from './errors.js';
 import type { MediaStreamStart } from './media-stream-messages.js';
@@ -47,6 +48,10 @@ const OPTIONS = optionKeys<TwilioMediaStreamServerOptions<unknown>>('TwilioMedia
  * ```
  */
 export class TwilioMediaStreamServer<TContext = unknown> {
+  static {
+    brand(TwilioMediaStreamServer, 'twilio.TwilioMediaStreamServer');
+  }
+
   readonly #options: TwilioMediaStreamServerOptions<TContext>;
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   readonly #calls = new Set<TwilioCall<TContext>>();

@@ -1,5 +1,6 @@
 import { type Clock, RealtimePlaybackTracker, type RealtimeSession, systemClock } from '@parley/core';
-import { isClock, optionKeys } from '@parley/core/internal';
+
+import { brand, isClock, optionKeys } from '@parley/core/internal';
 import type { WebSocket } from 'ws';
 import {
   CallEvents,
@@ -94,6 +95,10 @@ function notReady(message: string): TwilioMediaStreamError {
  * `hangUp()` end the call: the session is closed (turn reports and memory written) and everything released.
  */
 export class TwilioCall<TContext = unknown> {
+  static {
+    brand(TwilioCall, 'twilio.TwilioCall');
+  }
+
   readonly #socket: WebSocket;
   readonly #source: TwilioSessionSource<TContext>;
   readonly #options: TwilioCallOptions;

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+
 import { type Clock, UserError } from '@parley/core';
-import { optionKeys, resolveClockOption } from '@parley/core/internal';
+import { brand, optionKeys, resolveClockOption } from '@parley/core/internal';
 import { TwilioWebhookError } from './errors.js';
 import { signedUrlVariants, type TwilioWebhookParams, twilioSignature } from './webhook-signature.js';
 
@@ -48,6 +49,10 @@ function safeEqual(a: string, b: string): boolean {
  * constant time), and a request already accepted within the replay window is refused.
  */
 export class TwilioWebhookVerifier {
+  static {
+    brand(TwilioWebhookVerifier, 'twilio.TwilioWebhookVerifier');
+  }
+
   readonly #authToken: string;
   readonly #windowMs: number;
   readonly #max: number;
