@@ -3,7 +3,8 @@ import { brand } from '@parley/core/internal';
 
 /**
  * A Media Streams call could not go on: the session is not set up for a phone line, or Twilio sent something the
- * bridge cannot read. `code` says which: `twilio_session_not_phone_ready`, `twilio_invalid_message`.
+ * bridge cannot read. `code` says which: `twilio_session_not_phone_ready`, `twilio_invalid_message`, or `invalid_option` (a bad option
+ * value, thrown before anything connects).
  */
 export class TwilioMediaStreamError extends ParleyError {
   static {
