@@ -271,7 +271,13 @@ export class TwilioCall<TContext = unknown> {
           if (this.#options.closeSession !== false) await made.close();
           return;
         }
-        this.#adopt(made);
+        try {
+          this.#adopt(made);
+        } catch (error) {
+          // The call made it, so the call releases it.
+          if (this.#options.closeSession !== false) await made.close().catch(() => {});
+          throw error;
+        }
       }
       const session = this.#session as RealtimeSession<TContext>;
       if (session.status === 'idle' || session.status === 'disconnected') await session.connect();

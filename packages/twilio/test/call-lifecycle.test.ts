@@ -59,14 +59,18 @@ describe('the call ends cleanly', () => {
     const rig = await phoneRig();
     const streams = new TwilioMediaStreamServer({
       path: '/media',
-      session: () =>
-        new RealtimeSession(new Agent({ name: 'A' }), {
+      session: () => {
+        const session = new RealtimeSession(new Agent({ name: 'A' }), {
           model: new OpenAIRealtimeModel({ apiKey: 'sk-test', url: rig.sim.url }),
           config: { inputAudioFormat: 'g711_ulaw', outputAudioFormat: 'g711_ulaw' },
-        }),
+        });
+        made.push(session);
+        return session;
+      },
       onCall: (call) => call.on('error', (event) => errors.push(event)),
     });
     const errors: TwilioCallEvent[] = [];
+    const made: RealtimeSession[] = [];
     const server = createServer();
     server.on('upgrade', streams.handleUpgrade);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -76,6 +80,7 @@ describe('the call ends cleanly', () => {
       await caller.closed;
       expect(errors).toMatchObject([{ code: 'twilio_session_not_phone_ready', fatal: true }]);
       expect(String((errors[0] as { message: string }).message)).toContain('ReportedPlaybackTracker');
+      expect(made[0]?.status).toBe('closed');
     } finally {
       await streams.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
