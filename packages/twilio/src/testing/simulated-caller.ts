@@ -193,7 +193,12 @@ export class SimulatedCaller {
   }
 
   #onMessage(text: string): void {
-    const message = JSON.parse(text) as MediaStreamOutbound;
+    let message: MediaStreamOutbound;
+    try {
+      message = JSON.parse(text) as MediaStreamOutbound;
+    } catch {
+      return; // Twilio ignores what it cannot read (and reports it as a stream warning)
+    }
     this.#received.push(message);
     switch (message.event) {
       case 'media': {
