@@ -576,7 +576,11 @@ export class GeminiSimSession {
   #offerHandle(): void {
     if (!this.setup?.sessionResumption || this.#turn || this.#phase !== 'ready') return;
     const handle = this.#store.issue(this.index, this.history);
-    this.#send({ sessionResumptionUpdate: { newHandle: handle, resumable: true } });
+    // Every message received so far is in the state (the first, `setup`, is index 0).
+    const consumed = this.setup.sessionResumption.transparent === true && {
+      lastConsumedClientMessageIndex: String(this.received.length - 1),
+    };
+    this.#send({ sessionResumptionUpdate: { newHandle: handle, resumable: true, ...consumed } });
   }
 
   // --- plumbing ---
