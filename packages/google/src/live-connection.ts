@@ -69,10 +69,6 @@ export class GeminiLiveConnection implements RealtimeConnection {
   #answerComing = false;
   /** Tool responses went out: the model's answer to them is coming (a resumption waits for it). */
   #toolAnswerComing = false;
-  /** User / model turns written with `turnComplete: false` at the end of this task, unless a request completes them. */
-  #pendingTurns: GeminiContent[] = [];
-  /** How many of {@link #pendingTurns} are content commands (the rest are response instructions). */
-  #pendingContent = 0;
   /** Names of the calls in replayed history, for their outputs. */
   readonly #replayedCalls = new Map<string, string>();
 
@@ -161,7 +157,8 @@ export class GeminiLiveConnection implements RealtimeConnection {
           );
           return;
         }
-        if (this.#turns.active) {
+        // A turn the app is stopping ends by the next client content anyway: a request may follow the cancel at once.
+        if (this.#turns.active && !this.#turns.stopping) {
           this.#reportLater({
             type: 'error',
             code: 'response_in_progress',
@@ -173,15 +170,16 @@ export class GeminiLiveConnection implements RealtimeConnection {
         }
         this.#turns.expectTurn(command.clientRequestId);
         // No per-response instructions: they can only join the context, as a turn of their own (the session warns).
-        if (command.instructions !== undefined) {
-          this.#pendingTurns.push({ role: 'user', parts: [{ text: command.instructions }] });
-        }
-        if (this.#answerComing) {
-          // The end of the user's activity already asked for this answer: a second request would be a second answer.
-          this.#flushTurns(false);
-          return;
-        }
-        this.#flushTurns(true);
+        const turns: GeminiContent[] =
+          command.instructions === undefined
+            ? []
+            : [{ role: 'user', parts: [{ text: command.instructions }] }];
+        // After the end of the user's activity the answer is coming already: a second request would be a second one.
+        const complete = !this.#answerComing;
+        if (turns.length === 0 && !complete) return;
+        this.#write('createResponse', {
+          clientContent: { ...(turns.length > 0 && { turns }), turnComplete: complete },
+        });
         return;
       }
       case 'cancelResponse':
@@ -213,7 +211,6 @@ export class GeminiLiveConnection implements RealtimeConnection {
     }
     this.#phase = 'closing';
     this.#stopKeepalive();
-    this.#flushTurns(false);
     this.#turns.cut();
     const leg = this.#leg;
     const wait = closeWait(this.#options.clock, this.#options.closeTimeoutMs, () => leg.terminate());
@@ -243,27 +240,29 @@ export class GeminiLiveConnection implements RealtimeConnection {
 
   // --- commands ---
 
+  /** Appends one turn to the context (`turnComplete: false`: the model does not answer it by itself). */
   #createItem(item: RealtimeItemInput): void {
+    this.#write('createItem', { clientContent: { turns: [this.#turnOf(item)], turnComplete: false } }, 1);
+  }
+
+  #turnOf(item: RealtimeItemInput): GeminiContent {
     switch (item.type) {
       case 'message': {
         const text = item.content
           .map((part) => (part.type === 'text' ? part.text : (part.transcript ?? '')))
           .join('');
-        this.#pendingTurns.push({ role: item.role === 'assistant' ? 'model' : 'user', parts: [{ text }] });
-        break;
+        return { role: item.role === 'assistant' ? 'model' : 'user', parts: [{ text }] };
       }
-      case 'function_call': {
+      case 'function_call':
         this.#replayedCalls.set(item.callId, item.name);
-        this.#pendingTurns.push({
+        return {
           role: 'model',
           parts: [
             { functionCall: { id: item.callId, name: item.name, args: parseArguments(item.arguments) } },
           ],
-        });
-        break;
-      }
+        };
       case 'function_call_output':
-        this.#pendingTurns.push({
+        return {
           role: 'user',
           parts: [
             {
@@ -274,26 +273,8 @@ export class GeminiLiveConnection implements RealtimeConnection {
               },
             },
           ],
-        });
-        break;
+        };
     }
-    this.#pendingContent++;
-    if (this.#pendingTurns.length === 1) queueMicrotask(() => this.#flushTurns(false));
-  }
-
-  /** Writes the turns gathered in this task as one `clientContent`; `complete` asks the model to answer. */
-  #flushTurns(complete: boolean): void {
-    const turns = this.#pendingTurns;
-    const content = this.#pendingContent;
-    if (turns.length === 0 && !complete) return;
-    this.#pendingTurns = [];
-    this.#pendingContent = 0;
-    if (this.#phase !== 'open') return;
-    this.#write(
-      'createItem',
-      { clientContent: { ...(turns.length > 0 && { turns }), turnComplete: complete } },
-      content,
-    );
   }
 
   #sendToolOutput(callId: string, output: string): void {

@@ -53,6 +53,11 @@ export class GeminiTurns {
     return this.#turn !== undefined;
   }
 
+  /** Whether the app is stopping the turn under way (it ends once the service says so). */
+  get stopping(): boolean {
+    return this.#turn?.cancelled === true;
+  }
+
   /** The next turn that starts answers this response request. */
   expectTurn(clientRequestId: string): void {
     this.#requests.push(clientRequestId);

@@ -45,7 +45,7 @@ describe('GeminiLiveModel against the Gemini simulator', () => {
     expect(upgrade?.headers['x-goog-api-key']).toBe('test-key');
   });
 
-  it('a user message gets one answer: one clientContent that completes the turn, audio and transcript out', async () => {
+  it('a user message gets one answer: its turn, then the request that completes it; audio and transcript out', async () => {
     rig = await geminiRig();
     rig.simulator.respondWith({ outputs: [{ type: 'speech', text: 'Hello from Gemini.' }] });
     const { session, events } = rig.session(new Agent({ name: 'Greeter' }));
@@ -54,9 +54,12 @@ describe('GeminiLiveModel against the Gemini simulator', () => {
     const done = await events.waitFor('response_done');
     expect(done.status).toBe('completed');
     const contents = rig.simulator.received.filter(({ message }) => 'clientContent' in message);
+    // The user's turn joins the context, then the request completes it: the model answers once.
     expect(contents.map(({ message }) => message)).toEqual([
-      { clientContent: { turns: [{ role: 'user', parts: [{ text: 'Hi there' }] }], turnComplete: true } },
+      { clientContent: { turns: [{ role: 'user', parts: [{ text: 'Hi there' }] }], turnComplete: false } },
+      { clientContent: { turnComplete: true } },
     ]);
+    expect(events.of('response_started')).toHaveLength(1);
     expect(events.of('audio').length).toBeGreaterThan(0);
     expect(session.history.at(-1)).toMatchObject({ role: 'assistant', text: 'Hello from Gemini.' });
     expect(rig.simulator.latest?.history).toEqual([

@@ -12,6 +12,12 @@ afterEach(async () => {
   rig = undefined;
 });
 
+/** A user message the app sent and the request to answer it, as they reach the service. */
+const userTurn = (text: string) => [
+  { clientContent: { turns: [{ role: 'user', parts: [{ text }] }], turnComplete: false } },
+  { clientContent: { turnComplete: true } },
+];
+
 const texts = (history: readonly GeminiContent[]) =>
   history.map((turn) => [turn.role, turn.parts.map((part) => part.text ?? '').join('')]);
 
@@ -55,9 +61,7 @@ describe('GeminiLiveModel speaks the seam without faking what the service does n
     rig.simulator.respondWith({ outputs: [{ type: 'speech', text: 'You are Ada.' }] });
     session.sendMessage('Who am I?');
     await events.waitFor('response_done', () => true, 2);
-    expect(second.received.filter((m) => 'clientContent' in m)).toEqual([
-      { clientContent: { turns: [{ role: 'user', parts: [{ text: 'Who am I?' }] }], turnComplete: true } },
-    ]);
+    expect(second.received.filter((m) => 'clientContent' in m)).toEqual(userTurn('Who am I?'));
   });
 
   it('after a cut, a resumed session gets only what its handle does not hold: a message the service took after it', async () => {
@@ -172,25 +176,15 @@ describe('GeminiLiveModel speaks the seam without faking what the service does n
     session.sendMessage('And one about cats.');
     for (let i = 0; i < 5; i++) await Promise.resolve();
     const contents = () => rig?.simulator.received.filter(({ message }) => 'clientContent' in message) ?? [];
-    expect(contents()).toHaveLength(1);
+    expect(contents()).toHaveLength(2);
     expect(rig.simulator.latest?.generating).toBe(true);
     rig.simulator.latest?.release();
     const first = await events.waitFor('response_done');
     expect(first.status).toBe('completed');
     await events.waitFor('response_done', () => true, 2);
     expect(contents().map(({ message }) => message)).toEqual([
-      {
-        clientContent: {
-          turns: [{ role: 'user', parts: [{ text: 'Tell me a story.' }] }],
-          turnComplete: true,
-        },
-      },
-      {
-        clientContent: {
-          turns: [{ role: 'user', parts: [{ text: 'And one about cats.' }] }],
-          turnComplete: true,
-        },
-      },
+      ...userTurn('Tell me a story.'),
+      ...userTurn('And one about cats.'),
     ]);
     expect(events.of('response_done').map((e) => e.status)).toEqual(['completed', 'completed']);
   });
