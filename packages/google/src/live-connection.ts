@@ -24,6 +24,9 @@ import {
 } from './wire/live-wire.js';
 
 type Listener = (event: RealtimeEvent) => void;
+
+/** Connections opened in this process (the prefix of their ids). */
+let connections = 0;
 type Phase = 'open' | 'closing' | 'closed';
 
 /** Opens the next leg of the session: a socket whose `setup` carries `handle` and the current configuration. */
@@ -51,6 +54,11 @@ export class GeminiLiveConnection implements RealtimeConnection {
   #listeners: Listener[] = [];
   #backlog: RealtimeEvent[] | undefined = [];
   #ids = 0;
+  /**
+   * The service gives no ids: the adapter's own are unique within the process, so a session that moves to a new
+   * connection never meets an id of the old one again.
+   */
+  readonly #idPrefix = (++connections).toString(36);
   #stopKeepalive: () => void = () => {};
   #closed: Promise<void> | undefined;
   /** The latest handle the service said it can resume from, and the content commands its state holds. */
@@ -89,7 +97,7 @@ export class GeminiLiveConnection implements RealtimeConnection {
     this.#rawEvents = rawEvents;
     this.#turns = new GeminiTurns(
       (event) => this.#onTurnEvent(event),
-      (prefix) => `${prefix}_gemini_${++this.#ids}`,
+      (prefix) => `${prefix}_gemini_${this.#idPrefix}_${++this.#ids}`,
     );
     this.#adopt(leg);
     this.#emit({ type: 'connection_status', status: 'connected' });
@@ -158,7 +166,7 @@ export class GeminiLiveConnection implements RealtimeConnection {
           return;
         }
         // A turn the app is stopping ends by the next client content anyway: a request may follow the cancel at once.
-        if (this.#turns.active && !this.#turns.stopping) {
+        if (this.#turns.stoppable && !this.#turns.stopping) {
           this.#reportLater({
             type: 'error',
             code: 'response_in_progress',
@@ -184,8 +192,9 @@ export class GeminiLiveConnection implements RealtimeConnection {
       }
       case 'cancelResponse':
         // Gemini Live has no cancel message; client content interrupts the turn being generated, so an empty one
-        // stops it (the service then says `interrupted`). Between turns there is nothing to stop.
-        if (!this.#turns.active) return;
+        // stops it (the service then says `interrupted`). Between turns, or once the service stopped the turn itself
+        // (the user spoke), there is nothing to stop: a write now would interrupt the answer to what the user said.
+        if (!this.#turns.stoppable) return;
         this.#turns.cancelling();
         this.#write('cancelResponse', { clientContent: { turnComplete: false } });
         return;

@@ -49,6 +49,7 @@ describe('GeminiLiveModel speaks the seam without faking what the service does n
     first?.goAway(16_000, { close: false });
     const recycled = await events.waitFor('reconnected');
     expect(recycled).toMatchObject({ reason: 'recycle', resumed: true, replayedItems: 0 });
+    const before = events.of('response_done').map((e) => e.responseId);
     const second = await next;
     expect(second.resumed).toBe(true);
     expect(second.setup?.sessionResumption).toEqual({ handle: expect.any(String), transparent: true });
@@ -60,8 +61,12 @@ describe('GeminiLiveModel speaks the seam without faking what the service does n
     expect(first?.closedByClient).toBe(true);
     rig.simulator.respondWith({ outputs: [{ type: 'speech', text: 'You are Ada.' }] });
     session.sendMessage('Who am I?');
-    await events.waitFor('response_done', () => true, 2);
+    const after = await events.waitFor('response_done', () => true, 2);
     expect(second.received.filter((m) => 'clientContent' in m)).toEqual(userTurn('Who am I?'));
+    // A new connection's ids never repeat the old one's: the session tells the responses apart.
+    expect(before).not.toContain(after.responseId);
+    expect(session.history.at(-1)).toMatchObject({ role: 'assistant', text: 'You are Ada.' });
+    expect(new Set(session.history.map((item) => item.itemId)).size).toBe(session.history.length);
   });
 
   it('after a cut, a resumed session gets only what its handle does not hold: a message the service took after it', async () => {
@@ -156,6 +161,40 @@ describe('GeminiLiveModel speaks the seam without faking what the service does n
       callId: 'call-1',
       status: 'cancelled',
     });
+  });
+
+  it('push-to-talk over the answer: the service stops it, and nothing the session does stops the answer to the new turn', async () => {
+    rig = await geminiRig();
+    rig.simulator.respondWith(
+      { outputs: [{ type: 'speech', text: 'A long story about dragons and their gold.', holdAfterMs: 300 }] },
+      { outputs: [{ type: 'speech', text: 'Cats, then.' }] },
+    );
+    const { session, events } = rig.session(new Agent({ name: 'Storyteller' }), {
+      config: { turnDetection: null },
+    });
+    await session.connect();
+    const speech = (text: string) => {
+      rig?.simulator.hear(text);
+      const pcm = new Uint8Array(4800 * 2);
+      const view = new DataView(pcm.buffer);
+      for (let i = 0; i < 4800; i++) view.setInt16(i * 2, Math.round(Math.sin(i / 5) * 9000), true);
+      return pcm;
+    };
+    session.sendAudio(speech('Tell me a story.'), { commit: true });
+    await events.waitFor('audio');
+    session.sendAudio(speech('No, one about cats.'), { commit: true });
+    const second = await events.waitFor('response_done', () => true, 2);
+    expect(events.of('response_done').map((e) => [e.status, e.reason])).toEqual([
+      ['cancelled', 'turn_detected'],
+      ['completed', undefined],
+    ]);
+    expect(second.status).toBe('completed');
+    expect(session.history.at(-1)).toMatchObject({ role: 'assistant', text: 'Cats, then.' });
+    // No client content at all: the activity signals alone stop the first answer and ask for the second.
+    expect(rig.simulator.received.filter(({ message }) => 'clientContent' in message)).toEqual([]);
+    // The user's speech that interrupted is over: the session finds itself between turns and recycles on goAway.
+    rig.simulator.latest?.goAway(16_000, { close: false });
+    expect(await events.waitFor('reconnected')).toMatchObject({ reason: 'recycle', resumed: true });
   });
 
   it('a message sent while the model answers waits for the answer to end (client content would interrupt it)', async () => {
