@@ -1,11 +1,10 @@
 import { AzureOpenAILiveModel, AzureOpenAIRealtimeModel } from '@parley/azure';
 import type { RealtimeHarnessFactory } from '@parley/conformance';
 import type { RealtimeCapability } from '@parley/core';
-import { GeminiLiveModel } from '@parley/google';
 import { ALL_REALTIME_CAPABILITIES } from '@parley/mock';
 import { OpenAILiveModel, OpenAIRealtimeModel } from '@parley/openai';
 import { createLiveSimulatorHarness, createSimulatorHarness } from '@parley/openai/testing';
-import { createGeminiHarness } from '../../packages/google/test/gemini-harness.js';
+import { createGeminiLiveHarness } from '../../packages/google/test/gemini-harness.js';
 import { createMockHarness } from '../../packages/mock/test/realtime/mock-harness.js';
 
 /** One column of the matrix. */
@@ -112,22 +111,5 @@ export const MATRIX_COLUMNS: readonly MatrixColumn[] = [
       },
     ],
   },
-  {
-    title: '`GeminiLiveModel`',
-    runs: [
-      {
-        name: 'gemini',
-        create: () =>
-          createGeminiHarness({
-            createModel: (simulator, transport) =>
-              new GeminiLiveModel({
-                apiKey: 'test-key',
-                baseUrl: simulator.wsBaseUrl,
-                keepalive: false,
-                ...transport,
-              }),
-          }),
-      },
-    ],
-  },
+  { title: '`GeminiLiveModel`', runs: [{ name: 'gemini', create: createGeminiLiveHarness }] },
 ];

@@ -9,6 +9,7 @@
 // each with a transcript fragment, as fast as the socket drains. BENCH_ROUNDS rounds (default 7); medians shown.
 import { fork } from 'node:child_process';
 import os from 'node:os';
+import { median } from '../../openai/bench/bench-audio.mjs';
 import { runClientProcess, startReplayServer } from '../../openai/bench/processes.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -55,12 +56,6 @@ const CLIENTS = [
     info: gemini,
   },
 ];
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 try {
   const samples = new Map(CLIENTS.map((client) => [client.id, []]));

@@ -13,7 +13,12 @@ import type {
 } from '@parley/core';
 import { FastForwardClock } from '@parley/openai/testing';
 import { type HarnessTransport, TransportFaults } from '@parley/transport/testing';
-import type { GeminiClientMessage, GeminiContent, GeminiSetup } from '../src/index.js';
+import {
+  type GeminiClientMessage,
+  type GeminiContent,
+  GeminiLiveModel,
+  type GeminiSetup,
+} from '../src/index.js';
 import {
   type GeminiScriptedOutput,
   type GeminiScriptedTurn,
@@ -289,4 +294,17 @@ export async function createGeminiHarness(options: GeminiHarnessOptions): Promis
       await simulator.close();
     },
   };
+}
+
+/** The conformance harness of `GeminiLiveModel` as shipped: its default options, pointed at a fresh simulator. */
+export function createGeminiLiveHarness(): Promise<RealtimeHarness> {
+  return createGeminiHarness({
+    createModel: (simulator, transport) =>
+      new GeminiLiveModel({
+        apiKey: 'test-key',
+        baseUrl: simulator.wsBaseUrl,
+        keepalive: false,
+        ...transport,
+      }),
+  });
 }

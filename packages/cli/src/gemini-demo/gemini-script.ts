@@ -1,6 +1,6 @@
-import { Agent, tool } from '@parley/core';
+import { Agent } from '@parley/core';
 import type { GeminiScriptedTurn } from '@parley/google/testing';
-import { z } from 'zod';
+import { getBalance } from '../voice-demo/voice-script.js';
 
 /** What the caller asks, turn by turn. */
 export const GEMINI_QUESTIONS = {
@@ -9,15 +9,6 @@ export const GEMINI_QUESTIONS = {
   interruption: 'Sorry, one more thing: what is my savings balance?',
   afterRecycle: 'Thanks. Which accounts did we talk about?',
 } as const;
-
-const BALANCES: Record<string, number> = { checking: 120, savings: 2400 };
-
-const getBalance = tool({
-  name: 'get_balance',
-  description: "The balance of one of the caller's accounts.",
-  parameters: z.object({ account: z.enum(['checking', 'savings']) }),
-  execute: ({ account }) => ({ account, balance: BALANCES[account], currency: 'EUR' }),
-});
 
 /** The Gemini demo's voice agent: a bank teller with one tool. */
 export const geminiTellerAgent = new Agent({
