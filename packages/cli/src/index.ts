@@ -3,6 +3,11 @@ export { type DecodedAudio, decodeWav, encodeWav, WavFormatError } from './audio
 export type { CliIO } from './cli/command.js';
 export { CliUsageError, MissingEnvironmentError } from './cli/errors.js';
 export { type DemoSummary, runSupportDemo } from './demo/run-demo.js';
+export {
+  type GeminiDemoOptions,
+  type GeminiDemoSummary,
+  runGeminiDemo,
+} from './gemini-demo/run-gemini-demo.js';
 export type { BankToolCall } from './live-demo/live-script.js';
 export { type LiveDemoOptions, type LiveDemoSummary, runLiveDemo } from './live-demo/run-live-demo.js';
 export { main } from './main.js';

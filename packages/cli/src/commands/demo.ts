@@ -4,6 +4,7 @@ import type { RealtimeAudioFormat } from '@parley/core';
 import type { CommandSpec } from '../cli/command.js';
 import { CliUsageError } from '../cli/errors.js';
 import { runSupportDemo } from '../demo/run-demo.js';
+import { runGeminiDemo } from '../gemini-demo/run-gemini-demo.js';
 import { runLiveDemo } from '../live-demo/run-live-demo.js';
 import type { RealtimeProviderName } from '../providers/realtime-target.js';
 import { DEFAULT_DEMO_MEMORY_DIR, runVoiceDemo } from '../voice-demo/run-voice-demo.js';
@@ -14,6 +15,7 @@ export const demoCommand: CommandSpec = {
   summary: 'Run a realtime voice agent on the embedded OpenAI Realtime simulator (no API key, no network)',
   usage: [
     'demo [--out FILE] [--memory DIR|none] [--provider simulator|openai|azure] [--audio-format pcm16|g711_ulaw|g711_alaw]',
+    'demo --provider gemini',
     'demo --api live [--out FILE]',
     'demo --text',
   ],
@@ -31,9 +33,9 @@ export const demoCommand: CommandSpec = {
     },
     provider: {
       type: 'string',
-      choices: ['simulator', 'openai', 'azure'],
+      choices: ['simulator', 'openai', 'azure', 'gemini'],
       description:
-        'simulator (embedded, offline; the default), or the real service: openai (OPENAI_API_KEY), azure (AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY, AZURE_OPENAI_DEPLOYMENT)',
+        'simulator (embedded, offline; the default), or the real service: openai (OPENAI_API_KEY), azure (AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY, AZURE_OPENAI_DEPLOYMENT); gemini: Gemini Live, on the real service with GEMINI_API_KEY (or GOOGLE_API_KEY; GEMINI_BASE_URL to point elsewhere), else on the embedded Gemini Live simulator',
     },
     'audio-format': {
       type: 'string',
@@ -57,6 +59,8 @@ export const demoCommand: CommandSpec = {
     'then the caller rings back, and a second session, started from the store alone, remembers the first call.',
     '--api live: GPT-Live delegates instead of calling tools; the session answers each delegation with a Parley',
     "text agent (a tool call, and one that waits for the app's approval while the voice goes on).",
+    '--provider gemini: GeminiLiveModel, a spoken question answered through a tool call, a barge-in, and a recycle',
+    "on the service's goAway that resumes its session (nothing replayed).",
   ],
   async run(flags, io) {
     if (flags.api === 'live') {
@@ -72,6 +76,19 @@ export const demoCommand: CommandSpec = {
       await runLiveDemo(io.out, {
         wavPath: resolve(typeof flags.out === 'string' ? flags.out : join(tmpdir(), 'parley-live-demo.wav')),
       });
+      return 0;
+    }
+    if (flags.provider === 'gemini') {
+      if (
+        flags.text === true ||
+        flags.out !== undefined ||
+        flags['audio-format'] !== undefined ||
+        flags.memory !== undefined
+      )
+        throw new CliUsageError(
+          'parley demo: --provider gemini runs its own voice call in PCM16 and writes no WAV or memory; leave out --text, --out, --audio-format and --memory.',
+        );
+      await runGeminiDemo(io.out, { env: io.env });
       return 0;
     }
     if (flags.text === true) {

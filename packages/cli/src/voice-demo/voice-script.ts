@@ -29,7 +29,8 @@ const BLOCKED_AFTER_HOLD = 'A new card is on its way and arrives within three wo
 
 const BALANCES: Record<string, number> = { checking: 120, savings: 2400 };
 
-const getBalance = tool({
+/** The balance of one of the caller's accounts (the demos' bank). */
+export const getBalance = tool({
   name: 'get_balance',
   description: "The balance of one of the caller's accounts.",
   parameters: z.object({ account: z.enum(['checking', 'savings']) }),
