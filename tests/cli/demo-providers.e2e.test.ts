@@ -75,10 +75,13 @@ describe.each([
     try {
       const [, port] = /127\.0\.0\.1:(\d+)/.exec(await sim.line(/listening on ws:/)) ?? [];
       const wav = join(dir, `${provider}.wav`);
-      const { code, stdout, stderr } = await runParley(['demo', '--provider', provider, '--out', wav], {
-        env: env(`http://127.0.0.1:${port}`),
-        timeoutMs: 50_000,
-      });
+      const { code, stdout, stderr } = await runParley(
+        ['demo', '--provider', provider, '--out', wav, '--memory', 'none'],
+        {
+          env: env(`http://127.0.0.1:${port}`),
+          timeoutMs: 50_000,
+        },
+      );
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
       expect(
         inOrder(stdout, [

@@ -16,6 +16,7 @@ const PACKAGES = [
   'cli',
   'memory',
   'mcp',
+  'twilio',
 ];
 const KNOWN_GAPS = new URL('./unexported-public-types.txt', import.meta.url);
 
