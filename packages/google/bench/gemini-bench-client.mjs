@@ -3,34 +3,13 @@
 // It connects, asks for the long turn, and measures this process's CPU time (user + system) from the first audio
 // callback to the last, as the OpenAI benchmark's client does. It reports { microsPerEvent, ... } over IPC and exits.
 import { WebSocket } from 'ws';
+import { audioWindow } from '../../openai/bench/audio-window.mjs';
 
 const [kind, baseUrl, audioDeltasArg, bytesPerDeltaArg] = process.argv.slice(2);
 const AUDIO_DELTAS = Number(audioDeltasArg);
 const BYTES_PER_DELTA = Number(bytesPerDeltaArg);
 
-let events = 0;
-let bytes = 0;
-let startCpu;
-let windowCpu;
-let startWall = 0;
-let windowWallMs = 0;
-let markLast;
-const lastAudio = new Promise((resolve) => {
-  markLast = resolve;
-});
-
-function onAudio(data) {
-  events++;
-  bytes += data.byteLength;
-  if (events === 1) {
-    startCpu = process.cpuUsage();
-    startWall = performance.now();
-  } else if (events === AUDIO_DELTAS) {
-    windowCpu = process.cpuUsage(startCpu);
-    windowWallMs = performance.now() - startWall;
-    markLast();
-  }
-}
+const { onAudio, lastAudio, report } = audioWindow(AUDIO_DELTAS, BYTES_PER_DELTA);
 
 /** The Gemini floor: a bare `ws` client that parses every frame and decodes the audio, nothing else. */
 async function floor() {
@@ -82,15 +61,4 @@ const clients = { 'gemini-floor': floor, 'gemini-session': parleySession };
 const run = clients[kind];
 if (!run) throw new Error(`Unknown client "${kind}"; one of ${Object.keys(clients).join(', ')}.`);
 await Promise.all([run(), lastAudio]);
-if (events !== AUDIO_DELTAS || bytes !== AUDIO_DELTAS * BYTES_PER_DELTA) {
-  throw new Error(
-    `${kind}: got ${events} audio events / ${bytes} bytes, expected ${AUDIO_DELTAS} / ${AUDIO_DELTAS * BYTES_PER_DELTA}.`,
-  );
-}
-process.send({
-  kind,
-  events,
-  microsPerEvent: (windowCpu.user + windowCpu.system) / (AUDIO_DELTAS - 1),
-  wallMs: windowWallMs,
-});
-process.disconnect();
+report(kind);

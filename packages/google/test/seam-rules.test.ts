@@ -125,6 +125,32 @@ describe('GeminiLiveModel speaks the seam without faking what the service does n
     ]);
   });
 
+  it('instructions for one response join the context as a turn, and the session says they stay', async () => {
+    rig = await geminiRig();
+    rig.simulator.respondWith({ outputs: [{ type: 'speech', text: 'Welcome to the bank.' }] });
+    const { session, events } = rig.session(new Agent({ name: 'Greeter' }));
+    await session.connect();
+    const handle = session.generateResponse({ instructions: 'Greet the caller.' });
+    await handle.done;
+    expect(
+      rig.simulator.received.filter(({ message }) => 'clientContent' in message).map((m) => m.message),
+    ).toEqual([
+      {
+        clientContent: {
+          turns: [{ role: 'user', parts: [{ text: 'Greet the caller.' }] }],
+          turnComplete: true,
+        },
+      },
+    ]);
+    const warning = events.of('warning').find((w) => w.code === 'response_instructions_persist');
+    expect(warning?.message).toContain(handle.clientRequestId);
+    // The session's history does not show them; the service's context keeps them.
+    expect(session.history.map((i) => (i.type === 'message' ? [i.role, i.text] : i.type))).toEqual([
+      ['assistant', 'Welcome to the bank.'],
+    ]);
+    expect(texts(rig.simulator.latest?.history ?? [])[0]).toEqual(['user', 'Greet the caller.']);
+  });
+
   it('a tool call the service cancels: the tool is stopped and its output is never sent', async () => {
     rig = await geminiRig();
     rig.simulator.respondWith({

@@ -3,6 +3,7 @@
 // It connects, asks for the long response, and measures this process's CPU time (user + system, all threads) from
 // the first audio callback to the last. It reports { microsPerEvent, ... } over IPC and exits.
 import { WebSocket } from 'ws';
+import { audioWindow } from './audio-window.mjs';
 
 const [kind, url, audioDeltasArg, bytesPerDeltaArg] = process.argv.slice(2);
 const AUDIO_DELTAS = Number(audioDeltasArg);
@@ -12,16 +13,7 @@ const API_KEY = 'sk-bench-not-a-real-key';
 const CORE = process.env.BENCH_CORE_MODULE || '@parley/core';
 const OPENAI = process.env.BENCH_OPENAI_MODULE || '@parley/openai';
 
-let events = 0;
-let bytes = 0;
-let startCpu;
-let windowCpu;
-let startWall = 0;
-let windowWallMs = 0;
-let markLast;
-const lastAudio = new Promise((resolve) => {
-  markLast = resolve;
-});
+const { onAudio, lastAudio, report } = audioWindow(AUDIO_DELTAS, BYTES_PER_DELTA);
 
 /**
  * Collects the garbage of loading and connecting, right before the response is asked for: what a client did
@@ -29,20 +21,6 @@ const lastAudio = new Promise((resolve) => {
  */
 function settle() {
   globalThis.gc?.();
-}
-
-/** The app's audio callback: the same for every client. */
-function onAudio(data) {
-  events++;
-  bytes += data.byteLength;
-  if (events === 1) {
-    startCpu = process.cpuUsage();
-    startWall = performance.now();
-  } else if (events === AUDIO_DELTAS) {
-    windowCpu = process.cpuUsage(startCpu);
-    windowWallMs = performance.now() - startWall;
-    markLast();
-  }
 }
 
 /** (a) The floor: a bare `ws` client that parses every frame and decodes the audio, nothing else. */
@@ -139,18 +117,4 @@ const run = clients[kind];
 if (!run) throw new Error(`Unknown client "${kind}"; one of ${Object.keys(clients).join(', ')}.`);
 
 await Promise.all([run(), lastAudio]);
-if (events !== AUDIO_DELTAS || bytes !== AUDIO_DELTAS * BYTES_PER_DELTA) {
-  throw new Error(
-    `${kind}: got ${events} audio events / ${bytes} bytes, expected ${AUDIO_DELTAS} / ${AUDIO_DELTAS * BYTES_PER_DELTA}.`,
-  );
-}
-const windowMicros = windowCpu.user + windowCpu.system;
-process.send({
-  kind,
-  events,
-  microsPerEvent: windowMicros / (AUDIO_DELTAS - 1),
-  userMicros: windowCpu.user,
-  systemMicros: windowCpu.system,
-  wallMs: windowWallMs,
-});
-process.disconnect();
+report(kind);
