@@ -1,3 +1,10 @@
+export {
+  type LiveSipSession,
+  OpenAISipCallControl,
+  type OpenAISipCallControlOptions,
+  type RealtimeSipSession,
+  type SipCallTarget,
+} from './call-control.js';
 export { OpenAISipWebhookError, type OpenAISipWebhookErrorCode } from './errors.js';
 export {
   type IncomingLiveSipCall,
