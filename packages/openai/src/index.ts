@@ -57,3 +57,4 @@ export type {
   WireTranscription,
   WireTurnDetection,
 } from './shared/realtime-wire.js';
+export * from './sip/index.js';

@@ -1,0 +1,21 @@
+export {
+  type LiveSipSession,
+  OpenAISipCallControl,
+  type OpenAISipCallControlOptions,
+  type RealtimeSipSession,
+  type SipCallTarget,
+} from './call-control.js';
+export { OpenAISipWebhookError, type OpenAISipWebhookErrorCode } from './errors.js';
+export {
+  type IncomingLiveSipCall,
+  type IncomingRealtimeSipCall,
+  type IncomingSipCall,
+  type SipHeader,
+  sipHeader,
+} from './incoming-call.js';
+export {
+  OpenAISipWebhookHandler,
+  type OpenAISipWebhookHandlerOptions,
+  type OpenAISipWebhookOutcome,
+  type OpenAISipWebhookRequest,
+} from './webhook-handler.js';
