@@ -8,7 +8,7 @@ import {
   ReportedPlaybackTracker,
   systemClock,
 } from '@parley/core';
-import { createHold, g711ToPcm16 } from '@parley/openai/testing';
+import { createHold, g711ToPcm16 } from '@parley/simulator';
 import { encodeWav } from '../audio/wav.js';
 import type { Output } from '../output.js';
 import { type RealtimeProviderName, realtimeTarget } from '../providers/realtime-target.js';

@@ -1,0 +1,123 @@
+/**
+ * `@parley/openai/wire`: the wire catalogues of the OpenAI Realtime and GPT-Live protocols (every client and server
+ * event, the session and item shapes: names and shapes only), with the few readers both sides of the wire share
+ * (base64 audio, JSON objects, the beta dialect, the item mapping the adapter applies). The adapter reads them;
+ * `@parley/simulator` writes them. Unstable: it follows the protocols.
+ */
+
+export { CLIENT_REQUEST_ID_KEY } from './realtime/client-events.js';
+export { toRealtimeItem } from './realtime/server-events.js';
+export {
+  decodeBase64,
+  encodeBase64,
+  isBase64,
+} from './shared/base64.js';
+export {
+  BETA_RESPONSE_KEYS,
+  BETA_SESSION_KEYS,
+  fromBetaClientEvent,
+  toBetaServerEvent,
+} from './shared/beta-dialect.js';
+export {
+  deepMerge,
+  isPlainObject,
+  type JsonObject,
+} from './shared/deep-merge.js';
+export {
+  LIVE_PRIMARY_CLIENT_EVENTS,
+  LIVE_RESERVED_EVENT_NAMES,
+  LIVE_SIDEBAND_CLIENT_EVENTS,
+  type LiveAppendKind,
+  type LiveBackendInputItem,
+  type LiveBackendItem,
+  type LiveBackendResponse,
+  type LiveBackendStreamEvent,
+  type LiveClientEvent,
+  type LiveClientEventBase,
+  type LiveContextAppend,
+  type LiveContextAppended,
+  type LiveDecisionCreate,
+  type LiveDecisionItemCreate,
+  type LiveDecisionItemCreated,
+  type LiveDecisionItemDelete,
+  type LiveDecisionItemDeleted,
+  type LiveDecisionMessage,
+  type LiveDelegationCreated,
+  type LiveDelegationTarget,
+  type LiveDtmfSend,
+  type LiveErrorEvent,
+  type LiveFixturePlay,
+  type LiveFixturePlayed,
+  type LiveFixturePlaying,
+  type LiveInfoEvent,
+  type LiveInputAudioAppend,
+  type LiveInputAudioMute,
+  type LiveInputAudioMuted,
+  type LiveInputAudioReflection,
+  type LiveInputAudioUnmute,
+  type LiveInputAudioUnmuted,
+  type LiveOutputAudioDelta,
+  type LiveResponseCreate,
+  type LiveResponseEvent,
+  type LiveResponseItemCreate,
+  type LiveServerEvent,
+  type LiveServerEventBase,
+  type LiveSessionClose,
+  type LiveSessionClosed,
+  type LiveSessionStart,
+  type LiveSessionStarted,
+  type LiveSessionUpdate,
+  type LiveSessionUpdated,
+  type LiveTimelineSpan,
+  type LiveTranscriptDelta,
+  type LiveTransportEvent,
+  type LiveUsageUpdated,
+} from './shared/live-wire-events.js';
+export type {
+  LiveAudioFormat,
+  LiveCloseReason,
+  LiveDecisionQuestion,
+  LiveDecisionTrigger,
+  LiveDelegationConfig,
+  LiveFunctionTool,
+  LiveHostedTool,
+  LiveInitialItem,
+  LiveResponsesBackend,
+  LiveSessionConfig,
+  LiveSessionResource,
+  LiveSessionUpdateConfig,
+  LiveUsage,
+  LiveVoice,
+} from './shared/live-wire-session.js';
+export {
+  PCM_24K,
+  type WireAudioFormat,
+  type WireContentPart,
+  type WireError,
+  type WireFunctionTool,
+  type WireItem,
+  type WireMcpTool,
+  type WireResponseCreateParams,
+  type WireSession,
+  type WireTool,
+  type WireToolChoice,
+  type WireTranscription,
+  type WireTurnDetection,
+  wireBytesPerMs,
+} from './shared/realtime-wire.js';
+export {
+  WIRE_CLIENT_EVENT_TYPES,
+  WIRE_SERVER_EVENT_TYPES,
+  type WireClientEvent,
+  type WireClientEventFields,
+  type WireClientEventType,
+  type WireContentIds,
+  type WireRateLimit,
+  type WireResponse,
+  type WireResponsePart,
+  type WireServerEvent,
+  type WireServerEventFields,
+  type WireServerEventType,
+  type WireTranscriptionUsage,
+  type WireUsage,
+} from './shared/realtime-wire-events.js';
