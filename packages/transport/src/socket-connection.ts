@@ -70,8 +70,6 @@ export interface SocketConnectionSettings {
   redact(text: string): string;
 }
 
-type Listener = (event: RealtimeEvent) => void;
-
 /** `WebSocket.OPEN`: the only ready state in which a frame is written rather than dropped. */
 const SOCKET_OPEN = 1;
 
@@ -93,7 +91,7 @@ export class SocketConnection {
   readonly #unlisten: () => void;
   #stopKeepalive: () => void = () => {};
   #phase: SocketPhase = 'connecting';
-  #listeners: Listener[] = [];
+  #listeners: ((event: RealtimeEvent) => void)[] = [];
   /** Events emitted before anyone subscribed; delivered to the first subscriber. */
   #backlog: RealtimeEvent[] | undefined = [];
   #closed: Promise<void> | undefined;
@@ -129,7 +127,7 @@ export class SocketConnection {
 
   // --- events ---
 
-  onEvent(listener: Listener): () => void {
+  onEvent(listener: (event: RealtimeEvent) => void): () => void {
     // `concat` sizes the new array exactly (a spread grows it to spare capacity, kept per connection).
     this.#listeners = this.#listeners.concat(listener);
     const backlog = this.#backlog;

@@ -205,6 +205,12 @@ export class OpenAILiveConnection implements RealtimeConnection {
     return this.#link.status;
   }
 
+  /** GPT-Live takes and speaks PCM16 at 24 kHz whatever the session configured: the session converts the app's. */
+  readonly audioFormats = {
+    input: { encoding: 'pcm16', sampleRate: 24_000 },
+    output: { encoding: 'pcm16', sampleRate: 24_000 },
+  } as const;
+
   /** The service's session id (`live_…`), once started. */
   get sessionId(): string | undefined {
     return this.#sessionId;

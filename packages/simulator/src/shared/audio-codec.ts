@@ -1,7 +1,8 @@
+import { decodeG711, encodeG711, Resampler } from '@parley/core';
 /**
  * The simulators' audio arithmetic (the Realtime and the GPT-Live simulator alike): how many bytes a millisecond
- * takes in each session format, PCM16 and G.711 (µ-law, A-law) encoding and decoding, and conversion between a
- * session format and the PCM16 24 kHz the simulators reason in (VAD, synthesized speech, fixtures, reflections).
+ * takes in each session format, PCM16 and G.711 (µ-law, A-law) encoding and decoding, and conversion (with core's
+ * resampler) between a session format and the PCM16 24 kHz the simulators reason in (VAD, synthesized speech, fixtures, reflections).
  */
 
 /** PCM16 mono, or 8-bit G.711 µ-law / A-law, at a sample rate. */
@@ -12,47 +13,7 @@ export function bytesPerMs(format: CodecFormat): number {
   return format.type === 'audio/pcm' ? (format.rate / 1000) * 2 : format.rate / 1000;
 }
 
-function decodeMuLaw(code: number): number {
-  const u = ~code & 0xff;
-  const t = (((u & 0x0f) << 3) + 0x84) << ((u & 0x70) >> 4);
-  return u & 0x80 ? 0x84 - t : t - 0x84;
-}
-
-function decodeALaw(code: number): number {
-  const a = code ^ 0x55;
-  const exponent = (a & 0x70) >> 4;
-  let t = (a & 0x0f) << 4;
-  t = exponent === 0 ? t + 8 : (t + 0x108) << (exponent - 1);
-  return a & 0x80 ? t : -t;
-}
-
-const tables = new Map<string, { decode: Int16Array; sorted: { sample: number; code: number }[] }>();
-
-function table(type: 'audio/pcmu' | 'audio/pcma') {
-  let t = tables.get(type);
-  if (!t) {
-    const decode = new Int16Array(256);
-    for (let c = 0; c < 256; c++) decode[c] = type === 'audio/pcmu' ? decodeMuLaw(c) : decodeALaw(c);
-    const sorted = [...decode].map((sample, code) => ({ sample, code })).sort((a, b) => a.sample - b.sample);
-    t = { decode, sorted };
-    tables.set(type, t);
-  }
-  return t;
-}
-
-function encodeG711(type: 'audio/pcmu' | 'audio/pcma', sample: number): number {
-  const { sorted } = table(type);
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if ((sorted[mid] as { sample: number }).sample <= sample) lo = mid;
-    else hi = mid;
-  }
-  const a = sorted[lo] as { sample: number; code: number };
-  const b = sorted[hi] as { sample: number; code: number };
-  return Math.abs(a.sample - sample) <= Math.abs(b.sample - sample) ? a.code : b.code;
-}
+const LAW = { 'audio/pcmu': 'g711_ulaw', 'audio/pcma': 'g711_alaw' } as const;
 
 /** Samples of a session-format buffer. */
 export function toSamples(format: CodecFormat, bytes: Uint8Array): Int16Array {
@@ -62,8 +23,7 @@ export function toSamples(format: CodecFormat, bytes: Uint8Array): Int16Array {
     for (let i = 0; i < samples.length; i++) samples[i] = view.getInt16(i * 2, true);
     return samples;
   }
-  const { decode } = table(format.type);
-  return Int16Array.from(bytes, (code) => decode[code] as number);
+  return decodeG711(LAW[format.type], bytes);
 }
 
 /** A session-format buffer of the given samples. */
@@ -74,18 +34,14 @@ export function fromSamples(format: CodecFormat, samples: Int16Array): Uint8Arra
     for (let i = 0; i < samples.length; i++) view.setInt16(i * 2, samples[i] as number, true);
     return bytes;
   }
-  const type = format.type;
-  return Uint8Array.from(samples, (s) => encodeG711(type, s));
+  return encodeG711(LAW[format.type], samples);
 }
 
-/** Nearest-sample resampling (enough for a simulator's reflections and fixtures). */
+/** Resamples a whole buffer with Parley's one resampler (low-pass filtered). */
 export function resample(samples: Int16Array, fromRate: number, toRate: number): Int16Array {
   if (fromRate === toRate) return samples;
-  const out = new Int16Array(Math.round((samples.length * toRate) / fromRate));
-  for (let i = 0; i < out.length; i++) {
-    out[i] = samples[Math.min(samples.length - 1, Math.floor((i * fromRate) / toRate))] as number;
-  }
-  return out;
+  const out = new Resampler(fromRate, toRate).push(samples);
+  return Int16Array.from(out, (s) => Math.max(-32768, Math.min(32767, Math.round(s))));
 }
 
 /** A session-format buffer as PCM16 24 kHz (the sideband's reflection format). */

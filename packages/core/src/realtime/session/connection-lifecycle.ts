@@ -12,6 +12,7 @@ import {
 } from './agent-config.js';
 import type { AgentSwitcher } from './agent-switch.js';
 import type { ApprovalBook } from './approvals.js';
+import { bridgeAudioFormats } from './audio-format-bridge.js';
 import { historyReplayStrategy, sentContentStrategy, toolFollowUpStrategy } from './capability-strategies.js';
 import type { EphemeralResponses } from './ephemeral-responses.js';
 import {
@@ -243,7 +244,7 @@ export class ConnectionLifecycle<TContext> {
       throw error;
     });
     const resumed = resumeToken !== undefined && connection.resumed === true;
-    return { connection, agent, agentConfig, warnings, resumed };
+    return { connection: bridgeAudioFormats(connection, config), agent, agentConfig, warnings, resumed };
   }
 
   /** Makes `opened` the live connection; throws `RealtimeConnectError` (unsubscribed again) if it already closed. */
