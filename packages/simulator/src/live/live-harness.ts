@@ -192,17 +192,12 @@ export class LiveSimulatorHarness {
    * Present once the adapter opened its socket through the harness's transport.
    */
   get connectionStopsSilently(): (() => Promise<void>) | undefined {
-    const faults = this.#faults;
-    if (!faults?.reachable) return undefined;
-    return async () => faults.stopSilently();
+    return this.#faults?.stopSilentlyHook;
   }
 
   /** The next frame the adapter writes for a command of this type fails to write (the socket's `send` throws). */
   get failNextWrite(): ((commandType: RealtimeCommand['type']) => Promise<void>) | undefined {
-    const faults = this.#faults;
-    if (!faults?.reachable) return undefined;
-    return async (commandType) =>
-      faults.failNextWrite((frame) => liveEventToCommand(JSON.parse(frame))?.type === commandType);
+    return this.#faults?.failNextWriteHook((frame) => liveEventToCommand(JSON.parse(frame))?.type);
   }
 
   async commands(): Promise<readonly RealtimeCommand[]> {

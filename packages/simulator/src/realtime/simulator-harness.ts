@@ -254,9 +254,7 @@ export class SimulatorHarness {
    * through the harness's transport (see `createModel`).
    */
   get connectionStopsSilently(): (() => Promise<void>) | undefined {
-    const faults = this.#faults;
-    if (!faults?.reachable) return undefined;
-    return async () => faults.stopSilently();
+    return this.#faults?.stopSilentlyHook;
   }
 
   /**
@@ -264,10 +262,7 @@ export class SimulatorHarness {
    * once the adapter opened its socket through the harness's transport.
    */
   get failNextWrite(): ((commandType: RealtimeCommand['type']) => Promise<void>) | undefined {
-    const faults = this.#faults;
-    if (!faults?.reachable) return undefined;
-    return async (commandType) =>
-      faults.failNextWrite((frame) => clientEventToCommand(JSON.parse(frame))?.type === commandType);
+    return this.#faults?.failNextWriteHook((frame) => clientEventToCommand(JSON.parse(frame))?.type);
   }
 
   /** Everything received on every connection, as seam commands (connect-time configurations left out). */
