@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { errorText } from '@parley/core/internal';
 import { main } from './main.js';
 
 main(process.argv.slice(2)).then(
@@ -6,7 +7,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`parley: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`parley: ${errorText(error)}\n`);
     process.exitCode = 1;
   },
 );

@@ -22,6 +22,7 @@ export {
   deepMerge,
   isPlainObject,
   type JsonObject,
+  stringField,
 } from './shared/deep-merge.js';
 export {
   LIVE_PRIMARY_CLIENT_EVENTS,

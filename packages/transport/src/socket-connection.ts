@@ -1,4 +1,5 @@
 import { type Clock, ConnectionClosedError, type RealtimeEvent } from '@parley/core';
+import { errorText } from '@parley/core/internal';
 import { closeWait } from './close-wait.js';
 import { ConnectPhase } from './connect-phase.js';
 import { type ResolvedKeepalive, startKeepalive } from './keepalive.js';
@@ -190,7 +191,7 @@ export class SocketConnection {
         this.#socket.send(frame);
         return;
       } catch (error) {
-        failure = `writing "${what}" to the socket failed: ${this.#settings.redact(error instanceof Error ? error.message : String(error))}`;
+        failure = `writing "${what}" to the socket failed: ${this.#settings.redact(errorText(error))}`;
       }
     } else {
       failure = `the socket stopped being open (readyState ${state}) before "${what}" was written`;

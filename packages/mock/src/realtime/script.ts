@@ -5,6 +5,7 @@ import {
   type RealtimeResponseStatus,
   UserError,
 } from '@parley/core';
+import { errorText } from '@parley/core/internal';
 import { DEFAULT_AUDIO_CHUNK_MS, SPOKEN_MS_PER_CHAR } from '../constants.js';
 
 /** What an `expect_input` step checks: what the session has sent on this connection so far. */
@@ -156,7 +157,7 @@ export function unmetExpectation(
     try {
       if (step.check(input) === false) return `the input check${name} returned false`;
     } catch (error) {
-      return `the input check${name} threw: ${error instanceof Error ? error.message : String(error)}`;
+      return `the input check${name} threw: ${errorText(error)}`;
     }
   }
   return undefined;

@@ -1,6 +1,6 @@
 import type { ContextAppendKind, RealtimeEvent } from '@parley/core';
 import { decodeBase64 } from '../shared/base64.js';
-import { isPlainObject, type JsonObject } from '../shared/deep-merge.js';
+import { isPlainObject, type JsonObject, stringField } from '../shared/deep-merge.js';
 import type { LiveServerEvent } from '../shared/live-wire-events.js';
 import type { BackendRelay } from './backend-relay.js';
 import type { InputTurns } from './input-turns.js';
@@ -11,7 +11,6 @@ const SEAM_KIND: Record<string, ContextAppendKind> = {
   'session.thinking.appended': 'thought',
   'session.commentary.appended': 'commentary',
 };
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
 
 /** What the reader hands to its connection besides seam events: the session's lifecycle on the wire. */
@@ -66,15 +65,15 @@ export class LiveServerEvents {
     const type = event.type as LiveServerEvent['type'];
     switch (type) {
       case 'session.output_audio.delta': {
-        const delta = str(event.delta);
+        const delta = stringField(event.delta);
         if (delta) segmenter.audio(decodeBase64(delta));
         return;
       }
       case 'session.output_transcript.delta':
-        segmenter.transcript(str(event.delta) ?? '');
+        segmenter.transcript(stringField(event.delta) ?? '');
         return;
       case 'session.input_transcript.delta':
-        turns.fragment(str(event.delta) ?? '', num(event.start_ms), num(event.end_ms));
+        turns.fragment(stringField(event.delta) ?? '', num(event.start_ms), num(event.end_ms));
         return;
       case 'session.started':
         this.#hooks.started(isPlainObject(event.session) ? event.session : {});
@@ -97,14 +96,14 @@ export class LiveServerEvents {
         this.#hooks.updated(isPlainObject(event.session) ? event.session : {});
         return;
       case 'session.closed':
-        this.#hooks.closed(str(event.reason) ?? 'close_requested');
+        this.#hooks.closed(stringField(event.reason) ?? 'close_requested');
         return;
       case 'error': {
         const error = isPlainObject(event.error) ? event.error : {};
         this.#hooks.failed({
-          code: str(error.code) ?? 'unknown_error',
-          message: str(error.message) ?? 'GPT-Live reported an error.',
-          clientEventId: str(event.client_event_id) ?? str(error.client_event_id),
+          code: stringField(error.code) ?? 'unknown_error',
+          message: stringField(error.message) ?? 'GPT-Live reported an error.',
+          clientEventId: stringField(event.client_event_id) ?? stringField(error.client_event_id),
         });
         return;
       }
@@ -120,7 +119,7 @@ export class LiveServerEvents {
     const laterWords = this.#parts.turns.finishAt(offsetMs);
     this.#hooks.emit({
       type: 'delegation_requested',
-      delegationId: str(delegation.id) ?? '',
+      delegationId: stringField(delegation.id) ?? '',
       offsetMs,
       target: delegation.target === 'client' ? 'app' : 'provider',
     });
@@ -128,7 +127,7 @@ export class LiveServerEvents {
   }
 
   #appended(type: `session.${'instructions' | 'thinking' | 'commentary'}.appended`, event: JsonObject): void {
-    const id = str(event.client_event_id);
+    const id = stringField(event.client_event_id);
     if (id !== undefined) this.#hooks.acknowledged(id);
     this.#hooks.emit({
       type: 'context_appended',

@@ -14,10 +14,9 @@ import {
   decodeBase64,
   isPlainObject,
   type JsonObject,
+  stringField,
   toRealtimeItem,
 } from '@parley/openai/wire';
-
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 function toToolChoice(value: unknown): ToolChoice | undefined {
   if (value === 'auto' || value === 'none' || value === 'required') return value;
@@ -33,8 +32,8 @@ function toTools(value: unknown): RealtimeToolDefinition[] | undefined {
     .filter(isPlainObject)
     .filter((tool) => tool.type !== 'mcp')
     .map((tool) => ({
-      name: str(tool.name) ?? '',
-      description: str(tool.description) ?? '',
+      name: stringField(tool.name) ?? '',
+      description: stringField(tool.description) ?? '',
       parameters: isPlainObject(tool.parameters) ? tool.parameters : {},
     }));
 }
@@ -86,7 +85,7 @@ export function sessionToSeamConfig(session: Partial<WireSession> | JsonObject):
 function toContent(part: unknown): RealtimeContentPart | undefined {
   if (!isPlainObject(part)) return undefined;
   if (part.type === 'input_text' || part.type === 'output_text')
-    return { type: 'text', text: str(part.text) ?? '' };
+    return { type: 'text', text: stringField(part.text) ?? '' };
   if (part.type === 'input_audio') {
     const content: RealtimeContentPart = { type: 'audio' };
     if (typeof part.audio === 'string') content.audio = decodeBase64(part.audio);
@@ -110,9 +109,9 @@ function toItem(item: JsonObject): RealtimeItemInput | undefined {
     return {
       type: 'function_call',
       ...id,
-      callId: str(item.call_id) ?? '',
-      name: str(item.name) ?? '',
-      arguments: str(item.arguments) ?? '',
+      callId: stringField(item.call_id) ?? '',
+      name: stringField(item.name) ?? '',
+      arguments: stringField(item.arguments) ?? '',
     };
   }
   return undefined;
@@ -132,30 +131,35 @@ export function clientEventToCommand(event: unknown): RealtimeCommand | undefine
         config: sessionToSeamConfig(isPlainObject(event.session) ? event.session : {}),
       };
     case 'input_audio_buffer.append':
-      return { type: 'appendInputAudio', audio: decodeBase64(str(event.audio) ?? '') };
+      return { type: 'appendInputAudio', audio: decodeBase64(stringField(event.audio) ?? '') };
     case 'input_audio_buffer.commit':
       return { type: 'commitInputAudio' };
     case 'conversation.item.create': {
       const item = isPlainObject(event.item) ? event.item : {};
       if (item.type === 'function_call_output') {
-        return { type: 'sendToolOutput', callId: str(item.call_id) ?? '', output: str(item.output) ?? '' };
+        return {
+          type: 'sendToolOutput',
+          callId: stringField(item.call_id) ?? '',
+          output: stringField(item.output) ?? '',
+        };
       }
       const converted = toItem(item);
       if (!converted) return undefined;
       return { type: 'createItem', item: converted };
     }
     case 'conversation.item.delete':
-      return { type: 'deleteItem', itemId: str(event.item_id) ?? '' };
+      return { type: 'deleteItem', itemId: stringField(event.item_id) ?? '' };
     case 'conversation.item.truncate':
       return {
         type: 'truncateItem',
-        itemId: str(event.item_id) ?? '',
+        itemId: stringField(event.item_id) ?? '',
         audioEndMs: typeof event.audio_end_ms === 'number' ? event.audio_end_ms : 0,
       };
     case 'response.create': {
       const response = isPlainObject(event.response) ? event.response : {};
       const metadata = isPlainObject(response.metadata) ? response.metadata : {};
-      const clientRequestId = str(metadata[CLIENT_REQUEST_ID_KEY]) ?? str(event.event_id) ?? '';
+      const clientRequestId =
+        stringField(metadata[CLIENT_REQUEST_ID_KEY]) ?? stringField(event.event_id) ?? '';
       const tools = toTools(response.tools);
       const toolChoice = toToolChoice(response.tool_choice);
       return {
@@ -168,7 +172,7 @@ export function clientEventToCommand(event: unknown): RealtimeCommand | undefine
       };
     }
     case 'response.cancel': {
-      const responseId = str(event.response_id);
+      const responseId = stringField(event.response_id);
       return { type: 'cancelResponse', ...(responseId !== undefined && { responseId }) };
     }
     default:

@@ -2,6 +2,7 @@ import { abortable } from '../../abortable.js';
 import type { Agent } from '../../agent.js';
 import type { RunContext } from '../../context.js';
 import type { ParleyError } from '../../errors.js';
+import { errorText } from '../../logger.js';
 import { releaseToolSources } from '../../tool-source.js';
 import type { RealtimeConnection, RealtimeEvent } from '../seam.js';
 import {
@@ -364,7 +365,7 @@ export class ConnectionLifecycle<TContext> {
       state.status = previousStatus === 'disconnected' ? 'disconnected' : 'idle';
       state.emit({ type: 'connection_status', status: 'disconnected', reason: 'connect_failed' });
       if (error instanceof RealtimeConnectError) throw error;
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = errorText(error);
       throw new RealtimeConnectError(`Could not connect to "${model.provider}": ${detail}`, { cause: error });
     }
   }
