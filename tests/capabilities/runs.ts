@@ -3,7 +3,7 @@ import type { RealtimeHarnessFactory } from '@parley/conformance';
 import type { RealtimeCapability } from '@parley/core';
 import { ALL_REALTIME_CAPABILITIES } from '@parley/mock';
 import { OpenAILiveModel, OpenAIRealtimeModel } from '@parley/openai';
-import { createLiveSimulatorHarness, createSimulatorHarness } from '@parley/openai/testing';
+import { createLiveSimulatorHarness, createSimulatorHarness } from '@parley/simulator';
 import { createGeminiLiveHarness } from '../../packages/google/test/gemini-harness.js';
 import { createMockHarness } from '../../packages/mock/test/realtime/mock-harness.js';
 

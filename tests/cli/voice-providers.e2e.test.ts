@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { speechAudio } from '@parley/openai/testing';
+import { speechAudio } from '@parley/simulator';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inOrder, runParley, startParley } from './run-parley.js';
 import { readWav, writeWav } from './wav-file.js';

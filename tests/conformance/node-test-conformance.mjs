@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatReport, runConformance } from '@parley/conformance';
 import { OpenAIRealtimeModel } from '@parley/openai';
-import { createSimulatorHarness } from '@parley/openai/testing';
+import { createSimulatorHarness } from '@parley/simulator';
 
 test('the OpenAI adapter passes the conformance suite under node:test', async () => {
   const report = await runConformance(

@@ -215,9 +215,11 @@ describe('a fresh app installing the tarballs', () => {
     const rootManifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
       devDependencies: Record<string, string>;
     };
+    // A peer that is one of the packages (the deprecated `@parley/openai/testing` re-exports `@parley/simulator`)
+    // comes from its tarball, not the registry.
     const dependencies = {
-      ...Object.fromEntries(packed.map((p) => [p.manifest.name, `file:${p.tarball}`])),
       ...peers,
+      ...Object.fromEntries(packed.map((p) => [p.manifest.name, `file:${p.tarball}`])),
       '@types/node': rootManifest.devDependencies['@types/node'],
     };
     await writeFile(

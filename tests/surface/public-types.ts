@@ -18,7 +18,8 @@ export function entryPoints(packagesDir: string, packages: readonly string[]): E
     };
     return Object.entries(manifest.exports).flatMap(([subpath, target]) => {
       const source = typeof target === 'object' ? target['@parley/source'] : undefined;
-      if (!source) return [];
+      // An entry outside src/ re-exports another package (the deprecated `@parley/openai/testing`), walked there.
+      if (!source?.startsWith('./src/')) return [];
       return [
         {
           name: subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`,

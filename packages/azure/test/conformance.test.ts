@@ -1,6 +1,6 @@
 import { AzureOpenAILiveModel } from '@parley/azure';
 import { defineConformanceSuite } from '@parley/conformance';
-import { createLiveSimulatorHarness } from '@parley/openai/testing';
+import { createLiveSimulatorHarness } from '@parley/simulator';
 import { AZURE_KEY, createAzureHarness, LEGACY_API_VERSION } from './harness.js';
 
 defineConformanceSuite('azure (GA)', () => createAzureHarness());

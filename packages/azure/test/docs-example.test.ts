@@ -47,7 +47,7 @@ test('the voice agent example in docs/providers/azure.md runs against the simula
   const console = { log: (...parts: unknown[]) => printed.push(parts.join(' ')) };
   const { Agent, RealtimeSession, tool } = await import('@parley/core');
   const { AzureOpenAIRealtimeModel } = await import('@parley/azure');
-  const { startRealtimeSimulator } = await import('@parley/openai/testing');
+  const { startRealtimeSimulator } = await import('@parley/simulator');
   const { z } = await import('zod');
 
   // #region voice

@@ -1,6 +1,6 @@
 import { AzureOpenAIRealtimeModel, type AzureOpenAIRealtimeModelOptions } from '@parley/azure';
 import type { RealtimeHarness } from '@parley/conformance';
-import { createSimulatorHarness } from '@parley/openai/testing';
+import { createSimulatorHarness } from '@parley/simulator';
 
 export const AZURE_KEY = 'azure-test-key';
 export const LEGACY_API_VERSION = '2025-04-01-preview';

@@ -2,7 +2,7 @@ import { AzureOpenAILiveModel } from '@parley/azure';
 import { Agent, RealtimeSession } from '@parley/core';
 import { OpenAILiveError } from '@parley/openai';
 import { describe, expect, test } from 'vitest';
-import { liveSimulator } from '../../openai/test/live/live-rig.js';
+import { liveSimulator } from '../../simulator/test/live/live-rig.js';
 import { AZURE_KEY, endpointOf } from './harness.js';
 
 describe('GPT-Live on Azure Foundry', () => {

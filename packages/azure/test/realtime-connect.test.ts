@@ -2,7 +2,7 @@ import { AzureOpenAIRealtimeModel, type AzureWarning } from '@parley/azure';
 import { Agent, type RealtimeEvent, RealtimeSession } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAIRealtimeError, type WebSocketConstructor } from '@parley/openai';
-import { type RealtimeSimulator, startRealtimeSimulator } from '@parley/openai/testing';
+import { type RealtimeSimulator, startRealtimeSimulator } from '@parley/simulator';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
 import { AZURE_KEY, endpointOf, LEGACY_API_VERSION } from './harness.js';

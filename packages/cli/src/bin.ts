@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { configureLogging } from '@parley/core';
+import { errorText } from '@parley/core/internal';
 import { main } from './main.js';
 
 // The commands report what went wrong in their own words; Parley's log lines would repeat it. PARLEY_LOG still wins.
@@ -10,7 +11,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`parley: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`parley: ${errorText(error)}\n`);
     process.exitCode = 1;
   },
 );

@@ -1,5 +1,5 @@
 import { runGeminiDemo } from '@parley/cli';
-import { FastForwardClock } from '@parley/openai/testing';
+import { FastForwardClock } from '@parley/simulator';
 import { describe, expect, test } from 'vitest';
 import { capture } from './capture.js';
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main, runPhoneCall } from '@parley/cli';
-import { FastForwardClock } from '@parley/openai/testing';
+import { FastForwardClock } from '@parley/simulator';
 import { describe, expect, test } from 'vitest';
 import { capture } from './capture.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runVoiceDemo } from '@parley/cli';
 import { InMemoryStore, storeSession } from '@parley/memory';
-import { FastForwardClock } from '@parley/openai/testing';
+import { FastForwardClock } from '@parley/simulator';
 import { describe, expect, test } from 'vitest';
 import { capture } from './capture.js';
 

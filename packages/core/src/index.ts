@@ -94,6 +94,13 @@ export {
   pcm16DurationMs,
   type RealtimeAudioFormat,
 } from './realtime/audio.js';
+export { AudioConverter } from './realtime/audio-formats/audio-converter.js';
+export {
+  audioStreamBytesPerMs,
+  audioStreamSampleRate,
+} from './realtime/audio-formats/audio-stream-format.js';
+export { decodeG711, encodeG711, type G711Law } from './realtime/audio-formats/g711.js';
+export { Resampler } from './realtime/audio-formats/resampler.js';
 export {
   type PlaybackTracker,
   RealtimePlaybackTracker,
@@ -103,6 +110,7 @@ export type {
   AppendContextCommand,
   ContextAppendKind,
   CreateResponseCommand,
+  RealtimeAudioStreamFormat,
   RealtimeCapabilities,
   RealtimeCapability,
   RealtimeCommand,
@@ -168,6 +176,7 @@ export type { ResponseHandle, ResponseResult } from './realtime/session/response
 export { RealtimeSession } from './realtime/session/session.js';
 export type { RealtimeAppendContextCommandV1 } from './realtime/spec/v1/realtime-append-context-command-v1.js';
 export type { RealtimeAudioFormatV1 } from './realtime/spec/v1/realtime-audio-format-v1.js';
+export type { RealtimeAudioStreamFormatV1 } from './realtime/spec/v1/realtime-audio-stream-format-v1.js';
 export {
   REALTIME_CAPABILITY_DEFAULTS_V1,
   type RealtimeCapabilitiesV1,

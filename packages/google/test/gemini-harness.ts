@@ -11,7 +11,7 @@ import type {
   RealtimeModel,
   RealtimeSessionConfig,
 } from '@parley/core';
-import { FastForwardClock } from '@parley/openai/testing';
+import { FastForwardClock } from '@parley/simulator';
 import { type HarnessTransport, TransportFaults } from '@parley/transport/testing';
 import {
   type GeminiClientMessage,

@@ -1,5 +1,5 @@
 import { GoogleGenAI, type LiveServerMessage, Modality, type Session } from '@google/genai';
-import { FastForwardClock } from '@parley/openai/testing';
+import { FastForwardClock } from '@parley/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type GeminiSimulator,

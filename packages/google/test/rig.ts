@@ -6,7 +6,7 @@ import {
   type RealtimeSessionEventType,
   type RealtimeSessionOptions,
 } from '@parley/core';
-import { FastForwardClock } from '@parley/openai/testing';
+import { FastForwardClock } from '@parley/simulator';
 import { GeminiLiveModel, type GeminiLiveModelOptions } from '../src/index.js';
 import { type GeminiSimulatorOptions, startGeminiSimulator } from '../src/testing/index.js';
 

@@ -23,6 +23,13 @@ export {
   openSocket,
 } from './open-socket.js';
 export {
+  type ConnectFailure,
+  type SocketCodec,
+  SocketConnection,
+  type SocketConnectionSettings,
+  type SocketPhase,
+} from './socket-connection.js';
+export {
   frameText,
   isNodeBuffer,
   listenToSocket,

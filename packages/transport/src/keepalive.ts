@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from '@parley/core';
-import { type OptionKeyList, optionKeys } from '@parley/core/internal';
+import { errorText, type OptionKeyList, optionKeys } from '@parley/core/internal';
 import type { WebSocketLike } from './socket-types.js';
 
 /**
@@ -97,9 +97,7 @@ export function startKeepalive(
     try {
       pinging.ping();
     } catch (error) {
-      giveUp(
-        `the keepalive ping could not be sent: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      giveUp(`the keepalive ping could not be sent: ${errorText(error)}`);
       return;
     }
     deadline = clock.setTimeout(

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, RealtimeSession, ReportedPlaybackTracker, tool } from '@parley/core';
 import { OpenAIRealtimeModel } from '@parley/openai';
-import { FastForwardClock, startRealtimeSimulator } from '@parley/openai/testing';
+import { FastForwardClock, startRealtimeSimulator } from '@parley/simulator';
 import {
   connectStreamTwiml,
   TwilioMediaStreamServer,

@@ -18,7 +18,7 @@ import {
   speechAudio,
   startRealtimeSimulator,
   toSessionAudio,
-} from '@parley/openai/testing';
+} from '@parley/simulator';
 import {
   type MediaStreamStart,
   type TwilioCall,

@@ -1,7 +1,7 @@
 // A voice agent over OpenAIRealtimeModel and a real WebSocket to the Realtime simulator on loopback.
 import { Agent, RealtimeSession, tool } from '@parley/core';
 import { OpenAIRealtimeModel } from '@parley/openai';
-import { startRealtimeSimulator } from '@parley/openai/testing';
+import { startRealtimeSimulator } from '@parley/simulator';
 import { z } from 'zod';
 
 const simulator = await startRealtimeSimulator();

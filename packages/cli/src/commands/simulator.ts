@@ -9,7 +9,7 @@ import {
   scriptedBrain,
   startLiveSimulator,
   startRealtimeSimulator,
-} from '@parley/openai/testing';
+} from '@parley/simulator';
 import { z } from 'zod';
 import type { CliIO, CommandSpec, FlagValues } from '../cli/command.js';
 import { CliUsageError } from '../cli/errors.js';
@@ -151,7 +151,7 @@ export const simulatorCommand: CommandSpec = {
     },
     api: {
       type: 'string',
-      choices: ['realtime', 'live', 'gemini'],
+      choices: ['realtime', 'live', 'gemini'] satisfies SimulatorApi[],
       description:
         'realtime (the OpenAI Realtime API, the default), live: the GPT-Live simulator (/v1/live/sessions, paced by the input audio), or gemini: the Gemini Live simulator (BidiGenerateContent)',
     },
@@ -170,31 +170,34 @@ export const simulatorCommand: CommandSpec = {
     '--api gemini serves Gemini Live (the Gemini API paths, key test-key unless --api-key); it echoes what it hears',
     '(see docs/providers/google.md).',
   ],
-  async run(flags, io) {
-    if (flags.api === 'live') return serveLive(flags, io);
-    if (flags.api === 'gemini') return serveGemini(flags, io);
-    const brain = typeof flags.script === 'string' ? await scriptBrain(flags.script) : echoBrain;
-    const sim = await startRealtimeSimulator({
-      port: port(flags.port),
-      pace: pace(flags),
-      auth: auth(flags),
-      brain,
-      // A long-running service: it forgets ended connections but the last few, and drops a client that stops
-      // reading once 16 MiB wait for it (the default maxBufferedBytes).
-      keepEndedConnections: KEEP_ENDED_CONNECTIONS,
-      onConnection: (connection) => {
-        io.out.line(`  ${connection.id} connected`);
-        return undefined;
-      },
-    });
-    io.out.line(`OpenAI Realtime simulator listening on ${sim.url}`);
-    io.out.line(`  new OpenAIRealtimeModel({ url: '${sim.url}', apiKey: 'any' })   ·   Ctrl-C stops it`);
-    await untilStopped();
-    await sim.close();
-    io.out.line('Simulator stopped.');
-    return 0;
+  run(flags, io) {
+    return SIMULATORS[(flags.api as SimulatorApi | undefined) ?? 'realtime'](flags, io);
   },
 };
+
+/** `parley simulator` (`--api realtime`): the OpenAI Realtime simulator until Ctrl-C. */
+async function serveRealtime(flags: FlagValues, io: CliIO): Promise<number> {
+  const brain = typeof flags.script === 'string' ? await scriptBrain(flags.script) : echoBrain;
+  const sim = await startRealtimeSimulator({
+    port: port(flags.port),
+    pace: pace(flags),
+    auth: auth(flags),
+    brain,
+    // A long-running service: it forgets ended connections but the last few, and drops a client that stops
+    // reading once 16 MiB wait for it (the default maxBufferedBytes).
+    keepEndedConnections: KEEP_ENDED_CONNECTIONS,
+    onConnection: (connection) => {
+      io.out.line(`  ${connection.id} connected`);
+      return undefined;
+    },
+  });
+  io.out.line(`OpenAI Realtime simulator listening on ${sim.url}`);
+  io.out.line(`  new OpenAIRealtimeModel({ url: '${sim.url}', apiKey: 'any' })   ·   Ctrl-C stops it`);
+  await untilStopped();
+  await sim.close();
+  io.out.line('Simulator stopped.');
+  return 0;
+}
 
 /** `parley simulator --api live`: the GPT-Live simulator until Ctrl-C. */
 async function serveLive(flags: FlagValues, io: CliIO): Promise<number> {
@@ -252,6 +255,15 @@ async function serveGemini(flags: FlagValues, io: CliIO): Promise<number> {
   io.out.line('Simulator stopped.');
   return 0;
 }
+
+/** What `--api` serves: one entry per protocol. */
+const SIMULATORS = {
+  realtime: serveRealtime,
+  live: serveLive,
+  gemini: serveGemini,
+} satisfies Record<string, (flags: FlagValues, io: CliIO) => Promise<number>>;
+
+type SimulatorApi = keyof typeof SIMULATORS;
 
 function untilStopped(): Promise<void> {
   return new Promise((resolve) => {

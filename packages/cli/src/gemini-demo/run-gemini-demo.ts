@@ -9,7 +9,7 @@ import {
 } from '@parley/core';
 import { GeminiLiveModel } from '@parley/google';
 import { type GeminiSimulator, startGeminiSimulator } from '@parley/google/testing';
-import { speechAudio } from '@parley/openai/testing';
+import { speechAudio } from '@parley/simulator';
 import type { Output } from '../output.js';
 import { TranscriptPrinter } from '../transcript-printer.js';
 import { nextEvent } from '../voice-demo/next-event.js';

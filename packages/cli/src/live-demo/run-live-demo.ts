@@ -8,7 +8,7 @@ import {
   systemClock,
 } from '@parley/core';
 import { OpenAILiveModel } from '@parley/openai';
-import { speechAudio, startLiveSimulator } from '@parley/openai/testing';
+import { speechAudio, startLiveSimulator } from '@parley/simulator';
 import { encodeWav } from '../audio/wav.js';
 import type { Output } from '../output.js';
 import { TranscriptPrinter } from '../transcript-printer.js';

@@ -1,5 +1,5 @@
 import { Agent, tool } from '@parley/core';
-import type { BrainResponse } from '@parley/openai/testing';
+import type { BrainResponse } from '@parley/simulator';
 import { z } from 'zod';
 
 /** The phone demo's agent: a pharmacy line with one tool. */

@@ -15,7 +15,7 @@ import {
   speechAudio,
   startRealtimeSimulator,
   toSessionAudio,
-} from '@parley/openai/testing';
+} from '@parley/simulator';
 import { type TwilioCall, TwilioMediaStreamServer } from '@parley/twilio';
 import { SimulatedCaller } from '@parley/twilio/testing';
 import { encodeWav } from '../audio/wav.js';

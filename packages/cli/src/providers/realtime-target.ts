@@ -6,7 +6,7 @@ import {
   type RealtimeSimulator,
   startRealtimeSimulator,
   type Transcriber,
-} from '@parley/openai/testing';
+} from '@parley/simulator';
 import { providerEnvironment } from './environment.js';
 
 /** The realtime providers of the voice commands. */

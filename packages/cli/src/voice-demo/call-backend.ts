@@ -5,7 +5,7 @@ import {
   type SimulatorConnection,
   speechAudio,
   toSessionAudio,
-} from '@parley/openai/testing';
+} from '@parley/simulator';
 import type { AudioMeter } from './audio-meter.js';
 
 /** A session audio format as the simulator's wire names it. */

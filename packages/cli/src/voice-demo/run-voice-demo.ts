@@ -12,7 +12,7 @@ import {
   systemClock,
 } from '@parley/core';
 import { type MemoryStore, storeSession } from '@parley/memory';
-import { createHold, g711ToPcm16 } from '@parley/openai/testing';
+import { createHold, g711ToPcm16 } from '@parley/simulator';
 import { encodeWav } from '../audio/wav.js';
 import type { Output } from '../output.js';
 import { type RealtimeProviderName, realtimeTarget } from '../providers/realtime-target.js';

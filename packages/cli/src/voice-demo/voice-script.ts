@@ -1,5 +1,5 @@
 import { Agent, tool } from '@parley/core';
-import type { BrainResponse, BrainTurn, Hold } from '@parley/openai/testing';
+import type { BrainResponse, BrainTurn, Hold } from '@parley/simulator';
 import { z } from 'zod';
 
 /** What the caller says out loud, turn by turn (sent as speech audio). */

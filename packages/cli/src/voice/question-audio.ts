@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { PCM16_BYTES_PER_MS, PCM16_SAMPLE_RATE } from '@parley/core';
-import { speechAudio } from '@parley/openai/testing';
+import { speechAudio } from '@parley/simulator';
 import { toPcm16Mono } from '../audio/resample.js';
 import { decodeWav } from '../audio/wav.js';
 

@@ -6,7 +6,7 @@ import {
   RealtimeSession,
   systemClock,
 } from '@parley/core';
-import { createHold } from '@parley/openai/testing';
+import { createHold } from '@parley/simulator';
 import { encodeWav } from '../audio/wav.js';
 import type { Output } from '../output.js';
 import type { RealtimeProviderName } from '../providers/realtime-target.js';

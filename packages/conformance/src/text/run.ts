@@ -1,4 +1,4 @@
-import { optionKeys } from '@parley/core/internal';
+import { errorText, optionKeys } from '@parley/core/internal';
 import type { TextModelHarness, TextModelHarnessFactory } from './harness.js';
 import type { TextConformanceScenario, TextModelCapability } from './scenario.js';
 import { textModelScenarios } from './scenarios.js';
@@ -44,7 +44,7 @@ const OPTIONS = optionKeys<TextConformanceOptions>('TextConformanceOptions', {
 });
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorText(error);
 }
 
 /**

@@ -1,6 +1,7 @@
 import {
   REALTIME_CAPABILITY_DEFAULTS_V1,
   type RealtimeAppendContextCommandV1,
+  type RealtimeAudioStreamFormatV1,
   type RealtimeCapabilitiesV1,
   type RealtimeCapabilityV1,
   type RealtimeCommandV1,
@@ -53,6 +54,7 @@ export type RealtimeItem = RealtimeItemV1;
 export type RealtimeItemInput = RealtimeItemInputV1;
 export type RealtimeContentPart = RealtimeContentPartV1;
 export type RealtimeSessionConfig = RealtimeSessionConfigV1;
+export type RealtimeAudioStreamFormat = RealtimeAudioStreamFormatV1;
 export type RealtimeToolDefinition = RealtimeToolDefinitionV1;
 export type TurnDetectionConfig = RealtimeTurnDetectionV1;
 export type RealtimeResponseStatus = RealtimeResponseStatusV1;

@@ -1,6 +1,7 @@
 import { brand } from '../brand.js';
 import { ParleyError } from '../errors.js';
 import type { InputGuardrailResult, OutputGuardrailResult } from '../guardrails.js';
+import { errorText } from '../logger.js';
 import type { RunState } from './run-state.js';
 
 /**
@@ -100,7 +101,7 @@ export class GuardrailExecutionError extends ParleyError {
   constructor(guardrailName: string, kind: 'input' | 'output', cause: unknown) {
     super(
       'guardrail_execution_error',
-      `${kind === 'input' ? 'Input' : 'Output'} guardrail "${guardrailName}" threw: ${cause instanceof Error ? cause.message : String(cause)}. Fix the guardrail (a guardrail reports a problem with tripwireTriggered, it does not throw).`,
+      `${kind === 'input' ? 'Input' : 'Output'} guardrail "${guardrailName}" threw: ${errorText(cause)}. Fix the guardrail (a guardrail reports a problem with tripwireTriggered, it does not throw).`,
       { cause },
     );
     this.guardrailName = guardrailName;

@@ -22,7 +22,7 @@ function outputSchemaOf<TContext>(agent: AnyAgent<TContext>): JsonSchema {
     schema = rest;
   } catch (cause) {
     throw new UserError(
-      `Agent "${agent.name}": its outputType cannot be expressed as JSON Schema (${cause instanceof Error ? cause.message : String(cause)}). Use plain zod objects, strings, numbers, arrays and enums.`,
+      `Agent "${agent.name}": its outputType cannot be expressed as JSON Schema (${errorText(cause)}). Use plain zod objects, strings, numbers, arrays and enums.`,
       { code: 'output_type_invalid', cause },
     );
   }

@@ -1,5 +1,5 @@
 /**
- * How a turn ends (DESIGN §3). Every turn ends in exactly one of these; nothing else decides whether the
+ * How a turn ends (docs/architecture.md, "Where each rule lives"). Every turn ends in exactly one of these; nothing else decides whether the
  * loop goes on.
  */
 export type NextStep =

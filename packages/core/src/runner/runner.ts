@@ -141,7 +141,7 @@ function checkInput(input: unknown): asserts input is string | ConversationItem[
 }
 
 /**
- * Runs agents: the turn loop of DESIGN §3. A `Runner` holds defaults (model, provider, turn budget, hooks,
+ * Runs agents: the turn loop of `run-loop.ts` (docs/architecture.md). A `Runner` holds defaults (model, provider, turn budget, hooks,
  * clock) for its runs; the module-level {@link run} uses a Runner with no defaults.
  *
  * ```ts

@@ -1,4 +1,4 @@
-import { decodeSpeechTexts, speechAudio } from '@parley/openai/testing';
+import { decodeSpeechTexts, speechAudio } from '@parley/simulator';
 
 /**
  * What the Gemini simulator hears: PCM16 mono at the rate its MIME type names (16 kHz by default). "Speech" made with

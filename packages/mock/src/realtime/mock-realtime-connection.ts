@@ -1,9 +1,11 @@
 import {
+  audioStreamBytesPerMs,
   type Clock,
   ConnectionClosedError,
   type CreateResponseCommand,
   declaresCapability,
-  pcm16DurationMs,
+  PCM16_BYTES_PER_MS,
+  type RealtimeAudioStreamFormat,
   type RealtimeCapability,
   type RealtimeCommand,
   type RealtimeConnection,
@@ -13,7 +15,7 @@ import {
   UserError,
 } from '@parley/core';
 import { type LongTimeout, optionKeys, setLongTimeout } from '@parley/core/internal';
-import { MIN_COMMIT_BYTES } from '../constants.js';
+import { MIN_COMMIT_MS } from '../constants.js';
 import { capabilityOff, checkConfig } from './check-config.js';
 import { CommandLog } from './command-log.js';
 import { type MockModelLink, MockResponsePlayer } from './mock-response-player.js';
@@ -91,11 +93,15 @@ export class MockRealtimeConnection implements RealtimeConnection {
   readonly #audioMs = new Map<string, number>();
   readonly #player: MockResponsePlayer;
   #inputAudioBytes = 0;
+  /** Bytes per millisecond of the input audio (PCM16 24 kHz unless the model declares its formats). */
+  readonly #inputBytesPerMs: number;
   #speechItemId: string | undefined;
   #nextCommitTranscript: string | undefined;
   readonly #refusals: ResponseRefusal[] = [];
   readonly #sendFailures = new Map<RealtimeCommand['type'], { failure: 'refused' | 'write'; error: Error }>();
   #expiryTimer: LongTimeout | undefined;
+  /** The audio formats the model was given (`audioFormats`), if any. */
+  readonly audioFormats: { input: RealtimeAudioStreamFormat; output: RealtimeAudioStreamFormat } | undefined;
   /** When the provider ends this session (epoch ms), if the model was given `sessionLifetimeMs`. */
   readonly expiresAt: number | undefined;
   /** `true` when it was opened with a resume token it knew: its conversation is the one that token kept. */
@@ -114,10 +120,13 @@ export class MockRealtimeConnection implements RealtimeConnection {
     lifetime?: MockSessionLifetime,
     rawEvents = false,
     resumedConversation?: readonly RealtimeItem[],
+    audioFormats?: MockRealtimeConnection['audioFormats'],
   ) {
     this.#link = link;
     this.resumed = resumedConversation !== undefined;
     if (resumedConversation) this.#conversation.push(...structuredClone(resumedConversation));
+    this.audioFormats = audioFormats;
+    this.#inputBytesPerMs = audioFormats ? audioStreamBytesPerMs(audioFormats.input) : PCM16_BYTES_PER_MS;
     this.#rawEvents = rawEvents;
     this.#config = { ...config };
     if (lifetime) {
@@ -459,8 +468,8 @@ export class MockRealtimeConnection implements RealtimeConnection {
         this.#inputAudioBytes += command.audio.byteLength;
         return;
       case 'commitInputAudio': {
-        if (this.#inputAudioBytes < MIN_COMMIT_BYTES) {
-          const ms = pcm16DurationMs(this.#inputAudioBytes);
+        if (this.#inputAudioBytes < MIN_COMMIT_MS * this.#inputBytesPerMs) {
+          const ms = Math.floor(this.#inputAudioBytes / this.#inputBytesPerMs);
           this.#error(
             command,
             'input_audio_buffer_commit_empty',

@@ -1,9 +1,12 @@
 import {
   AbortError,
+  audioStreamBytesPerMs,
   type Clock,
   declaresCapability,
   ParleyError,
+  PCM16_BYTES_PER_MS,
   REALTIME_SPECIFICATION_VERSION,
+  type RealtimeAudioStreamFormat,
   type RealtimeCapabilities,
   type RealtimeCommand,
   type RealtimeConnectOptions,
@@ -51,6 +54,12 @@ export interface MockRealtimeModelOptions {
    * disconnect.
    */
   sessionLifetimeMs?: number;
+  /**
+   * The audio formats each connection declares (`RealtimeConnection.audioFormats`), to test a provider with fixed
+   * formats (e.g. PCM16 16 kHz in, 24 kHz out): the session then converts the app's audio to and from them. Scripted
+   * `{ ms }` audio is generated in the output format. Default: none declared (the configured formats).
+   */
+  audioFormats?: { input: RealtimeAudioStreamFormat; output: RealtimeAudioStreamFormat };
 }
 
 /** Every capability on. */
@@ -77,6 +86,7 @@ const MODEL_OPTIONS = optionKeys<MockRealtimeModelOptions>('MockRealtimeModelOpt
   clock: true,
   provider: true,
   sessionLifetimeMs: true,
+  audioFormats: true,
   unscriptedResponses: true,
   strict: true,
 });
@@ -157,6 +167,7 @@ export class MockRealtimeModel implements RealtimeModel {
   readonly #commands = new CommandLog();
   readonly #link: MockModelLink;
   readonly #lifetime: MockSessionLifetime | undefined;
+  readonly #audioFormats: MockRealtimeModelOptions['audioFormats'];
   #gate: ConnectGate | undefined;
   #nextId = 0;
   readonly #waitForScripts: boolean;
@@ -177,6 +188,7 @@ export class MockRealtimeModel implements RealtimeModel {
     }
     this.#waitForScripts = unscripted === 'wait';
     this.#strict = options.strict === true;
+    this.#audioFormats = options.audioFormats;
     const lifetimeMs = options.sessionLifetimeMs;
     if (lifetimeMs !== undefined) {
       if (typeof lifetimeMs !== 'number' || !Number.isFinite(lifetimeMs) || lifetimeMs <= 0) {
@@ -194,6 +206,9 @@ export class MockRealtimeModel implements RealtimeModel {
     this.#link = {
       capabilities: this.capabilities,
       clock: options.clock,
+      outputBytesPerMs: options.audioFormats
+        ? audioStreamBytesPerMs(options.audioFormats.output)
+        : PCM16_BYTES_PER_MS,
       nextId: (prefix) => `${prefix}_${++this.#nextId}`,
       takeScript: (responseId) => {
         const script = this.#scripts.shift();
@@ -346,6 +361,7 @@ export class MockRealtimeModel implements RealtimeModel {
       this.#lifetime,
       options.rawEvents === true,
       resumedConversation,
+      this.#audioFormats,
     );
     this.connections.push(connection);
     if (plan?.kind === 'closed_on_arrival') connection.disconnect('closed_on_arrival');

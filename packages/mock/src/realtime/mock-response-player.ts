@@ -1,6 +1,5 @@
 import {
   type Clock,
-  pcm16DurationMs,
   type RealtimeCapabilities,
   type RealtimeCommand,
   type RealtimeEvent,
@@ -22,6 +21,8 @@ import {
 export interface MockModelLink {
   readonly capabilities: RealtimeCapabilities;
   readonly clock: Clock | undefined;
+  /** Bytes per millisecond of the audio the connection puts out (PCM16 24 kHz: 48). */
+  readonly outputBytesPerMs: number;
   nextId(prefix: string): string;
   /**
    * The next queued script; with none queued, why the response fails (`missing`), or (when the model
@@ -249,7 +250,7 @@ export class MockResponsePlayer {
     const deltas = textDeltas(text);
     let said = '';
     if (spoken) {
-      const chunks = audioChunks(text, step.audio);
+      const chunks = audioChunks(text, step.audio, this.#host.link.outputBytesPerMs);
       this.#host.audioReceived(itemId, 0);
       let bytes = 0;
       for (let i = 0; i < Math.max(chunks.length, deltas.length); i++) {
@@ -262,7 +263,7 @@ export class MockResponsePlayer {
         const chunk = chunks[i];
         if (chunk !== undefined) {
           bytes += chunk.byteLength;
-          this.#host.audioReceived(itemId, pcm16DurationMs(bytes));
+          this.#host.audioReceived(itemId, Math.floor(bytes / this.#host.link.outputBytesPerMs));
           this.#host.emit({ type: 'audio_delta', responseId: response.id, itemId, audio: chunk.slice() });
           if (step.pauseAfterChunks === i + 1) await this.#pause(response);
         }

@@ -5,6 +5,7 @@ import {
   type RealtimeResponseStatus,
   UserError,
 } from '@parley/core';
+import { errorText } from '@parley/core/internal';
 import { DEFAULT_AUDIO_CHUNK_MS, SPOKEN_MS_PER_CHAR } from '../constants.js';
 
 /** What an `expect_input` step checks: what the session has sent on this connection so far. */
@@ -105,8 +106,8 @@ export function toScript(input: MockResponseInput): MockResponseScript {
 }
 
 /** A deterministic, non-silent PCM16 pattern (so tests can see bytes pass through untouched). */
-export function mockPcm16(ms: number, seed = 0): Uint8Array {
-  const bytes = new Uint8Array(Math.max(0, Math.floor(ms)) * PCM16_BYTES_PER_MS);
+export function mockPcm16(ms: number, seed = 0, bytesPerMs = PCM16_BYTES_PER_MS): Uint8Array {
+  const bytes = new Uint8Array(Math.max(0, Math.floor(ms)) * bytesPerMs);
   for (let i = 0; i < bytes.length; i += 2) {
     const sample = (((i / 2 + seed) % 200) - 100) * 100;
     bytes[i] = sample & 0xff;
@@ -116,13 +117,14 @@ export function mockPcm16(ms: number, seed = 0): Uint8Array {
 }
 
 /** The audio chunks of a message step. */
-export function audioChunks(text: string, audio: MockAudio | undefined): Uint8Array[] {
+export function audioChunks(text: string, audio: MockAudio | undefined, bytesPerMs: number): Uint8Array[] {
   if (Array.isArray(audio)) return audio.map((chunk) => chunk);
   const spec = audio as { ms: number; chunkMs?: number } | undefined;
   const totalMs = spec?.ms ?? Math.max(100, text.length * SPOKEN_MS_PER_CHAR);
   const chunkMs = Math.max(1, spec?.chunkMs ?? DEFAULT_AUDIO_CHUNK_MS);
   const chunks: Uint8Array[] = [];
-  for (let at = 0; at < totalMs; at += chunkMs) chunks.push(mockPcm16(Math.min(chunkMs, totalMs - at), at));
+  for (let at = 0; at < totalMs; at += chunkMs)
+    chunks.push(mockPcm16(Math.min(chunkMs, totalMs - at), at, bytesPerMs));
   return chunks;
 }
 
@@ -155,7 +157,7 @@ export function unmetExpectation(
     try {
       if (step.check(input) === false) return `the input check${name} returned false`;
     } catch (error) {
-      return `the input check${name} threw: ${error instanceof Error ? error.message : String(error)}`;
+      return `the input check${name} threw: ${errorText(error)}`;
     }
   }
   return undefined;

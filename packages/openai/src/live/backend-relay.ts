@@ -1,6 +1,6 @@
 import type { RealtimeEvent, RealtimeResponseStatus } from '@parley/core';
 import { BACKEND_BYTE_LIMIT, BACKEND_ITEM_LIMIT } from '../constants.js';
-import { isPlainObject } from '../shared/deep-merge.js';
+import { isPlainObject, stringField } from '../shared/deep-merge.js';
 
 const STATUS: Record<string, RealtimeResponseStatus> = {
   'response.completed': 'completed',
@@ -8,8 +8,6 @@ const STATUS: Record<string, RealtimeResponseStatus> = {
   'response.incomplete': 'incomplete',
   'response.cancelled': 'cancelled',
 };
-
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 interface BackendResponse {
   /** Calls still without an output. */
@@ -49,18 +47,18 @@ export class BackendRelay {
   event(envelope: Record<string, unknown>): void {
     const nested = envelope.event;
     if (!isPlainObject(nested)) return;
-    const delegationId = str(envelope.delegation_id) ?? '';
-    const type = str(nested.type);
+    const delegationId = stringField(envelope.delegation_id) ?? '';
+    const type = stringField(nested.type);
     const response = isPlainObject(nested.response) ? nested.response : undefined;
     if (type === 'response.created' && response) {
-      const responseId = str(response.id) ?? '';
+      const responseId = stringField(response.id) ?? '';
       this.#responseOf.set(delegationId, responseId);
       this.#emit({ type: 'response_started', responseId, conversation: 'default' });
       return;
     }
     if (type === 'response.output_item.done' && isPlainObject(nested.item)) {
       const item = nested.item;
-      const callId = str(item.call_id);
+      const callId = stringField(item.call_id);
       if (
         item.type !== 'function_call' ||
         item.status !== 'completed' ||
@@ -76,16 +74,16 @@ export class BackendRelay {
       this.#emit({
         type: 'function_call',
         responseId,
-        itemId: str(item.id) ?? callId,
+        itemId: stringField(item.id) ?? callId,
         callId,
-        name: str(item.name) ?? '',
-        arguments: str(item.arguments) ?? '',
+        name: stringField(item.name) ?? '',
+        arguments: stringField(item.arguments) ?? '',
       });
       return;
     }
     const status = type === undefined ? undefined : STATUS[type];
     if (status && response) {
-      const responseId = str(response.id) ?? this.#responseOf.get(delegationId) ?? '';
+      const responseId = stringField(response.id) ?? this.#responseOf.get(delegationId) ?? '';
       const usage = isPlainObject(response.usage) ? response.usage : undefined;
       const entry = this.#withCalls.get(responseId);
       if (entry && status === 'completed') entry.completed = true;

@@ -10,7 +10,7 @@ import { RecentIds } from '@parley/core/internal';
 import type { NodeTextFrame } from '@parley/transport';
 import { ENDED_RESPONSES_LIMIT } from '../constants.js';
 import { decodeBase64, decodeBase64Exact } from '../shared/base64.js';
-import { isPlainObject, type JsonObject } from '../shared/deep-merge.js';
+import { isPlainObject, type JsonObject, stringField } from '../shared/deep-merge.js';
 import type { WireServerEventType } from '../shared/realtime-wire-events.js';
 import { CLIENT_REQUEST_ID_KEY, commandTypeOfEventId } from './client-events.js';
 import { type DeltaFrame, readDeltaFrame } from './delta-frame.js';
@@ -46,7 +46,6 @@ interface ResponseInfo {
   items: Set<string>;
 }
 
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
 /** A GA (or beta) content part as a seam content part; `undefined` for parts the seam has no form for. */
@@ -56,11 +55,11 @@ function toContentPart(part: unknown): RealtimeContentPart | undefined {
     case 'input_text':
     case 'output_text':
     case 'text':
-      return { type: 'text', text: str(part.text) ?? '' };
+      return { type: 'text', text: stringField(part.text) ?? '' };
     case 'input_audio':
     case 'output_audio':
     case 'audio': {
-      const transcript = str(part.transcript);
+      const transcript = stringField(part.transcript);
       return transcript === undefined ? { type: 'audio' } : { type: 'audio', transcript };
     }
     default:
@@ -71,7 +70,7 @@ function toContentPart(part: unknown): RealtimeContentPart | undefined {
 /** A GA (or beta) conversation item as a seam item; `undefined` for item types the seam does not model (MCP). */
 export function toRealtimeItem(item: unknown): RealtimeItem | undefined {
   if (!isPlainObject(item)) return undefined;
-  const itemId = str(item.id);
+  const itemId = stringField(item.id);
   if (itemId === undefined) return undefined;
   switch (item.type) {
     case 'message': {
@@ -97,16 +96,16 @@ export function toRealtimeItem(item: unknown): RealtimeItem | undefined {
       return {
         type: 'function_call',
         itemId,
-        callId: str(item.call_id) ?? '',
-        name: str(item.name) ?? '',
-        arguments: str(item.arguments) ?? '',
+        callId: stringField(item.call_id) ?? '',
+        name: stringField(item.name) ?? '',
+        arguments: stringField(item.arguments) ?? '',
       };
     case 'function_call_output':
       return {
         type: 'function_call_output',
         itemId,
-        callId: str(item.call_id) ?? '',
-        output: str(item.output) ?? '',
+        callId: stringField(item.call_id) ?? '',
+        output: stringField(item.output) ?? '',
       };
     default:
       return undefined;
@@ -293,14 +292,14 @@ export class ServerEventNormalizer {
       case 'response.output_text.delta':
       case 'response.text.delta': {
         const ids = this.#deltaIds(event);
-        const delta = str(event.delta);
+        const delta = stringField(event.delta);
         if (ids && delta !== undefined) emit({ type: 'text_delta', ...ids, delta });
         return;
       }
       case 'response.output_audio.delta':
       case 'response.audio.delta': {
         const ids = this.#deltaIds(event);
-        const delta = str(event.delta);
+        const delta = stringField(event.delta);
         if (ids && delta !== undefined) emit({ type: 'audio_delta', ...ids, audio: decodeBase64(delta) });
         return;
       }
@@ -313,14 +312,14 @@ export class ServerEventNormalizer {
       case 'response.output_audio_transcript.delta':
       case 'response.audio_transcript.delta': {
         const ids = this.#deltaIds(event);
-        const delta = str(event.delta);
+        const delta = stringField(event.delta);
         if (ids && delta !== undefined) emit({ type: 'transcript_delta', ...ids, delta });
         return;
       }
       case 'response.output_audio_transcript.done':
       case 'response.audio_transcript.done': {
         const ids = this.#deltaIds(event);
-        if (ids) emit({ type: 'transcript_done', ...ids, transcript: str(event.transcript) ?? '' });
+        if (ids) emit({ type: 'transcript_done', ...ids, transcript: stringField(event.transcript) ?? '' });
         return;
       }
       case 'conversation.item.added':
@@ -337,12 +336,12 @@ export class ServerEventNormalizer {
         return;
       }
       case 'conversation.item.deleted': {
-        const itemId = str(event.item_id);
+        const itemId = stringField(event.item_id);
         if (itemId !== undefined) emit({ type: 'item_deleted', itemId });
         return;
       }
       case 'conversation.item.truncated': {
-        const itemId = str(event.item_id);
+        const itemId = stringField(event.item_id);
         if (itemId !== undefined) emit({ type: 'item_truncated', itemId });
         return;
       }
@@ -353,22 +352,27 @@ export class ServerEventNormalizer {
         emit({ type: 'input_speech_stopped' });
         return;
       case 'input_audio_buffer.committed': {
-        const itemId = str(event.item_id);
+        const itemId = stringField(event.item_id);
         if (itemId !== undefined) emit({ type: 'input_audio_committed', itemId });
         return;
       }
       case 'conversation.item.input_audio_transcription.delta': {
-        const itemId = str(event.item_id);
-        const delta = str(event.delta);
+        const itemId = stringField(event.item_id);
+        const delta = stringField(event.delta);
         if (itemId !== undefined && delta !== undefined) {
           emit({ type: 'input_transcription', itemId, text: delta, final: false });
         }
         return;
       }
       case 'conversation.item.input_audio_transcription.completed': {
-        const itemId = str(event.item_id);
+        const itemId = stringField(event.item_id);
         if (itemId !== undefined) {
-          emit({ type: 'input_transcription', itemId, text: str(event.transcript) ?? '', final: true });
+          emit({
+            type: 'input_transcription',
+            itemId,
+            text: stringField(event.transcript) ?? '',
+            final: true,
+          });
         }
         return;
       }
@@ -376,8 +380,10 @@ export class ServerEventNormalizer {
         const error = isPlainObject(event.error) ? event.error : {};
         emit({
           type: 'error',
-          code: str(error.code) ?? 'input_transcription_failed',
-          message: str(error.message) ?? `Transcription of item ${str(event.item_id) ?? '?'} failed.`,
+          code: stringField(error.code) ?? 'input_transcription_failed',
+          message:
+            stringField(error.message) ??
+            `Transcription of item ${stringField(event.item_id) ?? '?'} failed.`,
         });
         return;
       }
@@ -389,16 +395,16 @@ export class ServerEventNormalizer {
   }
 
   #deltaIds(event: JsonObject): { responseId: string; itemId: string } | undefined {
-    const responseId = str(event.response_id);
-    const itemId = str(event.item_id);
+    const responseId = stringField(event.response_id);
+    const itemId = stringField(event.item_id);
     return responseId !== undefined && itemId !== undefined ? { responseId, itemId } : undefined;
   }
 
   #error(event: JsonObject): void {
     const error = isPlainObject(event.error) ? event.error : {};
-    const code = str(error.code) ?? str(error.type) ?? 'unknown_error';
-    const message = str(error.message) ?? 'The Realtime service reported an error.';
-    const eventId = str(error.event_id);
+    const code = stringField(error.code) ?? stringField(error.type) ?? 'unknown_error';
+    const message = stringField(error.message) ?? 'The Realtime service reported an error.';
+    const eventId = stringField(error.event_id);
     let clientRequestId: string | undefined;
     let commandType: ReturnType<typeof commandTypeOfEventId>;
     if (eventId !== undefined) {
@@ -438,10 +444,10 @@ export class ServerEventNormalizer {
 
   #responseCreated(event: JsonObject): void {
     const response = isPlainObject(event.response) ? event.response : undefined;
-    const responseId = str(response?.id);
+    const responseId = stringField(response?.id);
     if (!response || responseId === undefined) return;
     const metadata = isPlainObject(response.metadata) ? response.metadata : undefined;
-    const clientRequestId = str(metadata?.[CLIENT_REQUEST_ID_KEY]);
+    const clientRequestId = stringField(metadata?.[CLIENT_REQUEST_ID_KEY]);
     let conversation: 'default' | 'none' = response.conversation_id === null ? 'none' : 'default';
     if (clientRequestId !== undefined) {
       const requested = this.#pendingRequests?.get(clientRequestId);
@@ -472,21 +478,21 @@ export class ServerEventNormalizer {
 
   #responseDone(event: JsonObject): void {
     const response = isPlainObject(event.response) ? event.response : undefined;
-    const responseId = str(response?.id);
+    const responseId = stringField(response?.id);
     if (!response || responseId === undefined) return;
     const info = this.#responses?.get(responseId);
     this.#responses?.delete(responseId);
     this.#ended.add(responseId);
     for (const itemId of info?.items ?? []) this.#modelItems?.delete(itemId);
     const metadata = isPlainObject(response.metadata) ? response.metadata : undefined;
-    const clientRequestId = info?.clientRequestId ?? str(metadata?.[CLIENT_REQUEST_ID_KEY]);
+    const clientRequestId = info?.clientRequestId ?? stringField(metadata?.[CLIENT_REQUEST_ID_KEY]);
     // Ended before it was reported created: its request is answered all the same.
     if (clientRequestId !== undefined) this.#pendingRequests?.delete(clientRequestId);
     const conversation = info?.conversation ?? (response.conversation_id === null ? 'none' : 'default');
     const details = isPlainObject(response.status_details) ? response.status_details : undefined;
     const detailError = isPlainObject(details?.error) ? details.error : undefined;
-    const detailReason = str(details?.reason);
-    const errorCode = str(detailError?.code);
+    const detailReason = stringField(details?.reason);
+    const errorCode = stringField(detailError?.code);
     const reason: RealtimeResponseEndReason | undefined =
       detailReason !== undefined && END_REASONS.has(detailReason)
         ? (detailReason as RealtimeResponseEndReason)
@@ -507,9 +513,9 @@ export class ServerEventNormalizer {
   }
 
   #outputItemAdded(event: JsonObject): void {
-    const responseId = str(event.response_id);
+    const responseId = stringField(event.response_id);
     const item = isPlainObject(event.item) ? event.item : undefined;
-    const itemId = str(item?.id);
+    const itemId = stringField(item?.id);
     if (responseId === undefined || !item || itemId === undefined) return;
     // An item announced after its response ended is out of order: nothing is reported or kept for it.
     if (this.#ended.has(responseId)) return;
@@ -521,12 +527,12 @@ export class ServerEventNormalizer {
     } else if (item.type === 'function_call') {
       this.#responses
         ?.get(responseId)
-        ?.calls.set(itemId, { name: str(item.name), callId: str(item.call_id) });
+        ?.calls.set(itemId, { name: stringField(item.name), callId: stringField(item.call_id) });
     }
   }
 
   #outputItemDone(event: JsonObject): void {
-    const responseId = str(event.response_id);
+    const responseId = stringField(event.response_id);
     const item = toRealtimeItem(event.item);
     if (!item) return;
     if (responseId === undefined) {
@@ -544,13 +550,13 @@ export class ServerEventNormalizer {
   }
 
   #argumentsDone(event: JsonObject): void {
-    const responseId = str(event.response_id);
-    const itemId = str(event.item_id);
-    const args = str(event.arguments);
+    const responseId = stringField(event.response_id);
+    const itemId = stringField(event.item_id);
+    const args = stringField(event.arguments);
     if (responseId === undefined || itemId === undefined || args === undefined) return;
     const known = this.#responses?.get(responseId)?.calls.get(itemId);
-    const callId = str(event.call_id) ?? known?.callId;
-    const name = str(event.name) ?? known?.name;
+    const callId = stringField(event.call_id) ?? known?.callId;
+    const name = stringField(event.name) ?? known?.name;
     // Without a name the call cannot be dispatched yet; output_item.done carries it.
     if (callId === undefined || name === undefined) return;
     this.#reportCall(responseId, itemId, callId, name, args);

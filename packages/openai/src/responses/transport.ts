@@ -1,4 +1,5 @@
 import { delay, ParleyError, ServiceUnreachableError } from '@parley/core';
+import { errorText } from '@parley/core/internal';
 import { networkFailureText } from '../shared/network-failure.js';
 import { redactCause, redactError, redactSecrets } from '../shared/redact.js';
 import { abortable, linkSignal } from './abort.js';
@@ -143,7 +144,7 @@ export class ResponsesTransport {
       const stopped = aborted();
       if (stopped) return stopped;
       if (error instanceof ParleyError) return settle({ ok: false, error, retryable: false });
-      const detail = redactSecrets(error instanceof Error ? error.message : String(error), [apiKey]);
+      const detail = redactSecrets(errorText(error), [apiKey]);
       const failure = new OpenAIConnectionError(
         'connection_error',
         `The connection to the OpenAI API broke while reading the response: ${detail}.`,

@@ -8,6 +8,11 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return proto === Object.prototype || proto === null;
 }
 
+/** `value` when it is a string, else `undefined`: how a reader takes an optional string field of the wire. */
+export function stringField(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
 /**
  * Merges `patch` into a copy of `base`: plain objects merge key by key, everything else (arrays, `null`,
  * primitives) replaces; `undefined` in the patch leaves the base value.

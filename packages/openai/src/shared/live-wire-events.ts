@@ -13,7 +13,8 @@ import type {
   LiveUsage,
 } from './live-wire-session.js';
 
-type ClientBase = { event_id?: string | null };
+/** What every GPT-Live client event may carry. */
+export type LiveClientEventBase = { event_id?: string | null };
 
 /** The three kinds of context append: a standing rule, a silent thought, speakable commentary. */
 export type LiveAppendKind = 'instructions' | 'thinking' | 'commentary';
@@ -34,31 +35,40 @@ export type LiveDecisionMessage = {
   content: string | { type: 'input_text'; text: string }[];
 };
 
-export type LiveSessionStart = ClientBase & { type: 'session.start'; session: LiveSessionConfig };
-export type LiveSessionUpdate = ClientBase & { type: 'session.update'; session: LiveSessionUpdateConfig };
-export type LiveInputAudioAppend = ClientBase & { type: 'session.input_audio.append'; audio: string };
-export type LiveInputAudioMute = ClientBase & { type: 'session.input_audio.mute' };
-export type LiveInputAudioUnmute = ClientBase & { type: 'session.input_audio.unmute' };
-export type LiveFixturePlay = ClientBase & { type: 'session.output_audio.fixture.play'; audio: string };
-export type LiveContextAppend = ClientBase & {
+export type LiveSessionStart = LiveClientEventBase & { type: 'session.start'; session: LiveSessionConfig };
+export type LiveSessionUpdate = LiveClientEventBase & {
+  type: 'session.update';
+  session: LiveSessionUpdateConfig;
+};
+export type LiveInputAudioAppend = LiveClientEventBase & {
+  type: 'session.input_audio.append';
+  audio: string;
+};
+export type LiveInputAudioMute = LiveClientEventBase & { type: 'session.input_audio.mute' };
+export type LiveInputAudioUnmute = LiveClientEventBase & { type: 'session.input_audio.unmute' };
+export type LiveFixturePlay = LiveClientEventBase & {
+  type: 'session.output_audio.fixture.play';
+  audio: string;
+};
+export type LiveContextAppend = LiveClientEventBase & {
   type: `session.${LiveAppendKind}.append`;
   content: string;
   /** Required key: the delegation this answers, or `null`. */
   delegation_id: string | null;
 };
 export type LiveDecisionCreate = { type: 'decision.create'; event_id: string };
-export type LiveDecisionItemCreate = ClientBase & {
+export type LiveDecisionItemCreate = LiveClientEventBase & {
   type: 'decision.item.create';
   item: Record<string, unknown>;
 };
-export type LiveDecisionItemDelete = ClientBase & { type: 'decision.item.delete'; item_id: string };
-export type LiveResponseItemCreate = ClientBase & {
+export type LiveDecisionItemDelete = LiveClientEventBase & { type: 'decision.item.delete'; item_id: string };
+export type LiveResponseItemCreate = LiveClientEventBase & {
   type: 'response.item.create';
   item: LiveBackendInputItem;
 };
-export type LiveResponseCreate = ClientBase & { type: 'response.create' };
-export type LiveDtmfSend = ClientBase & { type: 'transport.dtmf.send'; event: string };
-export type LiveSessionClose = ClientBase & { type: 'session.close' };
+export type LiveResponseCreate = LiveClientEventBase & { type: 'response.create' };
+export type LiveDtmfSend = LiveClientEventBase & { type: 'transport.dtmf.send'; event: string };
+export type LiveSessionClose = LiveClientEventBase & { type: 'session.close' };
 
 /** Every client event of the primary WebSocket and the sideband. */
 export type LiveClientEvent =

@@ -1,9 +1,10 @@
+import { errorText } from '@parley/core/internal';
 /**
  * What a failed `fetch` says about the network: its message plus the system code of its cause (undici throws
  * `TypeError: fetch failed` with the `ECONNREFUSED` / `ENOTFOUND` error as `cause`).
  */
 export function networkFailureText(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   const cause =
     error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;

@@ -59,6 +59,26 @@ export class TransportFaults {
     this.#failingWrites.push(matches);
   }
 
+  /**
+   * A harness's `connectionStopsSilently`: the latest socket stops without a word. Present once the adapter opened a
+   * socket through the transport.
+   */
+  get stopSilentlyHook(): (() => Promise<void>) | undefined {
+    if (!this.reachable) return undefined;
+    return async () => this.stopSilently();
+  }
+
+  /**
+   * A harness's `failNextWrite(commandType)`: the next frame `commandTypeOf` reads as a command of that type fails to
+   * write. Present once the adapter opened a socket through the transport.
+   */
+  failNextWriteHook<T extends string>(
+    commandTypeOf: (frame: string) => string | undefined,
+  ): ((commandType: T) => Promise<void>) | undefined {
+    if (!this.reachable) return undefined;
+    return async (commandType) => this.failNextWrite((frame) => commandTypeOf(frame) === commandType);
+  }
+
   #failsWrite(frame: string): boolean {
     const index = this.#failingWrites.findIndex((matches) => matches(frame));
     if (index < 0) return false;

@@ -2,6 +2,7 @@ import { abortable } from '../../abortable.js';
 import type { Agent } from '../../agent.js';
 import type { RunContext } from '../../context.js';
 import type { ParleyError } from '../../errors.js';
+import { errorText } from '../../logger.js';
 import { releaseToolSources } from '../../tool-source.js';
 import type { RealtimeConnection, RealtimeEvent } from '../seam.js';
 import {
@@ -12,6 +13,7 @@ import {
 } from './agent-config.js';
 import type { AgentSwitcher } from './agent-switch.js';
 import type { ApprovalBook } from './approvals.js';
+import { bridgeAudioFormats } from './audio-format-bridge.js';
 import { historyReplayStrategy, sentContentStrategy, toolFollowUpStrategy } from './capability-strategies.js';
 import type { EphemeralResponses } from './ephemeral-responses.js';
 import {
@@ -243,7 +245,7 @@ export class ConnectionLifecycle<TContext> {
       throw error;
     });
     const resumed = resumeToken !== undefined && connection.resumed === true;
-    return { connection, agent, agentConfig, warnings, resumed };
+    return { connection: bridgeAudioFormats(connection, config), agent, agentConfig, warnings, resumed };
   }
 
   /** Makes `opened` the live connection; throws `RealtimeConnectError` (unsubscribed again) if it already closed. */
@@ -363,7 +365,7 @@ export class ConnectionLifecycle<TContext> {
       state.status = previousStatus === 'disconnected' ? 'disconnected' : 'idle';
       state.emit({ type: 'connection_status', status: 'disconnected', reason: 'connect_failed' });
       if (error instanceof RealtimeConnectError) throw error;
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = errorText(error);
       throw new RealtimeConnectError(`Could not connect to "${model.provider}": ${detail}`, { cause: error });
     }
   }

@@ -1,5 +1,6 @@
 import { brand } from '../../brand.js';
 import { ParleyError } from '../../errors.js';
+import { errorText } from '../../logger.js';
 import type { RealtimeCapability } from '../seam.js';
 
 /** The session was closed; it cannot be used any more. Create a new `RealtimeSession`. */
@@ -76,7 +77,7 @@ export class ConnectionCloseError extends ParleyError {
   }
 
   constructor(cause: unknown) {
-    const detail = cause instanceof Error ? cause.message : String(cause);
+    const detail = errorText(cause);
     super(
       'connection_close_failed',
       `Closing the realtime connection failed (${detail}). Call close() again to retry.`,

@@ -56,7 +56,7 @@ interface Snapshot {
 }
 
 /**
- * The one interruption path (DESIGN §4), shared by `session.interrupt()`, the provider's speech-started
+ * The one interruption path (docs/architecture.md, "The session's units"), shared by `session.interrupt()`, the provider's speech-started
  * event, `session.playback.interrupted()` and output guardrails: each response the listener is hearing
  * (or is about to) is cancelled by its response id once, `audio_interrupted` is emitted once for it,
  * and playback positions are frozen. Each of its messages ends `full`, `partial` (truncated at its own

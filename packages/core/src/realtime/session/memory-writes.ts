@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { ConversationItem } from '../../items.js';
+import { errorText } from '../../logger.js';
 import type { Session } from '../../memory/session.js';
 import type { RealtimeHistory } from './history.js';
 import type { RealtimeHistoryItem } from './history-item.js';
@@ -153,7 +154,7 @@ export class RealtimeMemoryWrites {
         await this.#send(write);
       }
     } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = errorText(error);
       this.#warn(
         'memory_write_failed',
         `Writing the conversation to memory failed (${detail}); it is retried with the next turn.`,

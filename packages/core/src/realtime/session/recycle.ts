@@ -1,6 +1,7 @@
 import { type Clock, type LongTimeout, setLongTimeout } from '../../clock.js';
 import { RECYCLE_RECHECK_MS } from '../../constants.js';
 import type { ParleyError } from '../../errors.js';
+import { errorText } from '../../logger.js';
 import type { RealtimeConnection } from '../seam.js';
 import type { OpenedConnection } from './connection-lifecycle.js';
 import { ConnectionLostError, SessionClosedError } from './errors.js';
@@ -136,7 +137,7 @@ export class Recycler<TContext> {
       if (signal.aborted || !this.#stillLive(current)) return;
       this.#failures++;
       const retry = this.#failures < this.#options.maxAttempts;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       this.#state.emit({
         type: 'warning',
         code: 'recycle_failed',

@@ -80,7 +80,7 @@ interface MutableRequest {
 }
 
 /**
- * The response-lifecycle rules of a realtime session (DESIGN §4), with no I/O of its own:
+ * The response-lifecycle rules of a realtime session (docs/architecture.md, "The session's units"), with no I/O of its own:
  *
  * - at most one default-conversation response is active or requested at a time; a request made while
  *   one is active (or requested) waits in a queue until that response is done;

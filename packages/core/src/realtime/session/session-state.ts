@@ -1,5 +1,6 @@
 import type { Agent } from '../../agent.js';
 import { ParleyError } from '../../errors.js';
+import { errorText } from '../../logger.js';
 import type { RealtimeCommand, RealtimeConnection } from '../seam.js';
 import type { AgentSessionConfig } from './agent-config.js';
 import { ConnectionLostError, SessionClosedError, SessionNotConnectedError } from './errors.js';
@@ -91,7 +92,7 @@ export class SessionState<TContext> {
       this.resumption.sent(command);
     } catch (error) {
       if (connection.status === 'open') throw error;
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = errorText(error);
       this.reportError(
         'session',
         new ConnectionLostError(
@@ -125,7 +126,7 @@ export class SessionState<TContext> {
     clientRequestId?: string,
   ): void {
     const code = error instanceof ParleyError ? error.code : fallbackCode;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     this.emit({
       type: 'error',
       source,

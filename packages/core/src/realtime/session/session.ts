@@ -1,6 +1,7 @@
 import { Agent } from '../../agent.js';
 import { brand } from '../../brand.js';
 import { UserError } from '../../errors.js';
+import { errorText } from '../../logger.js';
 import { copyUsage, type Usage } from '../../usage.js';
 import type {
   ContextAppendKind,
@@ -162,10 +163,9 @@ export class RealtimeSession<TContext = unknown>
         return lifecycle.connect();
       },
       (error: unknown) => {
-        throw new RealtimeConnectError(
-          `Could not load the conversation from memory: ${error instanceof Error ? error.message : String(error)}`,
-          { cause: error },
-        );
+        throw new RealtimeConnectError(`Could not load the conversation from memory: ${errorText(error)}`, {
+          cause: error,
+        });
       },
     );
   }

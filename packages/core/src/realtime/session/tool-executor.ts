@@ -4,6 +4,7 @@ import type { Clock } from '../../clock.js';
 import type { RunContext } from '../../context.js';
 import { ParleyError } from '../../errors.js';
 import type { Handoff } from '../../handoff.js';
+import { errorText } from '../../logger.js';
 import { type NestedRunPort, toolAgent } from '../../nested-run.js';
 import type { ToolErrorFormatter, ToolErrorKind } from '../../runner/run-config.js';
 import type { RunState } from '../../runner/run-state.js';
@@ -58,8 +59,6 @@ export interface ToolExecutorHost<TContext> {
   handoff(handoff: Handoff<TContext>, call: ToolCall<TContext>): Promise<void>;
   reportError(source: RealtimeErrorSource, error: unknown): void;
 }
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Owns the model's function calls from arrival to output. A call is mirrored into history and announced to

@@ -1,5 +1,6 @@
 export type { RealtimeAppendContextCommandV1 } from './realtime-append-context-command-v1.js';
 export type { RealtimeAudioFormatV1 } from './realtime-audio-format-v1.js';
+export type { RealtimeAudioStreamFormatV1 } from './realtime-audio-stream-format-v1.js';
 export {
   REALTIME_CAPABILITY_DEFAULTS_V1,
   type RealtimeCapabilitiesV1,

@@ -1,3 +1,4 @@
+import type { RealtimeAudioStreamFormatV1 } from './realtime-audio-stream-format-v1.js';
 import type { RealtimeCommandV1 } from './realtime-command-v1.js';
 import type { RealtimeEventV1 } from './realtime-event-v1.js';
 import type { RealtimeSessionConfigV1 } from './realtime-session-config-v1.js';
@@ -27,6 +28,15 @@ export interface RealtimeConnectionV1 {
    * token restores); otherwise this is a new conversation.
    */
   readonly resumed?: boolean;
+  /**
+   * The audio this connection takes (`appendInputAudio`) and puts out (`audio_delta`), when it does not follow the
+   * session configuration's `inputAudioFormat` / `outputAudioFormat` (a provider with fixed formats, e.g. 16 kHz in
+   * and 24 kHz out). The session converts between these and the app's formats. Absent: the configured formats.
+   */
+  readonly audioFormats?: {
+    readonly input: RealtimeAudioStreamFormatV1;
+    readonly output: RealtimeAudioStreamFormatV1;
+  };
   send(command: RealtimeCommandV1): void;
   /** Subscribes to events; returns the function that unsubscribes. */
   onEvent(listener: (event: RealtimeEventV1) => void): () => void;

@@ -42,8 +42,9 @@ export type RealtimeEventV1 =
   | { type: 'message_done'; responseId: string; itemId: string; item: RealtimeItemV1 }
   | { type: 'text_delta'; responseId: string; itemId: string; delta: string }
   /**
-   * Audio in the `outputAudioFormat` the session configured (PCM16 24 kHz mono by default, or G.711). The session may
-   * keep the buffer; a provider must not reuse it.
+   * Audio in the connection's output format: its `audioFormats.output` when it declares one, else the
+   * `outputAudioFormat` the session configured (PCM16 24 kHz mono by default, or G.711). The session may keep the
+   * buffer; a provider must not reuse it.
    */
   | { type: 'audio_delta'; responseId: string; itemId: string; audio: Uint8Array }
   | { type: 'audio_done'; responseId: string; itemId: string }

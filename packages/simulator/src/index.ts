@@ -1,0 +1,132 @@
+export type {
+  JsonObject,
+  LiveAppendKind,
+  LiveAudioFormat,
+  LiveBackendItem,
+  LiveBackendResponse,
+  LiveBackendStreamEvent,
+  LiveCloseReason,
+  LiveContextAppended,
+  LiveDecisionItemCreated,
+  LiveDecisionItemDeleted,
+  LiveDecisionMessage,
+  LiveDecisionQuestion,
+  LiveDecisionTrigger,
+  LiveDelegationConfig,
+  LiveDelegationCreated,
+  LiveDelegationTarget,
+  LiveErrorEvent,
+  LiveFixturePlayed,
+  LiveFixturePlaying,
+  LiveFunctionTool,
+  LiveHostedTool,
+  LiveInfoEvent,
+  LiveInitialItem,
+  LiveInputAudioMuted,
+  LiveInputAudioReflection,
+  LiveInputAudioUnmuted,
+  LiveOutputAudioDelta,
+  LiveResponseEvent,
+  LiveResponsesBackend,
+  LiveServerEvent,
+  LiveServerEventBase,
+  LiveSessionClosed,
+  LiveSessionConfig,
+  LiveSessionResource,
+  LiveSessionStarted,
+  LiveSessionUpdated,
+  LiveTimelineSpan,
+  LiveTranscriptDelta,
+  LiveTransportEvent,
+  LiveUsage,
+  LiveUsageUpdated,
+  LiveVoice,
+  WireContentPart,
+  WireError,
+  WireItem,
+  WireResponseCreateParams,
+} from '@parley/openai/wire';
+export {
+  WIRE_CLIENT_EVENT_TYPES,
+  WIRE_SERVER_EVENT_TYPES,
+  type WireClientEvent,
+  type WireClientEventFields,
+  type WireClientEventType,
+  type WireContentIds,
+  type WireRateLimit,
+  type WireResponse,
+  type WireResponsePart,
+  type WireServerEvent,
+  type WireServerEventFields,
+  type WireServerEventType,
+  type WireTranscriptionUsage,
+  type WireUsage,
+} from '@parley/openai/wire';
+export type { HarnessTransport } from '@parley/transport/testing';
+export type {
+  LiveBrain,
+  LiveReaction,
+  LiveScriptedCall,
+  LiveToolOutput,
+  LiveUtterance,
+} from './live/live-brain.js';
+export { liveEchoBrain } from './live/live-brain.js';
+export {
+  createLiveSimulatorHarness,
+  type LiveHarnessResponse,
+  LiveSimulatorHarness,
+  type LiveSimulatorHarnessOptions,
+} from './live/live-harness.js';
+export type { LiveTranscriber } from './live/live-listener.js';
+export type { LiveSimulatorDelegation, LiveSimulatorSession } from './live/live-sim-session.js';
+export type { LiveSimulatorSocket } from './live/live-sim-socket.js';
+export {
+  type LiveRecordedClientEvent,
+  type LiveSimulator,
+  type LiveSimulatorOptions,
+  type LiveUpgradeRecord,
+  startLiveSimulator,
+} from './live/live-simulator.js';
+export {
+  type BrainMessage,
+  type BrainOutput,
+  type BrainResponse,
+  type BrainTurn,
+  createHold,
+  echoBrain,
+  type Hold,
+  isHold,
+  type RealtimeBrain,
+  scriptedBrain,
+} from './realtime/brain.js';
+export { clientEventToCommand, seamCommandsOf, sessionToSeamConfig } from './realtime/seam-view.js';
+export type {
+  EventMatcher,
+  SimulatorCall,
+  SimulatorConnection,
+  SimulatorTarget,
+  Transcriber,
+} from './realtime/sim-connection.js';
+export type { SimulatorConversation, StoredItem } from './realtime/sim-conversation.js';
+export { g711ToPcm16, toSessionAudio } from './realtime/sim-format.js';
+export {
+  type RealtimeSimulator,
+  type RealtimeSimulatorOptions,
+  type RecordedClientEvent,
+  type SimulatorAuth,
+  type SimulatorRefusal,
+  type SimulatorStrictness,
+  startRealtimeSimulator,
+} from './realtime/simulator.js';
+export {
+  createSimulatorHarness,
+  type ScriptedOutput,
+  type ScriptedResponse,
+  SimulatorHarness,
+  type SimulatorHarnessOptions,
+} from './realtime/simulator-harness.js';
+export { FastForwardClock, type FastForwardClockOptions } from './shared/fast-forward-clock.js';
+export { DEFAULT_PACE, type SimulatorPace, type SimulatorPacing } from './shared/pace.js';
+export { decodeSpeechTexts, type SpeechAudioOptions, silenceAudio, speechAudio } from './shared/sim-audio.js';
+export type { SimulatorServiceError } from './shared/sim-errors.js';
+export type { UpgradeRecord } from './shared/sim-server.js';

@@ -1,0 +1,77 @@
+import { rms, toSamples } from '../shared/audio-codec.js';
+import { decodeSpeechTexts } from '../shared/sim-audio.js';
+import type { LiveUtterance } from './live-brain.js';
+
+const PCM24 = { type: 'audio/pcm', rate: 24000 } as const;
+
+/** Transcribes one utterance's PCM16 24 kHz audio; `heard` is the text embedded by `speechAudio`, if any. */
+export type LiveTranscriber = (pcm24: Uint8Array, info: { heard: string }) => string;
+
+/** What one span of heard input did. */
+export interface HeardSpan {
+  /** The user started speaking at this timeline position. */
+  speechStartMs?: number;
+  /** The user finished an utterance (the model's own end-pointing). */
+  utterance?: LiveUtterance;
+}
+
+/**
+ * The simulated model's ear: an energy gate over what it hears, with end-pointing after a stretch of silence. No
+ * event goes to the client for either edge — the model just knows.
+ */
+export class InputListener {
+  readonly #threshold: number;
+  readonly #endSilenceMs: number;
+  readonly #transcribe: LiveTranscriber;
+  #chunks: Uint8Array[] = [];
+  #speechStartMs: number | undefined;
+  #lastSpeechEndMs = 0;
+
+  constructor(options: { threshold: number; endSilenceMs: number; transcribe: LiveTranscriber }) {
+    this.#threshold = options.threshold;
+    this.#endSilenceMs = options.endSilenceMs;
+    this.#transcribe = options.transcribe;
+  }
+
+  /** Forgets a half-heard utterance (input dropped, e.g. during a fixture). */
+  reset(): void {
+    this.#chunks = [];
+    this.#speechStartMs = undefined;
+  }
+
+  hear(pcm24: Uint8Array, startMs: number, endMs: number): HeardSpan {
+    const loud = rms(toSamples(PCM24, pcm24)) >= this.#threshold;
+    const span: HeardSpan = {};
+    if (loud) {
+      if (this.#speechStartMs === undefined) {
+        this.#speechStartMs = startMs;
+        span.speechStartMs = startMs;
+      }
+      this.#chunks.push(pcm24);
+      this.#lastSpeechEndMs = endMs;
+      return span;
+    }
+    if (this.#speechStartMs === undefined) return span;
+    this.#chunks.push(pcm24);
+    if (endMs - this.#lastSpeechEndMs < this.#endSilenceMs) return span;
+    const audio = concat(this.#chunks);
+    const heard = decodeSpeechTexts(audio).join(' ');
+    span.utterance = {
+      text: this.#transcribe(audio, { heard }),
+      startMs: this.#speechStartMs,
+      endMs: this.#lastSpeechEndMs,
+    };
+    this.reset();
+    return span;
+  }
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
