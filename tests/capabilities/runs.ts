@@ -4,6 +4,7 @@ import type { RealtimeCapability } from '@parley/core';
 import { ALL_REALTIME_CAPABILITIES } from '@parley/mock';
 import { OpenAILiveModel, OpenAIRealtimeModel } from '@parley/openai';
 import { createLiveSimulatorHarness, createSimulatorHarness } from '@parley/simulator';
+import { createGeminiLiveHarness } from '../../packages/google/test/gemini-harness.js';
 import { createMockHarness } from '../../packages/mock/test/realtime/mock-harness.js';
 
 /** One column of the matrix. */
@@ -110,4 +111,5 @@ export const MATRIX_COLUMNS: readonly MatrixColumn[] = [
       },
     ],
   },
+  { title: '`GeminiLiveModel`', runs: [{ name: 'gemini', create: createGeminiLiveHarness }] },
 ];

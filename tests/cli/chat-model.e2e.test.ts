@@ -76,12 +76,12 @@ describe('parley chat --model (through the AI SDK adapter)', () => {
   });
 
   test('a provider whose AI SDK package is not installed names the package and exits 1', async () => {
-    const { code, stdout, stderr } = await runParley(['chat', '--model', 'anthropic:claude-sonnet-4-5'], {
+    const { code, stdout, stderr } = await runParley(['chat', '--model', 'mistral:mistral-large-latest'], {
       stdin: 'hi\n',
     });
     expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
     expect(stderr).toBe(
-      'parley: --model anthropic:claude-sonnet-4-5 needs the AI SDK provider package @ai-sdk/anthropic: install it where you run parley (npm install @ai-sdk/anthropic), or use ollama:<model> or test:<name>.\n',
+      'parley: --model mistral:mistral-large-latest needs the AI SDK provider package @ai-sdk/mistral: install it where you run parley (npm install @ai-sdk/mistral), or use ollama:<model> or test:<name>.\n',
     );
   });
 

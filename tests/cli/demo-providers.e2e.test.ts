@@ -75,10 +75,13 @@ describe.each([
     try {
       const [, port] = /127\.0\.0\.1:(\d+)/.exec(await sim.line(/listening on ws:/)) ?? [];
       const wav = join(dir, `${provider}.wav`);
-      const { code, stdout, stderr } = await runParley(['demo', '--provider', provider, '--out', wav], {
-        env: env(`http://127.0.0.1:${port}`),
-        timeoutMs: 50_000,
-      });
+      const { code, stdout, stderr } = await runParley(
+        ['demo', '--provider', provider, '--out', wav, '--memory', 'none'],
+        {
+          env: env(`http://127.0.0.1:${port}`),
+          timeoutMs: 50_000,
+        },
+      );
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
       expect(
         inOrder(stdout, [
@@ -110,5 +113,64 @@ describe.each([
     const { code, stdout, stderr } = await runParley(['demo', '--provider', provider]);
     expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
     expect(stderr).toMatch(new RegExp(`^parley: --provider ${provider} needs .*; not set: `));
+  });
+});
+
+describe('parley demo --provider gemini', () => {
+  test('runs against the service GEMINI_BASE_URL points at (here: parley simulator --api gemini), questions typed', {
+    timeout: 60_000,
+  }, async () => {
+    const key = 'gemini-e2e-key';
+    // Paced 4× faster than speech: the call takes a few seconds, and the barge-in still comes mid-answer.
+    const sim = startParley([
+      'simulator',
+      '--api',
+      'gemini',
+      '--port',
+      '0',
+      '--speed',
+      '4',
+      '--api-key',
+      key,
+    ]);
+    try {
+      const [, port] = /127\.0\.0\.1:(\d+)/.exec(await sim.line(/listening on ws:/)) ?? [];
+      const { code, stdout, stderr } = await runParley(['demo', '--provider', 'gemini'], {
+        env: { GEMINI_API_KEY: key, GEMINI_BASE_URL: `ws://127.0.0.1:${port}` },
+        timeoutMs: 50_000,
+      });
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      // The standalone simulator repeats what it hears: no tool calls, but the same call on a real socket.
+      expect(
+        inOrder(stdout, [
+          `Parley voice demo on Gemini Live: GeminiLiveModel → 127.0.0.1:${port}`,
+          'Session    connected (gemini, resumable)',
+          'Caller     ⌨ "What is my balance?" (typed)',
+          'Teller     🔊 "You said: What is my balance?"',
+          'Caller     ⌨ "How did the bank start?" (typed)',
+          'Caller     ⌨ "Sorry, one more thing: what is my savings balance?" (typed, over the answer)',
+          '(cut off: what the caller heard)',
+          'Session    barge-in: response cancelled (client_cancelled)',
+          'Teller     🔊 "You said: Sorry, one more thing: what is my savings balance?"',
+          'Teller     🔊 "You said: Thanks. Which accounts did we talk about?"',
+          '0 tool call(s), 1 barge-in(s), no recycle, 4 spoken answers.',
+        ]),
+      ).toEqual({ missing: [], ordered: true });
+      expect(stdout + stderr).not.toContain(key);
+    } finally {
+      await sim.stop();
+    }
+  });
+
+  test('refuses the options its call does not take before connecting', async () => {
+    const { code, stdout, stderr } = await runParley([
+      'demo',
+      '--provider',
+      'gemini',
+      '--audio-format',
+      'g711_ulaw',
+    ]);
+    expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
+    expect(stderr).toContain('--provider gemini runs its own voice call in PCM16');
   });
 });

@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { storeSession } from '@parley/memory';
+import { openPGliteStore } from '@parley/memory/pglite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inOrder, runParley } from './run-parley.js';
 import { readWav } from './wav-file.js';
@@ -14,12 +16,16 @@ afterAll(async () => {
 });
 
 describe('parley demo', () => {
-  // The binary runs the demo as users see it: the simulator paces its responses as the service does (about 7 s).
+  // The binary runs the demo as users see it: the simulator paces its responses as the service does (about 7 s), and
+  // a new memory directory is initialised first (about 8 s of CPU: slow on a loaded machine, hence the limits).
   test('runs the voice agent on the simulator over loopback and writes what the caller heard as a WAV', {
-    timeout: 40_000,
+    timeout: 120_000,
   }, async () => {
     const wav = join(dir, 'agent.wav');
-    const { code, stdout, stderr } = await runParley(['demo', '--out', wav]);
+    const memoryDir = join(dir, 'memory');
+    const { code, stdout, stderr } = await runParley(['demo', '--out', wav, '--memory', memoryDir], {
+      timeoutMs: 100_000,
+    });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout.split('\n')[0]).toBe(
@@ -40,9 +46,28 @@ describe('parley demo', () => {
       'session    ✂ conversation.item.truncate at 700 ms',
       'Cards      🔒 out of band: "Your one-time code is 4 7 1 1." (1500 ms of audio)',
       "history    10 items after; the code is not in the history and not in the model's context",
+      `memory     💾 14 items stored as the caller heard them (PGlite at ${memoryDir}, conversation demo-call-`,
+      '↳ the one-time code is not in the store',
+      'caller     ☎ rings back: a new session on demo-call-',
+      'Teller     💬 "On your earlier call you asked 3 things, and reported your card lost: it is blocked."',
     ]);
     expect(timeline).toEqual({ missing: [], ordered: true });
-    await expectSummaryAndHeardWav(stdout, wav, 24_000);
+    await expectSummaryAndHeardWav(stdout, wav, 24_000, ', 14 stored');
+    // The call is on disk: a new process opens the embedded store and finds it as the caller heard it.
+    const [conversation] = /demo-call-\w+/.exec(stdout) ?? [];
+    const store = await openPGliteStore({ dataDir: memoryDir });
+    try {
+      const items = await storeSession(store, conversation ?? 'missing').getItems();
+      expect(items).toHaveLength(16); // the first call, then the second call's question and answer
+      expect(items.at(-3)).toMatchObject({
+        type: 'message',
+        role: 'assistant',
+        content: expect.stringMatching(/^Cards here: /),
+      });
+      expect(JSON.stringify(items)).not.toContain('4 7 1 1');
+    } finally {
+      await store.close();
+    }
   });
 
   // G.711 (8 kHz, 8 bytes a ms) end to end: the durations the timeline prints come from the bytes that arrived, so
@@ -51,7 +76,15 @@ describe('parley demo', () => {
     timeout: 40_000,
   }, async () => {
     const wav = join(dir, 'agent-ulaw.wav');
-    const { code, stdout, stderr } = await runParley(['demo', '--audio-format', 'g711_ulaw', '--out', wav]);
+    const { code, stdout, stderr } = await runParley([
+      'demo',
+      '--audio-format',
+      'g711_ulaw',
+      '--out',
+      wav,
+      '--memory',
+      'none',
+    ]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const timeline = inOrder(stdout, [
@@ -120,11 +153,16 @@ describe('parley demo', () => {
 });
 
 /** The call's closing summary, and the WAV of what the caller heard: 1200 + 2000 + 700 (cut) + 1500 ms, not silent. */
-async function expectSummaryAndHeardWav(stdout: string, wav: string, sampleRate: number): Promise<void> {
+async function expectSummaryAndHeardWav(
+  stdout: string,
+  wav: string,
+  sampleRate: number,
+  stored = '',
+): Promise<void> {
   const heardMs = 1200 + 2000 + 700 + 1500;
   expect(stdout.trimEnd().split('\n').slice(-2)).toEqual([
     '3 tool calls (2 in parallel, 1 follow-up), 1 handoff, 4 spoken responses, ' +
-      '1 barge-in (heard 700 ms, truncated at 700 ms), 1 ephemeral response; history 10 → 10 items.',
+      `1 barge-in (heard 700 ms, truncated at 700 ms), 1 ephemeral response; history 10 → 10 items${stored}.`,
     `The agent's audio as the caller heard it (${heardMs} ms): ${wav}`,
   ]);
   const facts = await readWav(wav);

@@ -21,11 +21,13 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Kill the process after this long. Default 30 s. */
   timeoutMs?: number;
+  /** The script to run instead of the built binary (e.g. the workspace launcher). */
+  bin?: string;
 }
 
 /** Runs `parley <args>` in a real process (stdin/stdout are pipes, not a terminal) and waits for it to exit. */
 export function runParley(args: readonly string[], options: RunOptions = {}): Promise<ParleyRun> {
-  const child = spawn(process.execPath, [parleyBin, ...args], {
+  const child = spawn(process.execPath, [options.bin ?? parleyBin, ...args], {
     env: { PATH: process.env.PATH ?? '', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -13,7 +13,7 @@ describe('parley usage', () => {
   test('help lists every command', async () => {
     const { code, stdout } = await runParley(['help']);
     expect(code).toBe(0);
-    for (const command of ['demo', 'chat', 'voice', 'simulator'])
+    for (const command of ['demo', 'chat', 'voice', 'phone', 'simulator'])
       expect(stdout).toMatch(new RegExp(`^ {2}${command} +\\S`, 'm'));
   });
 

@@ -17,6 +17,7 @@ const PACKAGES = [
   'cli',
   'memory',
   'mcp',
+  'twilio',
 ];
 const KNOWN_GAPS = new URL('./unexported-public-types.txt', import.meta.url);
 

@@ -1,62 +1,65 @@
 #!/usr/bin/env node
-// `pnpm demo` and `pnpm parley <command>` in the repository: builds the CLI and what it depends on (turbo, cached),
-// quietly, then runs it. Plain JavaScript, so it works before anything is built.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// `pnpm demo` and `pnpm parley <command>` in the repository: bundles the CLI from the workspace's sources with rolldown
+// (under a second, instead of type-checking and compiling every package first), then runs the bundle. The packages'
+// own builds (`pnpm build`, what npm ships) are untouched. Plain JavaScript, so it works before anything is built.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const cliBin = join(root, 'packages', 'cli', 'dist', 'bin.js');
-const progress = process.stderr.isTTY === true;
+const cli = join(dirname(fileURLToPath(import.meta.url)), '..');
+// Two folders below the package, like src/cli and dist/cli, so the CLI finds its package.json (its version) and
+// resolves what it loads at run time (AI SDK providers) from the package, as the built CLI does.
+const outDir = join(cli, '.dev', 'cli');
 
-if (!existsSync(cliBin)) {
-  process.stderr.write(
-    'First run: building the Parley packages, which takes 10 to 60 s (later runs start at once)…\n',
-  );
-}
-const status = await build();
-if (status !== 0) process.exit(status);
-await import(pathToFileURL(cliBin).href);
+const bundled = await bundle();
+if (!bundled) process.exit(1);
+await import(pathToFileURL(join(outDir, 'bin.mjs')).href);
 
-/** Runs `turbo run build` for the CLI; prints its output only when it fails; shows elapsed time on a terminal. */
-function build() {
-  const turbo = createRequire(join(root, 'package.json')).resolve('turbo/bin/turbo');
-  const child = spawn(
-    process.execPath,
-    [turbo, 'run', 'build', '--filter=@parley/cli...', '--output-logs=errors-only'],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        TURBO_TELEMETRY_DISABLED: '1',
-        TURBO_NO_UPDATE_NOTIFIER: '1',
-        DO_NOT_TRACK: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const output = [];
-  child.stdout.on('data', (chunk) => output.push(chunk));
-  child.stderr.on('data', (chunk) => output.push(chunk));
-  const started = Date.now();
-  const ticker = progress
-    ? setInterval(() => {
-        process.stderr.write(`\r  building… ${Math.round((Date.now() - started) / 1000)} s`);
-      }, 1000)
-    : undefined;
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      if (ticker) {
-        clearInterval(ticker);
-        if (Date.now() - started >= 1000) process.stderr.write('\r\x1b[K');
-      }
-      if (code !== 0) {
-        process.stderr.write(Buffer.concat(output));
-        process.stderr.write(`\nThe build failed (turbo exited with ${code}); the output above says why.\n`);
-      }
-      resolve(code ?? 1);
+/** Bundles packages/cli/src/bin.ts and the @parley sources it imports; other packages stay where pnpm put them. */
+async function bundle() {
+  const { build } = await import(createRequire(join(cli, 'package.json')).resolve('rolldown'));
+  try {
+    await build({
+      input: join(cli, 'src', 'bin.ts'),
+      platform: 'node',
+      // The workspace packages' `@parley/source` export condition points at their TypeScript sources.
+      resolve: { conditionNames: ['@parley/source', 'node', 'import', 'module', 'default'] },
+      plugins: [externalDependencies(), listInputs()],
+      output: { dir: outDir, format: 'esm', entryFileNames: 'bin.mjs', chunkFileNames: '[name].mjs' },
+      logLevel: 'silent',
     });
-  });
+    return true;
+  } catch (error) {
+    process.stderr.write(
+      `Bundling the Parley CLI from the workspace's sources failed:\n${error?.message ?? error}\n`,
+    );
+    return false;
+  }
+}
+
+/** Writes the bundled modules' paths to .dev/cli/inputs.json: what the bundle was made of, for a look or a test. */
+function listInputs() {
+  return {
+    name: 'parley-list-inputs',
+    generateBundle() {
+      const inputs = [...this.getModuleIds()].filter((id) => !id.startsWith('\0')).sort();
+      this.emitFile({
+        type: 'asset',
+        fileName: 'inputs.json',
+        source: `${JSON.stringify(inputs, null, 2)}\n`,
+      });
+    },
+  };
+}
+
+/** Third-party packages are imported from their installed files (by absolute path), not bundled. */
+function externalDependencies() {
+  return {
+    name: 'parley-external-dependencies',
+    async resolveId(source, importer) {
+      if (/^(\.|\/|node:|@parley\/)/.test(source) || importer === undefined) return null;
+      const resolved = await this.resolve(source, importer, { skipSelf: true });
+      return resolved ? { id: resolved.id, external: 'absolute' } : null;
+    },
+  };
 }

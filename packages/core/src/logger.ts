@@ -1,7 +1,7 @@
 import { UserError } from './errors.js';
 import { optionKeys } from './option-keys.js';
 
-/** How much Parley logs: a level includes the ones after it; `silent` (the default) logs nothing. */
+/** How much Parley logs: a level includes the ones after it (`warn` is the default); `silent` logs nothing. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 /** What a log line says besides its message: names, ids and codes, never keys or conversation content. */
@@ -17,7 +17,7 @@ export interface LogSink {
 
 /** Options of {@link configureLogging}. */
 export interface LoggingOptions {
-  /** Default: the `PARLEY_LOG` environment variable, else `silent`. */
+  /** Default: the `PARLEY_LOG` environment variable, else `warn`. */
   level?: LogLevel;
   /** Default `console`. */
   sink?: LogSink;
@@ -43,7 +43,7 @@ function isLevel(value: unknown): value is LogLevel {
 function levelFromEnvironment(): LogLevel {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const value = env?.PARLEY_LOG?.trim().toLowerCase();
-  return isLevel(value) ? value : 'silent';
+  return isLevel(value) ? value : 'warn';
 }
 
 let level: LogLevel | undefined;
@@ -52,7 +52,8 @@ let style: 'console' | 'pino' = 'console';
 
 /**
  * Sets where Parley's log lines go and how many there are, for the whole process. Without a level, the
- * `PARLEY_LOG` environment variable decides (`debug`, `info`, `warn`, `error`), else nothing is logged.
+ * `PARLEY_LOG` environment variable decides (`debug`, `info`, `warn`, `error`, `silent`), else `warn`: what went
+ * wrong (a tool that threw, an MCP server that crashed) is logged, nothing else.
  * `configureLogging()` restores the defaults.
  *
  * ```ts

@@ -49,10 +49,22 @@ afterEach(() => {
 });
 
 describe('logging', () => {
-  test('is silent by default', async () => {
+  test('warns by default: a tool that threw is logged at warn, with no debug or info lines', async () => {
     delete process.env.PARLEY_LOG;
     const sink = recordingSink();
     configureLogging({ sink });
+    await failingToolRun();
+    expect(sink.lines.map((line) => [line.level, line.args[0]])).toEqual([
+      ['warn', '[parley] Tool "charge_card" failed; the model gets an error output instead of a result.'],
+    ]);
+  });
+
+  test('PARLEY_LOG=silent (or level: silent) logs nothing', async () => {
+    process.env.PARLEY_LOG = 'silent';
+    const sink = recordingSink();
+    configureLogging({ sink });
+    await failingToolRun();
+    configureLogging({ sink, level: 'silent' });
     await failingToolRun();
     expect(sink.lines).toEqual([]);
   });

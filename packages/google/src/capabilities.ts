@@ -4,8 +4,11 @@ import type { ResolvedGeminiOptions } from './options.js';
 /**
  * What Gemini Live offers through the seam. No out-of-band responses, no truncation, no deletion (its context only
  * grows). It detects the user's turns and transcribes them, speaks, answers a tool response by itself, and takes
- * turns the app writes (`clientContent`) with a request to answer them. Instructions and tools change only with a
- * new `setup`, which the adapter sends by resuming the session: so only where session resumption is on.
+ * turns the app writes (`clientContent`) with a request to answer them. It acknowledges no content, and client
+ * content interrupts the model's turn. The end of the user's activity starts the answer by itself. Instructions for
+ * one response can only join the context. Instructions and tools change only with a new `setup`, which the adapter
+ * sends by resuming the session; resumption handles are the session's resume tokens: all only where session
+ * resumption is on.
  */
 export function geminiCapabilities(options: ResolvedGeminiOptions): RealtimeCapabilities {
   return {
@@ -19,5 +22,10 @@ export function geminiCapabilities(options: ResolvedGeminiOptions): RealtimeCapa
     mutableTools: options.sessionResumption,
     autoToolResponseGeneration: true,
     responseRequests: true,
+    contentAcknowledgements: false,
+    contentDuringResponse: false,
+    commitStartsResponse: true,
+    responseInstructions: false,
+    sessionResumption: options.sessionResumption,
   };
 }

@@ -1,14 +1,28 @@
 /**
  * PCM16 mono from the session's 24 kHz to the 16 kHz the service takes, by linear interpolation at 1.5 input samples
- * per output sample, across chunk boundaries (the last input sample of a chunk is kept for the next).
+ * per output sample, across chunk boundaries (the last input sample of a chunk is kept for the next, and so is the
+ * first byte of a sample a chunk splits).
  */
 export class Pcm24To16 {
   /** Position of the next output sample, in input samples from the first sample of the kept one. */
   #position = 0;
   #previous: number | undefined;
+  /** The first byte of a sample split across chunks. */
+  #carry: number | undefined;
 
   convert(chunk: Uint8Array): Uint8Array {
-    const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength - (chunk.byteLength % 2));
+    let bytes = chunk;
+    if (this.#carry !== undefined) {
+      bytes = new Uint8Array(chunk.byteLength + 1);
+      bytes[0] = this.#carry;
+      bytes.set(chunk, 1);
+      this.#carry = undefined;
+    }
+    if (bytes.byteLength % 2 === 1) {
+      this.#carry = bytes[bytes.byteLength - 1];
+      bytes = bytes.subarray(0, bytes.byteLength - 1);
+    }
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const count = view.byteLength / 2;
     const offset = this.#previous === undefined ? 0 : 1;
     const total = count + offset;
@@ -28,9 +42,9 @@ export class Pcm24To16 {
       this.#previous = sample(total - 1);
       this.#position = p - (total - 1);
     }
-    const bytes = new Uint8Array(out.length * 2);
-    const outView = new DataView(bytes.buffer);
+    const result = new Uint8Array(out.length * 2);
+    const outView = new DataView(result.buffer);
     for (let i = 0; i < out.length; i++) outView.setInt16(i * 2, out[i] as number, true);
-    return bytes;
+    return result;
   }
 }

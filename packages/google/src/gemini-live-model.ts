@@ -41,13 +41,25 @@ export class GeminiLiveModel implements RealtimeModel {
     this.#style = this.#options.webSocketStyle ?? detectWebSocketStyle(this.#options.WebSocket);
   }
 
+  /**
+   * Opens a session; with `resumeToken` (a resumption handle) resumes the one it names. A handle the service refuses
+   * (expired, unknown) starts a new session instead (`resumed: false`); what would fail without one rejects.
+   */
   async connect(options: RealtimeConnectOptions): Promise<GeminiLiveConnection> {
     const config = options.config ?? {};
-    const setup = toSetup(this.#options, config, undefined);
-    const leg = await this.#openLeg(setup, options.signal);
-    const openLeg = (next: RealtimeSessionConfig, handle: string | undefined) =>
-      this.#openLeg(toSetup(this.#options, next, handle), undefined);
-    return new GeminiLiveConnection(this.#options, leg, config, openLeg, options.rawEvents === true);
+    const handle = this.#options.sessionResumption ? options.resumeToken : undefined;
+    let leg: SocketLeg | undefined;
+    if (handle !== undefined) {
+      leg = await this.#openLeg(toSetup(this.#options, config, handle), options.signal).catch((error) => {
+        if (error instanceof GeminiLiveError && error.code === 'gemini_setup_refused') return undefined;
+        throw error;
+      });
+    }
+    const resumed = leg !== undefined;
+    leg ??= await this.#openLeg(toSetup(this.#options, config, undefined), options.signal);
+    const openLeg = (next: RealtimeSessionConfig, token: string | undefined) =>
+      this.#openLeg(toSetup(this.#options, next, token), undefined);
+    return new GeminiLiveConnection(this.#options, leg, config, openLeg, options.rawEvents === true, resumed);
   }
 
   async #openLeg(setup: ReturnType<typeof toSetup>, signal: AbortSignal | undefined): Promise<SocketLeg> {

@@ -8,6 +8,7 @@ import {
 } from '@parley/core';
 import { closeWait, reportListenerError, startKeepalive } from '@parley/transport';
 import { encodeBase64 } from './base64.js';
+import { ConsumedContent } from './consumed-content.js';
 import { Pcm24To16 } from './downsample.js';
 import { FATAL_CLOSE_CODES } from './errors.js';
 import type { ResolvedGeminiOptions } from './options.js';
@@ -23,6 +24,9 @@ import {
 } from './wire/live-wire.js';
 
 type Listener = (event: RealtimeEvent) => void;
+
+/** Connections opened in this process (the prefix of their ids). */
+let connections = 0;
 type Phase = 'open' | 'closing' | 'closed';
 
 /** Opens the next leg of the session: a socket whose `setup` carries `handle` and the current configuration. */
@@ -32,11 +36,11 @@ export type LegOpener = (config: RealtimeSessionConfig, handle: string | undefin
 const CLOSE_NAMES: Record<number, string> = { 1007: 'invalid_argument', 1008: 'policy_violation' };
 
 /**
- * One Gemini Live session as a seam connection. The service keeps the session's context: after `goAway` (and after a
- * configuration change, which only a new `setup` can carry) the connection resumes it on a new socket with the latest
- * resumption handle, between turns, and the session sees one connection throughout. A handle the service no longer
- * honours ends that: the session is told its connection expires (`session_expiring`), so it reconnects and replays.
- * A close with a code that says the request itself is wrong (1007, 1008) is a fatal `error`.
+ * One Gemini Live session as a seam connection. The service keeps the session's context and hands out resumption
+ * handles: each is a `resume_token` (counting the content its state holds), and `goAway` is a `session_expiring`, so
+ * the session recycles between turns and resumes with the latest token. A configuration change, which only a new
+ * `setup` can carry, is applied by resuming on a new socket between turns, and the session sees one connection
+ * throughout. A close with a code that says the request itself is wrong (1007, 1008) is a fatal `error`.
  */
 export class GeminiLiveConnection implements RealtimeConnection {
   readonly #options: ResolvedGeminiOptions;
@@ -50,29 +54,29 @@ export class GeminiLiveConnection implements RealtimeConnection {
   #listeners: Listener[] = [];
   #backlog: RealtimeEvent[] | undefined = [];
   #ids = 0;
+  /**
+   * The service gives no ids: the adapter's own are unique within the process, so a session that moves to a new
+   * connection never meets an id of the old one again.
+   */
+  readonly #idPrefix = (++connections).toString(36);
   #stopKeepalive: () => void = () => {};
   #closed: Promise<void> | undefined;
-  /** The latest handle the service said it can resume from. */
-  #handle: string | undefined;
-  /** A resumption is due (after `goAway`, or to carry a new configuration). */
-  #resumeDue: 'goAway' | 'config' | undefined;
-  /** Frames written while the next leg was being set up: they go out on it. */
-  #parked: string[] | undefined;
+  /** The latest handle the service said it can resume from, and the content commands its state holds. */
+  #handle: { token: string; held: number } | undefined;
+  /** A new configuration waits to be carried by a resumption. */
+  #resumeDue = false;
+  /** Frames written while the next leg was being set up (with the content commands each carries): they go out on it. */
+  #parked: [string, number][] | undefined;
+  readonly #consumed = new ConsumedContent();
   #expiresAt: number | undefined;
-  /** When the service said it closes this socket (wall clock). */
-  #goAwayAt: number | undefined;
   /** Calls the model made whose output was not sent yet. */
   readonly #outstanding = new Set<string>();
-  /** Calls the service cancelled: their output is not sent. */
-  readonly #cancelled = new Set<string>();
   /** Push-to-talk: `activityStart` was sent and `activityEnd` not yet. */
   #activityOpen = false;
   /** Push-to-talk: the user's activity ended and the service has not started its answer yet. */
   #answerComing = false;
   /** Tool responses went out: the model's answer to them is coming (a resumption waits for it). */
   #toolAnswerComing = false;
-  /** User / model turns written with `turnComplete: false` at the end of this task, unless a request completes them. */
-  #pendingTurns: GeminiContent[] = [];
   /** Names of the calls in replayed history, for their outputs. */
   readonly #replayedCalls = new Map<string, string>();
 
@@ -83,7 +87,9 @@ export class GeminiLiveConnection implements RealtimeConnection {
     config: RealtimeSessionConfig,
     openLeg: LegOpener,
     rawEvents: boolean,
+    resumed: boolean,
   ) {
+    this.resumed = resumed;
     this.#options = options;
     this.#leg = leg;
     this.#config = config;
@@ -91,11 +97,14 @@ export class GeminiLiveConnection implements RealtimeConnection {
     this.#rawEvents = rawEvents;
     this.#turns = new GeminiTurns(
       (event) => this.#onTurnEvent(event),
-      (prefix) => `${prefix}_gemini_${++this.#ids}`,
+      (prefix) => `${prefix}_gemini_${this.#idPrefix}_${++this.#ids}`,
     );
     this.#adopt(leg);
     this.#emit({ type: 'connection_status', status: 'connected' });
   }
+
+  /** `true` when `connect` resumed the session of its `resumeToken`. */
+  readonly resumed: boolean;
 
   get status(): 'open' | 'closed' {
     return this.#phase === 'open' ? 'open' : 'closed';
@@ -148,19 +157,16 @@ export class GeminiLiveConnection implements RealtimeConnection {
         this.#createItem(command.item);
         return;
       case 'createResponse': {
-        if (
-          command.conversation === 'none' ||
-          command.instructions !== undefined ||
-          command.tools !== undefined
-        ) {
+        if (command.conversation === 'none' || command.tools !== undefined) {
           this.#refuse(
             command,
             'Gemini Live has no per-response options: a response is always part of the conversation, with the ' +
-              "session's instructions and tools.",
+              "session's tools.",
           );
           return;
         }
-        if (this.#turns.active) {
+        // A turn the app is stopping ends by the next client content anyway: a request may follow the cancel at once.
+        if (this.#turns.stoppable && !this.#turns.stopping) {
           this.#reportLater({
             type: 'error',
             code: 'response_in_progress',
@@ -171,18 +177,24 @@ export class GeminiLiveConnection implements RealtimeConnection {
           return;
         }
         this.#turns.expectTurn(command.clientRequestId);
-        if (this.#answerComing) {
-          // The end of the user's activity already asked for this answer: a second request would be a second answer.
-          this.#flushTurns(false);
-          return;
-        }
-        this.#flushTurns(true);
+        // No per-response instructions: they can only join the context, as a turn of their own (the session warns).
+        const turns: GeminiContent[] =
+          command.instructions === undefined
+            ? []
+            : [{ role: 'user', parts: [{ text: command.instructions }] }];
+        // After the end of the user's activity the answer is coming already: a second request would be a second one.
+        const complete = !this.#answerComing;
+        if (turns.length === 0 && !complete) return;
+        this.#write('createResponse', {
+          clientContent: { ...(turns.length > 0 && { turns }), turnComplete: complete },
+        });
         return;
       }
       case 'cancelResponse':
         // Gemini Live has no cancel message; client content interrupts the turn being generated, so an empty one
-        // stops it (the service then says `interrupted`). Between turns there is nothing to stop.
-        if (!this.#turns.active) return;
+        // stops it (the service then says `interrupted`). Between turns, or once the service stopped the turn itself
+        // (the user spoke), there is nothing to stop: a write now would interrupt the answer to what the user said.
+        if (!this.#turns.stoppable) return;
         this.#turns.cancelling();
         this.#write('cancelResponse', { clientContent: { turnComplete: false } });
         return;
@@ -208,7 +220,6 @@ export class GeminiLiveConnection implements RealtimeConnection {
     }
     this.#phase = 'closing';
     this.#stopKeepalive();
-    this.#flushTurns(false);
     this.#turns.cut();
     const leg = this.#leg;
     const wait = closeWait(this.#options.clock, this.#options.closeTimeoutMs, () => leg.terminate());
@@ -238,27 +249,29 @@ export class GeminiLiveConnection implements RealtimeConnection {
 
   // --- commands ---
 
+  /** Appends one turn to the context (`turnComplete: false`: the model does not answer it by itself). */
   #createItem(item: RealtimeItemInput): void {
+    this.#write('createItem', { clientContent: { turns: [this.#turnOf(item)], turnComplete: false } }, 1);
+  }
+
+  #turnOf(item: RealtimeItemInput): GeminiContent {
     switch (item.type) {
       case 'message': {
         const text = item.content
           .map((part) => (part.type === 'text' ? part.text : (part.transcript ?? '')))
           .join('');
-        this.#pendingTurns.push({ role: item.role === 'assistant' ? 'model' : 'user', parts: [{ text }] });
-        break;
+        return { role: item.role === 'assistant' ? 'model' : 'user', parts: [{ text }] };
       }
-      case 'function_call': {
+      case 'function_call':
         this.#replayedCalls.set(item.callId, item.name);
-        this.#pendingTurns.push({
+        return {
           role: 'model',
           parts: [
             { functionCall: { id: item.callId, name: item.name, args: parseArguments(item.arguments) } },
           ],
-        });
-        break;
-      }
+        };
       case 'function_call_output':
-        this.#pendingTurns.push({
+        return {
           role: 'user',
           parts: [
             {
@@ -269,43 +282,33 @@ export class GeminiLiveConnection implements RealtimeConnection {
               },
             },
           ],
-        });
-        break;
+        };
     }
-    if (this.#pendingTurns.length === 1) queueMicrotask(() => this.#flushTurns(false));
-  }
-
-  /** Writes the turns gathered in this task as one `clientContent`; `complete` asks the model to answer. */
-  #flushTurns(complete: boolean): void {
-    const turns = this.#pendingTurns;
-    if (turns.length === 0 && !complete) return;
-    this.#pendingTurns = [];
-    if (this.#phase !== 'open') return;
-    this.#write('createItem', {
-      clientContent: { ...(turns.length > 0 && { turns }), turnComplete: complete },
-    });
   }
 
   #sendToolOutput(callId: string, output: string): void {
     this.#outstanding.delete(callId);
-    if (this.#cancelled.delete(callId)) return;
     const call = this.#turns.call(callId);
     const name = call?.name ?? this.#replayedCalls.get(callId);
     this.#turns.forgetCall(callId);
     // The model answers the tool responses by itself: a resumption waits for that answer.
     if (this.#outstanding.size === 0) this.#toolAnswerComing = true;
-    this.#write('sendToolOutput', {
-      toolResponse: {
-        functionResponses: [
-          {
-            // A call the service gave no id is answered by name alone; a replayed call keeps its id.
-            ...(call === undefined ? { id: callId } : call.wireId !== undefined && { id: call.wireId }),
-            name: name ?? '',
-            response: { output: parseOutput(output) },
-          },
-        ],
+    this.#write(
+      'sendToolOutput',
+      {
+        toolResponse: {
+          functionResponses: [
+            {
+              // A call the service gave no id is answered by name alone; a replayed call keeps its id.
+              ...(call === undefined ? { id: callId } : call.wireId !== undefined && { id: call.wireId }),
+              name: name ?? '',
+              response: { output: parseOutput(output) },
+            },
+          ],
+        },
       },
-    });
+      1,
+    );
     this.#maybeResume();
   }
 
@@ -322,7 +325,7 @@ export class GeminiLiveConnection implements RealtimeConnection {
     this.#config = next;
     if (!changed) return;
     // Only a new setup carries a configuration: the session resumes with it between turns.
-    this.#resumeDue ??= 'config';
+    this.#resumeDue = true;
     queueMicrotask(() => this.#maybeResume());
   }
 
@@ -350,10 +353,10 @@ export class GeminiLiveConnection implements RealtimeConnection {
    * connection at once (`send` then throws {@link ConnectionClosedError}). While the next leg is being set up,
    * frames wait for it.
    */
-  #write(what: string, message: GeminiClientMessage): void {
+  #write(what: string, message: GeminiClientMessage, contentCommands = 0): void {
     const frame = JSON.stringify(message);
     if (this.#parked) {
-      this.#parked.push(frame);
+      this.#parked.push([frame, contentCommands]);
       return;
     }
     const socket = this.#leg.socket;
@@ -361,6 +364,7 @@ export class GeminiLiveConnection implements RealtimeConnection {
     if (socket.readyState === SOCKET_OPEN) {
       try {
         socket.send(frame);
+        this.#consumed.messageWritten(contentCommands);
         return;
       } catch (error) {
         failure = `writing "${what}" to the socket failed: ${this.#leg.redact(error instanceof Error ? error.message : String(error))}`;
@@ -413,13 +417,23 @@ export class GeminiLiveConnection implements RealtimeConnection {
     }
     if (message.toolCallCancellation) {
       for (const id of message.toolCallCancellation.ids ?? []) {
-        if (this.#outstanding.delete(id)) this.#cancelled.add(id);
+        if (!this.#outstanding.delete(id)) continue;
+        this.#turns.forgetCall(id);
+        this.#emit({ type: 'function_call_cancelled', callId: id });
       }
       queueMicrotask(() => this.#maybeResume());
     }
     const update = message.sessionResumptionUpdate;
-    if (update?.resumable === true && update.newHandle) this.#handle = update.newHandle;
+    if (update?.resumable === true && update.newHandle) this.#onHandle(update.newHandle, update);
     if (message.goAway) this.#onGoAway(durationMs(message.goAway.timeLeft) ?? 0);
+  }
+
+  #onHandle(token: string, update: { lastConsumedClientMessageIndex?: string }): void {
+    const index = update.lastConsumedClientMessageIndex;
+    const held = this.#consumed.held(index === undefined ? undefined : Number(index));
+    this.#handle = { token, held };
+    this.#emit({ type: 'resume_token', token, contentCommands: held });
+    this.#maybeResume();
   }
 
   #onTurnEvent(event: RealtimeEvent): void {
@@ -427,23 +441,20 @@ export class GeminiLiveConnection implements RealtimeConnection {
     this.#emit(event);
   }
 
+  /** The service ends this socket soon: the session recycles the connection (resuming with the latest token). */
   #onGoAway(timeLeftMs: number): void {
     const expiresAt = Date.now() + timeLeftMs;
-    this.#goAwayAt = expiresAt;
-    if (!this.#options.sessionResumption || this.#handle === undefined) {
-      // Nothing to resume from: the session recycles the connection itself (and replays its history).
-      this.#expiresAt = expiresAt;
-      this.#emit({ type: 'session_expiring', expiresAt });
-      return;
-    }
-    this.#resumeDue = 'goAway';
-    this.#maybeResume();
+    this.#expiresAt = expiresAt;
+    this.#emit({ type: 'session_expiring', expiresAt });
   }
 
-  /** Resumes the session on a new socket when one is due and the service can: between turns, with no call open. */
+  /**
+   * Carries a new configuration by resuming the session on a new socket with it, when one is due and the service
+   * can: between turns, with no call open.
+   */
   #maybeResume(): void {
     if (
-      this.#resumeDue === undefined ||
+      !this.#resumeDue ||
       this.#parked !== undefined ||
       this.#phase !== 'open' ||
       this.#turns.active ||
@@ -454,16 +465,13 @@ export class GeminiLiveConnection implements RealtimeConnection {
     ) {
       return;
     }
-    if (!this.#options.sessionResumption) {
-      this.#resumeDue = undefined;
-      return;
-    }
-    const reason = this.#resumeDue;
-    this.#resumeDue = undefined;
+    // Without a handle a new socket would start a new session: wait for the next handle.
+    if (!this.#options.sessionResumption || this.#handle === undefined) return;
+    this.#resumeDue = false;
     const previous = this.#leg;
     const handle = this.#handle;
     this.#parked = [];
-    this.#openLeg(this.#config, handle).then(
+    this.#openLeg(this.#config, handle?.token).then(
       (leg) => {
         const parked = this.#parked ?? [];
         this.#parked = undefined;
@@ -471,34 +479,31 @@ export class GeminiLiveConnection implements RealtimeConnection {
           leg.release();
           return;
         }
+        this.#consumed.socketStarted(handle.held);
         this.#adopt(leg);
         previous.release();
-        for (const frame of parked) {
+        for (const [frame, content] of parked) {
           if (leg.socket.readyState !== SOCKET_OPEN) break;
           leg.socket.send(frame);
+          this.#consumed.messageWritten(content);
         }
       },
       (error: unknown) => {
         const parked = this.#parked ?? [];
         this.#parked = undefined;
         if (this.#phase !== 'open') return;
-        for (const frame of parked) {
-          if (previous.socket.readyState === SOCKET_OPEN) previous.socket.send(frame);
+        for (const [frame, content] of parked) {
+          if (previous.socket.readyState !== SOCKET_OPEN) break;
+          previous.socket.send(frame);
+          this.#consumed.messageWritten(content);
         }
         const message = error instanceof Error ? error.message : String(error);
-        if (reason === 'goAway') {
-          // The service would not resume: the session reconnects before this socket ends, and replays.
-          const expiresAt = this.#goAwayAt ?? Date.now();
-          this.#expiresAt = expiresAt;
-          this.#emit({ type: 'session_expiring', expiresAt });
-        } else {
-          this.#emit({
-            type: 'error',
-            code: 'session_not_resumed',
-            message: `The new configuration could not be applied: ${message}`,
-            commandType: 'updateSession',
-          });
-        }
+        this.#emit({
+          type: 'error',
+          code: 'session_not_resumed',
+          message: `The new configuration could not be applied: ${message}`,
+          commandType: 'updateSession',
+        });
       },
     );
   }

@@ -86,7 +86,9 @@ export function toSetup(
   }
   const input = realtimeInputConfig(config);
   if (input && Object.keys(input).length > 0) setup.realtimeInputConfig = input;
-  if (options.sessionResumption) setup.sessionResumption = handle === undefined ? {} : { handle };
+  if (options.sessionResumption) {
+    setup.sessionResumption = { ...(handle !== undefined && { handle }), transparent: true };
+  }
   const compression = options.compression;
   if (compression) {
     setup.contextWindowCompression = {

@@ -7,6 +7,7 @@ import {
   type WebSocketLike,
 } from '@parley/transport';
 import { GeminiLiveError } from './errors.js';
+import { audioFrame } from './wire/audio-frame.js';
 import type { GeminiServerMessage, GeminiSetup } from './wire/live-wire.js';
 
 /** What a leg hands its owner once adopted. */
@@ -131,12 +132,16 @@ export class SocketLeg {
     const text = frameText(data);
     if (text === undefined) return;
     let message: GeminiServerMessage;
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (typeof parsed !== 'object' || parsed === null) return;
-      message = parsed as GeminiServerMessage;
-    } catch {
-      return;
+    const audio = this.#setupComplete ? audioFrame(text) : undefined;
+    if (audio) message = audio;
+    else {
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (typeof parsed !== 'object' || parsed === null) return;
+        message = parsed as GeminiServerMessage;
+      } catch {
+        return;
+      }
     }
     if (!this.#setupComplete) {
       if (!message.setupComplete) return;

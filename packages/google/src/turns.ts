@@ -41,6 +41,8 @@ export class GeminiTurns {
   /** Response requests the next turns answer, in order. */
   #requests: string[] = [];
   #user: { itemId: string; text: string } | undefined;
+  /** `input_speech_started` went out and its user turn has not ended yet. */
+  #speaking = false;
   readonly #calls = new Map<string, ModelCall>();
 
   constructor(emit: (event: RealtimeEvent) => void, nextId: (prefix: string) => string) {
@@ -51,6 +53,16 @@ export class GeminiTurns {
   /** Whether a model turn is under way. */
   get active(): boolean {
     return this.#turn !== undefined;
+  }
+
+  /** Whether a turn is under way that the service has not stopped yet (it said `interrupted` for a stopped one). */
+  get stoppable(): boolean {
+    return this.#turn !== undefined && !this.#turn.interrupted;
+  }
+
+  /** Whether the app is stopping the turn under way (it ends once the service says so). */
+  get stopping(): boolean {
+    return this.#turn?.cancelled === true;
   }
 
   /** The next turn that starts answers this response request. */
@@ -115,7 +127,10 @@ export class GeminiTurns {
       this.#turn.interrupted = true;
       // Unless the app stopped it, the service stopped the turn because it heard the user: the seam's sign that the
       // user started speaking.
-      if (!this.#turn.cancelled) this.#emit({ type: 'input_speech_started' });
+      if (!this.#turn.cancelled && !this.#speaking) {
+        this.#speaking = true;
+        this.#emit({ type: 'input_speech_started' });
+      }
     }
     if (content.generationComplete === true) this.#endMessage();
     if (content.turnComplete === true) this.#endTurn();
@@ -156,6 +171,7 @@ export class GeminiTurns {
   cut(): void {
     this.#turn = undefined;
     this.#user = undefined;
+    this.#speaking = false;
     this.#requests = [];
   }
 
@@ -169,7 +185,15 @@ export class GeminiTurns {
     if (finished) this.#finishUser();
   }
 
+  /** The user's turn is over (its transcript is final, or the model answers): the speech that interrupted ended. */
+  #speechEnded(): void {
+    if (!this.#speaking) return;
+    this.#speaking = false;
+    this.#emit({ type: 'input_speech_stopped' });
+  }
+
   #finishUser(): void {
+    this.#speechEnded();
     const user = this.#user;
     if (!user) return;
     this.#user = undefined;

@@ -1,12 +1,24 @@
 import {
-  type CommandMatch,
   type HarnessResponse,
   type RealtimeHarness,
   ScenarioSkippedError,
+  SeamCommandLog,
 } from '@parley/conformance';
-import type { RealtimeCommand, RealtimeItem, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
+import type {
+  Clock,
+  RealtimeCommand,
+  RealtimeItem,
+  RealtimeModel,
+  RealtimeSessionConfig,
+} from '@parley/core';
 import { FastForwardClock } from '@parley/openai/testing';
-import type { GeminiClientMessage, GeminiContent, GeminiSetup } from '../src/index.js';
+import { type HarnessTransport, TransportFaults } from '@parley/transport/testing';
+import {
+  type GeminiClientMessage,
+  type GeminiContent,
+  GeminiLiveModel,
+  type GeminiSetup,
+} from '../src/index.js';
 import {
   type GeminiScriptedOutput,
   type GeminiScriptedTurn,
@@ -15,12 +27,23 @@ import {
   startGeminiSimulator,
 } from '../src/testing/index.js';
 
+/** What the harness hands the adapter under test: its clock and a WebSocket the harness can fault. */
+export interface GeminiHarnessTransport extends HarnessTransport {
+  clock: Clock;
+}
+
 /** Options of {@link createGeminiHarness}. */
 export interface GeminiHarnessOptions {
-  /** Builds the adapter under test, pointed at the simulator. */
-  createModel(simulator: GeminiSimulator): RealtimeModel;
+  /** Builds the adapter under test, pointed at the simulator; give it all of `transport`. */
+  createModel(simulator: GeminiSimulator, transport: GeminiHarnessTransport): RealtimeModel;
   simulator?: GeminiSimulatorOptions;
 }
+
+const CONTENT: ReadonlySet<RealtimeCommand['type']> = new Set([
+  'createItem',
+  'createResponse',
+  'sendToolOutput',
+]);
 
 const NO_IN_BAND_ERRORS =
   'Gemini Live has no error message: every failure closes the connection, so an error that leaves the session ' +
@@ -128,52 +151,28 @@ export function setupToSeamConfig(setup: GeminiSetup | undefined): RealtimeSessi
 }
 
 /**
- * What the simulator received, as the seam's commands. The protocol has no request ids: a response request
- * (`turnComplete: true`) carries none. A `setup` that resumes a session (it carries a handle) is how a new
- * configuration travels: an `updateSession`.
+ * The seam commands a client message carries, as `[type, count]`. The protocol has no request or item ids, so the
+ * commands are recorded at the seam and the simulator only confirms, per type, what reached it: a user turn is a
+ * `createItem`, `turnComplete: true` a `createResponse`, empty content that completes nothing the adapter's
+ * `cancelResponse`, `activityEnd` a `commitInputAudio`, each function response a `sendToolOutput`, and a `setup` that
+ * resumes a session (it carries a handle) an `updateSession` (a new configuration travels so).
  */
-export function seamCommandsOf(messages: readonly GeminiClientMessage[]): RealtimeCommand[] {
-  const commands: RealtimeCommand[] = [];
-  for (const message of messages) {
-    if ('setup' in message) {
-      if (message.setup.sessionResumption?.handle !== undefined) {
-        commands.push({ type: 'updateSession', config: setupToSeamConfig(message.setup) });
-      }
-    } else if ('realtimeInput' in message) {
-      const input = message.realtimeInput;
-      if (input.audio) {
-        commands.push({
-          type: 'appendInputAudio',
-          audio: new Uint8Array(Buffer.from(input.audio.data, 'base64')),
-        });
-      }
-      if (input.activityEnd) commands.push({ type: 'commitInputAudio' });
-    } else if ('clientContent' in message) {
-      let ids = 0;
-      for (const item of itemsOf(message.clientContent.turns ?? [], () => `client_item_${++ids}`)) {
-        const { itemId: _, ...input } = item;
-        commands.push({ type: 'createItem', item: input });
-      }
-      const turns = message.clientContent.turns ?? [];
-      if (turns.length === 0 && message.clientContent.turnComplete === false) {
-        // Empty client content only interrupts the turn being generated: the adapter's cancel.
-        commands.push({ type: 'cancelResponse' });
-      }
-      if (message.clientContent.turnComplete) {
-        commands.push({ type: 'createResponse', clientRequestId: '', conversation: 'default' });
-      }
-    } else if ('toolResponse' in message) {
-      for (const response of message.toolResponse.functionResponses) {
-        const output = response.response.output;
-        commands.push({
-          type: 'sendToolOutput',
-          callId: response.id ?? '',
-          output: typeof output === 'string' ? output : JSON.stringify(output),
-        });
-      }
-    }
+export function commandsIn(message: GeminiClientMessage): [RealtimeCommand['type'], number][] {
+  const found: [RealtimeCommand['type'], number][] = [];
+  if ('setup' in message) {
+    if (message.setup.sessionResumption?.handle !== undefined) found.push(['updateSession', 1]);
+  } else if ('realtimeInput' in message) {
+    if (message.realtimeInput.audio) found.push(['appendInputAudio', 1]);
+    if (message.realtimeInput.activityEnd) found.push(['commitInputAudio', 1]);
+  } else if ('clientContent' in message) {
+    const turns = message.clientContent.turns ?? [];
+    if (turns.length > 0) found.push(['createItem', turns.length]);
+    else if (message.clientContent.turnComplete === false) found.push(['cancelResponse', 1]);
+    if (message.clientContent.turnComplete) found.push(['createResponse', 1]);
+  } else if ('toolResponse' in message) {
+    found.push(['sendToolOutput', message.toolResponse.functionResponses.length]);
   }
-  return commands;
+  return found;
 }
 
 /**
@@ -182,16 +181,37 @@ export function seamCommandsOf(messages: readonly GeminiClientMessage[]): Realti
  * its tool calls) is reported skipped with the reason.
  */
 export async function createGeminiHarness(options: GeminiHarnessOptions): Promise<RealtimeHarness> {
-  const simulator = await startGeminiSimulator({ clock: new FastForwardClock(), ...options.simulator });
-  const model = options.createModel(simulator);
+  const clock = new FastForwardClock();
+  const simulator = await startGeminiSimulator({ clock, ...options.simulator });
+  const log = new SeamCommandLog();
+  simulator.onClientMessage((message) => {
+    for (const [type, count] of commandsIn(message)) log.received(type, count);
+  });
+  const faults = await TransportFaults.create();
+  const model = log.wrap(options.createModel(simulator, { ...faults.transport, clock }));
+  /**
+   * Resolves once the content the session sent reached the simulator (bounded: 2 s): a cut the backend makes comes
+   * after what it was sent, as a service's would.
+   */
+  const contentArrived = () =>
+    new Promise<void>((resolve) => {
+      const pending = () => log.unconfirmed().some((command) => CONTENT.has(command.type));
+      const done = () => {
+        clearTimeout(timer);
+        stop();
+        resolve();
+      };
+      const timer = setTimeout(done, 2000);
+      const stop = simulator.onClientMessage(() => {
+        if (!pending()) done();
+      });
+      if (!pending()) done();
+    });
   const latest = () => {
     const session = simulator.latest;
     if (!session) throw new Error('The adapter has not connected to the simulator yet.');
     return session;
   };
-  const commands = () => seamCommandsOf(simulator.received.map((entry) => entry.message));
-  const matches = (match: CommandMatch) => (command: RealtimeCommand) =>
-    typeof match === 'function' ? match(command) : command.type === match;
   return {
     model,
     async respondWith(...responses) {
@@ -207,6 +227,7 @@ export async function createGeminiHarness(options: GeminiHarnessOptions): Promis
       latest().userStopsSpeaking(stop.transcript);
     },
     async cutMidTranscription(partial) {
+      await contentArrived();
       const session = latest();
       session.cutMidTranscription(partial);
       await session.closed;
@@ -225,30 +246,30 @@ export async function createGeminiHarness(options: GeminiHarnessOptions): Promis
       session.drop();
       await session.closed;
     },
+    async failFatally() {
+      const session = latest();
+      session.closeWith(1008, 'Requested entity was not found.');
+      await session.closed;
+      return { code: 'policy_violation' };
+    },
+    async cancelToolCall(callId) {
+      latest().cancelCalls([callId]);
+    },
+    get connectionStopsSilently() {
+      if (!faults.reachable) return undefined;
+      return async () => faults.stopSilently();
+    },
+    get failNextWrite() {
+      if (!faults.reachable) return undefined;
+      return async (commandType: RealtimeCommand['type']) =>
+        faults.failNextWrite((frame) =>
+          commandsIn(JSON.parse(frame) as GeminiClientMessage).some(([type]) => type === commandType),
+        );
+    },
     async commands() {
-      return commands();
+      return log.commands();
     },
-    waitForCommand(match, waitOptions = {}) {
-      const count = waitOptions.count ?? 1;
-      const found = () => commands().filter(matches(match));
-      if (found().length >= count) return Promise.resolve(found());
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          stop();
-          reject(
-            new Error(
-              `Timed out waiting for ${count} ${typeof match === 'string' ? match : 'matching'} command(s); received: ${JSON.stringify(commands().map((c) => c.type))}`,
-            ),
-          );
-        }, waitOptions.timeoutMs ?? 2000);
-        const stop = simulator.onClientMessage(() => {
-          if (found().length < count) return;
-          clearTimeout(timer);
-          stop();
-          resolve(found());
-        });
-      });
-    },
+    waitForCommand: (match, waitOptions) => log.waitForCommand(match, waitOptions),
     async sessionConfig() {
       return setupToSeamConfig(latest().setup);
     },
@@ -273,4 +294,17 @@ export async function createGeminiHarness(options: GeminiHarnessOptions): Promis
       await simulator.close();
     },
   };
+}
+
+/** The conformance harness of `GeminiLiveModel` as shipped: its default options, pointed at a fresh simulator. */
+export function createGeminiLiveHarness(): Promise<RealtimeHarness> {
+  return createGeminiHarness({
+    createModel: (simulator, transport) =>
+      new GeminiLiveModel({
+        apiKey: 'test-key',
+        baseUrl: simulator.wsBaseUrl,
+        keepalive: false,
+        ...transport,
+      }),
+  });
 }

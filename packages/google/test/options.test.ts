@@ -58,7 +58,7 @@ describe('GeminiLiveModel options, checked before any socket', () => {
     ).toThrow(/Unknown option 'vertex\.token'.*vertex\.accessToken/);
   });
 
-  it('declares what the protocol offers: no truncation, deletion or ephemeral responses', () => {
+  it('declares what the protocol offers: no truncation, deletion, ephemeral responses or acknowledgements', () => {
     expect(new GeminiLiveModel({ apiKey: 'k' }).capabilities).toEqual({
       ephemeralResponse: false,
       messageTruncation: false,
@@ -70,8 +70,17 @@ describe('GeminiLiveModel options, checked before any socket', () => {
       mutableTools: true,
       autoToolResponseGeneration: true,
       responseRequests: true,
+      contentAcknowledgements: false,
+      contentDuringResponse: false,
+      commitStartsResponse: true,
+      responseInstructions: false,
+      sessionResumption: true,
     });
     const fixed = new GeminiLiveModel({ apiKey: 'k', sessionResumption: false }).capabilities;
-    expect([fixed.mutableInstructions, fixed.mutableTools]).toEqual([false, false]);
+    expect([fixed.mutableInstructions, fixed.mutableTools, fixed.sessionResumption]).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -31,6 +31,7 @@ test('a text agent, a voice agent and a specialist behind asTool() share one MCP
     args: [SERVER],
     name: 'orders',
     stderr: 'ignore',
+    connectTimeoutMs: 25_000, // a loaded machine can take seconds to start Node and the SDK
     needsApproval: ['refund'],
     toolFilter: { deny: ['crash'] },
   });

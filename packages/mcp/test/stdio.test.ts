@@ -18,6 +18,8 @@ function demo(options: Partial<MCPServerStdioOptions> = {}) {
     args: [SERVER],
     name: 'demo',
     stderr: 'ignore',
+    // A loaded CI machine can take seconds to start Node and the SDK; these tests are not about the start's limit.
+    connectTimeoutMs: 25_000,
     ...options,
   });
 }

@@ -10,6 +10,7 @@
 // It reaches into `ws` internals (`setSocket`, `_isServer`) to attach the fake socket: a tool, not an API.
 import { EventEmitter } from 'node:events';
 import { WebSocket } from 'ws';
+import { median } from './bench-audio.mjs';
 
 const ROUNDS = Number(process.argv[2] ?? 7);
 const PAIRS = Number(process.argv[3] ?? 20_000);
@@ -217,11 +218,6 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const client of round % 2 ? [...clients].reverse() : clients)
     samples.get(client.id).push(await run(client));
 }
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 console.log(
   `Audio path in process: CPU µs per audio + transcript pair, median of ${ROUNDS} rounds of ${PAIRS.toLocaleString('en-US')}`,
 );

@@ -9,6 +9,7 @@
 //   agents:         @openai/agents-realtime RealtimeSession on OpenAIRealtimeWebSocket (if installed).
 
 import { createRequire } from 'node:module';
+import { median } from './bench-audio.mjs';
 import { runClientProcess, startReplayServer } from './processes.mjs';
 
 const SESSIONS = Number(process.env.BENCH_IDLE_SESSIONS ?? 300);
@@ -35,12 +36,6 @@ function runClient(kind) {
     env: { OPENAI_AGENTS_DISABLE_TRACING: '1' },
   });
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 try {
   const samples = new Map(CLIENTS.map((kind) => [kind, []]));

@@ -18,6 +18,7 @@
 // former) add (b) and (b') on that build, alternating with the others in the same rounds.
 
 import os from 'node:os';
+import { median } from './bench-audio.mjs';
 import { runClientProcess, startReplayServer } from './processes.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -66,12 +67,6 @@ function runClient({ kind, env }) {
     env: { OPENAI_AGENTS_DISABLE_TRACING: '1', ...env },
   });
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 try {
   const samples = new Map(CLIENTS.map((client) => [client.id, []]));

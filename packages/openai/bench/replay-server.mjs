@@ -8,6 +8,7 @@
 // and response.output_audio_transcript.delta, then the done events. The delta frames are built once, before any
 // client connects, and written as fast as the socket drains.
 import { WebSocket, WebSocketServer } from 'ws';
+import { BYTES_PER_DELTA, pcmChunk, streamFrames, WORDS } from './bench-audio.mjs';
 
 const AUDIO_DELTAS = Number(process.env.BENCH_AUDIO_DELTAS ?? 20_000);
 /** `burst` (default): one long response as fast as the socket drains; `interrupt`: short interruptible responses. */
@@ -15,41 +16,12 @@ const MODE = process.env.BENCH_MODE ?? 'burst';
 /** In `interrupt` mode: audio deltas per response and the gap between them. */
 const INTERRUPTIBLE_DELTAS = 40;
 const INTERRUPTIBLE_GAP_MS = 5;
-const BYTES_PER_DELTA = 4_800; // 100 ms
 const DISTINCT_CHUNKS = 32;
-/** Frames handed to the socket and not yet written; above it the server waits for the socket to drain. */
-const HIGH_WATER_FRAMES = 256;
 const RESPONSE_ID = 'resp_CBenchReplay0000000001';
 const ITEM_ID = 'item_CBenchReplay0000000002';
-const WORDS = [
-  'Once',
-  ' upon',
-  ' a',
-  ' time,',
-  ' there',
-  ' was',
-  ' a',
-  ' very',
-  ' long',
-  ' story',
-  ' told',
-  ' aloud.',
-];
 
 let eventCounter = 0;
 const eventId = () => `event_${(eventCounter++).toString(36).padStart(21, '0')}`;
-
-function pcmChunk(seed) {
-  const bytes = Buffer.alloc(BYTES_PER_DELTA);
-  const frequency = 180 + seed * 17;
-  for (let i = 0; i < BYTES_PER_DELTA / 2; i++) {
-    const sample = Math.round(
-      8_000 * Math.sin((2 * Math.PI * frequency * i) / 24_000) + ((i * seed) % 97) - 48,
-    );
-    bytes.writeInt16LE(sample, i * 2);
-  }
-  return bytes.toString('base64');
-}
 
 function buildDeltaFrames() {
   const chunks = Array.from({ length: DISTINCT_CHUNKS }, (_, seed) => pcmChunk(seed));
@@ -135,35 +107,6 @@ function send(ws, event) {
     ws.send(JSON.stringify({ type: event.type, event_id: eventId(), ...event }));
 }
 
-/** Writes the precomputed frames, never more than HIGH_WATER_FRAMES ahead of the socket. */
-function streamDeltas(ws) {
-  return new Promise((resolve) => {
-    let next = 0;
-    let pending = 0;
-    let waiting = false;
-    const written = () => {
-      pending--;
-      if (waiting && pending <= HIGH_WATER_FRAMES / 2) {
-        waiting = false;
-        pump();
-      }
-    };
-    const pump = () => {
-      while (next < deltaFrames.length) {
-        if (ws.readyState !== WebSocket.OPEN) return resolve();
-        pending++;
-        ws.send(deltaFrames[next++], { binary: false }, written);
-        if (pending >= HIGH_WATER_FRAMES) {
-          waiting = true;
-          return;
-        }
-      }
-      resolve();
-    };
-    pump();
-  });
-}
-
 /** `paced` mode: the response starts now, its deltas come on the shared clock. */
 function startPacedResponse(ws, request) {
   const metadata = request.response?.metadata ?? null;
@@ -219,7 +162,7 @@ async function respond(ws, request, previousItemId) {
   });
   send(ws, { type: 'conversation.item.added', previous_item_id: previousItemId, item: emptyItem });
   send(ws, { type: 'response.content_part.added', ...ids, part: { type: 'audio', transcript: '' } });
-  await streamDeltas(ws);
+  await streamFrames(ws, deltaFrames);
   const item = { ...emptyItem, status: 'completed', content: [{ type: 'output_audio', transcript }] };
   send(ws, { type: 'response.output_audio.done', ...ids });
   send(ws, { type: 'response.output_audio_transcript.done', ...ids, transcript });

@@ -9,6 +9,9 @@ export const QUESTIONS = {
   lostCard: 'I lost my card.',
 } as const;
 
+/** What the caller asks when ringing back: only the store can tell the agent. */
+export const RING_BACK_QUESTION = 'I called earlier. What did I report?';
+
 /** The instructions of the ephemeral response; the code must never enter the conversation. */
 export const ONE_TIME_CODE_INSTRUCTIONS = 'Read the one-time code 4711 to the caller.';
 
@@ -26,7 +29,8 @@ const BLOCKED_AFTER_HOLD = 'A new card is on its way and arrives within three wo
 
 const BALANCES: Record<string, number> = { checking: 120, savings: 2400 };
 
-const getBalance = tool({
+/** The balance of one of the caller's accounts (the demos' bank). */
+export const getBalance = tool({
   name: 'get_balance',
   description: "The balance of one of the caller's accounts.",
   parameters: z.object({ account: z.enum(['checking', 'savings']) }),
@@ -93,6 +97,7 @@ export function bankBrain(midAnswer: Hold): (turn: BrainTurn) => BrainResponse {
         audioMs: BALANCE_AUDIO_MS,
       };
     const said = (turn.lastUserText ?? '').toLowerCase();
+    if (said === RING_BACK_QUESTION.toLowerCase()) return rememberedCall(turn);
     if (/\b(lost|stolen)\b/.test(said))
       return { type: 'function_call', name: 'transfer_to_cards', arguments: {}, callId: CALL_IDS.handoff };
     if (said.includes('savings') && said.includes('limit'))
@@ -114,4 +119,12 @@ export function bankBrain(midAnswer: Hold): (turn: BrainTurn) => BrainResponse {
       };
     return 'Sorry, I can only help with balances, limits and lost cards.';
   };
+}
+
+/** The answer to the ring-back question, from the conversation the provider was given (the replayed memory). */
+function rememberedCall(turn: BrainTurn): string {
+  const earlier = turn.messages.filter((message) => message.role === 'user').slice(0, -1);
+  if (earlier.length === 0) return 'I have no record of an earlier call from you.';
+  const lost = earlier.some((message) => /\b(lost|stolen)\b/i.test(message.text));
+  return `On your earlier call you asked ${earlier.length} things${lost ? ', and reported your card lost: it is blocked' : ''}.`;
 }

@@ -162,19 +162,19 @@ describe('tool execution', () => {
   });
 });
 
-describe('approvals', () => {
-  const makePay = (log: string[]) =>
-    tool({
-      name: 'pay',
-      description: 'Pays an amount',
-      parameters: z.object({ amount: z.number() }),
-      needsApproval: (_ctx, { amount }) => amount > 10,
-      execute: ({ amount }) => {
-        log.push(`paid ${amount}`);
-        return `paid ${amount}`;
-      },
-    });
+const makePay = (log: string[]) =>
+  tool({
+    name: 'pay',
+    description: 'Pays an amount',
+    parameters: z.object({ amount: z.number() }),
+    needsApproval: (_ctx, { amount }) => amount > 10,
+    execute: ({ amount }) => {
+      log.push(`paid ${amount}`);
+      return `paid ${amount}`;
+    },
+  });
 
+describe('approvals', () => {
   test('a call needing approval waits; approve() runs it and the output goes out', async () => {
     const ran: string[] = [];
     const { model, session, log } = setup(new Agent({ name: 'A', tools: [makePay(ran)] }));
@@ -418,6 +418,76 @@ describe('a failing tool', () => {
       ['c2', 'error', failure],
     ]);
     await session.close();
+  });
+  test('toolErrorFormatter is the opt-in: its text reaches the model for a failure and a bare rejection', async () => {
+    const ran: string[] = [];
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Looks up a record',
+      parameters: z.object({}),
+      execute: () => {
+        throw failure;
+      },
+    });
+    const seen: unknown[] = [];
+    const { model, session, log } = setup(new Agent({ name: 'A', tools: [lookup, makePay(ran)] }), {
+      context: { shop: 'north' },
+      toolErrorFormatter: ({ kind, toolName, callId, error, defaultMessage, context }) => {
+        seen.push({ kind, toolName, callId, error, defaultMessage, context: context.context });
+        return kind === 'execution_failed'
+          ? `${toolName} failed: ${(error as Error).message.split(' at ')[0]}`
+          : undefined;
+      },
+    });
+    model.respondWith({
+      output: [
+        { type: 'function_call', name: 'lookup', callId: 'c1' },
+        { type: 'function_call', name: 'pay', arguments: { amount: 50 }, callId: 'c2' },
+      ],
+    });
+    await session.connect();
+    session.sendMessage('go');
+    await flushMicrotasks();
+    session.reject('c2');
+    await flushMicrotasks();
+    expect(Object.fromEntries(outputs(model))).toEqual({
+      c1: 'lookup failed: database unreachable',
+      c2: 'The user rejected the call to "pay". Do not call it again.',
+    });
+    expect(seen).toEqual([
+      {
+        kind: 'execution_failed',
+        toolName: 'lookup',
+        callId: 'c1',
+        error: failure,
+        defaultMessage: 'An error occurred while running the tool. Please try again.',
+        context: { shop: 'north' },
+      },
+      {
+        kind: 'approval_rejected',
+        toolName: 'pay',
+        callId: 'c2',
+        error: undefined,
+        defaultMessage: 'The user rejected the call to "pay". Do not call it again.',
+        context: { shop: 'north' },
+      },
+    ]);
+    expect(log.of('tool_done').map((e) => [e.callId, e.status])).toEqual([
+      ['c1', 'failed'],
+      ['c2', 'approval_rejected'],
+    ]);
+    expect(ran).toEqual([]);
+    await session.close();
+  });
+
+  test('a toolErrorFormatter that is not a function fails before connecting', () => {
+    expect(
+      () =>
+        new RealtimeSession(new Agent({ name: 'A' }), {
+          model: new MockRealtimeModel(),
+          toolErrorFormatter: 'verbose' as never,
+        }),
+    ).toThrow(/toolErrorFormatter must be a function/);
   });
 });
 

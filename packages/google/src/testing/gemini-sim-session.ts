@@ -52,6 +52,8 @@ interface ActiveTurn {
   sentOfOutput: number;
   /** Calls went out since the turn last continued: once all are answered, the turn continues. */
   called: boolean;
+  /** `release()` calls that came before the hold they release: that many holds are passed without stopping. */
+  releasedEarly: number;
 }
 
 /**
@@ -139,12 +141,24 @@ export class GeminiSimSession {
     );
   }
 
-  /** Continues a turn paused by `hold` or `holdAfterMs`. */
+  /** Continues a turn paused by `hold` or `holdAfterMs`; called before the turn reaches its hold, it passes it. */
   release(): void {
-    const held = this.#turn?.held;
-    if (!held || !this.#turn) return;
-    this.#turn.held = undefined;
+    const turn = this.#turn;
+    if (!turn) return;
+    const held = turn.held;
+    if (!held) {
+      turn.releasedEarly++;
+      return;
+    }
+    turn.held = undefined;
     held();
+  }
+
+  /** Whether the turn stops at a hold it reached; a hold released early is passed. */
+  #holds(turn: ActiveTurn): boolean {
+    if (turn.releasedEarly === 0) return true;
+    turn.releasedEarly--;
+    return false;
   }
 
   /** The activity detection hears the user start speaking (it interrupts the model's turn). */
@@ -425,6 +439,7 @@ export class GeminiSimSession {
       held: undefined,
       sentOfOutput: 0,
       called: false,
+      releasedEarly: 0,
     };
     this.#turn = turn;
     this.#schedule(turn, this.#settings.pace?.firstOutputMs ?? 0);
@@ -472,7 +487,7 @@ export class GeminiSimSession {
     if (output.holdAfterMs !== undefined && turn.sentOfOutput >= output.holdAfterMs && !turn.held) {
       const holdAt = output.holdAfterMs;
       delete output.holdAfterMs;
-      if (holdAt < total) {
+      if (holdAt < total && this.#holds(turn)) {
         turn.held = () => this.#step(turn);
         return;
       }
@@ -520,7 +535,7 @@ export class GeminiSimSession {
     this.#rememberModelText(turn);
     const complete = () => {
       if (this.#turn !== turn) return;
-      if (turn.hold) {
+      if (turn.hold && this.#holds(turn)) {
         // A held turn stays open after its generation (as while the model waits for playback) until `release()`.
         turn.hold = false;
         turn.held = complete;
@@ -576,7 +591,11 @@ export class GeminiSimSession {
   #offerHandle(): void {
     if (!this.setup?.sessionResumption || this.#turn || this.#phase !== 'ready') return;
     const handle = this.#store.issue(this.index, this.history);
-    this.#send({ sessionResumptionUpdate: { newHandle: handle, resumable: true } });
+    // Every message received so far is in the state (the first, `setup`, is index 0).
+    const consumed = this.setup.sessionResumption.transparent === true && {
+      lastConsumedClientMessageIndex: String(this.received.length - 1),
+    };
+    this.#send({ sessionResumptionUpdate: { newHandle: handle, resumable: true, ...consumed } });
   }
 
   // --- plumbing ---

@@ -82,7 +82,8 @@ export interface GeminiSetup {
   tools?: GeminiTool[];
   realtimeInputConfig?: GeminiRealtimeInputConfig;
   /** Present: the server sends resumption handles; with `handle`, the session it names continues. */
-  sessionResumption?: { handle?: string };
+  /** `transparent`: each `sessionResumptionUpdate` says the index of the last client message its handle holds. */
+  sessionResumption?: { handle?: string; transparent?: boolean };
   contextWindowCompression?: GeminiContextWindowCompression;
   inputAudioTranscription?: Record<never, never>;
   outputAudioTranscription?: Record<never, never>;
@@ -151,6 +152,11 @@ export interface GeminiUsageMetadata {
 export interface GeminiSessionResumptionUpdate {
   newHandle?: string;
   resumable?: boolean;
+  /**
+   * With `sessionResumption.transparent`: the index (an int64 as a string) of the connection's last client message the
+   * handle's state holds.
+   */
+  lastConsumedClientMessageIndex?: string;
 }
 
 /** A server message: one of its fields (`usageMetadata` may ride along with another). */

@@ -9,6 +9,7 @@ import { UserError } from '../../errors.js';
 import type { OutputGuardrail } from '../../guardrails.js';
 import type { Session } from '../../memory/session.js';
 import { optionKeys } from '../../option-keys.js';
+import type { ToolErrorFormatter } from '../../runner/run-config.js';
 import { type PlaybackTracker, RealtimePlaybackTracker } from '../playback/playback-tracker.js';
 import {
   REALTIME_SPECIFICATION_VERSION,
@@ -49,6 +50,12 @@ export interface RealtimeSessionOptions<TContext = unknown> {
   guardrailDebounceChars?: number;
   /** Timeout for tools that declare no `timeoutMs` of their own. Default: none. */
   toolTimeoutMs?: number;
+  /**
+   * The text the model sees for a failed tool call or a call the app rejected without a message, as in the Runner
+   * (see {@link ToolErrorFormatter}). Default: a generic text; the error itself goes to `tool_done` and the logger,
+   * never to the model. A tool's own `errorFunction` and a rejection's `message` still win.
+   */
+  toolErrorFormatter?: ToolErrorFormatter<TContext>;
   /**
    * How long a response request (a `generateResponse()`, a user message's response, a tool follow-up) may wait for the
    * provider to start its response, counted from when it was made, time queued behind an active response
@@ -105,6 +112,7 @@ export interface ResolvedSessionOptions<TContext> {
   outputGuardrails: OutputGuardrail<TContext>[];
   guardrailDebounceChars: number;
   toolTimeoutMs: number | undefined;
+  toolErrorFormatter: ToolErrorFormatter<TContext> | undefined;
   responseTimeoutMs: number;
   staleResponseMs: number;
   clock: Clock;
@@ -125,6 +133,7 @@ const SESSION_OPTIONS = optionKeys<RealtimeSessionOptions>(OWNER, {
   outputGuardrails: true,
   guardrailDebounceChars: true,
   toolTimeoutMs: true,
+  toolErrorFormatter: true,
   responseTimeoutMs: true,
   staleResponseMs: true,
   clock: true,
@@ -197,6 +206,11 @@ export function resolveSessionOptions<TContext>(
   if (options.asyncToolCalls !== undefined && typeof options.asyncToolCalls !== 'boolean') {
     throw invalid('asyncToolCalls must be true or false.');
   }
+  if (options.toolErrorFormatter !== undefined && typeof options.toolErrorFormatter !== 'function') {
+    throw invalid(
+      'toolErrorFormatter must be a function ({ kind, toolName, error, defaultMessage }) => string | undefined.',
+    );
+  }
   if (options.rawEvents !== undefined && typeof options.rawEvents !== 'boolean') {
     throw invalid('rawEvents must be true or false.');
   }
@@ -267,6 +281,7 @@ export function resolveSessionOptions<TContext>(
     outputGuardrails: [...guardrails],
     guardrailDebounceChars: options.guardrailDebounceChars ?? DEFAULT_GUARDRAIL_DEBOUNCE_CHARS,
     toolTimeoutMs: options.toolTimeoutMs,
+    toolErrorFormatter: options.toolErrorFormatter,
     responseTimeoutMs: options.responseTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS,
     staleResponseMs: options.staleResponseMs ?? DEFAULT_STALE_RESPONSE_MS,
     clock,

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { RunContext } from '../../context.js';
 import type { OutputGuardrail } from '../../guardrails.js';
 import type { Handoff } from '../../handoff.js';
+import type { ToolErrorFormatter } from '../../runner/run-config.js';
 import type { PlaybackTracker } from '../playback/playback-tracker.js';
 import type { RealtimeCapabilities, RealtimeCommand } from '../seam.js';
 import type { AgentSessionConfig } from './agent-config.js';
@@ -191,6 +192,10 @@ export class ToolLinks<TContext> extends LinkedHost<TContext> implements ToolExe
 
   get toolTimeoutMs(): number | undefined {
     return this.links.options.toolTimeoutMs;
+  }
+
+  get toolErrorFormatter(): ToolErrorFormatter<TContext> | undefined {
+    return this.links.options.toolErrorFormatter;
   }
 
   get approvals(): ApprovalBook<TContext> {

@@ -6,8 +6,9 @@ import { ParleyError } from '../../errors.js';
 import type { Handoff } from '../../handoff.js';
 import { errorText } from '../../logger.js';
 import { type NestedRunPort, toolAgent } from '../../nested-run.js';
+import type { ToolErrorFormatter, ToolErrorKind } from '../../runner/run-config.js';
 import type { RunState } from '../../runner/run-state.js';
-import { callNeedsApproval, invokeFunctionTool } from '../../tool.js';
+import { callNeedsApproval, defaultToolErrorFunction, invokeFunctionTool } from '../../tool.js';
 import type { RealtimeCommand, RealtimeEvent } from '../seam.js';
 import type { ApprovalBook, ApprovalDecision, PendingApproval } from './approvals.js';
 import {
@@ -40,6 +41,7 @@ export interface ToolExecutorHost<TContext> {
   readonly runContext: RunContext<TContext>;
   readonly clock: Clock;
   readonly toolTimeoutMs: number | undefined;
+  readonly toolErrorFormatter: ToolErrorFormatter<TContext> | undefined;
   readonly tasks: TaskSet;
   readonly approvals: ApprovalBook<TContext>;
   readonly responses: ResponseTracker<TContext>;
@@ -250,7 +252,12 @@ export class ToolExecutor<TContext> {
     const decision = await this.#approval(tool, call, signal);
     if (!decision.approved) {
       const output =
-        decision.message ?? `The user rejected the call to "${call.name}". Do not call it again.`;
+        decision.message ??
+        (await this.#formatted(
+          'approval_rejected',
+          call,
+          `The user rejected the call to "${call.name}". Do not call it again.`,
+        ));
       this.#end(call, output, 'approval_rejected', signal);
       return;
     }
@@ -274,6 +281,15 @@ export class ToolExecutor<TContext> {
         signal,
         defaultTimeoutMs: this.#host.toolTimeoutMs,
         clock: this.#host.clock,
+        ...(this.#host.toolErrorFormatter && {
+          formatError: (error: unknown) =>
+            this.#formatted(
+              'execution_failed',
+              call,
+              defaultToolErrorFunction(this.#host.runContext, error),
+              error,
+            ),
+        }),
         ...(toolAgent(tool) !== undefined && { nested: this.#nestedRunPort(call, signal) }),
       });
       output = result.output;
@@ -291,6 +307,26 @@ export class ToolExecutor<TContext> {
       failure = { error };
     }
     this.#end(call, output, status, signal, background, failure);
+  }
+
+  /** The app's `toolErrorFormatter` text for a failed or rejected call, or the default. */
+  async #formatted(
+    kind: ToolErrorKind,
+    call: ToolCall<TContext>,
+    defaultMessage: string,
+    error?: unknown,
+  ): Promise<string> {
+    const formatter = this.#host.toolErrorFormatter;
+    if (!formatter) return defaultMessage;
+    const text = await formatter({
+      kind,
+      toolName: call.name,
+      callId: call.callId,
+      ...(kind === 'execution_failed' ? { error } : {}),
+      defaultMessage,
+      context: this.#host.runContext,
+    });
+    return text ?? defaultMessage;
   }
 
   async #approval(

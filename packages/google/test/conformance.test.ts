@@ -1,0 +1,4 @@
+import { defineConformanceSuite } from '@parley/conformance';
+import { createGeminiLiveHarness } from './gemini-harness.js';
+
+defineConformanceSuite('gemini', createGeminiLiveHarness);

@@ -1,0 +1,1 @@
+export { type EchoedMark, SimulatedCaller, type SimulatedCallerOptions } from './simulated-caller.js';
