@@ -1,5 +1,5 @@
-import { Agent, run, tool } from '@parley/core';
-import { MockModel } from '@parley/mock';
+import { Agent, RealtimeSession, run, tool } from '@parley/core';
+import { MockModel, MockRealtimeModel } from '@parley/mock';
 import { afterAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { type MemoryStore, PausedRuns, storeSession } from '../src/index.js';
@@ -31,6 +31,43 @@ for (const backend of allBackends()) {
           { type: 'message', role: 'user', content: 'Who am I?' },
         ]);
         expect(await storeSession(await open(), id).getItems()).toHaveLength(4);
+      });
+
+      test('a text agent and a voice agent share one session: each starts from what the other wrote', async () => {
+        const id = `caller-${globalThis.crypto.randomUUID()}`;
+        const text = new MockModel([
+          MockModel.text('Noted, Ada.'),
+          MockModel.text('You asked about your card.'),
+        ]);
+        const agent = new Agent({ name: 'Support', model: text });
+        await run(agent, 'I am Ada', { session: storeSession(await open(), id) });
+
+        const voice = new MockRealtimeModel();
+        const call = new RealtimeSession(new Agent({ name: 'Voice' }), {
+          model: voice,
+          memory: storeSession(await open(), id),
+          config: { outputModalities: ['text'] },
+        });
+        await call.connect();
+        const replayed = voice.connection.commands.flatMap((command) =>
+          command.type === 'createItem' && command.item.type === 'message'
+            ? [command.item.content.map((part) => ('text' in part ? part.text : '')).join('')]
+            : [],
+        );
+        expect(replayed).toEqual(['I am Ada', 'Noted, Ada.']);
+        voice.respondWith('Your card is blocked.');
+        call.sendMessage('Block my card');
+        await new Promise<void>((resolve) => call.on('turn_done', () => resolve()));
+        await call.close();
+
+        await run(agent, 'What did I ask on the phone?', { session: storeSession(await open(), id) });
+        expect(text.requests[1]?.input).toEqual([
+          { type: 'message', role: 'user', content: 'I am Ada' },
+          { type: 'message', role: 'assistant', content: 'Noted, Ada.' },
+          expect.objectContaining({ type: 'message', role: 'user', content: 'Block my card' }),
+          expect.objectContaining({ type: 'message', role: 'assistant', content: 'Your card is blocked.' }),
+          { type: 'message', role: 'user', content: 'What did I ask on the phone?' },
+        ]);
       });
 
       test('a paused approval saved by one process is resumed by one of two racing processes; the tool runs once', async () => {
