@@ -54,7 +54,9 @@ describe('parley voice', () => {
     await expectAnswerWav(out, 1200);
   });
 
-  test('--in a 48 kHz stereo WAV: resampled to 24 kHz mono, the words survive, a handoff answers', async () => {
+  // The simulator "hears" words it synthesized from marks in the samples' low bytes. The one resampler low-pass
+  // filters (as real audio needs), which rewrites every sample: those marks survive only a file at the session's rate.
+  test('--in a 48 kHz stereo WAV: mixed down and resampled to 24 kHz mono, sent and answered', async () => {
     const mono = samples(speechAudio('I lost my card.'));
     const question = join(dir, 'question-48k-stereo.wav');
     await writeWav(question, [doubled(mono), doubled(mono)], 48_000);
@@ -66,13 +68,12 @@ describe('parley voice', () => {
     expect(
       inOrder(stdout, [
         'caller     🎙 question-48k-stereo.wav: 900 ms, 48000 Hz 2 channels → 24000 Hz mono, committed',
-        '↳ transcribed: "I lost my card."',
-        'Teller     ⇢ hands the call to Cards',
-        'Cards      🔊 "Cards here: I blocked the card ending in 4242. A new card is on its way',
-        `The answer (5500 ms of audio, 24000 Hz mono): ${out}`,
+        '↳ transcribed: (no words recognized)',
+        'Teller     🔊 "Sorry, I can only help with balances, limits and lost cards."',
+        `The answer (3000 ms of audio, 24000 Hz mono): ${out}`,
       ]),
     ).toEqual({ missing: [], ordered: true });
-    await expectAnswerWav(out, 5500);
+    await expectAnswerWav(out, 3000);
   });
 
   test('--in a 16 kHz mono WAV of plain sound: resampled, sent, no words recognized, still answered', async () => {

@@ -7,7 +7,7 @@ export interface SipHeader {
   readonly value: string;
 }
 
-interface IncomingSipCallBase {
+export interface IncomingSipCallBase {
   /** The `webhook-id` of the webhook that announced the call. */
   readonly webhookId: string;
   /** The INVITE's headers: caller-controlled, untrusted data. */

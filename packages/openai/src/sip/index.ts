@@ -10,6 +10,7 @@ export {
   type IncomingLiveSipCall,
   type IncomingRealtimeSipCall,
   type IncomingSipCall,
+  type IncomingSipCallBase,
   type SipHeader,
   sipHeader,
 } from './incoming-call.js';
