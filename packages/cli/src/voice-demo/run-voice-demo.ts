@@ -20,6 +20,7 @@ import { TranscriptPrinter } from '../transcript-printer.js';
 import { serviceBackend, simulatorBackend, type WireAudioFormat } from './call-backend.js';
 import { type DemoMemory, openDemoMemory, reportStoredCall } from './demo-memory.js';
 import { ringBack } from './ring-back.js';
+import { guarded } from './step-guard.js';
 import { runVoiceCall, type VoiceDemoSummary } from './voice-call.js';
 import { bankBrain, CODE_WORDS, HEARD_MS, tellerAgent } from './voice-script.js';
 
@@ -136,7 +137,14 @@ export async function runVoiceDemo(output: Output, options: VoiceDemoOptions = {
       if (options.wavPath !== undefined) {
         await writeFile(options.wavPath, heardWav(summary.heardAudio, wireFormat));
       }
-      // Closing waits (bounded) for the session's last memory writes; then the store is read back.
+      // On the first run the store may still be in preparation: the writes wait for it, and closing waits (bounded)
+      // only for the writes themselves. Then the store is read back.
+      await guarded(
+        options.clock ?? systemClock,
+        120_000,
+        'the embedded store to be ready',
+        memory?.ready() ?? Promise.resolve(),
+      );
       await session.close();
       const storedItems = memory && (await reportStoredCall(memory, conversationId, printer, CODE_WORDS));
       const ringBackAnswer =
@@ -181,7 +189,7 @@ async function demoMemory(
 ): Promise<DemoMemory | undefined> {
   if (option === false) return undefined;
   if (option !== undefined && 'store' in option) {
-    return { store: option.store, label: option.label, close: async () => {} };
+    return { store: option.store, label: option.label, ready: async () => {}, close: async () => {} };
   }
   return await openDemoMemory(option?.dataDir ?? DEFAULT_DEMO_MEMORY_DIR, printer);
 }
