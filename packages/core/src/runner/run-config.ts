@@ -32,6 +32,30 @@ export type ToolErrorFormatter<TContext = unknown> = (
   args: ToolErrorFormatterArgs<TContext>,
 ) => string | undefined | Promise<string | undefined>;
 
+/**
+ * The text the model sees for a failed or rejected call: the formatter's, or `defaultMessage` when there is no
+ * formatter or it returns `undefined`. The Runner and the realtime session both word their errors through it.
+ */
+export async function formatToolError<TContext>(
+  formatter: ToolErrorFormatter<TContext> | undefined,
+  kind: ToolErrorKind,
+  call: { name: string; callId: string },
+  defaultMessage: string,
+  context: RunContext<TContext>,
+  error?: unknown,
+): Promise<string> {
+  if (!formatter) return defaultMessage;
+  const text = await formatter({
+    kind,
+    toolName: call.name,
+    callId: call.callId,
+    ...(kind === 'execution_failed' ? { error } : {}),
+    defaultMessage,
+    context,
+  });
+  return text ?? defaultMessage;
+}
+
 /** What a call to a tool the agent does not have does: go back to the model (default), or fail the run. */
 export type UnknownToolBehavior = 'error_as_result' | 'raise_exception';
 

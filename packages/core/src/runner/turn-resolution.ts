@@ -21,7 +21,7 @@ import type { TraceSpan } from '../tracing.js';
 import { runAllOrAbort } from './concurrency.js';
 import { addItem, emitHook, inputToItems, type LoopEnv } from './loop-env.js';
 import type { NextStep } from './next-step.js';
-import type { ToolErrorKind } from './run-config.js';
+import { formatToolError, type ToolErrorKind } from './run-config.js';
 import { runItemsToConversation } from './run-items.js';
 import { createRunState, type RunState, runStateData } from './run-state.js';
 import type { PendingTurn } from './run-state-data.js';
@@ -124,24 +124,21 @@ function checkCallIds<TContext>(
   }
 }
 
-async function toolErrorText<TContext>(
+function toolErrorText<TContext>(
   env: LoopEnv<TContext>,
   kind: ToolErrorKind,
   call: FunctionCallItem,
   defaultMessage: string,
   error?: unknown,
 ): Promise<string> {
-  const formatter = env.settings.toolErrorFormatter;
-  if (!formatter) return defaultMessage;
-  const text = await formatter({
+  return formatToolError(
+    env.settings.toolErrorFormatter,
     kind,
-    toolName: call.name,
-    callId: call.callId,
-    ...(kind === 'execution_failed' ? { error } : {}),
+    call,
     defaultMessage,
-    context: env.data.runContext,
-  });
-  return text ?? defaultMessage;
+    env.data.runContext,
+    error,
+  );
 }
 
 function unknownToolText<TContext>(agent: AnyAgent<TContext>, name: string): string {

@@ -6,7 +6,7 @@ import { ParleyError } from '../../errors.js';
 import type { Handoff } from '../../handoff.js';
 import { errorText } from '../../logger.js';
 import { type NestedRunPort, toolAgent } from '../../nested-run.js';
-import type { ToolErrorFormatter, ToolErrorKind } from '../../runner/run-config.js';
+import { formatToolError, type ToolErrorFormatter, type ToolErrorKind } from '../../runner/run-config.js';
 import type { RunState } from '../../runner/run-state.js';
 import { callNeedsApproval, defaultToolErrorFunction, invokeFunctionTool } from '../../tool.js';
 import type { RealtimeCommand, RealtimeEvent } from '../seam.js';
@@ -310,23 +310,14 @@ export class ToolExecutor<TContext> {
   }
 
   /** The app's `toolErrorFormatter` text for a failed or rejected call, or the default. */
-  async #formatted(
+  #formatted(
     kind: ToolErrorKind,
     call: ToolCall<TContext>,
     defaultMessage: string,
     error?: unknown,
   ): Promise<string> {
-    const formatter = this.#host.toolErrorFormatter;
-    if (!formatter) return defaultMessage;
-    const text = await formatter({
-      kind,
-      toolName: call.name,
-      callId: call.callId,
-      ...(kind === 'execution_failed' ? { error } : {}),
-      defaultMessage,
-      context: this.#host.runContext,
-    });
-    return text ?? defaultMessage;
+    const { toolErrorFormatter, runContext } = this.#host;
+    return formatToolError(toolErrorFormatter, kind, call, defaultMessage, runContext, error);
   }
 
   async #approval(
