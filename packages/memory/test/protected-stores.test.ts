@@ -1,4 +1,4 @@
-import { Agent, run } from '@parley/core';
+import { Agent, run, tool } from '@parley/core';
 import {
   encryptedStore,
   InMemoryData,
@@ -11,6 +11,7 @@ import {
 import { describeStoreConformance } from '@parley/memory/testing';
 import { MockModel } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
 
 const KEY_A = { id: 'a', key: new Uint8Array(32).fill(7) };
 const KEY_B = { id: 'b', key: btoa(String.fromCharCode(...new Uint8Array(32).fill(9))) };
@@ -85,14 +86,31 @@ describe('encryptedStore', () => {
   test('paused runs are encrypted too, and resume through it', async () => {
     const data = new InMemoryData();
     const store = encryptedStore(new InMemoryStore(data), { keys: [KEY_A] });
-    await store.saveRun('r1', '{"secret":"refund 4242"}');
-    expect(JSON.stringify([...data.runs.values()])).not.toContain('4242');
-    const claimed = await new PausedRuns(store)
-      .claim('r1', new Agent({ name: 'A' }))
-      .catch((error: unknown) => error);
-    // The state above is not a RunState: PausedRuns decrypts it and then refuses it for what it is.
-    expect(String(claimed)).not.toContain('parley-enc-v1');
-    expect(await store.claimRun('r2', { owner: 'o', leaseUntil: 10 }, 0)).toBeUndefined();
+    const refunds: string[] = [];
+    const refund = tool({
+      name: 'refund',
+      description: 'Refunds an order',
+      parameters: z.object({ order: z.string() }),
+      needsApproval: true,
+      execute: ({ order }) => {
+        refunds.push(order);
+        return `refunded ${order}`;
+      },
+    });
+    const model = new MockModel([MockModel.toolCall('refund', { order: 'A-4242' }), MockModel.text('Done.')]);
+    const agent = new Agent({ name: 'A', tools: [refund], model });
+    const paused = await run(agent, 'Refund order A-4242');
+    await new PausedRuns(store).save('r1', paused.state);
+    expect(JSON.stringify([...data.runs.values()])).not.toContain('A-4242');
+    expect(JSON.stringify([...data.runs.values()])).toContain('parley-enc-v1:a:');
+    const claimed = await new PausedRuns(store).claim('r1', agent);
+    if (!claimed) throw new Error('the run was not claimed');
+    for (const item of claimed.state.getInterruptions()) claimed.state.approve(item);
+    const resumed = await run(agent, claimed.state);
+    await claimed.finish(resumed.state);
+    expect(resumed.finalOutput).toBe('Done.');
+    expect(refunds).toEqual(['A-4242']);
+    expect(data.runs.size).toBe(0);
   });
 
   test('bad keys fail before anything is written', () => {
