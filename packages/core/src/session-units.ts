@@ -25,5 +25,5 @@ export {
   turnDetectionStrategy,
 } from './realtime/session/capability-strategies.js';
 export { resolveSessionOptions } from './realtime/session/options.js';
-export { ParallelToolCalls } from './realtime/session/parallel-tool-calls.js';
 export { assembleSession, type SessionParts } from './realtime/session/session-parts.js';
+export { ParallelToolCalls } from './realtime/session/tools/parallel-tool-calls.js';

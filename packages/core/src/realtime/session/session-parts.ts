@@ -3,24 +3,25 @@ import { createRunContext, type RunContext } from '../../context.js';
 import { watchToolSources } from '../../tool-source.js';
 import { audioBytesPerMs } from '../audio.js';
 import type { RealtimeConnection, RealtimeEvent } from '../seam.js';
-import { AgentSwitcher } from './agent-switch.js';
-import { ApprovalBook } from './approvals.js';
-import { CallDecisions } from './call-decisions.js';
+import { AgentSwitcher } from './agents/agent-switch.js';
 import { resumptionStrategy, sentContentStrategy } from './capability-strategies.js';
-import { ConnectionLifecycle } from './connection-lifecycle.js';
-import { Delegations } from './delegations.js';
-import type { RealtimeSessionEvent } from './events.js';
-import { RealtimeHistory } from './history.js';
-import { HistoryMirror } from './history-mirror.js';
-import { Interruptions } from './interruption.js';
-import { RealtimeMemoryWrites } from './memory-writes.js';
-import { MessageOrder } from './message-order.js';
+import { ConnectionLifecycle } from './connection/connection-lifecycle.js';
+import type { RealtimeSessionEvent } from './events/events.js';
+import { ProviderEventRouter } from './events/provider-events.js';
+import { traceSession } from './events/session-tracing.js';
+import { TurnReports } from './events/turn-reports.js';
+import { OutputGuardrailMonitor } from './guardrails/output-guardrail-monitor.js';
+import { RealtimeHistory } from './history/history.js';
+import { HistoryMirror } from './history/history-mirror.js';
+import { RealtimeMemoryWrites } from './history/memory-writes.js';
+import { UnacknowledgedInputs } from './history/unacknowledged-inputs.js';
 import type { ResolvedSessionOptions } from './options.js';
-import { OutputGuardrailMonitor } from './output-guardrail-monitor.js';
-import { SessionPlayback } from './playback-control.js';
-import { ProviderEventRouter } from './provider-events.js';
-import { ResponseGeneration } from './response-generation.js';
-import { ResponseTracker } from './response-tracker.js';
+import { Interruptions } from './playback/interruption.js';
+import { MessageOrder } from './playback/message-order.js';
+import { SessionPlayback } from './playback/playback-control.js';
+import { ResponseGeneration } from './responses/response-generation.js';
+import { ResponseTracker } from './responses/response-tracker.js';
+import { StaleResponses } from './responses/stale-responses.js';
 import {
   DelegationLinks,
   GuardrailLinks,
@@ -30,12 +31,11 @@ import {
   ToolLinks,
 } from './session-hosts.js';
 import { SessionState } from './session-state.js';
-import { traceSession } from './session-tracing.js';
-import { StaleResponses } from './stale-responses.js';
 import { TaskSet } from './task-set.js';
-import { ToolExecutor } from './tool-executor.js';
-import { TurnReports } from './turn-reports.js';
-import { UnacknowledgedInputs } from './unacknowledged-inputs.js';
+import { ApprovalBook } from './tools/approvals.js';
+import { CallDecisions } from './tools/call-decisions.js';
+import { Delegations } from './tools/delegations.js';
+import { ToolExecutor } from './tools/tool-executor.js';
 import { UserInput } from './user-input.js';
 
 /** The units of one session, wired together (the session's façade holds these). */

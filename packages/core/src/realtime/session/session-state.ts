@@ -2,11 +2,11 @@ import type { Agent } from '../../agent.js';
 import { ParleyError } from '../../errors.js';
 import { errorText } from '../../logger.js';
 import type { RealtimeCommand, RealtimeConnection } from '../seam.js';
-import type { AgentSessionConfig } from './agent-config.js';
+import type { AgentSessionConfig } from './agents/agent-config.js';
+import { Resumption } from './connection/resumption.js';
 import { ConnectionLostError, SessionClosedError, SessionNotConnectedError } from './errors.js';
-import { EventHub } from './event-hub.js';
-import type { RealtimeErrorSource, RealtimeSessionEvent, RealtimeSessionStatus } from './events.js';
-import { Resumption } from './resumption.js';
+import { EventHub } from './events/event-hub.js';
+import type { RealtimeErrorSource, RealtimeSessionEvent, RealtimeSessionStatus } from './events/events.js';
 
 /**
  * What every unit of a session reads and the connection lifecycle writes: the status, the active agent,
