@@ -29,7 +29,7 @@ import { type RealtimeSessionOptions, resolveSessionOptions } from './options.js
 import type { SessionPlayback } from './playback/playback-control.js';
 import type { GenerateResponseOptions } from './responses/response-generation.js';
 import type { ResponseHandle } from './responses/response-handle.js';
-import { assembleSession, type SessionParts } from './session-parts.js';
+import { assembleSession, type SessionParts } from './session-assembly.js';
 import type { PendingApproval } from './tools/approvals.js';
 
 export type { GenerateResponseOptions } from './responses/response-generation.js';

@@ -2,42 +2,28 @@ import { abortable } from '../../../abortable.js';
 import type { Agent } from '../../../agent.js';
 import type { RunContext } from '../../../context.js';
 import type { OnHandoff } from '../../../handoff.js';
-import type { RealtimeCapabilities, RealtimeCommand, RealtimeSessionConfig } from '../../seam.js';
+import type { RealtimeCapabilities, RealtimeSessionConfig } from '../../seam.js';
 import { agentSwitchStrategy } from '../capability-strategies.js';
-import type { RealtimeSessionEvent } from '../events/events.js';
+import { SessionClosedError } from '../errors.js';
+import type { SessionState } from '../session-state.js';
 import { type AgentSessionConfig, agentSessionConfig } from './agent-config.js';
 
 /** How an agent switch was asked for. */
 export type AgentSwitchVia = 'tool_call' | 'update_agent';
 
-/** What {@link AgentSwitcher} needs from its session. */
-export interface AgentSwitchHost<TContext> {
+/** What {@link AgentSwitcher} takes from the session's options. */
+export interface AgentSwitchSettings<TContext> {
   readonly runContext: RunContext<TContext>;
   readonly capabilities: RealtimeCapabilities;
   readonly provider: string;
-  /** Throws the session's error unless it is connected. */
-  requireLive(action: string): void;
-  /** Throws `SessionClosedError` once the session is closing or closed. */
-  requireOpen(): void;
-  /** Connected and not closing: a command may go out. */
-  live(): boolean;
-  /** Connected: a switch goes to the provider. */
-  connected(): boolean;
+}
+
+/** What {@link AgentSwitcher} needs from its session. */
+export interface AgentSwitchPort<TContext> {
+  /** The active agent and its configuration, the status, the way out to the provider and the app. */
+  readonly state: SessionState<TContext>;
   /** Settles when the connection (or reconnection) under way settles; `undefined` when none is. */
   connecting(): Promise<void> | undefined;
-  /** Aborted when the current connection is released. */
-  lifetime(): AbortSignal;
-  /** The active agent. */
-  agent(): Agent<TContext>;
-  /** What the provider was last configured with for the active agent. */
-  agentConfig(): AgentSessionConfig | undefined;
-  /** Makes `agent` the active agent while not connected (the next connection configures it). */
-  replace(agent: Agent<TContext>): void;
-  /** Makes `agent` (configured as `config`) the active agent. */
-  commit(agent: Agent<TContext>, config: AgentSessionConfig): void;
-  send(command: RealtimeCommand): void;
-  emit(event: RealtimeSessionEvent<TContext>): void;
-  reportError(error: unknown): void;
 }
 
 /**
@@ -49,11 +35,13 @@ export interface AgentSwitchHost<TContext> {
  * `updateSession` cannot be sent, the previous agent is active again (announced) and the error is reported.
  */
 export class AgentSwitcher<TContext> {
-  readonly #host: AgentSwitchHost<TContext>;
+  readonly #settings: AgentSwitchSettings<TContext>;
+  readonly #port: AgentSwitchPort<TContext>;
   #chain: Promise<void> = Promise.resolve();
 
-  constructor(host: AgentSwitchHost<TContext>) {
-    this.#host = host;
+  constructor(settings: AgentSwitchSettings<TContext>, port: AgentSwitchPort<TContext>) {
+    this.#settings = settings;
+    this.#port = port;
   }
 
   /** Settles once every switch asked for so far has settled. */
@@ -67,12 +55,12 @@ export class AgentSwitcher<TContext> {
    * starts with.
    */
   async update(next: Agent<TContext>): Promise<void> {
-    const host = this.#host;
-    host.requireOpen();
-    if (!host.connected()) await host.connecting()?.catch(() => {});
-    host.requireOpen();
-    if (!host.connected()) {
-      host.replace(next);
+    const { state } = this.#port;
+    requireOpen(state);
+    if (state.status !== 'connected') await this.#port.connecting()?.catch(() => {});
+    requireOpen(state);
+    if (state.status !== 'connected') {
+      state.agent = next;
       return;
     }
     await this.switch(next, 'update_agent');
@@ -84,19 +72,20 @@ export class AgentSwitcher<TContext> {
    */
   refreshTools(): Promise<void> {
     const run = this.#chain.then(async () => {
-      const host = this.#host;
-      if (!host.connected()) return;
-      const signal = host.lifetime();
-      const agent = host.agent();
+      const { state } = this.#port;
+      const { runContext, capabilities, provider } = this.#settings;
+      if (state.status !== 'connected') return;
+      const signal = state.lifetime.signal;
+      const agent = state.agent;
       try {
-        const nextConfig = await abortable(agentSessionConfig(agent, host.runContext, signal), signal);
-        const current = host.agentConfig() ?? nextConfig;
+        const nextConfig = await abortable(agentSessionConfig(agent, runContext, signal), signal);
+        const current = state.agentConfig ?? nextConfig;
         if (JSON.stringify(current.tools) === JSON.stringify(nextConfig.tools)) return;
-        const update = agentSwitchStrategy(current, nextConfig, host.capabilities, host.provider);
-        host.send({ type: 'updateSession', config: update });
-        host.commit(agent, nextConfig);
+        const update = agentSwitchStrategy(current, nextConfig, capabilities, provider);
+        state.send({ type: 'updateSession', config: update });
+        commit(state, agent, nextConfig);
       } catch (error) {
-        if (!signal.aborted) host.reportError(error);
+        if (!signal.aborted) reportError(state, error);
       }
     });
     this.#chain = run.catch(() => {});
@@ -121,33 +110,29 @@ export class AgentSwitcher<TContext> {
     callId: string | undefined,
     onHandoff: OnHandoff<TContext> | undefined,
   ): Promise<void> {
-    const host = this.#host;
-    const previous = host.agent();
+    const { state } = this.#port;
+    const { runContext, capabilities, provider } = this.#settings;
+    const previous = state.agent;
     let nextConfig: AgentSessionConfig;
     let update: RealtimeSessionConfig;
     try {
-      host.requireLive('switch agents');
-      const signal = host.lifetime();
-      nextConfig = await abortable(agentSessionConfig(next, host.runContext, signal), signal);
-      update = agentSwitchStrategy(
-        host.agentConfig() ?? nextConfig,
-        nextConfig,
-        host.capabilities,
-        host.provider,
-      );
+      state.connectionFor('switch agents');
+      const signal = state.lifetime.signal;
+      nextConfig = await abortable(agentSessionConfig(next, runContext, signal), signal);
+      update = agentSwitchStrategy(state.agentConfig ?? nextConfig, nextConfig, capabilities, provider);
       if (onHandoff)
         await abortable(
-          Promise.resolve().then(() => onHandoff(host.runContext, { signal })),
+          Promise.resolve().then(() => onHandoff(runContext, { signal })),
           signal,
         );
     } catch (error) {
-      if (!host.lifetime().aborted) host.reportError(error);
+      if (!state.lifetime.signal.aborted) reportError(state, error);
       throw error;
     }
-    const previousConfig = host.agentConfig();
-    host.commit(next, nextConfig);
+    const previousConfig = state.agentConfig;
+    commit(state, next, nextConfig);
     this.#announce(previous, next);
-    host.emit({
+    state.emit({
       type: 'handoff',
       from: previous,
       to: next,
@@ -155,21 +140,40 @@ export class AgentSwitcher<TContext> {
       ...(callId !== undefined && { callId }),
     });
     // A listener may have closed the session (or the connection went away): the switch stops here.
-    if (!host.live()) return;
+    if (!state.live) return;
     try {
-      host.send({ type: 'updateSession', config: update });
+      state.send({ type: 'updateSession', config: update });
     } catch (error) {
       // The provider keeps the previous agent's settings: so does the session.
-      if (previousConfig) host.commit(previous, previousConfig);
-      else host.replace(previous);
+      if (previousConfig) commit(state, previous, previousConfig);
+      else state.agent = previous;
       this.#announce(next, previous);
-      if (!host.lifetime().aborted) host.reportError(error);
+      if (!state.lifetime.signal.aborted) reportError(state, error);
       throw error;
     }
   }
 
   #announce(from: Agent<TContext>, to: Agent<TContext>): void {
-    this.#host.emit({ type: 'agent_done', agent: from, reason: 'switch' });
-    this.#host.emit({ type: 'agent_started', agent: to });
+    this.#port.state.emit({ type: 'agent_done', agent: from, reason: 'switch' });
+    this.#port.state.emit({ type: 'agent_started', agent: to });
   }
+}
+
+/** Throws `SessionClosedError` once the session is closing or closed. */
+function requireOpen<TContext>(state: SessionState<TContext>): void {
+  if (state.closing || state.status === 'closed') throw new SessionClosedError();
+}
+
+/** Makes `agent` (configured as `config`) the active agent. */
+function commit<TContext>(
+  state: SessionState<TContext>,
+  agent: Agent<TContext>,
+  config: AgentSessionConfig,
+): void {
+  state.agent = agent;
+  state.agentConfig = config;
+}
+
+function reportError<TContext>(state: SessionState<TContext>, error: unknown): void {
+  state.reportError('session', error, 'agent_switch_failed');
 }

@@ -8,7 +8,7 @@ import type { RealtimeHistory } from '../history/history.js';
 import { planContextReplay, planHistoryReplay, type ReplayEchoes } from '../history/history-replay.js';
 import { UnacknowledgedInputs } from '../history/unacknowledged-inputs.js';
 import type { SessionState } from '../session-state.js';
-import type { OpenedConnection } from './connection-lifecycle.js';
+import type { OpenedConnection } from './connection-steps.js';
 import { type ResolvedReconnectOptions, reconnectDelayMs } from './reconnect-options.js';
 
 /** The connection-lifecycle steps a reconnection takes. */

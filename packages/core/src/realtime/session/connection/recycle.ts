@@ -5,7 +5,7 @@ import { errorText } from '../../../logger.js';
 import type { RealtimeConnection } from '../../seam.js';
 import { ConnectionLostError, SessionClosedError } from '../errors.js';
 import type { SessionState } from '../session-state.js';
-import type { OpenedConnection } from './connection-lifecycle.js';
+import type { OpenedConnection } from './connection-steps.js';
 import { type ResolvedReconnectOptions, reconnectDelayMs } from './reconnect-options.js';
 import type { Reconnection } from './reconnection.js';
 

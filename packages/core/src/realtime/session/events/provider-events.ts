@@ -3,7 +3,13 @@ import { log } from '../../../logger.js';
 import { addUsage } from '../../../usage.js';
 import type { RealtimeConnection, RealtimeEvent } from '../../seam.js';
 import type { ConnectionLifecycle } from '../connection/connection-lifecycle.js';
-import { type BlockedRequest, ResponseRefusedError, StaleResponseError } from '../errors.js';
+import type { ConnectionSteps } from '../connection/connection-steps.js';
+import {
+  type BlockedRequest,
+  ResponseRefusedError,
+  SessionNotConnectedError,
+  StaleResponseError,
+} from '../errors.js';
 import type { OutputGuardrailMonitor } from '../guardrails/output-guardrail-monitor.js';
 import type { HistoryMirror } from '../history/history-mirror.js';
 import { type ContentDeliveryHost, deliverContent } from '../playback/content-delivery.js';
@@ -28,7 +34,9 @@ export interface ProviderEventConsumers<TContext> {
   readonly delegations: Delegations<TContext>;
   readonly emit: (event: RealtimeSessionEvent<TContext>) => void;
   readonly observed: (type: RealtimeSessionEvent<TContext>['type']) => boolean;
-  readonly lifecycle: ConnectionLifecycle<TContext>;
+  readonly lifecycle: Pick<ConnectionLifecycle<TContext>, 'ended' | 'expiring' | 'resumeToken'>;
+  /** Sees every event but content deltas first (turn activity, replay echoes). */
+  readonly steps: Pick<ConnectionSteps<TContext>, 'observe'>;
   readonly messageOrder: MessageOrder;
   readonly delivery: ContentDeliveryHost<TContext>;
   readonly mirror: HistoryMirror<TContext>;
@@ -59,6 +67,19 @@ export class ProviderEventRouter<TContext> {
     this.#deliver = (event, responseId, itemId) => deliverContent(delivery, event, responseId, itemId);
   }
 
+  /** Subscribes to `connection`'s events; returns the function that unsubscribes. */
+  listen(connection: RealtimeConnection): () => void {
+    return connection.onEvent((event) => {
+      try {
+        this.route(connection, event);
+      } catch (error) {
+        // A command a unit sent while handling the event found the connection gone: already reported.
+        if (error instanceof SessionNotConnectedError && connection.status !== 'open') return;
+        throw error;
+      }
+    });
+  }
+
   readonly route = (connection: RealtimeConnection, event: RealtimeEvent): void => {
     const state = this.#state;
     if (connection !== state.connection || state.status !== 'connected' || state.closing) return;
@@ -70,7 +91,7 @@ export class ProviderEventRouter<TContext> {
       to.messageOrder.admit(event, this.#deliver);
       return;
     }
-    if (to.lifecycle.observe(event)) return;
+    if (to.steps.observe(event)) return;
     if ('responseId' in event && event.responseId !== undefined) to.stale.seen(event.responseId);
     switch (type) {
       case 'connection_status':

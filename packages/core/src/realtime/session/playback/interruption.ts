@@ -14,21 +14,8 @@ export type MessageOutcome = RealtimeMessageOutcome;
 /** Who stopped the response. */
 export type InterruptSource = 'app' | 'speech' | 'playback' | 'guardrail';
 
-/** What {@link Interruptions} needs from its session. */
-export interface InterruptionHost<TContext> {
-  readonly capabilities: RealtimeCapabilities;
-  readonly provider: string;
-  readonly responses: ResponseTracker<TContext>;
-  readonly messageOrder: MessageOrder;
-  readonly tracker: PlaybackTracker;
-  /** Knows the conversation response the provider is generating; abandons ephemeral requests not yet started. */
-  readonly coordinator: ResponseCoordinator;
-  /** The ephemeral response in flight, stopped with every interruption that names no single response. */
-  readonly ephemeral: EphemeralResponses;
-  /** `true` when the provider cancels its active response by itself on user speech (turn detection). */
-  providerCancelsOnSpeech(): boolean;
-  send(command: RealtimeCommand): void;
-  emit(event: RealtimeSessionEvent<TContext>): void;
+/** Where an interrupted response's message outcomes go: the turn reports and the local history. */
+export interface MessageOutcomes {
   /**
    * Applies an outcome to the local history (`skipped` removes the message); `heard` says how much of a
    * spoken message's audio the listener heard, of how much the app received.
@@ -43,6 +30,25 @@ export interface InterruptionHost<TContext> {
   hasText(itemId: string): boolean;
   /** Every message of the response has its outcome now. */
   settled(responseId: string): void;
+}
+
+/** What {@link Interruptions} needs from its session. */
+export interface InterruptionPort<TContext> {
+  readonly responses: Pick<ResponseTracker<TContext>, 'get' | 'track'>;
+  readonly messageOrder: MessageOrder;
+  readonly tracker: Pick<PlaybackTracker, 'playedMs' | 'stopped'>;
+  /** Knows the conversation response the provider is generating; abandons ephemeral requests not yet started. */
+  readonly coordinator: Pick<ResponseCoordinator, 'activeResponseId' | 'abandon'>;
+  /** The ephemeral response in flight, stopped with every interruption that names no single response. */
+  readonly ephemeral: Pick<EphemeralResponses, 'release'>;
+  /** The way out to the provider (cancels, truncations) and to the app. */
+  readonly state: {
+    send(command: RealtimeCommand): void;
+    emit(event: RealtimeSessionEvent<TContext>): void;
+  };
+  readonly outcomes: MessageOutcomes;
+  /** `true` when the provider cancels its active response by itself on user speech (turn detection). */
+  providerCancelsOnSpeech(): boolean;
 }
 
 interface Snapshot {
@@ -66,12 +72,17 @@ interface Snapshot {
  * the local history takes the outcomes, and messages without audio are judged, once the response is over.
  */
 export class Interruptions<TContext> {
-  readonly #host: InterruptionHost<TContext>;
+  readonly #settings: { readonly capabilities: RealtimeCapabilities; readonly provider: string };
+  readonly #host: InterruptionPort<TContext>;
   /** Created on the first interruption. */
   #stopped: Map<string, Snapshot> | undefined;
 
-  constructor(host: InterruptionHost<TContext>) {
-    this.#host = host;
+  constructor(
+    settings: { readonly capabilities: RealtimeCapabilities; readonly provider: string },
+    port: InterruptionPort<TContext>,
+  ) {
+    this.#settings = settings;
+    this.#host = port;
   }
 
   /** Whether `responseId` was stopped: its further audio and text are dropped. */
@@ -185,7 +196,7 @@ export class Interruptions<TContext> {
     info.interrupted = true;
     const providerCancels =
       source === 'speech' && info.conversation === 'default' && this.#host.providerCancelsOnSpeech();
-    if (!info.done && !providerCancels) this.#host.send({ type: 'cancelResponse', responseId });
+    if (!info.done && !providerCancels) this.#host.state.send({ type: 'cancelResponse', responseId });
   }
 
   /**
@@ -216,7 +227,7 @@ export class Interruptions<TContext> {
           withAudio.find(
             (m) => (snapshot.played.get(m.itemId) ?? 0) < this.#host.messageOrder.durationMs(m.passedBytes),
           ) ?? withAudio.at(-1);
-        this.#host.emit({
+        this.#host.state.emit({
           type: 'audio_interrupted',
           responseId,
           ...(heard && { itemId: heard.itemId, heardMs: snapshot.played.get(heard.itemId) ?? 0 }),
@@ -233,7 +244,7 @@ export class Interruptions<TContext> {
     for (const message of this.#host.messageOrder.messagesOf(responseId)) {
       this.#settleMessage(message, snapshot);
     }
-    this.#host.settled(responseId);
+    this.#host.outcomes.settled(responseId);
   }
 
   #settleMessage(message: OrderedMessage, snapshot: Snapshot): void {
@@ -245,7 +256,7 @@ export class Interruptions<TContext> {
       outcome === 'partial' && message.receivedBytes > 0
         ? { ms: played, ofMs: this.#host.messageOrder.durationMs(message.passedBytes) }
         : undefined;
-    this.#host.applyOutcome(message.responseId, itemId, outcome, heard);
+    this.#host.outcomes.applyOutcome(message.responseId, itemId, outcome, heard);
     if (corrected === undefined) {
       this.#correct(itemId, outcome, message.receivedBytes > 0, snapshot.played.get(itemId) ?? 0);
     }
@@ -259,35 +270,40 @@ export class Interruptions<TContext> {
       const passedMs = this.#host.messageOrder.durationMs(message.passedBytes);
       return complete && passedMs > 0 && played >= passedMs ? 'full' : played > 0 ? 'partial' : 'skipped';
     }
-    return complete ? 'full' : this.#host.hasText(itemId) ? 'partial' : 'skipped';
+    return complete ? 'full' : this.#host.outcomes.hasText(itemId) ? 'partial' : 'skipped';
   }
 
   /** Cuts the provider's copy of a message to what the listener heard (or says why it cannot). */
   #correct(itemId: string, outcome: MessageOutcome, hasAudio: boolean, played: number): void {
-    const correction = messageCorrectionStrategy(outcome, hasAudio, played, this.#host.capabilities);
+    const correction = messageCorrectionStrategy(outcome, hasAudio, played, this.#settings.capabilities);
     if (correction.truncateAtMs !== undefined) this.#truncate(itemId, correction.truncateAtMs);
-    if (correction.delete) this.#host.send({ type: 'deleteItem', itemId });
+    if (correction.delete) this.#host.state.send({ type: 'deleteItem', itemId });
     if (correction.uncorrected === 'message_not_truncated') {
       this.#warn(
         'message_not_truncated',
         itemId,
-        `stays in the provider's context in full: "${this.#host.provider}" does not declare messageTruncation, so the model may believe the user heard all of it (the user heard ${played} ms).`,
+        `stays in the provider's context in full: "${this.#settings.provider}" does not declare messageTruncation, so the model may believe the user heard all of it (the user heard ${played} ms).`,
       );
     } else if (correction.uncorrected === 'message_not_removed') {
       this.#warn(
         'message_not_removed',
         itemId,
-        `stays in the provider's context although the user never heard it: "${this.#host.provider}" declares neither messageTruncation nor mutableChatContext.`,
+        `stays in the provider's context although the user never heard it: "${this.#settings.provider}" declares neither messageTruncation nor mutableChatContext.`,
       );
     }
   }
 
   #truncate(itemId: string, audioEndMs: number): void {
-    this.#host.send({ type: 'truncateItem', itemId, audioEndMs });
+    this.#host.state.send({ type: 'truncateItem', itemId, audioEndMs });
   }
 
   #warn(code: string, itemId: string, detail: string): void {
-    this.#host.emit({ type: 'warning', code, itemId, message: `Interrupted message ${itemId} ${detail}` });
+    this.#host.state.emit({
+      type: 'warning',
+      code,
+      itemId,
+      message: `Interrupted message ${itemId} ${detail}`,
+    });
   }
 
   #forgetOldest(): void {

@@ -9,7 +9,8 @@ import { type NestedRunPort, toolAgent } from '../../../nested-run.js';
 import { formatToolError, type ToolErrorFormatter, type ToolErrorKind } from '../../../runner/run-config.js';
 import type { RunState } from '../../../runner/run-state.js';
 import { callNeedsApproval, defaultToolErrorFunction, invokeFunctionTool } from '../../../tool.js';
-import type { RealtimeCommand, RealtimeEvent } from '../../seam.js';
+import type { RealtimeEvent } from '../../seam.js';
+import type { AgentSwitcher } from '../agents/agent-switch.js';
 import {
   SessionNotConnectedError,
   ToolCallCancelledError,
@@ -17,12 +18,13 @@ import {
   ToolOutputNotSentError,
   UnknownToolError,
 } from '../errors.js';
-import type { RealtimeErrorSource, RealtimeSessionEvent, RealtimeToolCallStatus } from '../events/events.js';
+import type { RealtimeToolCallStatus } from '../events/events.js';
 import { sessionToolSpan } from '../events/session-tracing.js';
 import type { HistoryMirror } from '../history/history-mirror.js';
 import type { UnacknowledgedInputs } from '../history/unacknowledged-inputs.js';
 import type { ResponseCoordinator } from '../responses/response-coordinator.js';
 import type { ResponseTracker } from '../responses/response-tracker.js';
+import type { SessionState } from '../session-state.js';
 import type { TaskSet } from '../task-set.js';
 import type { ApprovalBook, ApprovalDecision, PendingApproval } from './approvals.js';
 import { ToolCallLedger, type UnsentToolOutput } from './tool-call-ledger.js';
@@ -36,28 +38,29 @@ export interface ToolCall<TContext> {
   agent: Agent<TContext>;
 }
 
-/** What the executor needs from its session. */
-export interface ToolExecutorHost<TContext> {
+/** What the executor takes from the session's options. */
+export interface ToolExecutorSettings<TContext> {
   readonly runContext: RunContext<TContext>;
   readonly clock: Clock;
   readonly toolTimeoutMs: number | undefined;
   readonly toolErrorFormatter: ToolErrorFormatter<TContext> | undefined;
-  readonly tasks: TaskSet;
-  readonly approvals: ApprovalBook<TContext>;
-  readonly responses: ResponseTracker<TContext>;
-  readonly mirror: HistoryMirror<TContext>;
-  readonly coordinator: ResponseCoordinator;
-  /** The agent active now: calls of a response the session does not know run against it. */
-  currentAgent(): Agent<TContext>;
-  /** Whether the session may send now (connected, not closing). */
-  live(): boolean;
-  send(command: RealtimeCommand): void;
+  /** Calls run one at a time, in arrival order (`asyncToolCalls: false`). */
+  readonly sequential: boolean;
+}
+
+/** What the executor needs from its session. */
+export interface ToolExecutorPort<TContext> {
+  /** The active agent (calls of a response the session does not know run against it), the way out. */
+  readonly state: Pick<SessionState<TContext>, 'agent' | 'live' | 'send' | 'emit' | 'reportError'>;
+  readonly tasks: Pick<TaskSet, 'spawn'>;
+  readonly approvals: Pick<ApprovalBook<TContext>, 'standing' | 'wait'>;
+  readonly responses: Pick<ResponseTracker<TContext>, 'get'>;
+  readonly mirror: Pick<HistoryMirror<TContext>, 'functionCall' | 'toolOutput' | 'toolCancelled'>;
+  readonly coordinator: Pick<ResponseCoordinator, 'toolCallStarted' | 'toolCallFinished'>;
   /** Outputs sent (or lost under a failed write) that the provider has not acknowledged. */
-  readonly unacknowledged: UnacknowledgedInputs;
-  emit(event: RealtimeSessionEvent<TContext>): void;
-  /** Switches to the handoff's agent through the session's one agent-switch path. */
-  handoff(handoff: Handoff<TContext>, call: ToolCall<TContext>): Promise<void>;
-  reportError(source: RealtimeErrorSource, error: unknown): void;
+  readonly unacknowledged: Pick<UnacknowledgedInputs, 'outputSent' | 'outputLost'>;
+  /** A handoff switches agents through the session's one agent-switch path. */
+  readonly switcher: Pick<AgentSwitcher<TContext>, 'switch'>;
 }
 
 /**
@@ -75,16 +78,16 @@ export interface ToolExecutorHost<TContext> {
  * cancels while it waits or runs is stopped (its signal aborts), sends no output and ends `cancelled`.
  */
 export class ToolExecutor<TContext> {
-  readonly #host: ToolExecutorHost<TContext>;
-  readonly #sequential: boolean;
+  readonly #settings: ToolExecutorSettings<TContext>;
+  readonly #host: ToolExecutorPort<TContext>;
   readonly #ledger = new ToolCallLedger();
   #tail: Promise<void> = Promise.resolve();
   /** Calls admitted and not yet over, with what stops each. Created on the first call. */
   #running: Map<string, { call: ToolCall<TContext>; stop: (reason: unknown) => void }> | undefined;
 
-  constructor(host: ToolExecutorHost<TContext>, options: { sequential: boolean }) {
-    this.#host = host;
-    this.#sequential = options.sequential;
+  constructor(settings: ToolExecutorSettings<TContext>, port: ToolExecutorPort<TContext>) {
+    this.#settings = settings;
+    this.#host = port;
   }
 
   /** The provider called a function. */
@@ -92,7 +95,7 @@ export class ToolExecutor<TContext> {
     const host = this.#host;
     const response = event.responseId !== undefined ? host.responses.get(event.responseId) : undefined;
     if (response?.conversation === 'none') {
-      host.emit({
+      host.state.emit({
         type: 'warning',
         code: 'out_of_band_tool_call_ignored',
         message: `The provider called tool "${event.name}" from out-of-band response ${event.responseId}, which runs with tools off; the call was ignored.`,
@@ -101,11 +104,11 @@ export class ToolExecutor<TContext> {
     }
     const admission = this.#ledger.admit(event);
     if (admission.kind === 'conflict') {
-      host.reportError('tool', new ToolCallConflictError(event.callId, admission.first, event));
+      host.state.reportError('tool', new ToolCallConflictError(event.callId, admission.first, event));
       return;
     }
     if (admission.kind === 'cancelled') {
-      host.emit({
+      host.state.emit({
         type: 'warning',
         code: 'tool_call_cancelled_before',
         message: `The provider delivered call ${event.callId} ("${event.name}") after it had cancelled it; not run.`,
@@ -113,18 +116,18 @@ export class ToolExecutor<TContext> {
       return;
     }
     if (admission.kind === 'resend') {
-      this.#resend(event, response?.agent ?? host.currentAgent(), admission.unsent);
+      this.#resend(event, response?.agent ?? host.state.agent, admission.unsent);
       return;
     }
     if (admission.kind === 'repeat') {
-      host.emit({
+      host.state.emit({
         type: 'warning',
         code: 'tool_call_repeated',
         message: `The provider delivered call ${event.callId} ("${event.name}") again; it runs once per session, so the repeat was ignored.`,
       });
       return;
     }
-    const agent = response?.agent ?? host.currentAgent();
+    const agent = response?.agent ?? host.state.agent;
     host.mirror.functionCall(event, agent);
     host.coordinator.toolCallStarted(event.callId, event.responseId);
     this.#dispatch({
@@ -149,7 +152,7 @@ export class ToolExecutor<TContext> {
       agent,
       ...(event.responseId !== undefined && { responseId: event.responseId }),
     };
-    this.#host.emit({
+    this.#host.state.emit({
       type: 'warning',
       code: 'tool_output_resent',
       message: `The provider delivered call ${event.callId} ("${event.name}") again; its output, which could not be sent before, was sent now (the tool did not run again).`,
@@ -159,18 +162,18 @@ export class ToolExecutor<TContext> {
       async (signal) => {
         if (this.#deliver(call, unsent, signal)) this.#done(call, unsent);
       },
-      (error) => this.#host.reportError('tool', error),
+      (error) => this.#host.state.reportError('tool', error),
     );
   }
 
   #dispatch(call: ToolCall<TContext>): void {
-    const onError = (error: unknown) => this.#host.reportError('tool', error);
+    const onError = (error: unknown) => this.#host.state.reportError('tool', error);
     this.#running ??= new Map();
     const running = this.#running;
     const over = () => {
       if (running.get(call.callId)?.call === call) running.delete(call.callId);
     };
-    if (!this.#sequential) {
+    if (!this.#settings.sequential) {
       const stop = this.#host.tasks.spawn((signal) => this.#run(call, signal).finally(over), onError);
       running.set(call.callId, { call, stop });
       return;
@@ -204,7 +207,7 @@ export class ToolExecutor<TContext> {
     const known = this.#ledger.cancel(callId);
     if (!running) {
       if (known) {
-        host.emit({
+        host.state.emit({
           type: 'warning',
           code: 'tool_call_cancel_ignored',
           message: `The provider cancelled call ${callId} after it had ended; its output stands.`,
@@ -217,7 +220,7 @@ export class ToolExecutor<TContext> {
     stop(new ToolCallCancelledError(callId, call.name));
     host.mirror.toolCancelled(callId);
     host.coordinator.toolCallFinished(callId, true, true);
-    host.emit({
+    host.state.emit({
       type: 'tool_done',
       agent: call.agent,
       callId,
@@ -244,7 +247,7 @@ export class ToolExecutor<TContext> {
     const tool = agent.findTool(call.name);
     if (!tool) {
       const error = new UnknownToolError(call.name, agent.name);
-      this.#host.reportError('tool', error);
+      this.#host.state.reportError('tool', error);
       const output = `Error: there is no tool named "${call.name}". Use only the tools you were given.`;
       this.#deliver(call, { output, failed: true, background: false }, signal);
       return;
@@ -261,7 +264,7 @@ export class ToolExecutor<TContext> {
       this.#end(call, output, 'approval_rejected', signal);
       return;
     }
-    this.#host.emit({
+    this.#host.state.emit({
       type: 'tool_started',
       agent,
       callId: call.callId,
@@ -276,17 +279,17 @@ export class ToolExecutor<TContext> {
     try {
       const result = await invokeFunctionTool(tool, {
         agent,
-        runContext: this.#host.runContext,
+        runContext: this.#settings.runContext,
         call: { callId: call.callId, name: call.name, arguments: call.arguments },
         signal,
-        defaultTimeoutMs: this.#host.toolTimeoutMs,
-        clock: this.#host.clock,
-        ...(this.#host.toolErrorFormatter && {
+        defaultTimeoutMs: this.#settings.toolTimeoutMs,
+        clock: this.#settings.clock,
+        ...(this.#settings.toolErrorFormatter && {
           formatError: (error: unknown) =>
             this.#formatted(
               'execution_failed',
               call,
-              defaultToolErrorFunction(this.#host.runContext, error),
+              defaultToolErrorFunction(this.#settings.runContext, error),
               error,
             ),
         }),
@@ -300,7 +303,7 @@ export class ToolExecutor<TContext> {
       if (signal.aborted) throw error;
       // A tool guardrail tripwire or a timeout set to raise: the session goes on, the model is told (Parley's
       // own words only: an error thrown by app code may carry secrets).
-      this.#host.reportError('tool', error);
+      this.#host.state.reportError('tool', error);
       const why = error instanceof ParleyError ? `: ${errorText(error)}` : '.';
       output = `Error: the call to "${call.name}" was stopped${why}`;
       status = 'error';
@@ -316,7 +319,7 @@ export class ToolExecutor<TContext> {
     defaultMessage: string,
     error?: unknown,
   ): Promise<string> {
-    const { toolErrorFormatter, runContext } = this.#host;
+    const { toolErrorFormatter, runContext } = this.#settings;
     return formatToolError(toolErrorFormatter, kind, call, defaultMessage, runContext, error);
   }
 
@@ -326,7 +329,7 @@ export class ToolExecutor<TContext> {
     signal: AbortSignal,
   ): Promise<ApprovalDecision> {
     const info = { callId: call.callId, name: call.name, arguments: call.arguments };
-    const needed = await callNeedsApproval(tool, this.#host.runContext, info, signal);
+    const needed = await callNeedsApproval(tool, this.#settings.runContext, info, signal);
     if (signal.aborted) throw signal.reason;
     if (!needed) return { approved: true };
     return await this.#ask(
@@ -346,7 +349,7 @@ export class ToolExecutor<TContext> {
     const standing = this.#host.approvals.standing(approval.name);
     if (standing) return standing;
     const decision = this.#host.approvals.wait(approval, signal);
-    this.#host.emit({ type: 'tool_approval_requested', ...approval });
+    this.#host.state.emit({ type: 'tool_approval_requested', ...approval });
     return await decision;
   }
 
@@ -356,7 +359,7 @@ export class ToolExecutor<TContext> {
    */
   #nestedRunPort(call: ToolCall<TContext>, signal: AbortSignal): NestedRunPort {
     return {
-      parentSpan: sessionToolSpan(this.#host.runContext as RunContext<unknown>, call.callId),
+      parentSpan: sessionToolSpan(this.#settings.runContext as RunContext<unknown>, call.callId),
       pausedRun: undefined,
       paused: async (paused) => {
         const state = paused as RunState<TContext>;
@@ -388,7 +391,15 @@ export class ToolExecutor<TContext> {
     let output: string;
     let failed = false;
     try {
-      await abortable(this.#host.handoff(handoff, call), signal);
+      await abortable(
+        this.#host.switcher.switch(
+          handoff.agent as Agent<TContext>,
+          'tool_call',
+          call.callId,
+          handoff.onHandoff,
+        ),
+        signal,
+      );
       output = JSON.stringify({ assistant: handoff.agent.name });
     } catch (error) {
       if (signal.aborted) throw error;
@@ -416,7 +427,7 @@ export class ToolExecutor<TContext> {
   /** `tool_done` for a call whose output was sent (none for a handoff or an unknown tool). */
   #done(call: ToolCall<TContext>, { output, status, background, failure }: UnsentToolOutput): void {
     if (status === undefined) return;
-    this.#host.emit({
+    this.#host.state.emit({
       type: 'tool_done',
       agent: call.agent,
       callId: call.callId,
@@ -444,7 +455,7 @@ export class ToolExecutor<TContext> {
     const host = this.#host;
     const { output, failed, background } = result;
     if (signal.aborted) return false;
-    if (!host.live()) {
+    if (!host.state.live) {
       this.#ledger.notSent(call.callId, result);
       return false;
     }
@@ -452,7 +463,7 @@ export class ToolExecutor<TContext> {
     this.#running?.delete(call.callId);
     let sent = true;
     try {
-      host.send({ type: 'sendToolOutput', callId: call.callId, output });
+      host.state.send({ type: 'sendToolOutput', callId: call.callId, output });
       host.mirror.toolOutput(call.callId, output);
       host.unacknowledged.outputSent(call.callId);
     } catch (error) {
@@ -463,7 +474,7 @@ export class ToolExecutor<TContext> {
       }
       sent = false;
       this.#ledger.notSent(call.callId, result);
-      host.reportError('tool', new ToolOutputNotSentError(call.callId, call.name, error));
+      host.state.reportError('tool', new ToolOutputNotSentError(call.callId, call.name, error));
     }
     // Sent or not, the call is over: its response's one follow-up must not wait for it forever.
     host.coordinator.toolCallFinished(call.callId, failed || !sent, background && sent);
