@@ -11,6 +11,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromiumMissing, launchChromium } from './chromium.js';
 import { type MicrophoneScript, writeMicrophoneWav } from './fake-microphone.js';
+import type { Lab } from './lab/lab.js';
+import { startLabServer } from './lab/lab-server.js';
 
 const QUESTION = 'What is the weather in Paris?';
 const BARGE_IN = 'Stop, thank you.';
@@ -166,4 +168,132 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
       await sim.close();
     }
   }, 45_000);
+
+  test('the helper alone: a missing or refused microphone releases everything; push-to-talk, mute and close', async () => {
+    const server = await startLabServer();
+    const page = await (browser as Browser).newPage();
+    try {
+      await page.goto(server.url);
+      await page.waitForFunction(() => 'lab' in globalThis);
+
+      // No such microphone: a typed error, and the AudioContext the helper had opened is closed again.
+      const notFound = await page.evaluate(async () => {
+        const { lab } = globalThis as unknown as { lab: Lab };
+        const { session } = lab.mockSession();
+        const constraints = { deviceId: { exact: 'no-such-microphone' } };
+        const error = await lab.connectBrowserVoice({ session, microphone: { constraints } }).catch((e) => e);
+        return {
+          typed: error instanceof lab.BrowserVoiceError,
+          code: error.code,
+          contexts: lab.contexts.map((c) => c.state),
+        };
+      });
+      expect(notFound).toEqual({ typed: true, code: 'microphone_not_found', contexts: ['closed'] });
+
+      // The microphone refused (here by the site's Permissions-Policy; a user's "Block" gives the same error).
+      const deniedPage = await (browser as Browser).newPage();
+      try {
+        await deniedPage.goto(new URL('/denied', server.url).href);
+        await deniedPage.waitForFunction(() => 'lab' in globalThis);
+        const denied = await deniedPage.evaluate(async () => {
+          const { lab } = globalThis as unknown as { lab: Lab };
+          const error = await lab.connectBrowserVoice({ session: lab.mockSession().session }).catch((e) => e);
+          return { code: error.code, message: error.message, contexts: lab.contexts.map((c) => c.state) };
+        });
+        expect(denied).toEqual({
+          code: 'microphone_permission_denied',
+          message: expect.stringMatching(/allow it for this site/),
+          contexts: ['closed'],
+        });
+      } finally {
+        await deniedPage.close();
+      }
+
+      // Push-to-talk: audio reaches the session only between startTalking() and stopTalking(), at its true length
+      // in the session's format (PCM16 24 kHz: 48 bytes a millisecond), and stopTalking() commits the turn.
+      const talk = await page.evaluate(async () => {
+        const { lab } = globalThis as unknown as { lab: Lab };
+        const { session, model } = lab.mockSession({ turnDetection: null });
+        const voice = await lab.connectBrowserVoice({ session, microphone: { mode: 'push-to-talk' } });
+        await session.connect();
+        const context = voice.audioContext;
+        // Waits on the audio clock (the microphone's frames come with it), not the page's timers.
+        const audioTime = (ms: number) =>
+          new Promise<void>((resolve) => {
+            const until = context.currentTime + ms / 1000;
+            const check = () => (context.currentTime >= until ? resolve() : setTimeout(check, 5));
+            check();
+          });
+        const sent = () =>
+          model.commands.flatMap((c) => (c.type === 'appendInputAudio' ? [c.audio.byteLength / 48] : []));
+        const total = (list: number[]) => list.reduce((a, b) => a + b, 0);
+        await audioTime(200);
+        const beforeTalking = sent().length;
+        voice.startTalking();
+        const startedAt = context.currentTime;
+        await audioTime(400);
+        const talkedMs = total(sent());
+        const elapsedMs = (context.currentTime - startedAt) * 1000;
+        voice.mute();
+        const atMute = sent().length;
+        await audioTime(200);
+        const whileMuted = sent().length - atMute;
+        voice.unmute();
+        voice.stopTalking();
+        const types = model.commands.map((c) => c.type);
+        const atStop = sent().length;
+        await audioTime(200);
+        const afterStop = sent().length - atStop;
+        // close(): one promise however often it is called; the track and the context end, the session stays.
+        const track = voice.microphoneTrack;
+        const first = voice.close();
+        const same = first === voice.close();
+        await first;
+        const released = {
+          same,
+          track: track?.readyState,
+          context: context.state,
+          session: session.status,
+          closed: voice.closed,
+        };
+        // A session that closes takes its voice with it.
+        const second = await lab.connectBrowserVoice({ session });
+        await session.close();
+        const followed = { closed: second.closed, context: second.audioContext.state };
+        await second.close();
+        return {
+          beforeTalking,
+          talkedMs,
+          elapsedMs,
+          whileMuted,
+          afterLastAudio: types.slice(types.lastIndexOf('appendInputAudio') + 1),
+          afterStop,
+          released,
+          followed: { ...followed, contextAfterClose: second.audioContext.state },
+        };
+      });
+      expect(talk.beforeTalking).toBe(0);
+      expect(talk.talkedMs).toBeGreaterThan(talk.elapsedMs - 60);
+      expect(talk.talkedMs).toBeLessThan(talk.elapsedMs + 10);
+      expect(talk.whileMuted).toBe(0);
+      // The turn is committed and, turn detection being off, answered.
+      expect(talk.afterLastAudio).toEqual(['commitInputAudio', 'createResponse']);
+      expect(talk.afterStop).toBe(0);
+      expect(talk.released).toEqual({
+        same: true,
+        track: 'ended',
+        context: 'closed',
+        session: 'connected',
+        closed: true,
+      });
+      expect(talk.followed).toEqual({
+        closed: true,
+        context: expect.any(String),
+        contextAfterClose: 'closed',
+      });
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  }, 30_000);
 });
