@@ -1,12 +1,6 @@
 // The page: a voice agent with one tool. All audio is @parley/browser's; this file only wires the UI.
-import { type BrowserVoice, connectBrowserVoice } from '@parley/browser';
-import {
-  Agent,
-  type RealtimeHistoryItem,
-  RealtimeSession,
-  ReportedPlaybackTracker,
-  tool,
-} from '@parley/core';
+import { BrowserPlaybackTracker, type BrowserVoice, connectBrowserVoice } from '@parley/browser';
+import { Agent, type RealtimeHistoryItem, RealtimeSession, tool } from '@parley/core';
 import { OpenAIRealtimeModel } from '@parley/openai';
 import { z } from 'zod';
 
@@ -51,7 +45,7 @@ async function start(): Promise<void> {
   });
   session = new RealtimeSession(agent, {
     model,
-    playbackTracker: new ReportedPlaybackTracker(),
+    playbackTracker: new BrowserPlaybackTracker(), // what the speaker played, to the render quantum
     config: { inputTranscription: { model: 'gpt-4o-mini-transcribe' } },
   });
   session.on('history_added', (event) => render(event.item));

@@ -1,4 +1,5 @@
 import { type RealtimeSession, SessionNotConnectedError } from '@parley/core';
+import { BrowserPlaybackTracker } from './browser-playback-tracker.js';
 import { BrowserVoiceError } from './errors.js';
 import { MicrophoneCapture, openMicrophone } from './microphone.js';
 import { type BrowserVoiceOptions, resolveOptions } from './options.js';
@@ -106,6 +107,8 @@ export async function connectBrowserVoice<TContext>(
         resolved.speaker.destination ?? context.destination,
       );
       releases.push(() => player.release());
+      const tracker = session.playback.tracker;
+      if (tracker instanceof BrowserPlaybackTracker) releases.push(tracker.attach(player));
       speaker = player;
     }
     return new Voice(
@@ -141,6 +144,13 @@ async function running(context: AudioContext, timeoutMs: number): Promise<void> 
   });
   try {
     await Promise.race([context.resume(), timedOut]);
+  } catch (error) {
+    if (error instanceof BrowserVoiceError) throw error;
+    throw new BrowserVoiceError(
+      'audio_context_not_running',
+      `The AudioContext could not start (it is ${context.state}); pass an open one, or none.`,
+      { cause: error },
+    );
   } finally {
     clearTimeout(timer);
   }

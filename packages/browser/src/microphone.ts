@@ -9,12 +9,12 @@ export interface AudioSink {
 }
 
 /** The microphone's defaults: the browser's echo cancellation, noise suppression and gain control, one channel. */
-export const DEFAULT_MICROPHONE_CONSTRAINTS: MediaTrackConstraints = {
+export const DEFAULT_MICROPHONE_CONSTRAINTS: Readonly<MediaTrackConstraints> = Object.freeze({
   echoCancellation: true,
   noiseSuppression: true,
   autoGainControl: true,
   channelCount: 1,
-};
+});
 
 /** Opens the microphone (`getUserMedia`), mapping the browser's refusals to {@link BrowserVoiceError} codes. */
 export async function openMicrophone(constraints: MediaTrackConstraints): Promise<MediaStream> {

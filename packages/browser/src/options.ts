@@ -32,7 +32,10 @@ export interface SpeakerOptions {
 
 /** Options of {@link connectBrowserVoice}. */
 export interface BrowserVoiceOptions<TContext = unknown> {
-  /** The session to talk to. Create it with `playbackTracker: new ReportedPlaybackTracker()`. */
+  /**
+   * The session to talk to. With a speaker, create it with `playbackTracker: new BrowserPlaybackTracker()` (the
+   * speaker's live position) or a `ReportedPlaybackTracker` (its reports only).
+   */
   session: RealtimeSession<TContext>;
   /** The microphone, or `false` for none (a listen-only page). Default `{}`. */
   microphone?: MicrophoneOptions | false;
@@ -137,7 +140,7 @@ export function resolveOptions<TContext>(
     if (session.playback.tracker instanceof RealtimePlaybackTracker)
       throw invalid(
         'The session guesses playback on a clock; the speaker reports what was heard. Create the session with ' +
-          'playbackTracker: new ReportedPlaybackTracker() (or pass speaker: false and play the audio yourself).',
+          'playbackTracker: new BrowserPlaybackTracker() (or pass speaker: false and play the audio yourself).',
       );
   }
   const formats = options.audioFormat ?? {};

@@ -1,5 +1,6 @@
 import { AudioConverter, type RealtimeAudioFormat } from '@parley/core';
 import { streamFormatOf } from '@parley/core/internal';
+import type { LivePlayback } from './browser-playback-tracker.js';
 
 /** Where the speaker reports what came out: the session's `playback`. */
 export interface PlaybackReports {
@@ -19,7 +20,7 @@ export interface PlaybackStop {
 }
 
 type PlayerMessage =
-  | { type: 'played'; itemId: string; frames: number }
+  | { type: 'played'; itemId: string; frames: number; at: number; queued: number }
   | { type: 'finished'; itemId: string; frames: number }
   | { type: 'cleared'; played: [string, number][] };
 
@@ -31,7 +32,7 @@ const REMEMBERED_MESSAGES = 64;
  * `parley-player` worklet; the worklet's frame counts go back to the session as heard positions (after every
  * render quantum that played something), and a stop empties the queue so the next quantum is silent.
  */
-export class SpeakerPlayback {
+export class SpeakerPlayback implements LivePlayback {
   readonly #context: AudioContext;
   readonly #node: AudioWorkletNode;
   readonly #reports: PlaybackReports;
@@ -39,6 +40,8 @@ export class SpeakerPlayback {
   readonly #converters = new Map<string, AudioConverter>();
   readonly #played = new Map<string, number>();
   readonly #stops: ((played: ReadonlyMap<string, number>) => void)[] = [];
+  /** The last report of each message playing: frames played, the frame count then, frames still queued. */
+  readonly #playing = new Map<string, { frames: number; at: number; queued: number }>();
 
   constructor(
     context: AudioContext,
@@ -81,10 +84,23 @@ export class SpeakerPlayback {
   /** Stops at once (the next render quantum is silent); resolves with what each queued message had played. */
   stop(): Promise<ReadonlyMap<string, number>> {
     this.#converters.clear();
+    this.#playing.clear();
     return new Promise((resolve) => {
       this.#stops.push(resolve);
       this.#node.port.postMessage({ type: 'clear' });
     });
+  }
+
+  /**
+   * Milliseconds of `itemId` out of the worklet now: its last report, plus the frames the audio clock has rendered
+   * since (at most the frames it still had queued). `undefined` when it is not playing.
+   */
+  livePlayedMs(itemId: string): number | undefined {
+    const last = this.#playing.get(itemId);
+    if (last === undefined) return undefined;
+    const rate = this.#context.sampleRate;
+    const since = Math.round(this.#context.currentTime * rate) - last.at;
+    return ((last.frames + Math.min(Math.max(0, since), last.queued)) * 1000) / rate;
   }
 
   /** Milliseconds of message `itemId` that came out of the worklet (0 for a message it never played). */
@@ -101,12 +117,18 @@ export class SpeakerPlayback {
         // The session froze its positions at the barge-in; this says what actually came out up to the stop.
         this.#reports.played(itemId, ms);
       }
+      this.#playing.clear();
       this.#stops.shift()?.(played);
       return;
     }
     const ms = this.#remember(message.itemId, message.frames);
-    if (message.type === 'played') this.#reports.played(message.itemId, ms);
-    else this.#reports.finished(message.itemId);
+    if (message.type === 'played') {
+      this.#playing.set(message.itemId, message);
+      this.#reports.played(message.itemId, ms);
+    } else {
+      this.#playing.delete(message.itemId);
+      this.#reports.finished(message.itemId);
+    }
   }
 
   #remember(itemId: string, frames: number): number {

@@ -10,7 +10,8 @@
  *
  * Messages of `parley-player` (main thread → worklet): `{ type: 'push', itemId, samples }`,
  * `{ type: 'end', itemId }` (the message's audio is complete), `{ type: 'clear' }`. Worklet → main thread:
- * `{ type: 'played', itemId, frames }` (frames of `itemId` played so far), `{ type: 'finished', itemId, frames }`
+ * `{ type: 'played', itemId, frames, at, queued }` (frames of `itemId` played so far; `at`: the context's frame
+ * count when the last of them has been rendered; `queued`: frames of `itemId` still waiting to play), `{ type: 'finished', itemId, frames }`
  * (played to its end), `{ type: 'cleared', played: [[itemId, frames], …] }` (the answer to `clear`: what each
  * message queued at the time had played).
  */
@@ -55,6 +56,7 @@ class ParleyPlayer extends AudioWorkletProcessor {
     this.head = 0;
     this.offset = 0;
     this.frames = new Map();
+    this.pending = new Map();
     this.ended = new Set();
     this.stopped = false;
     this.port.onmessage = (event) => this.receive(event.data);
@@ -63,6 +65,7 @@ class ParleyPlayer extends AudioWorkletProcessor {
     if (message.type === 'push') {
       this.queue.push(message);
       if (!this.frames.has(message.itemId)) this.frames.set(message.itemId, 0);
+      this.pending.set(message.itemId, (this.pending.get(message.itemId) ?? 0) + message.samples.length);
     } else if (message.type === 'end') {
       this.ended.add(message.itemId);
       this.finishIfDrained(message.itemId);
@@ -73,6 +76,7 @@ class ParleyPlayer extends AudioWorkletProcessor {
       this.head = 0;
       this.offset = 0;
       this.frames.clear();
+      this.pending.clear();
       this.ended.clear();
       this.port.postMessage({ type: 'cleared', played });
     } else if (message.type === 'stop') {
@@ -87,6 +91,7 @@ class ParleyPlayer extends AudioWorkletProcessor {
     if (!this.ended.has(itemId) || this.queued(itemId)) return;
     const frames = this.frames.get(itemId) ?? 0;
     this.frames.delete(itemId);
+    this.pending.delete(itemId);
     this.ended.delete(itemId);
     this.port.postMessage({ type: 'finished', itemId, frames });
   }
@@ -98,13 +103,14 @@ class ParleyPlayer extends AudioWorkletProcessor {
     let current;
     while (written < out.length && this.head < this.queue.length) {
       const chunk = this.queue[this.head];
-      if (current !== undefined && current !== chunk.itemId) this.report(current);
+      if (current !== undefined && current !== chunk.itemId) this.report(current, written);
       current = chunk.itemId;
       const take = Math.min(out.length - written, chunk.samples.length - this.offset);
       out.set(chunk.samples.subarray(this.offset, this.offset + take), written);
       written += take;
       this.offset += take;
       this.frames.set(chunk.itemId, (this.frames.get(chunk.itemId) ?? 0) + take);
+      this.pending.set(chunk.itemId, this.pending.get(chunk.itemId) - take);
       if (this.offset === chunk.samples.length) {
         this.queue[this.head] = undefined;
         this.head++;
@@ -118,12 +124,14 @@ class ParleyPlayer extends AudioWorkletProcessor {
     }
     out.fill(0, written);
     for (let c = 1; c < channels.length; c++) channels[c].set(out);
-    if (current !== undefined && this.frames.has(current)) this.report(current);
+    if (current !== undefined && this.frames.has(current)) this.report(current, written);
     return true;
   }
-  report(itemId) {
+  report(itemId, rendered) {
     const frames = this.frames.get(itemId);
-    if (frames !== undefined) this.port.postMessage({ type: 'played', itemId, frames });
+    if (frames === undefined) return;
+    const at = currentFrame + rendered;
+    this.port.postMessage({ type: 'played', itemId, frames, at, queued: this.pending.get(itemId) ?? 0 });
   }
 }
 

@@ -56,7 +56,7 @@ describe('connectBrowserVoice options', () => {
     const guessing = new RealtimeSession(agent, { model: new MockRealtimeModel() });
     const error = await failure({ session: guessing });
     expect(error).toMatchObject({ code: 'invalid_option' });
-    expect((error as Error).message).toMatch(/playbackTracker: new ReportedPlaybackTracker\(\)/);
+    expect((error as Error).message).toMatch(/playbackTracker: new BrowserPlaybackTracker\(\)/);
     // Without the speaker the app plays the audio itself, with whatever tracker it chose.
     expect(await failure({ session: guessing, speaker: false })).toMatchObject({ code: 'audio_unsupported' });
   });

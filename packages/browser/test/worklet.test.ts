@@ -44,10 +44,14 @@ function player(): Processor {
   return new Player();
 }
 
+/** The context's frame count, as the audio thread's global `currentFrame`: the first frame of the next quantum. */
+const scope = globalThis as { currentFrame?: number };
+
 /** One render quantum of output (mono). */
 function render(processor: Processor): Float32Array {
   const out = new Float32Array(QUANTUM);
   expect(processor.process([], [[out]])).toBe(true);
+  scope.currentFrame = (scope.currentFrame ?? 0) + QUANTUM;
   return out;
 }
 
@@ -57,6 +61,7 @@ function ramp(length: number, from: number): Float32Array {
 
 describe('parley-player', () => {
   test('plays queued audio in order and reports the frames of each message after every quantum', () => {
+    scope.currentFrame = 1000;
     const p = player();
     p.port.deliver({ type: 'push', itemId: 'a', samples: ramp(200, 0) });
     p.port.deliver({ type: 'push', itemId: 'b', samples: ramp(100, 200) });
@@ -64,21 +69,23 @@ describe('parley-player', () => {
 
     const first = render(p);
     expect(Array.from(first)).toEqual(Array.from(ramp(128, 0)));
-    expect(p.port.take()).toEqual([{ type: 'played', itemId: 'a', frames: 128 }]);
+    // Each report says when its last frame was rendered (the context's frame count) and how much is still queued.
+    expect(p.port.take()).toEqual([{ type: 'played', itemId: 'a', frames: 128, at: 1128, queued: 72 }]);
 
     const second = render(p);
     // The second quantum ends message a (72 frames) and starts b without a gap.
     expect(Array.from(second)).toEqual(Array.from(ramp(128, 128)));
     expect(p.port.take()).toEqual([
       { type: 'finished', itemId: 'a', frames: 200 },
-      { type: 'played', itemId: 'b', frames: 56 },
+      { type: 'played', itemId: 'b', frames: 56, at: 1256, queued: 44 },
     ]);
 
     // b has not ended: its last frames play, then silence without reports (nothing more came out).
     const third = render(p);
     expect(Array.from(third.subarray(0, 44))).toEqual(Array.from(ramp(44, 256)));
     expect(third.subarray(44).every((s) => s === 0)).toBe(true);
-    expect(p.port.take()).toEqual([{ type: 'played', itemId: 'b', frames: 100 }]);
+    // It ran dry 44 frames into the quantum: that is where its last frame was rendered.
+    expect(p.port.take()).toEqual([{ type: 'played', itemId: 'b', frames: 100, at: 1300, queued: 0 }]);
     expect(render(p).every((s) => s === 0)).toBe(true);
     expect(p.port.take()).toEqual([]);
     // Its end, arriving once it played out, finishes it at once.
@@ -87,6 +94,7 @@ describe('parley-player', () => {
   });
 
   test('a clear stops playback within one render quantum and says what each queued message had played', () => {
+    scope.currentFrame = 0;
     const p = player();
     p.port.deliver({ type: 'push', itemId: 'a', samples: ramp(1000, 1) });
     p.port.deliver({ type: 'push', itemId: 'b', samples: ramp(500, 1) });
@@ -109,7 +117,7 @@ describe('parley-player', () => {
     // Audio queued after the clear (the next response) plays from its start.
     p.port.deliver({ type: 'push', itemId: 'c', samples: ramp(10, 5) });
     expect(Array.from(render(p).subarray(0, 10))).toEqual(Array.from(ramp(10, 5)));
-    expect(p.port.take()).toEqual([{ type: 'played', itemId: 'c', frames: 10 }]);
+    expect(p.port.take()).toEqual([{ type: 'played', itemId: 'c', frames: 10, at: 394, queued: 0 }]);
   });
 
   test('a second clear, or a clear with nothing queued, reports nothing played', () => {
