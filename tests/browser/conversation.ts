@@ -16,7 +16,8 @@ const SILENCE_DURATION_MS = 200;
 
 /** What the fake microphone says: a question, silence while the model answers, a barge-in. */
 export const MICROPHONE_PARTS: readonly MicrophonePart[] = [
-  { silenceMs: 1000 },
+  // The file starts when the page opens the microphone, just before the session connects: the question waits.
+  { silenceMs: 1500 },
   { say: QUESTION },
   { silenceMs: 4500 },
   { say: BARGE_IN },
