@@ -113,7 +113,7 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
     }
   }, 45_000);
 
-  test('the helper alone: a missing or refused microphone releases everything; push-to-talk, mute and close', async () => {
+  test('the helper alone: a missing or refused microphone releases everything; push-to-talk, mute, close, G.711', async () => {
     const server = await startLabServer();
     const page = await (browser as Browser).newPage();
     try {
@@ -236,6 +236,34 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
         context: expect.any(String),
         contextAfterClose: 'closed',
       });
+
+      // A G.711 session: the microphone sends µ-law at 8 kHz (8 bytes a millisecond), at its true length.
+      const ulaw = await page.evaluate(async () => {
+        const { lab } = globalThis as unknown as { lab: Lab };
+        const { session, model } = lab.mockSession({ format: 'g711_ulaw' });
+        const format = { input: 'g711_ulaw', output: 'g711_ulaw' } as const;
+        const voice = await lab.connectBrowserVoice({ session, audioFormat: format });
+        await session.connect();
+        const context = voice.audioContext;
+        const bytes = () =>
+          model.commands.reduce(
+            (sum, c) => sum + (c.type === 'appendInputAudio' ? c.audio.byteLength : 0),
+            0,
+          );
+        const before = bytes();
+        const startedAt = context.currentTime;
+        await new Promise<void>((resolve) => {
+          const check = () => (context.currentTime >= startedAt + 0.4 ? resolve() : setTimeout(check, 5));
+          check();
+        });
+        const sentMs = (bytes() - before) / 8;
+        const elapsedMs = (context.currentTime - startedAt) * 1000;
+        await voice.close();
+        await session.close();
+        return { sentMs, elapsedMs };
+      });
+      expect(ulaw.sentMs).toBeGreaterThan(ulaw.elapsedMs - 40);
+      expect(ulaw.sentMs).toBeLessThan(ulaw.elapsedMs + 40);
     } finally {
       await page.close();
       await server.close();

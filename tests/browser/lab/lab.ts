@@ -1,7 +1,7 @@
 // A bare page for tests/browser: @parley/browser with a mock model, and every AudioContext the page makes, so a test
 // can check each was closed.
 import { BrowserVoiceError, connectBrowserVoice } from '@parley/browser';
-import { Agent, RealtimeSession, ReportedPlaybackTracker } from '@parley/core';
+import { Agent, type RealtimeAudioFormat, RealtimeSession, ReportedPlaybackTracker } from '@parley/core';
 import { MockRealtimeModel } from '@parley/mock';
 
 const contexts: AudioContext[] = [];
@@ -14,7 +14,7 @@ globalThis.AudioContext = class extends NativeAudioContext {
 };
 
 /** A session on the mock model, as the helper wants it (playback reported). */
-function mockSession(options: { turnDetection?: null } = {}): {
+function mockSession(options: { turnDetection?: null; format?: RealtimeAudioFormat } = {}): {
   session: RealtimeSession;
   model: MockRealtimeModel;
 } {
@@ -22,7 +22,10 @@ function mockSession(options: { turnDetection?: null } = {}): {
   const session = new RealtimeSession(new Agent({ name: 'Lab' }), {
     model,
     playbackTracker: new ReportedPlaybackTracker(),
-    ...(options.turnDetection === null && { config: { turnDetection: null } }),
+    config: {
+      ...(options.turnDetection === null && { turnDetection: null }),
+      ...(options.format && { inputAudioFormat: options.format, outputAudioFormat: options.format }),
+    },
   });
   return { session, model };
 }
