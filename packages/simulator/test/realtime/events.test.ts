@@ -171,7 +171,7 @@ describe('event normalization (GA)', () => {
       responseId: 'resp_x',
       status: 'cancelled',
       ephemeral: false,
-      reason: 'turn_detected',
+      reason: 'user_turn',
     });
   });
 
