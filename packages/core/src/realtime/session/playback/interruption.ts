@@ -194,8 +194,7 @@ export class Interruptions<TContext> {
     stopped.set(responseId, snapshot);
     if (stopped.size > INTERRUPTION_SNAPSHOTS_LIMIT) this.#forgetOldest();
     info.interrupted = true;
-    const providerCancels =
-      source === 'speech' && info.conversation === 'default' && this.#host.providerCancelsOnSpeech();
+    const providerCancels = source === 'speech' && !info.ephemeral && this.#host.providerCancelsOnSpeech();
     if (!info.done && !providerCancels) this.#host.state.send({ type: 'cancelResponse', responseId });
   }
 
@@ -206,7 +205,7 @@ export class Interruptions<TContext> {
   #cut(source: InterruptSource | 'abandoned', responseId: string, snapshot: Snapshot): void {
     if (source === 'abandoned') return;
     const info = this.#host.responses.get(responseId);
-    if (info === undefined || info.conversation === 'none') return;
+    if (info === undefined || info.ephemeral) return;
     for (const message of this.#host.messageOrder.messagesOf(responseId)) {
       const hasAudio = message.receivedBytes > 0;
       if (!hasAudio && !info.done) continue;
@@ -240,7 +239,7 @@ export class Interruptions<TContext> {
   #settle(responseId: string, snapshot: Snapshot): void {
     snapshot.settled = true;
     const info = this.#host.responses.get(responseId);
-    if (info?.conversation === 'none') return;
+    if (info?.ephemeral === true) return;
     for (const message of this.#host.messageOrder.messagesOf(responseId)) {
       this.#settleMessage(message, snapshot);
     }
@@ -293,8 +292,8 @@ export class Interruptions<TContext> {
     }
   }
 
-  #truncate(itemId: string, audioEndMs: number): void {
-    this.#host.state.send({ type: 'truncateItem', itemId, audioEndMs });
+  #truncate(itemId: string, heardMs: number): void {
+    this.#host.state.send({ type: 'truncateItem', itemId, heardMs });
   }
 
   #warn(code: string, itemId: string, detail: string): void {
