@@ -252,8 +252,6 @@ class SessionAssembly<TContext>
     this.router = new ProviderEventRouter(state, {
       runContext,
       delegations: this.delegations,
-      emit: (event) => state.emit(event),
-      observed: (type) => state.hub.observed(type),
       lifecycle: this.lifecycle,
       steps: this.steps,
       messageOrder,
@@ -263,7 +261,6 @@ class SessionAssembly<TContext>
         mirror: this.mirror,
         guardrails: this.guardrails,
         responses,
-        interruptions: this.interruptions,
         hub: state.hub,
       },
       mirror: this.mirror,
