@@ -63,6 +63,10 @@ class AudioFormatBridge implements RealtimeConnection {
     return this.#inner.confirmedConfig;
   }
 
+  get servicePlayback(): boolean | undefined {
+    return this.#inner.servicePlayback;
+  }
+
   get resumed(): boolean | undefined {
     return this.#inner.resumed;
   }
