@@ -320,8 +320,11 @@ export class MockRealtimeConnection implements RealtimeConnection {
     this.#requireTurnDetection('userStartsSpeaking');
     this.#speechItemId = this.#link.nextId('item');
     this.#emit({ type: 'input_speech_started' });
-    if (this.#config.turnDetection?.interruptResponse !== false)
+    if (this.#config.turnDetection?.interruptResponse !== false) {
       this.#player.cancel(undefined, 'turn_detected');
+      // A service that plays the audio also stops it at a barge-in, and cuts the message where it stopped.
+      if (this.servicePlayback) this.#clearServicePlayback();
+    }
   }
 
   /**

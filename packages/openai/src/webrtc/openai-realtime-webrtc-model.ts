@@ -227,7 +227,16 @@ export class OpenAIRealtimeWebRTCModel implements RealtimeModel {
         signal,
       );
       peer.removeEventListener('track', onTrack);
-      return new OpenAIRealtimeWebRTCConnection(inner, { callId, peer, track });
+      const connection = new OpenAIRealtimeWebRTCConnection(inner, { callId, peer, track });
+      if (track !== undefined) {
+        try {
+          settings.onRemoteAudio?.(track.track, track.streams ?? []);
+        } catch (error) {
+          await connection.close();
+          throw error;
+        }
+      }
+      return connection;
     } catch (error) {
       release();
       throw error;

@@ -27,6 +27,12 @@ export interface OpenAIRealtimeWebRTCModelOptions {
    * receives audio only.
    */
   inputTrack?: MediaStreamTrackLike;
+  /**
+   * Called with the assistant's voice, the remote audio track (and its streams), each time a call is set up (a
+   * reconnect is a new call): play it, e.g. `audio.srcObject = new MediaStream([track])`. The service stops it at an
+   * interruption.
+   */
+  onRemoteAudio?: (track: MediaStreamTrackLike, streams: readonly unknown[]) => void;
   /** Makes each call's peer connection. Default `new globalThis.RTCPeerConnection()` (browsers); Node passes werift's. */
   createPeerConnection?: PeerConnectionFactory;
   /** Default `globalThis.fetch`. */
@@ -47,6 +53,7 @@ export interface ResolvedWebRTCOptions {
   callsURL: string;
   sessionConfig: OpenAIRealtimeSessionConfig;
   inputTrack: MediaStreamTrackLike | undefined;
+  onRemoteAudio: OpenAIRealtimeWebRTCModelOptions['onRemoteAudio'];
   createPeerConnection: PeerConnectionFactory | undefined;
   fetch: typeof globalThis.fetch | undefined;
   clock: Clock;
@@ -61,6 +68,7 @@ const OPTIONS = optionKeys<OpenAIRealtimeWebRTCModelOptions>('OpenAIRealtimeWebR
   baseURL: true,
   sessionConfig: true,
   inputTrack: true,
+  onRemoteAudio: true,
   createPeerConnection: true,
   fetch: true,
   clock: true,
@@ -98,6 +106,7 @@ export function resolveWebRTCOptions(options: OpenAIRealtimeWebRTCModelOptions):
   for (const [name, value] of [
     ['createPeerConnection', options.createPeerConnection],
     ['fetch', options.fetch],
+    ['onRemoteAudio', options.onRemoteAudio],
   ] as const) {
     if (value !== undefined && typeof value !== 'function') throw invalid(`${name} must be a function.`);
   }
@@ -112,6 +121,7 @@ export function resolveWebRTCOptions(options: OpenAIRealtimeWebRTCModelOptions):
     callsURL: endpointURL(options.baseURL, '/realtime/calls'),
     sessionConfig,
     inputTrack: options.inputTrack,
+    onRemoteAudio: options.onRemoteAudio,
     createPeerConnection: options.createPeerConnection,
     fetch: options.fetch,
     clock: resolveClockOption(options.clock, invalid),

@@ -9,7 +9,7 @@ import type { RealtimeCapabilities, RealtimeCommand } from '../seam.js';
 import type { AgentSessionConfig } from './agent-config.js';
 import type { AgentSwitcher, AgentSwitchHost } from './agent-switch.js';
 import type { ApprovalBook } from './approvals.js';
-import { turnDetectionStrategy } from './capability-strategies.js';
+import { servicePlaybackStrategy, turnDetectionStrategy } from './capability-strategies.js';
 import type { ConnectionLifecycle } from './connection-lifecycle.js';
 import type { DelegationsHost } from './delegations.js';
 import type { EphemeralResponses } from './ephemeral-responses.js';
@@ -115,6 +115,11 @@ export class InterruptionLinks<TContext> extends LinkedHost<TContext> implements
     const setting =
       confirmed && 'turnDetection' in confirmed ? confirmed.turnDetection : options.config.turnDetection;
     return turnDetectionStrategy.providerCancelsOnSpeech(setting, options.model.capabilities);
+  }
+
+  servicePlayback(): boolean {
+    const { state, options } = this.links;
+    return servicePlaybackStrategy(options.model.capabilities, state.connection);
   }
 
   applyOutcome(
