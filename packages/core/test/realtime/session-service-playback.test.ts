@@ -65,7 +65,7 @@ describe('servicePlayback: the service plays the audio and knows what was heard'
     await flushMicrotasks();
     expect(stops(model)).toEqual([
       { type: 'cancelResponse', responseId },
-      { type: 'truncateItem', itemId, audioEndMs: 250 },
+      { type: 'truncateItem', itemId, heardMs: 250 },
     ]);
     expect(log.of('audio_interrupted')).toEqual([
       { type: 'audio_interrupted', responseId, itemId, heardMs: 250 },

@@ -303,7 +303,7 @@ export function resumptionStrategy(capabilities: RealtimeCapabilities): boolean 
 /**
  * `servicePlayback` (a connection's own declaration first, then the model's): the service plays the audio and knows
  * what was heard. An interruption is then a cancel plus `clearOutputAudio`, the session corrects nothing on the
- * provider (the service truncates), and the heard positions are the service's (`item_truncated` with `audioEndMs`),
+ * provider (the service truncates), and the heard positions are the service's (`item_truncated` with `heardMs`),
  * not the app's playback reports.
  */
 export function servicePlaybackStrategy(

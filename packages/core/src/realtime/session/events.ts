@@ -124,7 +124,7 @@ export type RealtimeSessionEvent<TContext = unknown> =
   | {
       type: 'response_started';
       responseId: string;
-      conversation: 'default' | 'none';
+      ephemeral: boolean;
       /** The agent the response belongs to; its tool calls run against this agent. */
       agent: Agent<TContext>;
       /** Set when the response answers a request made by the session (`generateResponse`, tool follow-ups). */
@@ -135,7 +135,7 @@ export type RealtimeSessionEvent<TContext = unknown> =
       type: 'response_done';
       responseId: string;
       status: RealtimeResponseStatus;
-      conversation: 'default' | 'none';
+      ephemeral: boolean;
       /** Why it ended, when not `completed` and the provider (or the session, for `connection_lost`) says. */
       reason?: RealtimeResponseEndReason;
       /** With `reason: 'provider_error'`: the provider's error code. */

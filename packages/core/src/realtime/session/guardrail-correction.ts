@@ -31,7 +31,7 @@ export function correctTrippedResponse<TContext>(
   try {
     // A response that already finished gets no correction: the conversation has moved on (or is about to).
     const stillRunning = coordinator.activeResponseId === trip.responseId;
-    // Guardrails watch default-conversation responses only (see response_started), so a correction always fits.
+    // Guardrails watch conversation (not ephemeral) responses only (see response_started), so a correction always fits.
     interruptions.interrupt('guardrail', trip.responseId);
     if (!stillRunning) return;
     state.send({

@@ -47,8 +47,8 @@ export class HistoryMirror<TContext> {
   messageStarted(event: EventOf<'message_started'>): void {
     const response = this.#responses.track(event.responseId);
     const stopped = this.#stopped(event.responseId);
-    this.#claim(event.itemId, response.conversation, stopped, event.responseId);
-    if (response.conversation === 'none' || stopped) return;
+    this.#claim(event.itemId, response.ephemeral, stopped, event.responseId);
+    if (response.ephemeral || stopped) return;
     this.#history.upsertMessage(event.itemId, {
       role: 'assistant',
       text: '',
@@ -78,8 +78,8 @@ export class HistoryMirror<TContext> {
 
   messageDone(event: EventOf<'message_done'>): void {
     const response = this.#responses.track(event.responseId);
-    this.#claim(event.itemId, response.conversation, this.#stopped(event.responseId), event.responseId);
-    if (response.conversation === 'none' || event.item.type !== 'message') return;
+    this.#claim(event.itemId, response.ephemeral, this.#stopped(event.responseId), event.responseId);
+    if (response.ephemeral || event.item.type !== 'message') return;
     const current = this.#history.get(event.itemId);
     const currentMessage = current?.type === 'message' ? current : undefined;
     const stopped = this.#stopped(event.responseId);
@@ -98,9 +98,8 @@ export class HistoryMirror<TContext> {
 
   /** A function call arrived (before it is run or ignored): it claims its item for its response. */
   functionCallArrived(event: EventOf<'function_call'>): void {
-    const conversation =
-      event.responseId === undefined ? 'default' : this.#responses.track(event.responseId).conversation;
-    this.#claim(event.itemId, conversation, false, event.responseId);
+    const ephemeral = event.responseId !== undefined && this.#responses.track(event.responseId).ephemeral;
+    this.#claim(event.itemId, ephemeral, false, event.responseId);
   }
 
   /** A response ended: announcements no out-of-band response can claim any more are dropped. */
@@ -198,9 +197,9 @@ export class HistoryMirror<TContext> {
   }
 
   /** A response claimed `itemId` (its output): a held announcement enters the history or is dropped. */
-  #claim(itemId: string, conversation: 'default' | 'none', stopped: boolean, responseId?: string): void {
+  #claim(itemId: string, ephemeral: boolean, stopped: boolean, responseId?: string): void {
     if (responseId !== undefined) this.#responses.track(responseId).itemIds.add(itemId);
-    const held = this.#unclaimed.claimed(itemId, conversation);
+    const held = this.#unclaimed.claimed(itemId, ephemeral);
     if (held && !stopped) this.#apply(held);
   }
 
@@ -237,10 +236,10 @@ export class HistoryMirror<TContext> {
     return item?.type === 'message' && item.text.length > 0;
   }
 
-  /** Marks every message of a default-conversation response as interrupted. */
+  /** Marks every message of a conversation (not ephemeral) response as interrupted. */
   responseInterrupted(responseId: string): void {
     const response = this.#responses.get(responseId);
-    if (response?.conversation !== 'default') return;
+    if (response?.ephemeral !== false) return;
     for (const itemId of response.itemIds) this.#history.updateMessage(itemId, { interrupted: true });
   }
 }

@@ -144,12 +144,12 @@ export class Interruptions<TContext> {
    * session stopped, that is what was heard: `audio_interrupted` says so (once per response) and the history takes
    * it. Returns `false` for a message of no stopped response.
    */
-  serviceTruncated(itemId: string, audioEndMs: number): boolean {
+  serviceTruncated(itemId: string, cutAtMs: number): boolean {
     if (!this.#host.servicePlayback() || this.#stopped === undefined) return false;
     for (const [responseId, snapshot] of this.#stopped) {
       const message = this.#host.messageOrder.messagesOf(responseId).find((m) => m.itemId === itemId);
       if (message === undefined) continue;
-      const heardMs = Math.max(0, Math.floor(audioEndMs));
+      const heardMs = Math.max(0, Math.floor(cutAtMs));
       const first = snapshot.serviceCuts === undefined;
       snapshot.serviceCuts ??= new Map();
       snapshot.serviceCuts.set(itemId, heardMs);
@@ -236,8 +236,7 @@ export class Interruptions<TContext> {
     stopped.set(responseId, snapshot);
     if (stopped.size > INTERRUPTION_SNAPSHOTS_LIMIT) this.#forgetOldest();
     info.interrupted = true;
-    const providerCancels =
-      source === 'speech' && info.conversation === 'default' && this.#host.providerCancelsOnSpeech();
+    const providerCancels = source === 'speech' && !info.ephemeral && this.#host.providerCancelsOnSpeech();
     if (!info.done && !providerCancels) this.#host.send({ type: 'cancelResponse', responseId });
   }
 
@@ -249,7 +248,7 @@ export class Interruptions<TContext> {
     // Where the service plays the audio, it truncates what it was playing itself.
     if (source === 'abandoned' || this.#host.servicePlayback()) return;
     const info = this.#host.responses.get(responseId);
-    if (info === undefined || info.conversation === 'none') return;
+    if (info === undefined || info.ephemeral) return;
     for (const message of this.#host.messageOrder.messagesOf(responseId)) {
       const hasAudio = message.receivedBytes > 0;
       if (!hasAudio && !info.done) continue;
@@ -284,7 +283,7 @@ export class Interruptions<TContext> {
   #settle(responseId: string, snapshot: Snapshot): void {
     snapshot.settled = true;
     const info = this.#host.responses.get(responseId);
-    if (info?.conversation === 'none') return;
+    if (info?.ephemeral === true) return;
     for (const message of this.#host.messageOrder.messagesOf(responseId)) {
       this.#settleMessage(message, snapshot);
     }
@@ -343,8 +342,8 @@ export class Interruptions<TContext> {
     }
   }
 
-  #truncate(itemId: string, audioEndMs: number): void {
-    this.#host.send({ type: 'truncateItem', itemId, audioEndMs });
+  #truncate(itemId: string, heardMs: number): void {
+    this.#host.send({ type: 'truncateItem', itemId, heardMs });
   }
 
   #warn(code: string, itemId: string, detail: string): void {

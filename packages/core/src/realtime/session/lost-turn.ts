@@ -59,12 +59,12 @@ export function dropLostTurn<TContext>(
   const callIds = [...new Set([...calls.map((c) => c.callId), ...unacknowledged.callIds])];
   const itemIds = unacknowledged.itemIds;
   // Before the release, while the responses are still known.
-  const conversations = responseIds.map((id) => responses.get(id)?.conversation ?? 'default');
+  const ephemeral = responseIds.map((id) => responses.get(id)?.ephemeral ?? false);
   for (const id of responseIds) mirror.responseInterrupted(id);
   // What was heard of them is read now, before the release forgets it; reported after their response_done.
   const reportTurns = turn.turns.cut(
     responseIds
-      .filter((_, i) => conversations[i] === 'default')
+      .filter((_, i) => !ephemeral[i])
       .map((responseId) => ({ responseId, agent: responses.get(responseId)?.agent ?? state.agent })),
   );
   // The calls' tasks are cancelled with the connection; after a reconnect the model learns it in the replay.
@@ -78,7 +78,7 @@ export function dropLostTurn<TContext>(
       type: 'response_done',
       responseId,
       status: 'failed',
-      conversation: conversations[i] ?? 'default',
+      ephemeral: ephemeral[i] ?? false,
       reason: 'connection_lost',
     });
   });

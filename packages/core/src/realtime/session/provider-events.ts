@@ -126,7 +126,7 @@ export class ProviderEventRouter<TContext> {
         return;
       case 'item_truncated':
         to.mirror.itemTruncated(event);
-        if (event.audioEndMs !== undefined) to.interruptions.serviceTruncated(event.itemId, event.audioEndMs);
+        if (event.heardMs !== undefined) to.interruptions.serviceTruncated(event.itemId, event.heardMs);
         return;
       case 'output_audio_started':
         to.interruptions.servicePlaying.started(event.responseId);
@@ -181,7 +181,7 @@ export class ProviderEventRouter<TContext> {
       return;
     }
     const { request, abandoned } = to.coordinator.responseStarted(event);
-    const info = to.responses.track(event.responseId, event.conversation);
+    const info = to.responses.track(event.responseId, event.ephemeral);
     info.started = true;
     if (request !== undefined || abandoned) info.clientRequestId = event.clientRequestId;
     to.stale.begin(event.responseId);
@@ -193,11 +193,11 @@ export class ProviderEventRouter<TContext> {
     // The session gave up on it (a timeout, an interrupted ephemeral response): it must not speak now.
     if (abandoned) to.interruptions.abandoned(event.responseId);
     // Ephemeral responses carry the app's own words and never enter history: no output guardrails run on them.
-    if (event.conversation === 'default') to.guardrails.begin(event.responseId, info.agent);
+    if (!event.ephemeral) to.guardrails.begin(event.responseId, info.agent);
     this.#state.emit({
       type: 'response_started',
       responseId: event.responseId,
-      conversation: event.conversation,
+      ephemeral: event.ephemeral,
       agent: info.agent,
       ...(event.clientRequestId !== undefined && { clientRequestId: event.clientRequestId }),
     });
@@ -214,7 +214,7 @@ export class ProviderEventRouter<TContext> {
     }
     to.stale.end(event.responseId);
     to.messageOrder.responseDone(event.responseId, this.#deliver);
-    const info = known ?? to.responses.track(event.responseId, event.conversation);
+    const info = known ?? to.responses.track(event.responseId, event.ephemeral);
     info.done = true;
     if (event.status !== 'completed') info.interrupted = true;
     if (event.usage) addUsage(to.runContext.usage, { requests: 1, ...event.usage });
@@ -235,13 +235,12 @@ export class ProviderEventRouter<TContext> {
       type: 'response_done',
       responseId: event.responseId,
       status: event.status,
-      conversation: event.conversation,
+      ephemeral: event.ephemeral,
       ...(event.reason !== undefined && { reason: event.reason }),
       ...(event.errorCode !== undefined && { errorCode: event.errorCode }),
       ...(event.usage !== undefined && { usage: event.usage }),
     });
-    if (event.conversation === 'default')
-      to.turns.responseDone(event.responseId, info.agent, event.status, event.reason);
+    if (!event.ephemeral) to.turns.responseDone(event.responseId, info.agent, event.status, event.reason);
   }
 
   /**
@@ -263,7 +262,7 @@ export class ProviderEventRouter<TContext> {
       type: 'response_done',
       responseId,
       status: 'failed',
-      conversation: info.conversation,
+      ephemeral: info.ephemeral,
       reason: 'stale',
     });
     const requestId = info.clientRequestId;

@@ -9,8 +9,8 @@ export { MAX_ERROR_FOLLOW_UPS };
 
 /** What a response request asks of the provider. */
 export interface ResponseRequestParams {
-  /** `'default'` (the default) joins the conversation; `'none'` is out of band and skips the queue. */
-  conversation?: 'default' | 'none';
+  /** `false` (the default) joins the conversation; `true` is out of band (ephemeral) and skips the queue. */
+  ephemeral?: boolean;
   instructions?: string;
   toolChoice?: ToolChoice;
   tools?: RealtimeToolDefinition[];
@@ -82,7 +82,7 @@ interface MutableRequest {
 /**
  * The response-lifecycle rules of a realtime session (docs/architecture.md, "The session's units"), with no I/O of its own:
  *
- * - at most one default-conversation response is active or requested at a time; a request made while
+ * - at most one conversation (not ephemeral) response is active or requested at a time; a request made while
  *   one is active (or requested) waits in a queue until that response is done;
  * - parallel tool calls are coalesced per response ({@link ParallelToolCalls}): one follow-up response per
  *   group, requested by the last call to finish or at the response's end; calls without a response get a
@@ -124,13 +124,13 @@ export class ResponseCoordinator {
     this.#providerFollowUpTimeoutMs = options.providerFollowUpTimeoutMs;
   }
 
-  /** The active default-conversation response, once the provider started it. */
+  /** The active conversation (not ephemeral) response, once the provider started it. */
   get activeResponseId(): string | undefined {
     return this.#activeResponseId;
   }
 
   /**
-   * `true` while a default-conversation response is active, requested and not yet started, or expected from
+   * `true` while a conversation (not ephemeral) response is active, requested and not yet started, or expected from
    * the provider (its own tool follow-up).
    */
   get busy(): boolean {
@@ -173,14 +173,14 @@ export class ResponseCoordinator {
     const command: CreateResponseCommand = {
       type: 'createResponse',
       clientRequestId,
-      conversation: params.conversation ?? 'default',
+      ephemeral: params.ephemeral ?? false,
       ...(params.instructions !== undefined ? { instructions: params.instructions } : {}),
       ...(params.toolChoice !== undefined ? { toolChoice: params.toolChoice } : {}),
       ...(params.tools !== undefined ? { tools: params.tools } : {}),
       ...(params.outputModalities !== undefined ? { outputModalities: params.outputModalities } : {}),
     };
     const request: MutableRequest = { clientRequestId, reason, command, state: 'queued' };
-    if (command.conversation === 'none' || (!this.busy && this.#queue.length === 0)) {
+    if (command.ephemeral || (!this.busy && this.#queue.length === 0)) {
       const error = this.#dispatch(request);
       if (error !== undefined) return { request, error };
     } else {
@@ -206,7 +206,7 @@ export class ResponseCoordinator {
   responseStarted(event: {
     responseId: string;
     clientRequestId?: string;
-    conversation: 'default' | 'none';
+    ephemeral: boolean;
   }): ResponseStartInfo {
     const id = event.clientRequestId;
     let request: MutableRequest | undefined;
@@ -218,7 +218,7 @@ export class ResponseCoordinator {
       this.#outOfBand?.delete(id);
     }
     const abandoned = id !== undefined && this.#abandoned?.delete(id) === true;
-    if (event.conversation === 'default') {
+    if (!event.ephemeral) {
       this.#activeResponseId = event.responseId;
       if (id === undefined) {
         // The provider's own response: its tool follow-up, or a turn it started for the user.
@@ -233,7 +233,7 @@ export class ResponseCoordinator {
   responseDone(event: {
     responseId: string;
     status: RealtimeResponseStatus;
-    conversation: 'default' | 'none';
+    ephemeral: boolean;
     clientRequestId?: string;
   }): void {
     if (this.#activeResponseId === event.responseId) this.#activeResponseId = undefined;
@@ -250,7 +250,7 @@ export class ResponseCoordinator {
 
   /**
    * The provider refused request `clientRequestId`; returns it (if the coordinator held it). A refusal that
-   * does not say which request it answers (`undefined`) refuses the default-conversation request in flight
+   * does not say which request it answers (`undefined`) refuses the conversation (not ephemeral) request in flight
    * (there is at most one), else the only out-of-band request in flight: either way the queue moves on.
    */
   requestRefused(clientRequestId: string | undefined): PendingResponseRequest | undefined {
@@ -379,7 +379,7 @@ export class ResponseCoordinator {
   /** Sends `request`; returns what `send` threw (the request is then dropped), or `undefined`. */
   #dispatch(request: MutableRequest): unknown {
     request.state = 'sent';
-    if (request.command.conversation === 'default') this.#inFlight = request;
+    if (!request.command.ephemeral) this.#inFlight = request;
     else {
       this.#outOfBand ??= new Map<string, MutableRequest>();
       this.#outOfBand.set(request.clientRequestId, request);
@@ -395,10 +395,10 @@ export class ResponseCoordinator {
   }
 }
 
-/** A default-conversation request with nothing but its id: any number of them are answered by one response. */
+/** A conversation (not ephemeral) request with nothing but its id: any number of them are answered by one response. */
 function isPlain(command: CreateResponseCommand): boolean {
   return (
-    command.conversation === 'default' &&
-    Object.keys(command).every((key) => key === 'type' || key === 'clientRequestId' || key === 'conversation')
+    !command.ephemeral &&
+    Object.keys(command).every((key) => key === 'type' || key === 'clientRequestId' || key === 'ephemeral')
   );
 }

@@ -118,7 +118,7 @@ export class ResponseGeneration<TContext> {
     }
     const request = this.coordinator.request(
       {
-        conversation: 'none',
+        ephemeral: true,
         tools: [],
         toolChoice: 'none',
         ...(options.instructions !== undefined && { instructions: options.instructions }),

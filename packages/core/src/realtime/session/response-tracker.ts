@@ -6,7 +6,7 @@ import { RecentIds } from '../../recent-ids.js';
 export interface TrackedResponse<TContext> {
   /** The agent that was active when it started; its tool calls run against this agent. */
   readonly agent: Agent<TContext>;
-  readonly conversation: 'default' | 'none';
+  readonly ephemeral: boolean;
   /** `response_started` arrived. */
   started: boolean;
   /** `response_done` arrived (or the session ended it: a stale response). */
@@ -49,12 +49,12 @@ export class ResponseTracker<TContext> {
   }
 
   /** The response, first seen now (with the active agent) if it is new. */
-  track(responseId: string, conversation: 'default' | 'none' = 'default'): TrackedResponse<TContext> {
+  track(responseId: string, ephemeral = false): TrackedResponse<TContext> {
     let response = this.#responses?.get(responseId);
     if (response) return response;
     response = {
       agent: this.#currentAgent(),
-      conversation,
+      ephemeral,
       started: false,
       done: false,
       interrupted: false,
@@ -92,7 +92,7 @@ export class ResponseTracker<TContext> {
   /** Whether `itemId` is an output of an out-of-band response (it must never enter history). */
   isOutOfBandItem(itemId: string): boolean {
     for (const response of this.#responses?.values() ?? []) {
-      if (response.conversation === 'none' && response.itemIds.has(itemId)) return true;
+      if (response.ephemeral && response.itemIds.has(itemId)) return true;
     }
     return false;
   }
@@ -100,7 +100,7 @@ export class ResponseTracker<TContext> {
   /** Whether an out-of-band response started and has not ended. */
   outOfBandStreaming(): boolean {
     for (const response of this.#responses?.values() ?? []) {
-      if (response.conversation === 'none' && !response.done) return true;
+      if (response.ephemeral && !response.done) return true;
     }
     return false;
   }

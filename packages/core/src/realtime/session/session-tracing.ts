@@ -61,7 +61,7 @@ export function traceSession<TContext>(
     session?.end();
     session = undefined;
   });
-  on('response_started', ({ responseId, agent, conversation }) => {
+  on('response_started', ({ responseId, agent, ephemeral }) => {
     responses.set(
       responseId,
       startSpan(
@@ -71,7 +71,7 @@ export function traceSession<TContext>(
           'gen_ai.system': provider,
           'gen_ai.response.id': responseId,
           'gen_ai.agent.name': agent.name,
-          'parley.response.conversation': conversation,
+          'parley.response.ephemeral': ephemeral,
         },
         session,
       ),

@@ -91,7 +91,7 @@ export class ToolExecutor<TContext> {
   callReceived(event: Extract<RealtimeEvent, { type: 'function_call' }>): void {
     const host = this.#host;
     const response = event.responseId !== undefined ? host.responses.get(event.responseId) : undefined;
-    if (response?.conversation === 'none') {
+    if (response?.ephemeral === true) {
       host.emit({
         type: 'warning',
         code: 'out_of_band_tool_call_ignored',

@@ -35,11 +35,11 @@ export class UnclaimedItems {
   }
 
   /** A response claimed `itemId`: its held announcement, to apply for a conversation response (else dropped). */
-  claimed(itemId: string, conversation: 'default' | 'none'): ItemAdded | undefined {
+  claimed(itemId: string, ephemeral: boolean): ItemAdded | undefined {
     const held = this.#held?.get(itemId);
     if (!held) return undefined;
     this.#held?.delete(itemId);
-    return conversation === 'default' ? held : undefined;
+    return ephemeral ? undefined : held;
   }
 
   /** Drops what no response claimed once no out-of-band response is pending any more. */

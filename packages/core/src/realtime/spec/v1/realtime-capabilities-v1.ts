@@ -6,7 +6,7 @@ import type { RealtimeConnectionV1 } from './realtime-connection-v1.js';
  */
 export interface RealtimeCapabilitiesV1 {
   /**
-   * An ephemeral response can be generated (`conversation: 'none'`) and spoken without entering the
+   * An ephemeral response can be generated (a `createResponse` outside the conversation) and spoken without entering the
    * conversation: its items are never added to the provider's context.
    */
   ephemeralResponse: boolean;
@@ -93,7 +93,7 @@ export interface RealtimeCapabilitiesV1 {
    * a phone line it terminates) and knows what was heard. An interruption is then a cancel plus `clearOutputAudio`:
    * the service stops playback and cuts the message where the listener stopped hearing it (the session sends no
    * `truncateItem`), and what was heard arrives as `output_audio_started` / `output_audio_stopped` /
-   * `output_audio_cleared` and `item_truncated` with `audioEndMs`, not from the app's playback reports. A connection may
+   * `output_audio_cleared` and `item_truncated` with `heardMs`, not from the app's playback reports. A connection may
    * declare it for itself ({@link RealtimeConnectionV1.servicePlayback}) where one model opens connections of both kinds.
    */
   servicePlayback?: boolean;

@@ -68,10 +68,10 @@ export type RealtimeEventV1 =
   | { type: 'item_added'; item: RealtimeItemV1; previousItemId?: string | null }
   | { type: 'item_deleted'; itemId: string }
   /**
-   * The provider cut an assistant message's audio; `audioEndMs` is where (when it says): with `servicePlayback`, the
+   * The provider cut an assistant message's audio; `heardMs` is where (when it says): with `servicePlayback`, the
    * point the listener stopped hearing it.
    */
-  | { type: 'item_truncated'; itemId: string; audioEndMs?: number }
+  | { type: 'item_truncated'; itemId: string; heardMs?: number }
   /**
    * `servicePlayback` only: the service started playing a response's audio to the listener (`responseId` when it
    * names the response).
