@@ -9,7 +9,6 @@ import {
 import { closeWait, reportListenerError, startKeepalive } from '@parley/transport';
 import { encodeBase64 } from './base64.js';
 import { ConsumedContent } from './consumed-content.js';
-import { Pcm24To16 } from './downsample.js';
 import { FATAL_CLOSE_CODES } from './errors.js';
 import type { ResolvedGeminiOptions } from './options.js';
 import { appDrivenActivity } from './setup.js';
@@ -17,6 +16,7 @@ import { SOCKET_OPEN, type SocketLeg } from './socket-leg.js';
 import { GeminiTurns } from './turns.js';
 import {
   durationMs,
+  GEMINI_AUDIO_FORMATS,
   GEMINI_INPUT_MIME_TYPE,
   type GeminiClientMessage,
   type GeminiContent,
@@ -47,7 +47,6 @@ export class GeminiLiveConnection implements RealtimeConnection {
   readonly #openLeg: LegOpener;
   readonly #rawEvents: boolean;
   readonly #turns: GeminiTurns;
-  readonly #downsample = new Pcm24To16();
   #leg: SocketLeg;
   #config: RealtimeSessionConfig;
   #phase: Phase = 'open';
@@ -106,6 +105,12 @@ export class GeminiLiveConnection implements RealtimeConnection {
   /** `true` when `connect` resumed the session of its `resumeToken`. */
   readonly resumed: boolean;
 
+  /**
+   * Gemini Live takes PCM16 at 16 kHz and speaks PCM16 at 24 kHz whatever the session configured: the session
+   * converts the app's audio (its one resampler), and counts played milliseconds at the app's rate.
+   */
+  readonly audioFormats = GEMINI_AUDIO_FORMATS;
+
   get status(): 'open' | 'closed' {
     return this.#phase === 'open' ? 'open' : 'closed';
   }
@@ -135,7 +140,7 @@ export class GeminiLiveConnection implements RealtimeConnection {
     }
     switch (command.type) {
       case 'appendInputAudio': {
-        const audio = this.#downsample.convert(command.audio);
+        const audio = command.audio;
         if (appDrivenActivity(this.#config) && !this.#activityOpen) {
           this.#activityOpen = true;
           this.#write('activityStart', { realtimeInput: { activityStart: {} } });
