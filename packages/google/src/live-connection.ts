@@ -494,21 +494,13 @@ export class GeminiLiveConnection implements RealtimeConnection {
         }
       },
       (error: unknown) => {
-        const parked = this.#parked ?? [];
         this.#parked = undefined;
         if (this.#phase !== 'open') return;
-        for (const [frame, content] of parked) {
-          if (previous.socket.readyState !== SOCKET_OPEN) break;
-          previous.socket.send(frame);
-          this.#consumed.messageWritten(content);
-        }
-        const message = error instanceof Error ? error.message : String(error);
-        this.#emit({
-          type: 'error',
-          code: 'session_not_resumed',
-          message: `The new configuration could not be applied: ${message}`,
-          commandType: 'updateSession',
-        });
+        // The service would not resume under the new setup (e.g. the handle expired). The connection ends as after a
+        // cut: the session reconnects, resuming where the service can, else in a new conversation under the new
+        // configuration with its history replayed (the frames parked here are among what it replays).
+        const message = this.#leg.redact(error instanceof Error ? error.message : String(error));
+        this.#lost(`the new configuration could not be applied by resuming the session: ${message}`, true);
       },
     );
   }
