@@ -101,6 +101,7 @@ export {
 } from './realtime/audio-formats/audio-stream-format.js';
 export { decodeG711, encodeG711, type G711Law } from './realtime/audio-formats/g711.js';
 export { Resampler } from './realtime/audio-formats/resampler.js';
+export { isDtmfDigit } from './realtime/dtmf.js';
 export {
   type PlaybackTracker,
   RealtimePlaybackTracker,
@@ -110,6 +111,7 @@ export type {
   AppendContextCommand,
   ContextAppendKind,
   CreateResponseCommand,
+  DtmfDigit,
   RealtimeAudioStreamFormat,
   RealtimeCapabilities,
   RealtimeCapability,
@@ -190,6 +192,11 @@ export type { RealtimeContextAppendKindV1 } from './realtime/spec/v1/realtime-co
 export type { RealtimeContextAppendedEventV1 } from './realtime/spec/v1/realtime-context-appended-event-v1.js';
 export type { RealtimeCreateResponseCommandV1 } from './realtime/spec/v1/realtime-create-response-command-v1.js';
 export type { RealtimeDelegationRequestedEventV1 } from './realtime/spec/v1/realtime-delegation-requested-event-v1.js';
+export type {
+  RealtimeDtmfDigitV1,
+  RealtimeDtmfReceivedEventV1,
+  RealtimeSendDtmfCommandV1,
+} from './realtime/spec/v1/realtime-dtmf-v1.js';
 export type { RealtimeEventV1 } from './realtime/spec/v1/realtime-event-v1.js';
 export type { RealtimeFunctionCallCancelledEventV1 } from './realtime/spec/v1/realtime-function-call-cancelled-event-v1.js';
 export type { RealtimeItemInputV1 } from './realtime/spec/v1/realtime-item-input-v1.js';

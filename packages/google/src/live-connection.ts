@@ -214,6 +214,9 @@ export class GeminiLiveConnection implements RealtimeConnection {
       case 'appendContext':
         this.#refuse(command, `Gemini Live cannot "${command.type}": its context only grows.`);
         return;
+      case 'sendDtmf':
+        this.#refuse(command, 'Gemini Live carries no phone call: there is no key to press.');
+        return;
     }
   }
 

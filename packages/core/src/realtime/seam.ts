@@ -10,6 +10,7 @@ import {
   type RealtimeContentPartV1,
   type RealtimeContextAppendKindV1,
   type RealtimeCreateResponseCommandV1,
+  type RealtimeDtmfDigitV1,
   type RealtimeEventV1,
   type RealtimeItemInputV1,
   type RealtimeItemV1,
@@ -47,6 +48,7 @@ export type RealtimeConnectOptions = RealtimeConnectOptionsV1;
 export type RealtimeCommand = RealtimeCommandV1;
 export type CreateResponseCommand = RealtimeCreateResponseCommandV1;
 export type AppendContextCommand = RealtimeAppendContextCommandV1;
+export type DtmfDigit = RealtimeDtmfDigitV1;
 export type ContextAppendKind = RealtimeContextAppendKindV1;
 export type RealtimeEvent = RealtimeEventV1;
 export type RealtimeEventType = RealtimeEventV1['type'];

@@ -14,6 +14,11 @@ export type { RealtimeContextAppendKindV1 } from './realtime-context-append-kind
 export type { RealtimeContextAppendedEventV1 } from './realtime-context-appended-event-v1.js';
 export type { RealtimeCreateResponseCommandV1 } from './realtime-create-response-command-v1.js';
 export type { RealtimeDelegationRequestedEventV1 } from './realtime-delegation-requested-event-v1.js';
+export type {
+  RealtimeDtmfDigitV1,
+  RealtimeDtmfReceivedEventV1,
+  RealtimeSendDtmfCommandV1,
+} from './realtime-dtmf-v1.js';
 export type { RealtimeEventV1 } from './realtime-event-v1.js';
 export type { RealtimeFunctionCallCancelledEventV1 } from './realtime-function-call-cancelled-event-v1.js';
 export type { RealtimeItemInputV1 } from './realtime-item-input-v1.js';
