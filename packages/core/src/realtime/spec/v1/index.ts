@@ -14,17 +14,12 @@ export type { RealtimeContextAppendKindV1 } from './realtime-context-append-kind
 export type { RealtimeContextAppendedEventV1 } from './realtime-context-appended-event-v1.js';
 export type { RealtimeCreateResponseCommandV1 } from './realtime-create-response-command-v1.js';
 export type { RealtimeDelegationRequestedEventV1 } from './realtime-delegation-requested-event-v1.js';
-export type {
-  RealtimeDtmfDigitV1,
-  RealtimeDtmfReceivedEventV1,
-  RealtimeSendDtmfCommandV1,
-} from './realtime-dtmf-v1.js';
 export type { RealtimeEventV1 } from './realtime-event-v1.js';
 export type { RealtimeFunctionCallCancelledEventV1 } from './realtime-function-call-cancelled-event-v1.js';
 export type { RealtimeItemInputV1 } from './realtime-item-input-v1.js';
 export type { RealtimeItemV1 } from './realtime-item-v1.js';
 export type { RealtimeJsonSchemaV1 } from './realtime-json-schema-v1.js';
-export { REALTIME_SPECIFICATION_VERSION, type RealtimeModelV1 } from './realtime-model-v1.js';
+export { REALTIME_SPECIFICATION_VERSION_V1, type RealtimeModelV1 } from './realtime-model-v1.js';
 export type { RealtimeOutputSilenceEventV1 } from './realtime-output-silence-event-v1.js';
 export type { RealtimeResponseEndReasonV1 } from './realtime-response-end-reason-v1.js';
 export type { RealtimeResponseStatusV1 } from './realtime-response-status-v1.js';

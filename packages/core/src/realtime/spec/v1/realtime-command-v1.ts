@@ -1,6 +1,5 @@
 import type { RealtimeAppendContextCommandV1 } from './realtime-append-context-command-v1.js';
 import type { RealtimeCreateResponseCommandV1 } from './realtime-create-response-command-v1.js';
-import type { RealtimeSendDtmfCommandV1 } from './realtime-dtmf-v1.js';
 import type { RealtimeItemInputV1 } from './realtime-item-input-v1.js';
 import type { RealtimeSessionConfigV1 } from './realtime-session-config-v1.js';
 
@@ -22,5 +21,4 @@ export type RealtimeCommandV1 =
   | { type: 'cancelResponse'; responseId?: string }
   /** Adds a function call's output to the conversation; does not start a response by itself. */
   | { type: 'sendToolOutput'; callId: string; output: string }
-  | RealtimeAppendContextCommandV1
-  | RealtimeSendDtmfCommandV1;
+  | RealtimeAppendContextCommandV1;

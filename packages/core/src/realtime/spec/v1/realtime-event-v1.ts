@@ -1,7 +1,6 @@
 import type { RealtimeCommandV1 } from './realtime-command-v1.js';
 import type { RealtimeContextAppendedEventV1 } from './realtime-context-appended-event-v1.js';
 import type { RealtimeDelegationRequestedEventV1 } from './realtime-delegation-requested-event-v1.js';
-import type { RealtimeDtmfReceivedEventV1 } from './realtime-dtmf-v1.js';
 import type { RealtimeFunctionCallCancelledEventV1 } from './realtime-function-call-cancelled-event-v1.js';
 import type { RealtimeItemV1 } from './realtime-item-v1.js';
 import type { RealtimeOutputSilenceEventV1 } from './realtime-output-silence-event-v1.js';
@@ -73,7 +72,6 @@ export type RealtimeEventV1 =
   | RealtimeContextAppendedEventV1
   | RealtimeOutputSilenceEventV1
   | RealtimeUsageUpdatedEventV1
-  | RealtimeDtmfReceivedEventV1
   | {
       type: 'error';
       /** The provider's error code, passed to the app as is; the session never branches on it. */
