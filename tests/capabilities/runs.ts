@@ -4,8 +4,8 @@ import type { RealtimeCapability } from '@parley/core';
 import { ALL_REALTIME_CAPABILITIES } from '@parley/mock';
 import { OpenAILiveModel, OpenAIRealtimeModel } from '@parley/openai';
 import { createLiveSimulatorHarness, createSimulatorHarness } from '@parley/simulator';
-import { createGeminiLiveHarness } from '../../packages/google/test/gemini-harness.js';
 import { createMockHarness } from '../../packages/mock/test/realtime/mock-harness.js';
+import { createGeminiLiveHarness } from '../../packages/simulator/test/gemini/gemini-harness.js';
 
 /** One column of the matrix. */
 export interface MatrixColumn {

@@ -12,6 +12,7 @@ export type { BankToolCall } from './live-demo/live-script.js';
 export { type LiveDemoOptions, type LiveDemoSummary, runLiveDemo } from './live-demo/run-live-demo.js';
 export { main } from './main.js';
 export type { Output } from './output.js';
+export { PHONE_PROVIDERS, type PhoneProviderName } from './phone/phone-provider.js';
 export { type PhoneCallOptions, type PhoneCallSummary, runPhoneCall } from './phone/run-phone-call.js';
 export type { RealtimeProviderName } from './providers/realtime-target.js';
 export {

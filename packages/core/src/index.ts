@@ -101,6 +101,7 @@ export {
 } from './realtime/audio-formats/audio-stream-format.js';
 export { decodeG711, encodeG711, type G711Law } from './realtime/audio-formats/g711.js';
 export { Resampler } from './realtime/audio-formats/resampler.js';
+export { isDtmfDigit } from './realtime/dtmf.js';
 export type { AnyRealtimeModel } from './realtime/model-version.js';
 export {
   type PlaybackTracker,
@@ -111,6 +112,7 @@ export type {
   AppendContextCommand,
   ContextAppendKind,
   CreateResponseCommand,
+  DtmfDigit,
   RealtimeAudioStreamFormat,
   RealtimeCapabilities,
   RealtimeCapability,
@@ -215,6 +217,12 @@ export type { RealtimeUsageV1 } from './realtime/spec/v1/realtime-usage-v1.js';
 export type { RealtimeCommandV2 } from './realtime/spec/v2/realtime-command-v2.js';
 export type { RealtimeConnectionV2 } from './realtime/spec/v2/realtime-connection-v2.js';
 export type { RealtimeCreateResponseCommandV2 } from './realtime/spec/v2/realtime-create-response-command-v2.js';
+export type {
+  RealtimeDtmfDigitV2,
+  RealtimeDtmfReceivedEventV2,
+  RealtimeSendDtmfCommandV2,
+} from './realtime/spec/v2/realtime-dtmf-v2.js';
+export type { RealtimeErrorEventV2 } from './realtime/spec/v2/realtime-error-event-v2.js';
 export type { RealtimeEventV2 } from './realtime/spec/v2/realtime-event-v2.js';
 export {
   REALTIME_SPECIFICATION_VERSION_V2,

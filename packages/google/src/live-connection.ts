@@ -9,7 +9,6 @@ import {
 import { closeWait, reportListenerError, startKeepalive } from '@parley/transport';
 import { encodeBase64 } from './base64.js';
 import { ConsumedContent } from './consumed-content.js';
-import { Pcm24To16 } from './downsample.js';
 import { FATAL_CLOSE_CODES } from './errors.js';
 import type { ResolvedGeminiOptions } from './options.js';
 import { appDrivenActivity } from './setup.js';
@@ -17,6 +16,7 @@ import { SOCKET_OPEN, type SocketLeg } from './socket-leg.js';
 import { GeminiTurns } from './turns.js';
 import {
   durationMs,
+  GEMINI_AUDIO_FORMATS,
   GEMINI_INPUT_MIME_TYPE,
   type GeminiClientMessage,
   type GeminiContent,
@@ -47,7 +47,6 @@ export class GeminiLiveConnection implements RealtimeConnection {
   readonly #openLeg: LegOpener;
   readonly #rawEvents: boolean;
   readonly #turns: GeminiTurns;
-  readonly #downsample = new Pcm24To16();
   #leg: SocketLeg;
   #config: RealtimeSessionConfig;
   #phase: Phase = 'open';
@@ -106,6 +105,12 @@ export class GeminiLiveConnection implements RealtimeConnection {
   /** `true` when `connect` resumed the session of its `resumeToken`. */
   readonly resumed: boolean;
 
+  /**
+   * Gemini Live takes PCM16 at 16 kHz and speaks PCM16 at 24 kHz whatever the session configured: the session
+   * converts the app's audio (its one resampler), and counts played milliseconds at the app's rate.
+   */
+  readonly audioFormats = GEMINI_AUDIO_FORMATS;
+
   get status(): 'open' | 'closed' {
     return this.#phase === 'open' ? 'open' : 'closed';
   }
@@ -135,7 +140,7 @@ export class GeminiLiveConnection implements RealtimeConnection {
     }
     switch (command.type) {
       case 'appendInputAudio': {
-        const audio = this.#downsample.convert(command.audio);
+        const audio = command.audio;
         if (appDrivenActivity(this.#config) && !this.#activityOpen) {
           this.#activityOpen = true;
           this.#write('activityStart', { realtimeInput: { activityStart: {} } });
@@ -208,6 +213,9 @@ export class GeminiLiveConnection implements RealtimeConnection {
       case 'truncateItem':
       case 'appendContext':
         this.#refuse(command, `Gemini Live cannot "${command.type}": its context only grows.`);
+        return;
+      case 'sendDtmf':
+        this.#refuse(command, 'Gemini Live carries no phone call: there is no key to press.');
         return;
     }
   }
@@ -489,21 +497,13 @@ export class GeminiLiveConnection implements RealtimeConnection {
         }
       },
       (error: unknown) => {
-        const parked = this.#parked ?? [];
         this.#parked = undefined;
         if (this.#phase !== 'open') return;
-        for (const [frame, content] of parked) {
-          if (previous.socket.readyState !== SOCKET_OPEN) break;
-          previous.socket.send(frame);
-          this.#consumed.messageWritten(content);
-        }
-        const message = error instanceof Error ? error.message : String(error);
-        this.#emit({
-          type: 'error',
-          code: 'session_not_resumed',
-          message: `The new configuration could not be applied: ${message}`,
-          commandType: 'updateSession',
-        });
+        // The service would not resume under the new setup (e.g. the handle expired). The connection ends as after a
+        // cut: the session reconnects, resuming where the service can, else in a new conversation under the new
+        // configuration with its history replayed (the frames parked here are among what it replays).
+        const message = this.#leg.redact(error instanceof Error ? error.message : String(error));
+        this.#lost(`the new configuration could not be applied by resuming the session: ${message}`, true);
       },
     );
   }

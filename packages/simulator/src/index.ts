@@ -63,6 +63,15 @@ export {
   type WireUsage,
 } from '@parley/openai/wire';
 export type { HarnessTransport } from '@parley/transport/testing';
+export type { GeminiScriptedOutput, GeminiScriptedTurn } from './gemini/gemini-script.js';
+export { GeminiSimSession } from './gemini/gemini-sim-session.js';
+export type { GeminiSimulatorCloseCodes, GeminiSimulatorOptions } from './gemini/gemini-sim-settings.js';
+export {
+  type GeminiSimulator,
+  type GeminiUpgradeRecord,
+  startGeminiSimulator,
+} from './gemini/gemini-simulator.js';
+export { geminiSilence, geminiSpeech } from './gemini/gemini-speech.js';
 export type {
   LiveBrain,
   LiveReaction,

@@ -8,10 +8,17 @@
 // measured is the bridge's own: parsing, base64, framing, marks, playback reports. The baseline, in the same run and
 // alternating with it, is the floor any bridge pays for the same call-second: JSON.parse and base64 decode of every
 // inbound frame and echo, base64 encode and JSON.stringify of every outbound frame and mark.
+// The bridge is measured twice: (b) with a provider that speaks G.711 (µ-law passed through both ways, as OpenAI
+// Realtime), and (c) with one that speaks PCM (as Gemini Live: PCM16 16 kHz in, 24 kHz out), where the session stand-in
+// converts the caller's µ-law to PCM16 16 kHz and the agent's PCM16 24 kHz (10 chunks of 4800 bytes a second) to µ-law
+// with core's `AudioConverter`, exactly as the session's audio-format bridge does. Concurrent calls on two cores are
+// 2 × 1 000 000 µs of CPU a second divided by the µs one call-second costs (the provider connection, the session's
+// other work and the OS's networking are extra: an upper bound for the bridge and the conversion alone).
 // BENCH_ROUNDS rounds (default 7) of BENCH_CALL_SECONDS call-seconds (default 2000); medians are shown.
 
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
+import { AudioConverter } from '@parley/core';
 import { TwilioCall } from '../dist/index.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -31,6 +38,16 @@ const inbound = Array.from({ length: FRAMES }, (_, i) =>
   }),
 );
 const agentChunk = new Uint8Array(CHUNK_BYTES).fill(0x55);
+/** 100 ms of the agent's voice as a PCM provider speaks it: PCM16 24 kHz, a 300 Hz tone. */
+const pcmAgentChunk = new Uint8Array(CHUNK_BYTES * 6);
+{
+  const view = new DataView(pcmAgentChunk.buffer);
+  for (let i = 0; i < pcmAgentChunk.length / 2; i++)
+    view.setInt16(i * 2, Math.round(Math.sin((2 * Math.PI * 300 * i) / 24_000) * 8000), true);
+}
+const ULAW = { encoding: 'g711_ulaw' };
+const PCM16K = { encoding: 'pcm16', sampleRate: 16_000 };
+const PCM24K = { encoding: 'pcm16', sampleRate: 24_000 };
 const echoes = (first) =>
   Array.from({ length: FRAMES }, (_, i) =>
     JSON.stringify({
@@ -55,6 +72,14 @@ class SocketStandIn extends EventEmitter {
 }
 
 class SessionStandIn {
+  /** Set for a PCM provider: the caller's audio on its way to it, the agent's on its way to the app. */
+  toProvider;
+  toApp;
+  constructor(transcoding = false) {
+    if (!transcoding) return;
+    this.toProvider = new AudioConverter(ULAW, PCM16K);
+    this.toApp = new AudioConverter(PCM24K, ULAW);
+  }
   listeners = new Map();
   status = 'connected';
   confirmedConfig = undefined;
@@ -67,8 +92,14 @@ class SessionStandIn {
   emit(event) {
     this.listeners.get(event.type)?.(event);
   }
+  /** The agent's audio as the provider sends it, reaching the app's listeners in the app's format. */
+  speak(itemId) {
+    const data = this.toApp ? this.toApp.convert(pcmAgentChunk) : agentChunk;
+    this.emit({ type: 'audio', responseId: 'r', itemId, data });
+  }
   sendAudio(audio) {
     this.received += audio.length;
+    if (this.toProvider) this.toProvider.convert(audio);
   }
   connect() {
     return Promise.resolve();
@@ -81,9 +112,9 @@ class SessionStandIn {
 /** Echo strings for every mark of the run, precomputed (they are Twilio's work, not the bridge's). */
 const allEchoes = Array.from({ length: CALL_SECONDS }, (_, second) => echoes(second * FRAMES + 1));
 
-async function bridgeRun() {
+async function bridgeRun(transcoding = false) {
   const socket = new SocketStandIn();
-  const session = new SessionStandIn();
+  const session = new SessionStandIn(transcoding);
   const call = new TwilioCall(socket, session);
   socket.emit(
     'message',
@@ -101,8 +132,7 @@ async function bridgeRun() {
   const start = process.cpuUsage();
   for (let second = 0; second < CALL_SECONDS; second++) {
     for (const frame of inbound) socket.emit('message', frame, false);
-    for (let c = 0; c < CHUNKS; c++)
-      session.emit({ type: 'audio', responseId: 'r', itemId: `item${second >> 6}`, data: agentChunk });
+    for (let c = 0; c < CHUNKS; c++) session.speak(`item${second >> 6}`);
     for (const echo of allEchoes[second]) socket.emit('message', echo, false);
   }
   const used = process.cpuUsage(start);
@@ -139,18 +169,26 @@ const median = (values) => {
 
 const floor = [];
 const bridge = [];
+const transcoded = [];
 const ratios = [];
+const transcodedRatios = [];
 await bridgeRun(); // warm-up
+await bridgeRun(true);
 floorRun();
 for (let round = 0; round < ROUNDS; round++) {
   const f = floorRun();
   const b = await bridgeRun();
+  const t = await bridgeRun(true);
   floor.push(f);
   bridge.push(b);
+  transcoded.push(t);
   ratios.push(b / f);
+  transcodedRatios.push(t / f);
 }
 const perCallSecond = (ms) => (ms / CALL_SECONDS) * 1000; // µs of CPU per call-second
 const bridgeUs = perCallSecond(median(bridge));
+const transcodedUs = perCallSecond(median(transcoded));
+const calls = (us) => Math.floor((2 * 1_000_000) / us);
 console.log(
   `\nTwilio bridge: CPU per call-second (${CALL_SECONDS} call-seconds × ${ROUNDS} rounds, medians; ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(1)})`,
 );
@@ -159,5 +197,8 @@ console.log(
   `  (b) TwilioCall (framing, marks, reports)       ${bridgeUs.toFixed(1)} µs   ${median(ratios).toFixed(2)}× the floor (per round ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×)`,
 );
 console.log(
-  `  two cores carry the bridge of ~${Math.floor((2 * 1_000_000) / bridgeUs)} concurrent calls (G.711 passed through, no transcoding; the provider connection and session are extra)`,
+  `  (c) TwilioCall + PCM conversion (Gemini-style) ${transcodedUs.toFixed(1)} µs   ${median(transcodedRatios).toFixed(2)}× the floor (per round ${Math.min(...transcodedRatios).toFixed(2)}–${Math.max(...transcodedRatios).toFixed(2)}×), ${(transcodedUs / bridgeUs).toFixed(2)}× (b)`,
+);
+console.log(
+  `  two cores (2 × 10⁶ µs of CPU a second ÷ µs per call-second) carry ~${calls(bridgeUs)} concurrent calls passed through (b), ~${calls(transcodedUs)} transcoded (c): the bridge and the conversion alone; the provider connection and the session are extra`,
 );

@@ -1,4 +1,10 @@
-import { type Clock, RealtimePlaybackTracker, type RealtimeSession, systemClock } from '@parley/core';
+import {
+  type Clock,
+  isDtmfDigit,
+  RealtimePlaybackTracker,
+  type RealtimeSession,
+  systemClock,
+} from '@parley/core';
 
 import { brand, isClock, optionKeys } from '@parley/core/internal';
 import type { WebSocket } from 'ws';
@@ -331,8 +337,10 @@ export class TwilioCall<TContext = unknown> {
 
   #dtmf(digit: string): void {
     this.#events.emit({ type: 'dtmf', digit });
-    const text = this.#options.dtmfMessage?.(digit);
     const session = this.#session;
+    // The session reports it too (a `dtmf` event from the line), beside the keys a provider's own call reports.
+    if (session && isDtmfDigit(digit)) session.receiveDtmf(digit);
+    const text = this.#options.dtmfMessage?.(digit);
     if (text === undefined || !session || session.status !== 'connected') return;
     try {
       session.sendMessage(text);

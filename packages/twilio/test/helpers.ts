@@ -30,6 +30,7 @@ import { z } from 'zod';
 
 const RECORDED = [
   'tool_done',
+  'dtmf',
   'audio_started',
   'audio_interrupted',
   'response_started',

@@ -77,6 +77,8 @@ describe('a phone call: simulated caller → Twilio bridge → RealtimeSession �
     caller.pressDigit('5');
     await caller.until(() => digits.length === 1);
     expect(digits).toEqual(['5']);
+    // A session event too, from the line.
+    expect(ofType(rig.events, 'dtmf')).toEqual([{ type: 'dtmf', digit: '5', source: 'line' }]);
     await caller.until((c) => c.heardBytes >= heardBefore + 500 * 8);
     const userTexts = rig.sim.connections[0]?.conversation.items
       .filter((i) => i.type === 'message' && i.role === 'user')

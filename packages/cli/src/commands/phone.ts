@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CommandSpec } from '../cli/command.js';
 import { CliUsageError } from '../cli/errors.js';
+import { PHONE_PROVIDERS, type PhoneProviderName } from '../phone/phone-provider.js';
 import { runPhoneCall } from '../phone/run-phone-call.js';
 
 /** `parley phone`: a phone call end to end, simulated caller → Twilio bridge → session → simulator. */
@@ -9,7 +10,7 @@ export const phoneCommand: CommandSpec = {
   name: 'phone',
   summary:
     'A phone call on this machine: a simulated Twilio caller → the @parley/twilio bridge → a RealtimeSession → the simulator',
-  usage: ['phone [--out FILE] [--provider openai]'],
+  usage: [`phone [--out FILE] [--provider ${PHONE_PROVIDERS.join('|')}]`],
   flags: {
     out: {
       type: 'string',
@@ -19,9 +20,9 @@ export const phoneCommand: CommandSpec = {
     },
     provider: {
       type: 'string',
-      choices: ['openai'],
+      choices: [...PHONE_PROVIDERS],
       description:
-        'The simulated provider: openai (the OpenAI Realtime simulator, G.711 µ-law end to end; the default)',
+        "The simulated provider: openai (the OpenAI Realtime simulator, G.711 µ-law passed through; the default) or gemini (the Gemini Live simulator, µ-law converted to and from PCM16 by the session's AudioConverter)",
     },
   },
   notes: [
@@ -29,18 +30,23 @@ export const phoneCommand: CommandSpec = {
     'last mark Twilio echoed (what the caller really heard), then presses a key (DTMF) and hangs up mid-answer.',
   ],
   async run(flags, io) {
-    if (flags.provider !== undefined && flags.provider !== 'openai') {
+    const provider = flags.provider ?? 'openai';
+    if (!PHONE_PROVIDERS.includes(provider as PhoneProviderName)) {
       throw new CliUsageError(
-        `parley phone: --provider ${String(flags.provider)} is not supported; use openai.`,
+        `parley phone: --provider ${String(provider)} is not supported; use ${PHONE_PROVIDERS.join(' or ')}.`,
       );
     }
     const wavPath = resolve(
       typeof flags.out === 'string' ? flags.out : join(tmpdir(), 'parley-phone-call.wav'),
     );
-    const summary = await runPhoneCall(io.out, { wavPath });
+    const summary = await runPhoneCall(io.out, { wavPath, provider: provider as PhoneProviderName });
+    const cut =
+      summary.truncatedAtMs === undefined
+        ? `${summary.heardAtInterruptionMs ?? '—'} ms heard, no truncation on this provider`
+        : `truncated at ${summary.truncatedAtMs} ms`;
     io.out.line(
-      `${summary.toolCalls.length} tool call, 1 barge-in (heard ${summary.heardAtBargeInMs} ms, truncated at ` +
-        `${summary.truncatedAtMs ?? '—'} ms), ${summary.digits.length} key pressed, ${summary.turns.length} turns; the call ended: ${summary.endReason}.`,
+      `${summary.toolCalls.length} tool call, 1 barge-in (${summary.heardAtBargeInMs} ms heard when it began, ${cut}), ` +
+        `${summary.digits.length} key pressed, ${summary.turns.length} turns; the call ended: ${summary.endReason}.`,
     );
     return 0;
   },

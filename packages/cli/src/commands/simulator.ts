@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { startGeminiSimulator } from '@parley/google/testing';
 import {
   type BrainResponse,
   echoBrain,
@@ -7,6 +6,7 @@ import {
   type SimulatorAuth,
   type SimulatorPacing,
   scriptedBrain,
+  startGeminiSimulator,
   startLiveSimulator,
   startRealtimeSimulator,
 } from '@parley/simulator';

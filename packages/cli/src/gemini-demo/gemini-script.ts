@@ -1,5 +1,5 @@
 import { Agent } from '@parley/core';
-import type { GeminiScriptedTurn } from '@parley/google/testing';
+import type { GeminiScriptedTurn } from '@parley/simulator';
 import { getBalance } from '../voice-demo/voice-script.js';
 
 /** What the caller asks, turn by turn. */

@@ -8,8 +8,7 @@ import {
   systemClock,
 } from '@parley/core';
 import { GeminiLiveModel } from '@parley/google';
-import { type GeminiSimulator, startGeminiSimulator } from '@parley/google/testing';
-import { speechAudio } from '@parley/simulator';
+import { type GeminiSimulator, speechAudio, startGeminiSimulator } from '@parley/simulator';
 import type { Output } from '../output.js';
 import { TranscriptPrinter } from '../transcript-printer.js';
 import { nextEvent } from '../voice-demo/next-event.js';

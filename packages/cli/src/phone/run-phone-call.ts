@@ -8,24 +8,20 @@ import {
   ReportedPlaybackTracker,
   systemClock,
 } from '@parley/core';
-import { OpenAIRealtimeModel } from '@parley/openai';
-import {
-  g711ToPcm16,
-  silenceAudio,
-  speechAudio,
-  startRealtimeSimulator,
-  toSessionAudio,
-} from '@parley/simulator';
+import { g711ToPcm16, silenceAudio, speechAudio, toSessionAudio } from '@parley/simulator';
 import { type TwilioCall, TwilioMediaStreamServer } from '@parley/twilio';
 import { SimulatedCaller } from '@parley/twilio/testing';
 import { encodeWav } from '../audio/wav.js';
 import type { Output } from '../output.js';
-import { CALLER_LINES, PHONE_SCRIPT, pharmacyAgent } from './phone-script.js';
+import { type PhoneProviderName, startPhoneProvider } from './phone-provider.js';
+import { CALLER_LINES, pharmacyAgent } from './phone-script.js';
 
 /** Options of {@link runPhoneCall}. */
 export interface PhoneCallOptions {
   /** Where the call as the caller heard it is written (WAV, PCM16 8 kHz mono). Default: not written. */
   wavPath?: string;
+  /** The simulated provider behind the session. Default `openai`. */
+  provider?: PhoneProviderName;
   /**
    * The clock everything runs on: the simulator's pacing, the caller's real-time audio, the session's timers. Default:
    * the system clock (the call takes its real duration); tests pass a `FastForwardClock`.
@@ -36,8 +32,13 @@ export interface PhoneCallOptions {
 /** What happened on the call. */
 export interface PhoneCallSummary {
   toolCalls: string[];
-  /** Milliseconds of the interrupted answer the caller heard (Twilio's last echoed mark), and where it was truncated. */
+  /**
+   * Milliseconds of the interrupted answer the caller had heard (Twilio's last echoed mark) when they started to
+   * barge in; what the session counted as heard when the answer stopped (`audio_interrupted.heardMs`); and where the
+   * provider was told to cut it (`undefined` for a provider that cannot truncate).
+   */
   heardAtBargeInMs: number;
+  heardAtInterruptionMs: number | undefined;
   truncatedAtMs: number | undefined;
   digits: string[];
   turns: { outcome: string; transcript: string }[];
@@ -55,18 +56,18 @@ function utterance(text: string): Uint8Array {
 
 /**
  * A phone call end to end on this machine: a simulated caller dials a Twilio Media Streams endpoint on 127.0.0.1,
- * the bridge runs a `RealtimeSession` on `OpenAIRealtimeModel` against the embedded Realtime simulator (G.711 µ-law
- * both ways). The caller asks, the agent calls a tool and answers; the caller barges in (the answer is truncated at
- * Twilio's last echoed mark), presses a key, and hangs up. Everything is closed on every path.
+ * the bridge runs a `RealtimeSession` in µ-law 8 kHz against an embedded simulator: OpenAI Realtime (G.711 passed
+ * through) or Gemini Live (converted by the session). The caller asks, the agent calls a tool and answers; the caller
+ * barges in (the answer is cut at Twilio's last echoed mark), presses a key, and hangs up. Everything is closed on
+ * every path.
  */
 export async function runPhoneCall(
   output: Output,
   options: PhoneCallOptions = {},
 ): Promise<PhoneCallSummary> {
   const clock = options.clock ?? systemClock;
-  const sim = await startRealtimeSimulator({ clock });
+  const provider = await startPhoneProvider(options.provider ?? 'openai', clock);
   const events: RealtimeSessionEvent[] = [];
-  const truncates: number[] = [];
   let caller: SimulatedCaller | undefined;
   const streams = new TwilioMediaStreamServer({
     path: '/media',
@@ -74,7 +75,7 @@ export async function runPhoneCall(
     dtmfMessage: (digit) => `The caller pressed ${digit}.`,
     session: () => {
       const session = new RealtimeSession(pharmacyAgent, {
-        model: new OpenAIRealtimeModel({ apiKey: 'sk-simulator', url: sim.url }),
+        model: provider.model,
         clock,
         playbackTracker: new ReportedPlaybackTracker(),
         config: {
@@ -84,7 +85,7 @@ export async function runPhoneCall(
         },
         reconnect: false,
       });
-      for (const type of ['tool_done', 'audio_interrupted', 'turn_done'] as const) {
+      for (const type of ['tool_done', 'audio_interrupted', 'turn_done', 'error'] as const) {
         session.on(type, (event) => events.push(event));
       }
       session.on('tool_started', (event) => output.line(`agent      ⚙ ${event.name}(${event.arguments})`));
@@ -102,18 +103,14 @@ export async function runPhoneCall(
   server.on('upgrade', (request, socket, head) => {
     if (!streams.handleUpgrade(request, socket, head)) socket.destroy();
   });
-  sim.onClientEvent(({ event }) => {
-    const wire = event as { type: string; audio_end_ms?: number };
-    if (wire.type === 'conversation.item.truncate') truncates.push(Number(wire.audio_end_ms));
-  });
   try {
-    sim.script(...PHONE_SCRIPT);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     output.line(
-      'Parley phone: a simulated caller → Twilio Media Streams bridge → RealtimeSession → OpenAI Realtime simulator',
+      `Parley phone: a simulated caller → Twilio Media Streams bridge → RealtimeSession → ${provider.label}`,
     );
     output.line(`line       ☎ ws://127.0.0.1:${port}/media (µ-law 8 kHz, 20 ms frames, a mark after each)`);
+    output.line(`audio      ${provider.audioPath}`);
     caller = await SimulatedCaller.dial({
       url: `ws://127.0.0.1:${port}/media`,
       clock,
@@ -137,9 +134,14 @@ export async function runPhoneCall(
       `caller     ✋ barges in: "${CALLER_LINES[1]}" (Twilio has echoed the marks up to ${Math.floor(heardAtBargeIn / BYTES_PER_MS)} ms)`,
     );
     live.say(utterance(CALLER_LINES[1]));
-    await live.until((c) => c.clears === 1 && truncates.length === 1);
+    const truncations = provider.truncations;
+    const interrupted = () => events.find((e) => e.type === 'audio_interrupted');
+    await live.until((c) => c.clears === 1 && interrupted() !== undefined && (truncations?.length ?? 1) >= 1);
+    const heardAtInterruption = (interrupted() as { heardMs?: number }).heardMs;
     output.line(
-      `line       ⏹ clear sent; the answer is truncated at ${truncates[0]} ms (the last acknowledged mark)`,
+      truncations === undefined
+        ? `line       ⏹ clear sent; the caller heard ${heardAtInterruption} ms (the last acknowledged mark): the provider cannot truncate, the session keeps what was heard`
+        : `line       ⏹ clear sent; the answer is truncated at ${truncations[0]} ms (the last acknowledged mark)`,
     );
     await live.until(() => events.filter((e) => e.type === 'turn_done').length >= 3);
     const beforeKey = live.heardBytes;
@@ -161,7 +163,8 @@ export async function runPhoneCall(
     return {
       toolCalls: events.flatMap((e) => (e.type === 'tool_done' ? [e.name] : [])),
       heardAtBargeInMs: Math.floor(heardAtBargeIn / BYTES_PER_MS),
-      truncatedAtMs: truncates[0],
+      heardAtInterruptionMs: heardAtInterruption,
+      truncatedAtMs: truncations?.[0],
       digits,
       turns,
       endReason,
@@ -171,6 +174,6 @@ export async function runPhoneCall(
     caller?.drop();
     await streams.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await sim.close();
+    await provider.close();
   }
 }

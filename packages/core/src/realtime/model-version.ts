@@ -1,3 +1,4 @@
+import { UserError } from '../errors.js';
 import type { RealtimeCommand, RealtimeConnection, RealtimeEvent, RealtimeModel } from './seam.js';
 import { REALTIME_SPECIFICATION_VERSION } from './seam.js';
 import type {
@@ -82,6 +83,10 @@ function commandV1(command: RealtimeCommand): RealtimeCommandV1 {
     }
     case 'truncateItem':
       return { type: 'truncateItem', itemId: command.itemId, audioEndMs: command.heardMs };
+    case 'sendDtmf':
+      throw new UserError('A version 1 realtime model carries no phone call: it cannot press a key.', {
+        code: 'capability_not_supported',
+      });
     default:
       return command;
   }

@@ -10,6 +10,7 @@ import {
   type RealtimeContentPartV2,
   type RealtimeContextAppendKindV2,
   type RealtimeCreateResponseCommandV2,
+  type RealtimeDtmfDigitV2,
   type RealtimeEventV2,
   type RealtimeItemInputV2,
   type RealtimeItemV2,
@@ -48,6 +49,7 @@ export type RealtimeConnectOptions = RealtimeConnectOptionsV2;
 export type RealtimeCommand = RealtimeCommandV2;
 export type CreateResponseCommand = RealtimeCreateResponseCommandV2;
 export type AppendContextCommand = RealtimeAppendContextCommandV2;
+export type DtmfDigit = RealtimeDtmfDigitV2;
 export type ContextAppendKind = RealtimeContextAppendKindV2;
 export type RealtimeEvent = RealtimeEventV2;
 export type RealtimeEventType = RealtimeEventV2['type'];

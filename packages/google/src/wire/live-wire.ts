@@ -5,6 +5,7 @@
  * reverse. Names and shapes only, no logic; readers must still tolerate extra fields and unknown messages. The test
  * suite checks these shapes against `@google/genai`'s own types.
  */
+import type { RealtimeConnection } from '@parley/core';
 
 /** Audio, video or another media chunk: base64 `data` with its MIME type (`audio/pcm;rate=16000`). */
 export interface GeminiBlob {
@@ -176,6 +177,11 @@ export const GEMINI_INPUT_SAMPLE_RATE = 16000;
 export const GEMINI_INPUT_MIME_TYPE = 'audio/pcm;rate=16000';
 /** The service speaks PCM16 mono at 24 kHz. */
 export const GEMINI_OUTPUT_SAMPLE_RATE = 24000;
+/** The formats a Gemini Live connection declares (`audioFormats`): PCM16 16 kHz in, PCM16 24 kHz out. */
+export const GEMINI_AUDIO_FORMATS = {
+  input: { encoding: 'pcm16', sampleRate: GEMINI_INPUT_SAMPLE_RATE },
+  output: { encoding: 'pcm16', sampleRate: GEMINI_OUTPUT_SAMPLE_RATE },
+} as const satisfies RealtimeConnection['audioFormats'];
 
 /** A duration string of the wire (`"12.5s"`) in milliseconds; `undefined` when it is not one. */
 export function durationMs(value: string | undefined): number | undefined {

@@ -560,6 +560,9 @@ export class MockRealtimeConnection implements RealtimeConnection {
       case 'appendContext':
         this.#error(command, 'capability_not_supported', 'The mock realtime model has no context appends.');
         return;
+      case 'sendDtmf':
+        this.#error(command, 'capability_not_supported', 'The mock realtime model carries no phone call.');
+        return;
     }
   }
 

@@ -128,6 +128,13 @@ export class LiveCommands {
       case 'truncateItem':
         ports.refuse(command, `GPT-Live has no conversation items: "${command.type}" is not supported.`);
         return;
+      case 'sendDtmf': {
+        // Only the sideband of a SIP call carries it: elsewhere the service refuses it with an error naming this id.
+        const id = ports.eventId('sendDtmf');
+        this.#requests.set(id, 'sendDtmf');
+        ports.write({ type: 'transport.dtmf.send', event_id: id, event: command.digit });
+        return;
+      }
     }
   }
 

@@ -1,4 +1,4 @@
-import type { ContextAppendKind, RealtimeEvent } from '@parley/core';
+import { type ContextAppendKind, isDtmfDigit, type RealtimeEvent } from '@parley/core';
 import { decodeBase64 } from '../shared/base64.js';
 import { isPlainObject, type JsonObject, stringField } from '../shared/deep-merge.js';
 import type { LiveServerEvent } from '../shared/live-wire-events.js';
@@ -92,6 +92,17 @@ export class LiveServerEvents {
       case 'session.usage.updated':
         this.#usage(event);
         return;
+      case 'transport.dtmf.received': {
+        const digit = stringField(event.event);
+        if (digit !== undefined && isDtmfDigit(digit)) this.#hooks.emit({ type: 'dtmf_received', digit });
+        return;
+      }
+      case 'transport.dtmf.sent':
+      case 'transport.dtmf.send': {
+        const id = stringField(event.client_event_id);
+        if (id !== undefined) this.#hooks.acknowledged(id);
+        return;
+      }
       case 'session.updated':
         this.#hooks.updated(isPlainObject(event.session) ? event.session : {});
         return;

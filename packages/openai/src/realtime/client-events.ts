@@ -134,6 +134,10 @@ export function toClientEvent(
         event_id: eventId,
         item: { type: 'function_call_output', call_id: command.callId, output: command.output },
       };
+    case 'sendDtmf':
+      throw new UserError('The OpenAI Realtime API has no message that presses a key on a call.', {
+        code: 'capability_not_supported',
+      });
     default:
       throw new UserError(`Unknown realtime command "${(command as { type: string }).type}".`, {
         code: 'invalid_command',

@@ -199,6 +199,14 @@ export class LiveSimulatorSession {
     this.#broadcast(this.#event({ type: 'error', error: { type: 'server_error', code, message } }));
   }
 
+  /**
+   * The caller pressed a key on the phone call this session answers: `transport.dtmf.received`, as the service sends
+   * it on a SIP call (a test control: the simulator has no SIP leg of its own).
+   */
+  callerPressed(digit: string): void {
+    this.#broadcast(this.#event({ type: 'transport.dtmf.received', event: digit }));
+  }
+
   /** The primary socket went away without `session.close`: the session ends for its sidebands. */
   primaryLost(): void {
     this.close('connection_lost');

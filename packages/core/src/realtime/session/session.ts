@@ -3,8 +3,10 @@ import { brand } from '../../brand.js';
 import { UserError } from '../../errors.js';
 import { errorText } from '../../logger.js';
 import { copyUsage, type Usage } from '../../usage.js';
+import { isDtmfDigit } from '../dtmf.js';
 import type {
   ContextAppendKind,
+  DtmfDigit,
   RealtimeCapabilities,
   RealtimeModel,
   RealtimeSessionConfig,
@@ -233,6 +235,26 @@ export class RealtimeSession<TContext = unknown>
   }
 
   /**
+   * Presses a key on the phone call the provider carries (GPT-Live on a SIP call). A provider that carries no call
+   * refuses it: an `error` event, or a `UserError` before anything is sent.
+   */
+  sendDtmf(digit: DtmfDigit): void {
+    requireDtmfDigit('sendDtmf', digit);
+    this.#parts.state.send({ type: 'sendDtmf', digit }, 'send a DTMF key');
+  }
+
+  /**
+   * Reports a key the caller pressed on a line the app carries (a telephony bridge calls it for each key): emitted
+   * as a `dtmf` event (`source: 'line'`), as the keys of a call the provider carries are. A closed session drops it.
+   */
+  receiveDtmf(digit: DtmfDigit): void {
+    requireDtmfDigit('receiveDtmf', digit);
+    const state = this.#parts.state;
+    if (state.closing || state.status === 'closed') return;
+    state.emit({ type: 'dtmf', digit, source: 'line' });
+  }
+
+  /**
    * Asks the model to respond now. The request waits while another conversation response is active; while it
    * waits, a plain one (no options) is joined by later queued inputs and tool follow-ups (one response answers
    * them all). The returned handle resolves with the response id once the provider started it; see
@@ -299,5 +321,13 @@ export class RealtimeSession<TContext = unknown>
         ? { approved: false as const, message: options.message }
         : { approved: false as const };
     this.#parts.decisions.decide(callId, decision, options.always ?? false);
+  }
+}
+
+function requireDtmfDigit(method: string, digit: unknown): void {
+  if (!isDtmfDigit(digit)) {
+    throw new UserError(
+      `${method}(digit) takes one DTMF key: '0'–'9', '*', '#' or 'A'–'D' (got ${JSON.stringify(digit)}).`,
+    );
   }
 }

@@ -2,6 +2,7 @@ import type { Agent } from '../../../agent.js';
 import type { ToolInvocationResult } from '../../../tool.js';
 import type {
   ContextAppendKind,
+  DtmfDigit,
   RealtimeResponseEndReason,
   RealtimeResponseStatus,
   RealtimeUsage,
@@ -233,6 +234,11 @@ export type RealtimeSessionEvent<TContext = unknown> =
   | { type: 'usage_updated'; audioSeconds: number; contextWindowRatio?: number }
   /** The provider's continuous output carried silence between responses (providers with `continuousAudio`). */
   | { type: 'output_silence'; durationMs: number }
+  /**
+   * The caller pressed a key: on the phone call the provider carries (`source: 'provider'`, e.g. GPT-Live on SIP), or
+   * on a line the app carries and reports with `receiveDtmf` (`source: 'line'`, e.g. `@parley/twilio`).
+   */
+  | { type: 'dtmf'; digit: DtmfDigit; source: 'provider' | 'line' }
   /** The first audio of a message: it starts playing (one per message, before its first `audio`). */
   | { type: 'audio_started'; responseId: string; itemId: string }
   /** A chunk of assistant audio: PCM16, 24 kHz, mono. Play it in order. */

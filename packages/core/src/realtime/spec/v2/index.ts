@@ -34,6 +34,12 @@ export type { RealtimeUsageV1 as RealtimeUsageV2 } from '../v1/realtime-usage-v1
 export type { RealtimeCommandV2 } from './realtime-command-v2.js';
 export type { RealtimeConnectionV2 } from './realtime-connection-v2.js';
 export type { RealtimeCreateResponseCommandV2 } from './realtime-create-response-command-v2.js';
+export type {
+  RealtimeDtmfDigitV2,
+  RealtimeDtmfReceivedEventV2,
+  RealtimeSendDtmfCommandV2,
+} from './realtime-dtmf-v2.js';
+export type { RealtimeErrorEventV2 } from './realtime-error-event-v2.js';
 export type { RealtimeEventV2 } from './realtime-event-v2.js';
 export { REALTIME_SPECIFICATION_VERSION_V2, type RealtimeModelV2 } from './realtime-model-v2.js';
 export type { RealtimeResponseDoneEventV2 } from './realtime-response-done-event-v2.js';

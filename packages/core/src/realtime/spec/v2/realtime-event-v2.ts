@@ -1,12 +1,17 @@
 import type { RealtimeEventV1 } from '../v1/realtime-event-v1.js';
+import type { RealtimeDtmfReceivedEventV2 } from './realtime-dtmf-v2.js';
+import type { RealtimeErrorEventV2 } from './realtime-error-event-v2.js';
 import type { RealtimeResponseDoneEventV2 } from './realtime-response-done-event-v2.js';
 import type { RealtimeResponseStartedEventV2 } from './realtime-response-started-event-v2.js';
 
 /**
  * The closed set of normalized events a connection emits: version 1's, with `response_started` and `response_done`
- * saying `ephemeral` (was `conversation: 'default' | 'none'`) and the end reason `user_turn` (was `turn_detected`).
+ * saying `ephemeral` (was `conversation: 'default' | 'none'`) and the end reason `user_turn` (was `turn_detected`), and
+ * `dtmf_received` (new); `error` may name any version 2 command.
  */
 export type RealtimeEventV2 =
-  | Exclude<RealtimeEventV1, { type: 'response_started' } | { type: 'response_done' }>
+  | Exclude<RealtimeEventV1, { type: 'response_started' } | { type: 'response_done' } | { type: 'error' }>
+  | RealtimeErrorEventV2
   | RealtimeResponseStartedEventV2
-  | RealtimeResponseDoneEventV2;
+  | RealtimeResponseDoneEventV2
+  | RealtimeDtmfReceivedEventV2;

@@ -1,4 +1,5 @@
-import { decodeSpeechTexts, speechAudio } from '@parley/simulator';
+import { bytesPerMs } from '../shared/audio-codec.js';
+import { speechAudio } from '../shared/sim-audio.js';
 
 /**
  * What the Gemini simulator hears: PCM16 mono at the rate its MIME type names (16 kHz by default). "Speech" made with
@@ -7,8 +8,8 @@ import { decodeSpeechTexts, speechAudio } from '@parley/simulator';
  */
 
 /** Bytes per millisecond of PCM16 mono at `rate`. */
-export function pcmBytesPerMs(rate: number): number {
-  return (rate / 1000) * 2;
+function pcmBytesPerMs(rate: number): number {
+  return bytesPerMs({ type: 'audio/pcm', rate });
 }
 
 /** PCM16 16 kHz "speech" carrying `text` (default 60 ms per character, at least 300 ms). */
@@ -20,11 +21,6 @@ export function geminiSpeech(text: string, durationMs = Math.max(300, text.lengt
 /** `ms` milliseconds of PCM16 16 kHz silence. */
 export function geminiSilence(ms: number): Uint8Array {
   return new Uint8Array(Math.round(ms * pcmBytesPerMs(16000)));
-}
-
-/** The texts a PCM16 buffer carries (any rate). */
-export function heardTexts(pcm: Uint8Array): string[] {
-  return decodeSpeechTexts(pcm);
 }
 
 const FRAME_MS = 10;

@@ -1,8 +1,16 @@
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { type Clock, systemClock } from '@parley/core';
-import { type WebSocket, WebSocketServer } from 'ws';
-import type { GeminiClientMessage } from '../wire/live-wire.js';
+import type { GeminiClientMessage } from '@parley/google';
+import { WebSocketServer } from 'ws';
+import {
+  admitUpgrade,
+  type ClosableClient,
+  closeSimulatorServer,
+  listenOnLoopback,
+  refuseUpgrade,
+  type UpgradeRecord,
+} from '../shared/sim-server.js';
 import { GeminiScript, type GeminiScriptedTurn } from './gemini-script.js';
 import { GeminiSimSession } from './gemini-sim-session.js';
 import { type GeminiSimulatorOptions, resolveSimulatorSettings } from './gemini-sim-settings.js';
@@ -13,12 +21,7 @@ const GEMINI_PATH =
 const VERTEX_PATH = /^\/ws\/google\.cloud\.aiplatform\.(v1|v1beta1)\.LlmBidiService\/BidiGenerateContent$/;
 
 /** One upgrade request the simulator saw. */
-export interface GeminiUpgradeRecord {
-  path: string;
-  headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** 101 when accepted, else the HTTP status it was refused with. */
-  status: number;
-}
+export type GeminiUpgradeRecord = UpgradeRecord;
 
 /** A running Gemini Live simulator on loopback. */
 export interface GeminiSimulator {
@@ -63,7 +66,7 @@ export async function startGeminiSimulator(options: GeminiSimulatorOptions = {})
   const sessions: GeminiSimSession[] = [];
   const upgrades: GeminiUpgradeRecord[] = [];
   const received: { connection: number; message: GeminiClientMessage }[] = [];
-  const sockets = new Set<WebSocket>();
+  const clients: ClosableClient[] = [];
   const waiting: ((session: GeminiSimSession) => void)[] = [];
   const listeners = new Set<(message: GeminiClientMessage, connection: number) => void>();
   const onClientMessage = (listener: (message: GeminiClientMessage, connection: number) => void) => {
@@ -79,30 +82,17 @@ export async function startGeminiSimulator(options: GeminiSimulatorOptions = {})
   });
   const wss = new WebSocketServer({ noServer: true });
 
-  const refuse = (socket: Socket, record: GeminiUpgradeRecord, status: number, message: string) => {
-    record.status = status;
-    const body = JSON.stringify({
+  const refuse = (socket: Socket, record: GeminiUpgradeRecord, status: number, message: string) =>
+    refuseUpgrade(socket, record, status, {
       error: { code: status, message, status: status === 401 ? 'UNAUTHENTICATED' : 'NOT_FOUND' },
     });
-    socket.end(
-      `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Not Found'}\r\nContent-Type: application/json\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  };
 
   server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
-    const url = new URL((request.url ?? '/').replace(/^\/+/, '/'), 'http://127.0.0.1');
-    const record: GeminiUpgradeRecord = {
-      path: url.pathname + url.search,
-      headers: { ...request.headers },
-      status: 101,
-    };
-    upgrades.push(record);
-    if (closing) {
-      record.status = 503;
-      socket.destroy();
-      return;
-    }
+    // A base URL with a trailing slash makes clients ask for `//ws/…`.
+    request.url = (request.url ?? '/').replace(/^\/+/, '/');
+    const admitted = admitUpgrade(request, socket, upgrades, closing);
+    if (!admitted) return;
+    const { url, record } = admitted;
     const gemini = GEMINI_PATH.exec(url.pathname);
     let credentialsValid: boolean;
     if (gemini) {
@@ -125,9 +115,13 @@ export async function startGeminiSimulator(options: GeminiSimulatorOptions = {})
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
-      sockets.add(ws);
       const session = new GeminiSimSession(ws, sessions.length, { settings, clock, script, store });
       sessions.push(session);
+      clients.push({
+        close: (code, reason) => session.closeWith(code, reason),
+        terminate: () => ws.terminate(),
+        closed: session.closed,
+      });
       ws.on('message', (data, isBinary) => {
         if (isBinary) return;
         const text = data.toString();
@@ -141,7 +135,6 @@ export async function startGeminiSimulator(options: GeminiSimulatorOptions = {})
         if (!wasReady && session.ready) for (const resolve of waiting.splice(0)) resolve(session);
       });
       ws.on('close', (code) => {
-        sockets.delete(ws);
         session.socketClosed(code);
       });
       ws.on('error', () => {});
@@ -154,10 +147,7 @@ export async function startGeminiSimulator(options: GeminiSimulatorOptions = {})
     });
   });
 
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-  });
+  const port = await listenOnLoopback(server, options.port);
 
   return {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -188,17 +178,7 @@ export async function startGeminiSimulator(options: GeminiSimulatorOptions = {})
     async close() {
       if (closing) return;
       closing = true;
-      for (const session of sessions) session.closeWith(1001, 'simulator closed');
-      const cutOff = setTimeout(() => {
-        for (const socket of sockets) socket.terminate();
-      }, 1000);
-      await Promise.all(sessions.map((session) => session.closed));
-      clearTimeout(cutOff);
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await closeSimulatorServer(server, wss, clients);
     },
   };
 }

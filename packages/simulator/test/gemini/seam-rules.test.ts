@@ -1,7 +1,7 @@
 import { Agent, tool } from '@parley/core';
+import type { GeminiContent } from '@parley/google';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { GeminiContent } from '../src/index.js';
 import { geminiRig } from './rig.js';
 
 type Rig = Awaited<ReturnType<typeof geminiRig>>;

@@ -5,13 +5,13 @@ import type {
   GeminiFunctionCall,
   GeminiServerMessage,
   GeminiSetup,
-} from '../wire/live-wire.js';
-import { durationString } from '../wire/live-wire.js';
+} from '@parley/google';
+import { durationString } from '@parley/google';
+import { assistantAudio, decodeSpeechTexts } from '../shared/sim-audio.js';
 import { echoTurn, type GeminiScript, type GeminiScriptedOutput, speechMs } from './gemini-script.js';
 import type { ResolvedSimulatorSettings } from './gemini-sim-settings.js';
+import { EnergyActivityDetector } from './gemini-speech.js';
 import type { ResumptionStore } from './resumption-store.js';
-import { EnergyActivityDetector, heardTexts } from './sim-speech.js';
-import { modelVoice } from './sim-voice.js';
 
 /** The socket side a simulated session writes to (the `ws` package's server socket). */
 export interface SimSocket {
@@ -376,7 +376,7 @@ export class GeminiSimSession {
     this.#userActive = false;
     const audio = concat(this.#userAudio);
     this.#userAudio = [];
-    const text = heardTexts(audio).join(' ') || this.#script.nextHeard() || '';
+    const text = decodeSpeechTexts(audio).join(' ') || this.#script.nextHeard() || '';
     if (this.setup?.inputAudioTranscription && text) {
       const words = text.split(/(?<= )/);
       for (const [i, word] of words.entries()) {
@@ -498,7 +498,7 @@ export class GeminiSimSession {
     const piece = output.text.slice(from, to);
     const audioOut = this.setup?.generationConfig?.responseModalities?.[0] !== 'TEXT';
     if (audioOut) {
-      const audio = modelVoice(chunkMs, turn.audioMs);
+      const audio = assistantAudio(chunkMs, Math.round(turn.audioMs * 24));
       this.#send({
         serverContent: {
           modelTurn: {

@@ -1,12 +1,12 @@
 import { GoogleGenAI, type LiveServerMessage, Modality, type Session } from '@google/genai';
-import { FastForwardClock } from '@parley/simulator';
-import { afterEach, describe, expect, it } from 'vitest';
 import {
+  FastForwardClock,
   type GeminiSimulator,
   geminiSilence,
   geminiSpeech,
   startGeminiSimulator,
-} from '../src/testing/index.js';
+} from '@parley/simulator';
+import { afterEach, describe, expect, it } from 'vitest';
 
 /**
  * The official client as witness: `@google/genai`'s Live session runs conversations against the simulator, and every

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { codeRegion } from '@parley/conformance';
 import { expect, test } from 'vitest';
 
-const doc = readFileSync(new URL('../../../docs/providers/google.md', import.meta.url), 'utf8');
+const doc = readFileSync(new URL('../../../../docs/providers/google.md', import.meta.url), 'utf8');
 
 // The example runs as users run it: the simulator paces its turns in real time (about 2 s).
 test('the voice agent example in docs/providers/google.md runs against the Gemini simulator', {
@@ -12,7 +12,7 @@ test('the voice agent example in docs/providers/google.md runs against the Gemin
   const console = { log: (...parts: unknown[]) => printed.push(parts.join(' ')) };
   const { Agent, RealtimeSession, tool } = await import('@parley/core');
   const { GeminiLiveModel } = await import('@parley/google');
-  const { startGeminiSimulator } = await import('@parley/google/testing');
+  const { startGeminiSimulator } = await import('@parley/simulator');
   const { z } = await import('zod');
 
   // #region voice

@@ -1,4 +1,4 @@
-import type { GeminiContent } from '../wire/live-wire.js';
+import type { GeminiContent } from '@parley/google';
 
 interface Entry {
   history: GeminiContent[];

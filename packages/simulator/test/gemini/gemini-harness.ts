@@ -11,21 +11,21 @@ import type {
   RealtimeModel,
   RealtimeSessionConfig,
 } from '@parley/core';
-import { FastForwardClock } from '@parley/simulator';
-import { type HarnessTransport, TransportFaults } from '@parley/transport/testing';
 import {
   type GeminiClientMessage,
   type GeminiContent,
   GeminiLiveModel,
   type GeminiSetup,
-} from '../src/index.js';
+} from '@parley/google';
 import {
+  FastForwardClock,
   type GeminiScriptedOutput,
   type GeminiScriptedTurn,
   type GeminiSimulator,
   type GeminiSimulatorOptions,
   startGeminiSimulator,
-} from '../src/testing/index.js';
+} from '@parley/simulator';
+import { type HarnessTransport, TransportFaults } from '@parley/transport/testing';
 
 /** What the harness hands the adapter under test: its clock and a WebSocket the harness can fault. */
 export interface GeminiHarnessTransport extends HarnessTransport {

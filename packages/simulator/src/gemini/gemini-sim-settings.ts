@@ -1,6 +1,6 @@
 import type { Clock } from '@parley/core';
 import { optionKeys } from '@parley/core/internal';
-import { DEFAULT_PACE, type SimulatorPacing } from '@parley/simulator';
+import { DEFAULT_PACE, type SimulatorPacing } from '../shared/pace.js';
 
 /** Close codes the simulated service ends a connection with. The service documents none of them; these are the ones
  * its gateway is seen to use. */

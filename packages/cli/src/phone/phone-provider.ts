@@ -1,0 +1,58 @@
+import type { Clock, RealtimeModel } from '@parley/core';
+import { GeminiLiveModel } from '@parley/google';
+import { OpenAIRealtimeModel } from '@parley/openai';
+import { startGeminiSimulator, startRealtimeSimulator } from '@parley/simulator';
+import { CALLER_LINES, GEMINI_PHONE_SCRIPT, PHONE_SCRIPT } from './phone-script.js';
+
+/** The simulated providers `parley phone` runs a call against. */
+export const PHONE_PROVIDERS = ['openai', 'gemini'] as const;
+export type PhoneProviderName = (typeof PHONE_PROVIDERS)[number];
+
+/** A simulator started for one call, and the model pointed at it. */
+export interface PhoneProvider {
+  /** What the timeline calls it. */
+  readonly label: string;
+  /** How the line's µ-law reaches the provider. */
+  readonly audioPath: string;
+  readonly model: RealtimeModel;
+  /**
+   * Where the provider was told to cut the interrupted answer (`conversation.item.truncate`), in ms; `undefined` for a
+   * provider that cannot truncate (the session keeps what was heard in its history and turn report).
+   */
+  readonly truncations: readonly number[] | undefined;
+  close(): Promise<void>;
+}
+
+/** Starts the simulator of `name` on `clock`, scripted for the phone call, and the model that talks to it. */
+export async function startPhoneProvider(name: PhoneProviderName, clock: Clock): Promise<PhoneProvider> {
+  switch (name) {
+    case 'openai': {
+      const sim = await startRealtimeSimulator({ clock });
+      const truncations: number[] = [];
+      sim.onClientEvent(({ event }) => {
+        const wire = event as { type: string; audio_end_ms?: number };
+        if (wire.type === 'conversation.item.truncate') truncations.push(Number(wire.audio_end_ms));
+      });
+      sim.script(...PHONE_SCRIPT);
+      return {
+        label: 'OpenAI Realtime simulator',
+        audioPath: 'G.711 µ-law passed through both ways',
+        model: new OpenAIRealtimeModel({ apiKey: 'sk-simulator', url: sim.url }),
+        truncations,
+        close: () => sim.close(),
+      };
+    }
+    case 'gemini': {
+      const sim = await startGeminiSimulator({ clock });
+      sim.respondWith(...GEMINI_PHONE_SCRIPT);
+      for (const line of CALLER_LINES) sim.hear(line);
+      return {
+        label: 'Gemini Live simulator',
+        audioPath: "µ-law 8 kHz ↔ PCM16 16 kHz in / 24 kHz out, converted by the session's AudioConverter",
+        model: new GeminiLiveModel({ apiKey: 'test-key', baseUrl: sim.wsBaseUrl, clock, keepalive: false }),
+        truncations: undefined,
+        close: () => sim.close(),
+      };
+    }
+  }
+}
