@@ -78,6 +78,7 @@ export class MyRealtimeConnection implements RealtimeConnection {
       case 'cancelResponse':
       case 'sendToolOutput':
       case 'appendContext': // only providers that declare contextAppends receive it
+      case 'clearOutputAudio': // only providers that declare servicePlayback receive it
         // TODO: translate the command into your service's message and send it. Problems the service reports
         // later arrive as `error` events (with the command's `clientRequestId` where it has one), never as throws.
         return;

@@ -28,6 +28,10 @@ export class ForwardingConnection implements RealtimeConnection {
     return this.inner.resumed;
   }
 
+  get servicePlayback(): boolean | undefined {
+    return this.inner.servicePlayback;
+  }
+
   send(command: RealtimeCommand): void {
     this.inner.send(command);
   }

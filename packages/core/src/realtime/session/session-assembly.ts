@@ -11,6 +11,7 @@ import {
   historyReplayStrategy,
   resumptionStrategy,
   sentContentStrategy,
+  servicePlaybackStrategy,
   turnDetectionStrategy,
 } from './capability-strategies.js';
 import { ConnectionLifecycle, type ConnectionLifecyclePort } from './connection/connection-lifecycle.js';
@@ -363,6 +364,11 @@ class SessionAssembly<TContext>
     const setting =
       confirmed && 'turnDetection' in confirmed ? confirmed.turnDetection : options.config.turnDetection;
     return turnDetectionStrategy.providerCancelsOnSpeech(setting, options.model.capabilities);
+  }
+
+  /** {@link InterruptionPort}: the live connection may say it differently from the model (a sideband, WebRTC). */
+  servicePlayback(): boolean {
+    return servicePlaybackStrategy(this.options.model.capabilities, this.state.connection);
   }
 
   // ── what a released connection takes with it ────────────────────────────────────────────────

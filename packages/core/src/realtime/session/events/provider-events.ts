@@ -142,6 +142,14 @@ export class ProviderEventRouter<TContext> {
         return;
       case 'item_truncated':
         to.mirror.itemTruncated(event);
+        if (event.heardMs !== undefined) to.interruptions.serviceTruncated(event.itemId, event.heardMs);
+        return;
+      case 'output_audio_started':
+        to.interruptions.servicePlaying.started(event.responseId);
+        return;
+      case 'output_audio_stopped':
+      case 'output_audio_cleared':
+        to.interruptions.servicePlaying.stopped(event.responseId);
         return;
       case 'delegation_requested':
         to.delegations.requested(event);
