@@ -1,6 +1,7 @@
 import type { Agent } from '../../agent.js';
 import { createRunContext, type RunContext } from '../../context.js';
 import type { ParleyError } from '../../errors.js';
+import type { OutputGuardrail } from '../../guardrails.js';
 import { watchToolSources } from '../../tool-source.js';
 import { audioBytesPerMs } from '../audio.js';
 import type { PlaybackTracker } from '../playback/playback-tracker.js';
@@ -17,11 +18,16 @@ import { ConnectionLifecycle, type ConnectionLifecyclePort } from './connection/
 import { ConnectionSteps, type ConnectionStepsPort } from './connection/connection-steps.js';
 import { Reconnection } from './connection/reconnection.js';
 import { Recycler } from './connection/recycle.js';
+import type { RealtimeSessionEvent } from './events/events.js';
 import { ProviderEventRouter } from './events/provider-events.js';
 import { traceSession } from './events/session-tracing.js';
 import { TurnReports } from './events/turn-reports.js';
 import { correctTrippedResponse } from './guardrails/guardrail-correction.js';
-import { OutputGuardrailMonitor } from './guardrails/output-guardrail-monitor.js';
+import {
+  type GuardrailMonitorHost,
+  type GuardrailTrip,
+  OutputGuardrailMonitor,
+} from './guardrails/output-guardrail-monitor.js';
 import { RealtimeHistory } from './history/history.js';
 import { HistoryMirror } from './history/history-mirror.js';
 import type { TurnSources } from './history/lost-turn.js';
@@ -98,6 +104,7 @@ class SessionAssembly<TContext>
     ToolExecutorPort<TContext>,
     ConnectionStepsPort<TContext>,
     ConnectionLifecyclePort<TContext>,
+    GuardrailMonitorHost<TContext>,
     MessageOutcomes
 {
   // ── the connection-bound core ───────────────────────────────────────────────────────────────
@@ -150,7 +157,8 @@ class SessionAssembly<TContext>
     );
     traceSession(this.state.hub, provider, this.runContext);
     this.tasks = new TaskSet(clock);
-    this.history = new RealtimeHistory((event) => this.state.emit(event));
+    const emit = (event: RealtimeSessionEvent<TContext>) => this.state.emit(event);
+    this.history = new RealtimeHistory(emit);
     this.approvals = new ApprovalBook<TContext>();
     // Without acknowledgements a sent message enters the history as it is sent.
     this.unacknowledged =
@@ -162,6 +170,8 @@ class SessionAssembly<TContext>
     this.tracker = options.playbackTracker;
 
     const { state, history, responses, messageOrder, tracker, runContext, tasks } = this;
+    // One object serves every unit that takes the session's identity as its settings.
+    const identity = { runContext, capabilities, provider };
     const isStopped = (responseId: string) => this.interruptions.isStopped(responseId);
     this.stale = new StaleResponses(clock, options.staleResponseMs, (id, blocked) =>
       this.router.dropStale(id, blocked),
@@ -177,7 +187,7 @@ class SessionAssembly<TContext>
       messageOrder,
       tracker,
       isStopped,
-      emit: (event) => state.emit(event),
+      emit,
     });
     this.mirror = new HistoryMirror(
       history,
@@ -185,7 +195,7 @@ class SessionAssembly<TContext>
       isStopped,
       () => ephemeral.inFlight !== undefined || responses.outOfBandStreaming(),
     );
-    this.interruptions = new Interruptions<TContext>({ capabilities, provider }, this);
+    this.interruptions = new Interruptions<TContext>(identity, this);
     this.playback = new SessionPlayback(
       tracker,
       () => {
@@ -193,7 +203,7 @@ class SessionAssembly<TContext>
       },
       () => this.turns.playbackReported(),
     );
-    this.switcher = new AgentSwitcher<TContext>({ runContext, capabilities, provider }, this);
+    this.switcher = new AgentSwitcher<TContext>(identity, this);
     watchToolSources(runContext, () => void this.switcher.refreshTools());
     this.executor = new ToolExecutor<TContext>(
       {
@@ -205,14 +215,7 @@ class SessionAssembly<TContext>
       },
       this,
     );
-    this.guardrails = new OutputGuardrailMonitor<TContext>({
-      runContext,
-      tasks,
-      debounceChars: options.guardrailDebounceChars,
-      guardrailsFor: (active) => [...options.outputGuardrails, ...active.outputGuardrails],
-      tripped: (trip) => correctTrippedResponse(state, this.interruptions, coordinator, trip),
-      failed: (error) => state.reportError('guardrail', error, 'guardrail_failed'),
-    });
+    this.guardrails = new OutputGuardrailMonitor<TContext>(this);
     this.delegations = new Delegations<TContext>({
       delegate: options.delegate,
       delivery: options.delegateDelivery === 'thought' ? 'thought' : 'commentary',
@@ -220,7 +223,7 @@ class SessionAssembly<TContext>
       tasks,
       history: () => history.items,
       send: (command) => state.send(command),
-      emit: (event) => state.emit(event),
+      emit,
       reportError: (error) => state.reportError('session', error, 'delegation_failed'),
     });
 
@@ -249,7 +252,7 @@ class SessionAssembly<TContext>
       turns: this.turns,
       replaysMessages: historyReplayStrategy(capabilities) === 'items',
     };
-    this.lifecycle = new ConnectionLifecycle<TContext>({ runContext, provider }, this);
+    this.lifecycle = new ConnectionLifecycle<TContext>(identity, this);
     this.router = new ProviderEventRouter(state, {
       runContext,
       delegations: this.delegations,
@@ -292,6 +295,26 @@ class SessionAssembly<TContext>
   /** {@link InterruptionPort}: an interrupted response's outcomes go to the turn reports and the history. */
   get outcomes(): MessageOutcomes {
     return this;
+  }
+
+  /** {@link GuardrailMonitorHost} */
+  get debounceChars(): number {
+    return this.options.guardrailDebounceChars;
+  }
+
+  /** {@link GuardrailMonitorHost}: the session's guardrails, then the agent's. */
+  guardrailsFor(agent: Agent<TContext>): readonly OutputGuardrail<TContext>[] {
+    return [...this.options.outputGuardrails, ...agent.outputGuardrails];
+  }
+
+  /** {@link GuardrailMonitorHost} */
+  tripped(trip: GuardrailTrip<TContext>): void {
+    correctTrippedResponse(this.state, this.interruptions, this.coordinator, trip);
+  }
+
+  /** {@link GuardrailMonitorHost} */
+  failed(error: unknown): void {
+    this.state.reportError('guardrail', error, 'guardrail_failed');
   }
 
   /** {@link AgentSwitchPort} */
