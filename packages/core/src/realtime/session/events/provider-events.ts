@@ -174,7 +174,7 @@ export class ProviderEventRouter<TContext> {
         this.#sessionExpired(event);
         return;
       case 'dtmf_received':
-        to.emit({ type: 'dtmf', digit: event.digit, source: 'provider' });
+        state.emit({ type: 'dtmf', digit: event.digit, source: 'provider' });
         return;
       case 'raw_event':
         if (state.rawEvents) state.emit({ type: 'raw_event', provider: state.provider, event: event.event });
