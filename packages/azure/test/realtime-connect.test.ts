@@ -53,7 +53,7 @@ describe('GA path', () => {
       const connection = await model.connect({ config: {}, rawEvents });
       const events: RealtimeEvent[] = [];
       connection.onEvent((event) => events.push(event));
-      connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+      connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
       await vi.waitFor(() => expect(events.some((e) => e.type === 'response_done')).toBe(true), {
         timeout: 5000,
       });
@@ -203,7 +203,7 @@ describe('legacy preview path', () => {
     connection.send({
       type: 'createResponse',
       clientRequestId: 'req-1',
-      conversation: 'default',
+      ephemeral: false,
       instructions: 'Answer in text.',
     });
     await started;

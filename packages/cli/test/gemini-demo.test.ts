@@ -26,7 +26,7 @@ describe('the Gemini voice demo (parley demo --provider gemini)', () => {
     const text = out.text();
     expect(text).toContain('the embedded Gemini Live simulator');
     expect(text).toContain('🔧 get_balance({"account":"checking"})');
-    expect(text).toContain('barge-in: response cancelled (turn_detected)');
+    expect(text).toContain('barge-in: response cancelled (user_turn)');
     expect(text).toContain('recycled: resumed the service session, 0 item(s) replayed');
     expect(text).toContain(
       '2 tool call(s), 1 barge-in(s), 1 recycle (resumed, 0 replayed), 4 spoken answers.',

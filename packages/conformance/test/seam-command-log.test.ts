@@ -32,7 +32,7 @@ function adapter(): RealtimeModel {
 const request = (id: string): RealtimeCommand => ({
   type: 'createResponse',
   clientRequestId: id,
-  conversation: 'default',
+  ephemeral: false,
 });
 
 test('a command is reported with the session ids once the backend confirms its wire form, in order per type', async () => {

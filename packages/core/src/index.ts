@@ -101,6 +101,7 @@ export {
 } from './realtime/audio-formats/audio-stream-format.js';
 export { decodeG711, encodeG711, type G711Law } from './realtime/audio-formats/g711.js';
 export { Resampler } from './realtime/audio-formats/resampler.js';
+export type { AnyRealtimeModel } from './realtime/model-version.js';
 export {
   type PlaybackTracker,
   RealtimePlaybackTracker,
@@ -129,8 +130,8 @@ export type {
   RealtimeUsage,
   TurnDetectionConfig,
 } from './realtime/seam.js';
-export { declaresCapability } from './realtime/seam.js';
-export type { PendingApproval } from './realtime/session/approvals.js';
+export { declaresCapability, REALTIME_SPECIFICATION_VERSION } from './realtime/seam.js';
+export type { RealtimeReconnectOptions } from './realtime/session/connection/reconnect-options.js';
 export type { BlockedRequest } from './realtime/session/errors.js';
 export {
   CapabilityNotSupportedError,
@@ -162,18 +163,18 @@ export type {
   RealtimeSessionStatus,
   RealtimeToolCallStatus,
   RealtimeTurnMessage,
-} from './realtime/session/events.js';
+} from './realtime/session/events/events.js';
 export type {
   RealtimeFunctionCallHistoryItem,
   RealtimeHistoryItem,
   RealtimeMessageHistoryItem,
-} from './realtime/session/history-item.js';
+} from './realtime/session/history/history-item.js';
 export type { RealtimeSessionOptions, RealtimeSessionSettings } from './realtime/session/options.js';
-export type { SessionPlayback } from './realtime/session/playback-control.js';
-export type { RealtimeReconnectOptions } from './realtime/session/reconnect-options.js';
-export type { GenerateResponseOptions } from './realtime/session/response-generation.js';
-export type { ResponseHandle, ResponseResult } from './realtime/session/response-handle.js';
+export type { SessionPlayback } from './realtime/session/playback/playback-control.js';
+export type { GenerateResponseOptions } from './realtime/session/responses/response-generation.js';
+export type { ResponseHandle, ResponseResult } from './realtime/session/responses/response-handle.js';
 export { RealtimeSession } from './realtime/session/session.js';
+export type { PendingApproval } from './realtime/session/tools/approvals.js';
 export type { RealtimeAppendContextCommandV1 } from './realtime/spec/v1/realtime-append-context-command-v1.js';
 export type { RealtimeAudioFormatV1 } from './realtime/spec/v1/realtime-audio-format-v1.js';
 export type { RealtimeAudioStreamFormatV1 } from './realtime/spec/v1/realtime-audio-stream-format-v1.js';
@@ -196,7 +197,7 @@ export type { RealtimeItemInputV1 } from './realtime/spec/v1/realtime-item-input
 export type { RealtimeItemV1 } from './realtime/spec/v1/realtime-item-v1.js';
 export type { RealtimeJsonSchemaV1 } from './realtime/spec/v1/realtime-json-schema-v1.js';
 export {
-  REALTIME_SPECIFICATION_VERSION,
+  REALTIME_SPECIFICATION_VERSION_V1,
   type RealtimeModelV1,
 } from './realtime/spec/v1/realtime-model-v1.js';
 export type { RealtimeOutputSilenceEventV1 } from './realtime/spec/v1/realtime-output-silence-event-v1.js';
@@ -211,6 +212,18 @@ export type { RealtimeToolDefinitionV1 } from './realtime/spec/v1/realtime-tool-
 export type { RealtimeTurnDetectionV1 } from './realtime/spec/v1/realtime-turn-detection-v1.js';
 export type { RealtimeUsageUpdatedEventV1 } from './realtime/spec/v1/realtime-usage-updated-event-v1.js';
 export type { RealtimeUsageV1 } from './realtime/spec/v1/realtime-usage-v1.js';
+export type { RealtimeCommandV2 } from './realtime/spec/v2/realtime-command-v2.js';
+export type { RealtimeConnectionV2 } from './realtime/spec/v2/realtime-connection-v2.js';
+export type { RealtimeCreateResponseCommandV2 } from './realtime/spec/v2/realtime-create-response-command-v2.js';
+export type { RealtimeEventV2 } from './realtime/spec/v2/realtime-event-v2.js';
+export {
+  REALTIME_SPECIFICATION_VERSION_V2,
+  type RealtimeModelV2,
+} from './realtime/spec/v2/realtime-model-v2.js';
+export type { RealtimeResponseDoneEventV2 } from './realtime/spec/v2/realtime-response-done-event-v2.js';
+export type { RealtimeResponseEndReasonV2 } from './realtime/spec/v2/realtime-response-end-reason-v2.js';
+export type { RealtimeResponseStartedEventV2 } from './realtime/spec/v2/realtime-response-started-event-v2.js';
+export type { RealtimeTruncateItemCommandV2 } from './realtime/spec/v2/realtime-truncate-item-command-v2.js';
 export {
   GuardrailExecutionError,
   InputGuardrailTripwireTriggered,

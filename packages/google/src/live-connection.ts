@@ -157,7 +157,7 @@ export class GeminiLiveConnection implements RealtimeConnection {
         this.#createItem(command.item);
         return;
       case 'createResponse': {
-        if (command.conversation === 'none' || command.tools !== undefined) {
+        if (command.ephemeral || command.tools !== undefined) {
           this.#refuse(
             command,
             'Gemini Live has no per-response options: a response is always part of the conversation, with the ' +

@@ -31,7 +31,7 @@ export interface ModelCall {
  * within it is one assistant message, ended by a tool call, `generationComplete` or the turn's end. The ids are the
  * adapter's own and never go on the wire. A tool call ends its response: the model waits for the tool responses and
  * then answers in a response of its own. A turn the user's activity interrupted ends `cancelled` with reason
- * `turn_detected`. The user's turns exist only as their transcription: one user item per run of input transcription,
+ * `user_turn`. The user's turns exist only as their transcription: one user item per run of input transcription,
  * final when the service says `finished` or when the model's turn begins.
  */
 export class GeminiTurns {
@@ -216,7 +216,7 @@ export class GeminiTurns {
     this.#emit({
       type: 'response_started',
       responseId: turn.responseId,
-      conversation: 'default',
+      ephemeral: false,
       ...(clientRequestId !== undefined && { clientRequestId }),
     });
     return turn;
@@ -268,11 +268,11 @@ export class GeminiTurns {
       type: 'response_done',
       responseId: turn.responseId,
       status: turn.interrupted ? 'cancelled' : 'completed',
-      conversation: 'default',
+      ephemeral: false,
       ...(turn.clientRequestId !== undefined && { clientRequestId: turn.clientRequestId }),
       ...(turn.usage && { usage: turn.usage }),
       ...(turn.interrupted && {
-        reason: turn.cancelled ? ('client_cancelled' as const) : ('turn_detected' as const),
+        reason: turn.cancelled ? ('client_cancelled' as const) : ('user_turn' as const),
       }),
     });
   }

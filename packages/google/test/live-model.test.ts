@@ -145,7 +145,7 @@ describe('GeminiLiveModel against the Gemini simulator', () => {
     rig.simulator.latest?.userStartsSpeaking();
     const done = await events.waitFor('response_done');
     expect(done).toMatchObject({ status: 'cancelled' });
-    expect(done).toMatchObject({ status: 'cancelled', reason: 'turn_detected' });
+    expect(done).toMatchObject({ status: 'cancelled', reason: 'user_turn' });
     expect(events.of('audio_interrupted')).toHaveLength(1);
   });
 

@@ -211,7 +211,7 @@ describe('GeminiLiveModel speaks the seam without faking what the service does n
     session.sendAudio(speech('No, one about cats.'), { commit: true });
     const second = await events.waitFor('response_done', () => true, 2);
     expect(events.of('response_done').map((e) => [e.status, e.reason])).toEqual([
-      ['cancelled', 'turn_detected'],
+      ['cancelled', 'user_turn'],
       ['completed', undefined],
     ]);
     expect(second.status).toBe('completed');

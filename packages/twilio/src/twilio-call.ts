@@ -206,7 +206,7 @@ export class TwilioCall<TContext = unknown> {
         if (this.#start) this.#outbound.clear();
       }),
       session.on('response_started', (event) => {
-        if (event.conversation === 'default') this.#openTurns.add(event.responseId);
+        if (!event.ephemeral) this.#openTurns.add(event.responseId);
       }),
       session.on('turn_done', (event) => {
         this.#openTurns.delete(event.responseId);

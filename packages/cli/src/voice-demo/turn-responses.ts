@@ -3,7 +3,7 @@ import type { RealtimeSession, RealtimeSessionEventOf } from '@parley/core';
 type ResponseDone = RealtimeSessionEventOf<'response_done'>;
 
 /**
- * The default conversation's finished responses, queued as they end, so a turn's responses are read one by one
+ * The conversation's (not ephemeral) finished responses, queued as they end, so a turn's responses are read one by one
  * without missing one that ends between two reads.
  */
 export class TurnResponses {
@@ -14,7 +14,7 @@ export class TurnResponses {
   constructor(session: RealtimeSession) {
     this.#session = session;
     session.on('response_done', (e) => {
-      if (e.conversation !== 'default') return;
+      if (e.ephemeral) return;
       this.#done.push(e);
       this.#wake?.();
     });

@@ -160,7 +160,7 @@ export async function runVoiceCall(call: VoiceCall): Promise<VoiceDemoSummary> {
   const newAgentStarted = nextEvent(
     session,
     'response_started',
-    (e) => e.conversation === 'default' && e.agent.name !== firstAgent,
+    (e) => !e.ephemeral && e.agent.name !== firstAgent,
   );
   const handedOff = nextEvent(session, 'handoff');
   await ask(QUESTIONS.lostCard);

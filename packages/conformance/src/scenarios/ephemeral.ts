@@ -54,12 +54,12 @@ export const ephemeralIsolationScenario: ConformanceScenario = {
         (c) => c.clientRequestId === response.clientRequestId,
       );
       expect(create).toMatchObject({
-        conversation: 'none',
+        ephemeral: true,
         instructions: CODE_INSTRUCTIONS,
         tools: [],
         toolChoice: 'none',
       });
-      expect(events.of('response_started').at(-1)).toMatchObject({ responseId, conversation: 'none' });
+      expect(events.of('response_started').at(-1)).toMatchObject({ responseId, ephemeral: true });
       expect(events.spokenText(responseId)).toBe(CODE_SPEECH);
       expect(session.history).toEqual(historyBefore);
       expect(await harness.conversation()).toEqual(conversationBefore);
@@ -112,7 +112,7 @@ export const concurrentEphemeralScenario: ConformanceScenario = {
       const third = session.generateResponse({ instructions: 'Say it later.', addToHistory: false });
       expect((await third.done).status).toBe('completed');
       const creates = commandsOf(await harness.commands(), 'createResponse');
-      expect(creates.map((c) => c.conversation)).toEqual(['none', 'default', 'none']);
+      expect(creates.map((c) => c.ephemeral)).toEqual([true, false, true]);
     });
   },
 };
@@ -145,7 +145,7 @@ export const ephemeralCancelScenario: ConformanceScenario = {
       expect(events.of('response_done').at(-1)).toMatchObject({
         responseId,
         status: 'cancelled',
-        conversation: 'none',
+        ephemeral: true,
       });
       if (harness.model.capabilities.audioOutput) {
         expect(events.of('audio_interrupted')).toEqual([expect.objectContaining({ responseId })]);

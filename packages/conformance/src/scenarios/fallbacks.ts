@@ -29,7 +29,7 @@ export const capabilityFallbacksScenario: ConformanceScenario = {
         // The app played it to the end (with reported playback, unreported audio counts as unheard).
         for (const done of events.of('audio_done')) session.playback.finished(done.itemId);
         const [create] = commandsOf(await harness.commands(), 'createResponse');
-        expect(create?.conversation).toBe(ephemeralResponse ? 'none' : 'default');
+        expect(create?.ephemeral).toBe(ephemeralResponse);
         const ephemeralWarnings = events
           .of('warning')
           .filter((w) => w.code === 'ephemeral_response_unsupported');
@@ -59,7 +59,7 @@ export const capabilityFallbacksScenario: ConformanceScenario = {
           if (messageTruncation) await harness.waitForCommand('truncateItem', { count: 2 });
           if (mutableChatContext) await harness.waitForCommand('deleteItem');
           const commands = await harness.commands();
-          expect(commandsOf(commands, 'truncateItem').map((t) => [t.itemId, t.audioEndMs])).toEqual(
+          expect(commandsOf(commands, 'truncateItem').map((t) => [t.itemId, t.heardMs])).toEqual(
             messageTruncation
               ? [
                   [heard, 100],

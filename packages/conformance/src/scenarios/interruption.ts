@@ -70,7 +70,7 @@ export const interruptMidMessageScenario: ConformanceScenario = {
         expect(events.of('response_done').at(-1)).toMatchObject({ responseId, status: 'cancelled' });
         if (messageTruncation) {
           expect(commandsOf(commands, 'truncateItem')).toEqual([
-            { type: 'truncateItem', itemId, audioEndMs: 480 },
+            { type: 'truncateItem', itemId, heardMs: 480 },
           ]);
           expect(events.of('warning')).toEqual([]);
         } else {
@@ -127,7 +127,7 @@ export const interruptBeforeAudioScenario: ConformanceScenario = {
         const commands = await harness.commands();
         expect(commandsOf(commands, 'cancelResponse')).toEqual([{ type: 'cancelResponse', responseId }]);
         expect(commandsOf(commands, 'truncateItem')).toEqual(
-          messageTruncation ? [{ type: 'truncateItem', itemId, audioEndMs: 0 }] : [],
+          messageTruncation ? [{ type: 'truncateItem', itemId, heardMs: 0 }] : [],
         );
         expect(commandsOf(commands, 'deleteItem')).toEqual(
           mutableChatContext ? [{ type: 'deleteItem', itemId }] : [],
@@ -191,7 +191,7 @@ export const bargeInScenario: ConformanceScenario = {
           { type: 'audio_interrupted', responseId, itemId, heardMs: 300 },
         ]);
         expect(commandsOf(commands, 'truncateItem')).toEqual(
-          messageTruncation ? [{ type: 'truncateItem', itemId, audioEndMs: 300 }] : [],
+          messageTruncation ? [{ type: 'truncateItem', itemId, heardMs: 300 }] : [],
         );
         expect(session.history.find((i) => i.itemId === itemId)).toMatchObject({ interrupted: true });
         await roundTrip(harness, session, events);
@@ -236,7 +236,7 @@ export const truncationWithoutTranscriptScenario: ConformanceScenario = {
         await contextEdits(harness, messageTruncation ? 1 : 0, 0);
         const commands = await harness.commands();
         expect(commandsOf(commands, 'truncateItem')).toEqual(
-          messageTruncation ? [{ type: 'truncateItem', itemId, audioEndMs: 250 }] : [],
+          messageTruncation ? [{ type: 'truncateItem', itemId, heardMs: 250 }] : [],
         );
         expect(events.of('warning').map((w) => [w.code, w.itemId])).toEqual(
           messageTruncation ? [] : [['message_not_truncated', itemId]],
@@ -290,7 +290,7 @@ export const multiMessageScenario: ConformanceScenario = {
         const { messageTruncation, mutableChatContext } = harness.model.capabilities;
         await contextEdits(harness, messageTruncation ? 3 : 0, mutableChatContext ? 1 : 0);
         const commands = await harness.commands();
-        expect(commandsOf(commands, 'truncateItem').map((t) => [t.itemId, t.audioEndMs])).toEqual(
+        expect(commandsOf(commands, 'truncateItem').map((t) => [t.itemId, t.heardMs])).toEqual(
           messageTruncation
             ? [
                 [b, 200],

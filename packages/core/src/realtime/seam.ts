@@ -1,33 +1,34 @@
 import {
-  REALTIME_CAPABILITY_DEFAULTS_V1,
-  type RealtimeAppendContextCommandV1,
-  type RealtimeAudioStreamFormatV1,
-  type RealtimeCapabilitiesV1,
-  type RealtimeCapabilityV1,
-  type RealtimeCommandV1,
-  type RealtimeConnectionV1,
-  type RealtimeConnectOptionsV1,
-  type RealtimeContentPartV1,
-  type RealtimeContextAppendKindV1,
-  type RealtimeCreateResponseCommandV1,
-  type RealtimeEventV1,
-  type RealtimeItemInputV1,
-  type RealtimeItemV1,
-  type RealtimeModelV1,
-  type RealtimeResponseEndReasonV1,
-  type RealtimeResponseStatusV1,
-  type RealtimeSessionConfigV1,
-  type RealtimeToolDefinitionV1,
-  type RealtimeTurnDetectionV1,
-  type RealtimeUsageV1,
-} from './spec/v1/index.js';
+  REALTIME_CAPABILITY_DEFAULTS_V2,
+  type RealtimeAppendContextCommandV2,
+  type RealtimeAudioStreamFormatV2,
+  type RealtimeCapabilitiesV2,
+  type RealtimeCapabilityV2,
+  type RealtimeCommandV2,
+  type RealtimeConnectionV2,
+  type RealtimeConnectOptionsV2,
+  type RealtimeContentPartV2,
+  type RealtimeContextAppendKindV2,
+  type RealtimeCreateResponseCommandV2,
+  type RealtimeEventV2,
+  type RealtimeItemInputV2,
+  type RealtimeItemV2,
+  type RealtimeModelV2,
+  type RealtimeResponseEndReasonV2,
+  type RealtimeResponseStatusV2,
+  type RealtimeSessionConfigV2,
+  type RealtimeToolDefinitionV2,
+  type RealtimeTurnDetectionV2,
+  type RealtimeUsageV2,
+} from './spec/v2/index.js';
 
 /*
  * The realtime model seam as this release of @parley/core speaks it: the unversioned names are the current
- * specification version (`spec/v1`). Adapters may implement the versioned names; the session uses these.
+ * specification version (`spec/v2`). Adapters may implement the versioned names; the session uses these, and
+ * takes a version 1 model too (see `model-version.ts`).
  */
 
-export { REALTIME_SPECIFICATION_VERSION } from './spec/v1/index.js';
+export { REALTIME_SPECIFICATION_VERSION_V2 as REALTIME_SPECIFICATION_VERSION } from './spec/v2/index.js';
 
 /**
  * Whether `capabilities` declare `capability`, reading an optional flag the provider does not name as its documented
@@ -37,26 +38,26 @@ export function declaresCapability(
   capabilities: RealtimeCapabilities,
   capability: RealtimeCapability,
 ): boolean {
-  return capabilities[capability] ?? REALTIME_CAPABILITY_DEFAULTS_V1[capability] ?? false;
+  return capabilities[capability] ?? REALTIME_CAPABILITY_DEFAULTS_V2[capability] ?? false;
 }
-export type RealtimeModel = RealtimeModelV1;
-export type RealtimeCapabilities = RealtimeCapabilitiesV1;
-export type RealtimeCapability = RealtimeCapabilityV1;
-export type RealtimeConnection = RealtimeConnectionV1;
-export type RealtimeConnectOptions = RealtimeConnectOptionsV1;
-export type RealtimeCommand = RealtimeCommandV1;
-export type CreateResponseCommand = RealtimeCreateResponseCommandV1;
-export type AppendContextCommand = RealtimeAppendContextCommandV1;
-export type ContextAppendKind = RealtimeContextAppendKindV1;
-export type RealtimeEvent = RealtimeEventV1;
-export type RealtimeEventType = RealtimeEventV1['type'];
-export type RealtimeItem = RealtimeItemV1;
-export type RealtimeItemInput = RealtimeItemInputV1;
-export type RealtimeContentPart = RealtimeContentPartV1;
-export type RealtimeSessionConfig = RealtimeSessionConfigV1;
-export type RealtimeAudioStreamFormat = RealtimeAudioStreamFormatV1;
-export type RealtimeToolDefinition = RealtimeToolDefinitionV1;
-export type TurnDetectionConfig = RealtimeTurnDetectionV1;
-export type RealtimeResponseStatus = RealtimeResponseStatusV1;
-export type RealtimeResponseEndReason = RealtimeResponseEndReasonV1;
-export type RealtimeUsage = RealtimeUsageV1;
+export type RealtimeModel = RealtimeModelV2;
+export type RealtimeCapabilities = RealtimeCapabilitiesV2;
+export type RealtimeCapability = RealtimeCapabilityV2;
+export type RealtimeConnection = RealtimeConnectionV2;
+export type RealtimeConnectOptions = RealtimeConnectOptionsV2;
+export type RealtimeCommand = RealtimeCommandV2;
+export type CreateResponseCommand = RealtimeCreateResponseCommandV2;
+export type AppendContextCommand = RealtimeAppendContextCommandV2;
+export type ContextAppendKind = RealtimeContextAppendKindV2;
+export type RealtimeEvent = RealtimeEventV2;
+export type RealtimeEventType = RealtimeEventV2['type'];
+export type RealtimeItem = RealtimeItemV2;
+export type RealtimeItemInput = RealtimeItemInputV2;
+export type RealtimeContentPart = RealtimeContentPartV2;
+export type RealtimeSessionConfig = RealtimeSessionConfigV2;
+export type RealtimeAudioStreamFormat = RealtimeAudioStreamFormatV2;
+export type RealtimeToolDefinition = RealtimeToolDefinitionV2;
+export type TurnDetectionConfig = RealtimeTurnDetectionV2;
+export type RealtimeResponseStatus = RealtimeResponseStatusV2;
+export type RealtimeResponseEndReason = RealtimeResponseEndReasonV2;
+export type RealtimeUsage = RealtimeUsageV2;

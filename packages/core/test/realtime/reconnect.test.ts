@@ -228,7 +228,7 @@ describe('an unexpected close', () => {
         type: 'response_done',
         responseId,
         status: 'failed',
-        conversation: 'default',
+        ephemeral: false,
         reason: 'connection_lost',
       },
     ]);
@@ -385,7 +385,7 @@ describe('an unexpected close', () => {
         type: 'response_done',
         responseId,
         status: 'failed',
-        conversation: 'none',
+        ephemeral: true,
         reason: 'connection_lost',
       },
     ]);

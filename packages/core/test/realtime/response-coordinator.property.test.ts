@@ -23,7 +23,7 @@ function run(callCount: number, order: number[], endPosition: number, withIds: b
     },
     failed: () => {},
   });
-  coordinator.responseStarted({ responseId: 'resp_1', conversation: 'default' });
+  coordinator.responseStarted({ responseId: 'resp_1', ephemeral: false });
   const calls = Array.from({ length: callCount }, (_, i) => `call_${i}`);
   for (const call of calls) coordinator.toolCallStarted(call, withIds ? 'resp_1' : undefined);
   const deliverStarts = () => {
@@ -38,7 +38,7 @@ function run(callCount: number, order: number[], endPosition: number, withIds: b
       coordinator.responseStarted({
         responseId: active,
         clientRequestId: command.clientRequestId,
-        conversation: 'default',
+        ephemeral: false,
       });
     }
   };
@@ -46,7 +46,7 @@ function run(callCount: number, order: number[], endPosition: number, withIds: b
   steps.splice(endPosition, 0, 'END');
   for (const step of steps) {
     if (step === 'END') {
-      coordinator.responseDone({ responseId: 'resp_1', status: 'completed', conversation: 'default' });
+      coordinator.responseDone({ responseId: 'resp_1', status: 'completed', ephemeral: false });
       active = undefined;
     } else {
       coordinator.toolCallFinished(step);

@@ -17,9 +17,9 @@ function setup(options: { autoToolResponseGeneration?: boolean; failSends?: bool
     failed: (request, error) => failed.push({ id: request.clientRequestId, error }),
   });
   const start = (responseId: string, clientRequestId?: string) =>
-    coordinator.responseStarted({ responseId, conversation: 'default', clientRequestId });
+    coordinator.responseStarted({ responseId, ephemeral: false, clientRequestId });
   const done = (responseId: string, status: 'completed' | 'cancelled' = 'completed') =>
-    coordinator.responseDone({ responseId, status, conversation: 'default' });
+    coordinator.responseDone({ responseId, status, ephemeral: false });
   return {
     coordinator,
     sent,
@@ -38,7 +38,7 @@ describe('ResponseCoordinator: one active response', () => {
     const request = coordinator.request({ instructions: 'Say hi' }, 'generate_response');
     expect(request.state).toBe('sent');
     expect(sent).toEqual([
-      { type: 'createResponse', clientRequestId: 'req_1', conversation: 'default', instructions: 'Say hi' },
+      { type: 'createResponse', clientRequestId: 'req_1', ephemeral: false, instructions: 'Say hi' },
     ]);
   });
 
@@ -67,12 +67,12 @@ describe('ResponseCoordinator: one active response', () => {
   test('out-of-band requests skip the queue and do not block it', () => {
     const { coordinator, sent, start } = setup();
     start('resp_1');
-    coordinator.request({ conversation: 'none' }, 'generate_response');
-    expect(sent.map((c) => c.conversation)).toEqual(['none']);
+    coordinator.request({ ephemeral: true }, 'generate_response');
+    expect(sent.map((c) => c.ephemeral)).toEqual([true]);
     const info = coordinator.responseStarted({
       responseId: 'resp_2',
       clientRequestId: 'req_1',
-      conversation: 'none',
+      ephemeral: true,
     });
     expect(info.request?.clientRequestId).toBe('req_1');
     expect(coordinator.activeResponseId).toBe('resp_1');
@@ -142,7 +142,7 @@ describe('ResponseCoordinator: tool follow-ups', () => {
     expect(sent).toHaveLength(0);
     coordinator.toolCallFinished('c');
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ type: 'createResponse', conversation: 'default' });
+    expect(sent[0]).toMatchObject({ type: 'createResponse', ephemeral: false });
   });
 
   test('parallel calls that all finish before response_done: the response end starts exactly one', () => {

@@ -139,7 +139,7 @@ describe('an app on G.711 over a provider that speaks PCM16 24 kHz', () => {
     session.interrupt();
     await flushMicrotasks();
     expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
-      { type: 'truncateItem', itemId, audioEndMs: 200 },
+      { type: 'truncateItem', itemId, heardMs: 200 },
     ]);
     await session.close();
   });

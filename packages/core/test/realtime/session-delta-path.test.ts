@@ -30,7 +30,7 @@ describe('the per-delta path', () => {
   test('deltas nobody listens to still reach the history and the playback; a later listener gets what follows', async () => {
     const { model, session, clock, c } = await connected();
     const r = 'resp_quiet';
-    c.emit({ type: 'response_started', responseId: r, conversation: 'default' });
+    c.emit({ type: 'response_started', responseId: r, ephemeral: false });
     c.emit({ type: 'message_started', responseId: r, itemId: 'A' });
     for (const word of ['one ', 'two ', 'three ']) {
       c.emit({ type: 'audio_delta', responseId: r, itemId: 'A', audio: mockPcm16(100, 1) });
@@ -53,12 +53,12 @@ describe('the per-delta path', () => {
     await clock.advance(250);
     session.interrupt();
     await flushMicrotasks();
-    c.emit({ type: 'response_done', responseId: r, status: 'cancelled', conversation: 'default' });
+    c.emit({ type: 'response_done', responseId: r, status: 'cancelled', ephemeral: false });
     await flushMicrotasks();
     expect(model.commands).toContainEqual({
       type: 'truncateItem',
       itemId: 'A',
-      audioEndMs: 250,
+      heardMs: 250,
     });
     await session.close();
   });
@@ -67,7 +67,7 @@ describe('the per-delta path', () => {
     const { session, c } = await connected();
     const texts: string[] = [];
     session.on('transcript_delta', (e) => texts.push(`${e.responseId}/${e.itemId}:${e.delta}`));
-    c.emit({ type: 'response_started', responseId: 'r1', conversation: 'default' });
+    c.emit({ type: 'response_started', responseId: 'r1', ephemeral: false });
     c.emit({ type: 'message_started', responseId: 'r1', itemId: 'A' });
     c.emit({ type: 'audio_delta', responseId: 'r1', itemId: 'A', audio: mockPcm16(100, 1) });
     c.emit({ type: 'transcript_delta', responseId: 'r1', itemId: 'A', delta: 'alpha ' });
@@ -78,8 +78,8 @@ describe('the per-delta path', () => {
     await flushMicrotasks();
     expect(session.history.some((i) => i.itemId === 'A')).toBe(false);
     c.emit(messageDone('r1', 'A', 'alpha late'));
-    c.emit({ type: 'response_done', responseId: 'r1', status: 'completed', conversation: 'default' });
-    c.emit({ type: 'response_started', responseId: 'r2', conversation: 'default' });
+    c.emit({ type: 'response_done', responseId: 'r1', status: 'completed', ephemeral: false });
+    c.emit({ type: 'response_started', responseId: 'r2', ephemeral: false });
     c.emit({ type: 'message_started', responseId: 'r2', itemId: 'B' });
     c.emit({ type: 'audio_delta', responseId: 'r2', itemId: 'B', audio: mockPcm16(100, 2) });
     c.emit({ type: 'transcript_delta', responseId: 'r2', itemId: 'B', delta: 'beta' });

@@ -63,7 +63,7 @@ describe('ephemeral responses', () => {
     expect(model.commands.at(-1)).toEqual({
       type: 'createResponse',
       clientRequestId: reply.clientRequestId,
-      conversation: 'none',
+      ephemeral: true,
       instructions: 'Read the code 4711 to the user.',
       tools: [],
       toolChoice: 'none',
@@ -93,7 +93,7 @@ describe('ephemeral responses', () => {
     const { model, session, log } = await connected();
     model.respondWith('Done.');
     await session.generateResponse({ ...ephemeral, toolChoice: 'required' }).done;
-    expect(model.commands.at(-1)).toMatchObject({ conversation: 'none', tools: [], toolChoice: 'none' });
+    expect(model.commands.at(-1)).toMatchObject({ ephemeral: true, tools: [], toolChoice: 'none' });
     expect(log.of('warning')).toEqual([expect.objectContaining({ code: 'ephemeral_tools_off' })]);
     await session.close();
   });
@@ -118,7 +118,7 @@ describe('ephemeral responses', () => {
       type: 'response_started',
       responseId: 'resp_eph',
       clientRequestId: first.clientRequestId,
-      conversation: 'none',
+      ephemeral: true,
     });
     await flushMicrotasks();
     await clock.advance(210);
@@ -141,7 +141,7 @@ describe('ephemeral responses', () => {
       type: 'response_done',
       responseId: 'resp_eph',
       status: 'completed',
-      conversation: 'none',
+      ephemeral: true,
       clientRequestId: first.clientRequestId,
     });
     await flushMicrotasks();
@@ -206,12 +206,12 @@ describe('ephemeral responses', () => {
       type: 'response_started',
       responseId,
       clientRequestId: reply.clientRequestId,
-      conversation: 'none',
+      ephemeral: true,
     });
     c.emit({ type: 'message_started', responseId, itemId: 'item_x' });
     c.emit({ type: 'audio_delta', responseId, itemId: 'item_x', audio: mockPcm16(100) });
     c.emit({ type: 'transcript_delta', responseId, itemId: 'item_x', delta: 'Your code' });
-    c.emit({ type: 'response_done', responseId, status: 'cancelled', conversation: 'none' });
+    c.emit({ type: 'response_done', responseId, status: 'cancelled', ephemeral: true });
     await flushMicrotasks();
     expect(model.commands.at(-1)).toEqual({ type: 'cancelResponse', responseId });
     const later = log.events.slice(eventCount).map((e) => e.type);
@@ -249,7 +249,7 @@ describe('ephemeral responses', () => {
       }),
     ]);
     expect(model.commands.at(-1)).toMatchObject({
-      conversation: 'default',
+      ephemeral: false,
       instructions: ephemeral.instructions,
     });
     expect(session.history.at(-1)).toMatchObject({ responseId, text: 'Your code is 4711.' });

@@ -95,7 +95,7 @@ describe('realtime output guardrails', () => {
     const stopped = log.of('audio')[0]!.itemId;
     expect(session.history.some((i) => i.itemId === stopped)).toBe(false);
     expect(model.commands.filter((c) => c.type === 'truncateItem' || c.type === 'deleteItem')).toEqual([
-      { type: 'truncateItem', itemId: stopped, audioEndMs: 0 },
+      { type: 'truncateItem', itemId: stopped, heardMs: 0 },
       { type: 'deleteItem', itemId: stopped },
     ]);
     expect(model.connection.conversation.some((i) => i.itemId === stopped)).toBe(false);

@@ -93,7 +93,7 @@ test('items of an out-of-band response never enter the history', async () => {
   const log = new EventRecorder(session);
   await session.connect();
   const c = model.connection;
-  c.emit({ type: 'response_started', responseId: 'oob', conversation: 'none' });
+  c.emit({ type: 'response_started', responseId: 'oob', ephemeral: true });
   c.emit({ type: 'message_started', responseId: 'oob', itemId: 'oob_item' });
   c.emit({ type: 'transcript_delta', responseId: 'oob', itemId: 'oob_item', delta: 'Code 4711' });
   c.emit({
@@ -107,7 +107,7 @@ test('items of an out-of-band response never enter the history', async () => {
       content: [{ type: 'audio', transcript: 'Code 4711' }],
     },
   });
-  c.emit({ type: 'response_done', responseId: 'oob', status: 'completed', conversation: 'none' });
+  c.emit({ type: 'response_done', responseId: 'oob', status: 'completed', ephemeral: true });
   await flushMicrotasks();
   expect(session.history).toEqual([]);
   expect(log.of('history_added')).toEqual([]);
@@ -121,7 +121,7 @@ test('a final transcript equal to its deltas is still published as history_updat
   const log = new EventRecorder(session);
   await session.connect();
   const c = model.connection;
-  c.emit({ type: 'response_started', responseId: 'r1', conversation: 'default' });
+  c.emit({ type: 'response_started', responseId: 'r1', ephemeral: false });
   c.emit({ type: 'message_started', responseId: 'r1', itemId: 'a1' });
   c.emit({ type: 'audio_delta', responseId: 'r1', itemId: 'a1', audio: new Uint8Array(96) });
   c.emit({ type: 'transcript_delta', responseId: 'r1', itemId: 'a1', delta: 'Hello ' });

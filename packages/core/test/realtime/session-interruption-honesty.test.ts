@@ -36,7 +36,7 @@ describe('interrupt() is honest at once', () => {
     // No microtask has run: the provider has not answered the cancel yet.
     expect(edits(model)).toEqual([
       { type: 'cancelResponse', responseId },
-      { type: 'truncateItem', itemId, audioEndMs: 300 },
+      { type: 'truncateItem', itemId, heardMs: 300 },
     ]);
     await flushMicrotasks();
     // The response's end adds nothing: the message was corrected once.
@@ -49,7 +49,7 @@ describe('interrupt() is honest at once', () => {
     const { clock, model, session, itemId } = await speaking();
     await clock.advance(10_000);
     session.interrupt();
-    expect(edits(model).at(-1)).toEqual({ type: 'truncateItem', itemId, audioEndMs: 500 });
+    expect(edits(model).at(-1)).toEqual({ type: 'truncateItem', itemId, heardMs: 500 });
     await session.close();
   });
 });

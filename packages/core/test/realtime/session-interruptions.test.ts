@@ -48,7 +48,7 @@ describe('the interruption position', () => {
     const itemId = log.of('audio')[0]!.itemId;
     expect(edits(model)).toEqual([
       { type: 'cancelResponse', responseId },
-      { type: 'truncateItem', itemId, audioEndMs: 200 },
+      { type: 'truncateItem', itemId, heardMs: 200 },
     ]);
     expect(log.of('error')).toEqual([]);
     await session.close();
@@ -66,7 +66,7 @@ describe('the interruption position', () => {
     session.interrupt();
     await flushMicrotasks();
     expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
-      { type: 'truncateItem', itemId, audioEndMs: 73 },
+      { type: 'truncateItem', itemId, heardMs: 73 },
     ]);
     expect(session.playback.playedMs(itemId)).toBe(73);
     await session.close();
@@ -90,7 +90,7 @@ describe('one interruption path', () => {
     expect(seenAtEvent).toEqual([
       [
         { type: 'cancelResponse', responseId: coming },
-        { type: 'truncateItem', itemId: comingItem, audioEndMs: 50 },
+        { type: 'truncateItem', itemId: comingItem, heardMs: 50 },
       ],
     ]);
     await flushMicrotasks();
@@ -105,8 +105,8 @@ describe('one interruption path', () => {
     session.interrupt();
     expect(seenAtEvent[1]).toEqual([
       { type: 'cancelResponse', responseId: coming },
-      { type: 'truncateItem', itemId: comingItem, audioEndMs: 50 },
-      { type: 'truncateItem', itemId: playingItem, audioEndMs: 120 },
+      { type: 'truncateItem', itemId: comingItem, heardMs: 50 },
+      { type: 'truncateItem', itemId: playingItem, heardMs: 120 },
     ]);
     await session.close();
   });
@@ -132,7 +132,7 @@ describe('one interruption path', () => {
     ]);
     expect(log.of('audio_interrupted')).toHaveLength(1);
     expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
-      expect.objectContaining({ audioEndMs: 120 }),
+      expect.objectContaining({ heardMs: 120 }),
     ]);
     await session.close();
   });
@@ -184,7 +184,7 @@ describe('one interruption path', () => {
     expect(message).toMatchObject({ interrupted: true });
     expect(message?.type === 'message' && message.text).not.toContain('unheard');
     expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
-      expect.objectContaining({ itemId, audioEndMs: 100 }),
+      expect.objectContaining({ itemId, heardMs: 100 }),
     ]);
     await session.close();
   });
@@ -289,7 +289,7 @@ describe('playback reporting', () => {
     await flushMicrotasks();
     expect(edits(model)).toEqual([
       { type: 'cancelResponse', responseId },
-      { type: 'truncateItem', itemId, audioEndMs: 260 },
+      { type: 'truncateItem', itemId, heardMs: 260 },
     ]);
     expect(log.of('audio_interrupted')).toEqual([
       { type: 'audio_interrupted', responseId, itemId, heardMs: 260 },
@@ -318,7 +318,7 @@ describe('playback reporting', () => {
     session.interrupt();
     await flushMicrotasks();
     expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
-      expect.objectContaining({ itemId, audioEndMs: 123 }),
+      expect.objectContaining({ itemId, heardMs: 123 }),
     ]);
     expect(calls).toEqual([
       `received ${itemId} 100`,
@@ -385,7 +385,7 @@ describe('capabilities the provider lacks', () => {
     await flushMicrotasks();
     const itemId = log.of('audio')[0]!.itemId;
     expect(model.commands.filter((c) => c.type === 'truncateItem' || c.type === 'deleteItem')).toEqual([
-      { type: 'truncateItem', itemId, audioEndMs: 0 },
+      { type: 'truncateItem', itemId, heardMs: 0 },
     ]);
     expect(session.history.some((i) => i.itemId === itemId)).toBe(false);
     expect(log.of('warning')).toEqual([]);

@@ -295,7 +295,7 @@ describe('a lost connection', () => {
         type: 'response_done',
         responseId,
         status: 'failed',
-        conversation: 'default',
+        ephemeral: false,
         reason: 'connection_lost',
       },
     ]);

@@ -34,8 +34,8 @@ describe('several messages in one response', () => {
     await flushMicrotasks();
     expect(model.commands.filter((cmd) => cmd.type !== 'createResponse')).toEqual([
       { type: 'cancelResponse', responseId },
-      { type: 'truncateItem', itemId: b, audioEndMs: 100 },
-      { type: 'truncateItem', itemId: c, audioEndMs: 0 },
+      { type: 'truncateItem', itemId: b, heardMs: 100 },
+      { type: 'truncateItem', itemId: c, heardMs: 0 },
       { type: 'deleteItem', itemId: c },
     ]);
     expect(log.of('audio_interrupted')).toEqual([
@@ -89,7 +89,7 @@ describe('several messages in one response', () => {
     const { model, session, log } = await connected();
     const c = model.connection;
     const responseId = 'resp_interleaved';
-    c.emit({ type: 'response_started', responseId, conversation: 'default' });
+    c.emit({ type: 'response_started', responseId, ephemeral: false });
     c.emit({ type: 'message_started', responseId, itemId: 'A' });
     c.emit({ type: 'message_started', responseId, itemId: 'B' });
     c.emit({ type: 'audio_delta', responseId, itemId: 'B', audio: mockPcm16(100, 1) });
@@ -118,7 +118,7 @@ describe('several messages in one response', () => {
     c.emit({ type: 'message_started', responseId, itemId: 'C' });
     c.emit({ type: 'message_started', responseId, itemId: 'D' });
     c.emit({ type: 'audio_delta', responseId, itemId: 'D', audio: mockPcm16(50, 4) });
-    c.emit({ type: 'response_done', responseId, status: 'completed', conversation: 'default' });
+    c.emit({ type: 'response_done', responseId, status: 'completed', ephemeral: false });
     await flushMicrotasks();
     const order = log.events
       .filter((e) => e.type === 'audio' || e.type === 'response_done')

@@ -56,7 +56,7 @@ describe('RealtimeSession options are validated before connecting', () => {
         new RealtimeSession(agent, {
           model: { ...unreachableModel(), specificationVersion: 'parley.realtime.v0' } as never,
         }),
-      /implements specification parley\.realtime\.v0.*needs parley\.realtime\.v1/,
+      /implements specification parley\.realtime\.v0.*takes parley\.realtime\.v2 or parley\.realtime\.v1/,
     ],
     [
       'guardrailDebounceChars 0',

@@ -132,7 +132,7 @@ describe("a tool follow-up and the app's queued generateResponse()", () => {
     expect(creates()[1]).toEqual({
       type: 'createResponse',
       clientRequestId: reply.clientRequestId,
-      conversation: 'default',
+      ephemeral: false,
     });
     expect(log.of('response_started').at(-1)).toMatchObject({
       responseId,
@@ -206,7 +206,7 @@ describe('a provider that starts tool follow-ups itself', () => {
   test('if the provider never starts its follow-up, the queue moves on after the response timeout', async () => {
     const { clock, model, session, creates } = await start({ auto: true });
     // A tool turn the provider ends without ever starting its follow-up.
-    model.connection.emit({ type: 'response_started', responseId: 'resp_t', conversation: 'default' });
+    model.connection.emit({ type: 'response_started', responseId: 'resp_t', ephemeral: false });
     model.connection.emit({
       type: 'function_call',
       responseId: 'resp_t',
@@ -220,7 +220,7 @@ describe('a provider that starts tool follow-ups itself', () => {
       type: 'response_done',
       responseId: 'resp_t',
       status: 'completed',
-      conversation: 'default',
+      ephemeral: false,
     });
     await flushMicrotasks();
     // Asked 5 s into the wait: it is sent when the wait ends, within its own response timeout.

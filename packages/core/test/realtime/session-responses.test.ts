@@ -33,7 +33,7 @@ describe('generateResponse()', () => {
     expect(model.commands.at(-1)).toEqual({
       type: 'createResponse',
       clientRequestId: handle.clientRequestId,
-      conversation: 'default',
+      ephemeral: false,
       instructions: 'Greet the user',
       toolChoice: 'none',
     });
@@ -149,7 +149,7 @@ describe('generateResponse()', () => {
       type: 'response_started',
       responseId: 'resp_late',
       clientRequestId: lost.clientRequestId,
-      conversation: 'default',
+      ephemeral: false,
     });
     await flushMicrotasks();
     expect(model.commands.at(-1)).toEqual({ type: 'cancelResponse', responseId: 'resp_late' });
@@ -294,7 +294,7 @@ describe('interrupt()', () => {
     ]);
     expect(log.of('response_done').at(-1)).toMatchObject({ responseId, status: 'cancelled' });
     expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
-      { type: 'truncateItem', itemId, audioEndMs: 150 },
+      { type: 'truncateItem', itemId, heardMs: 150 },
     ]);
     expect(session.history.at(-1)).toMatchObject({
       itemId,
@@ -318,7 +318,7 @@ describe('interrupt()', () => {
     expect(model.commands.some((c) => c.type === 'cancelResponse')).toBe(false);
     expect(log.of('audio_interrupted')).toEqual([expect.objectContaining({ responseId })]);
     expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
-      expect.objectContaining({ audioEndMs: 250 }),
+      expect.objectContaining({ heardMs: 250 }),
     ]);
     expect(log.of('error')).toHaveLength(0);
     await session.close();
@@ -351,9 +351,9 @@ describe('interrupt()', () => {
     await flushMicrotasks();
     expect(log.of('audio_interrupted')).toEqual([expect.objectContaining({ responseId })]);
     expect(model.commands.some((c) => c.type === 'cancelResponse')).toBe(false);
-    expect(log.of('response_done').at(-1)).toMatchObject({ status: 'cancelled', reason: 'turn_detected' });
+    expect(log.of('response_done').at(-1)).toMatchObject({ status: 'cancelled', reason: 'user_turn' });
     expect(model.commands.filter((c) => c.type === 'truncateItem')).toEqual([
-      expect.objectContaining({ audioEndMs: 40 }),
+      expect.objectContaining({ heardMs: 40 }),
     ]);
     await session.close();
   });

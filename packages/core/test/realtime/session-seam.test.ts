@@ -63,12 +63,12 @@ describe('usage with token details', () => {
       ['r1', 30, 20, 0],
       ['r2', 50, 10, 40],
     ] as const) {
-      c.emit({ type: 'response_started', responseId: id, conversation: 'default' });
+      c.emit({ type: 'response_started', responseId: id, ephemeral: false });
       c.emit({
         type: 'response_done',
         responseId: id,
         status: 'completed',
-        conversation: 'default',
+        ephemeral: false,
         usage: usage(input, audio, cached),
       });
     }
@@ -109,12 +109,12 @@ describe('a session expiry is a neutral seam event', () => {
   test('response_done carries the neutral end reason and the provider’s error code', async () => {
     const { model, session, log } = await connected();
     const c = model.connection;
-    c.emit({ type: 'response_started', responseId: 'r1', conversation: 'default' });
+    c.emit({ type: 'response_started', responseId: 'r1', ephemeral: false });
     c.emit({
       type: 'response_done',
       responseId: 'r1',
       status: 'failed',
-      conversation: 'default',
+      ephemeral: false,
       reason: 'provider_error',
       errorCode: 'rate_limited',
     });
@@ -124,7 +124,7 @@ describe('a session expiry is a neutral seam event', () => {
         type: 'response_done',
         responseId: 'r1',
         status: 'failed',
-        conversation: 'default',
+        ephemeral: false,
         reason: 'provider_error',
         errorCode: 'rate_limited',
       },

@@ -24,7 +24,7 @@ async function start() {
     model.connection.emit({
       type: 'response_started',
       responseId,
-      conversation: 'default',
+      ephemeral: false,
       ...(clientRequestId !== undefined && { clientRequestId }),
     });
   const done = (responseId: string, clientRequestId?: string) =>
@@ -32,7 +32,7 @@ async function start() {
       type: 'response_done',
       responseId,
       status: 'completed',
-      conversation: 'default',
+      ephemeral: false,
       usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 },
       ...(clientRequestId !== undefined && { clientRequestId }),
     });
@@ -283,7 +283,7 @@ describe('a response that never ends cannot block the session', () => {
       staleResponseMs: STALE_MS,
     });
     await session.connect();
-    model.connection.emit({ type: 'response_started', responseId: 'resp_hung', conversation: 'default' });
+    model.connection.emit({ type: 'response_started', responseId: 'resp_hung', ephemeral: false });
     await flushMicrotasks();
     model.respondWith('Finally.');
     const reply = session.generateResponse();
@@ -353,19 +353,19 @@ describe('a response that never ends cannot block the session', () => {
     const { clock, model, runs, session, log } = await sessionWithDroppedResponse();
     // A long session goes on: far more responses than the session keeps track of start and end.
     for (let i = 0; i < 100; i++) {
-      model.connection.emit({ type: 'response_started', responseId: `resp_${i}`, conversation: 'default' });
+      model.connection.emit({ type: 'response_started', responseId: `resp_${i}`, ephemeral: false });
       model.connection.emit({
         type: 'response_done',
         responseId: `resp_${i}`,
         status: 'completed',
-        conversation: 'default',
+        ephemeral: false,
       });
     }
     await flushMicrotasks();
     const ended = log.of('response_done').length;
     const started = log.of('response_started').length;
 
-    model.connection.emit({ type: 'response_started', responseId: 'resp_gone', conversation: 'default' });
+    model.connection.emit({ type: 'response_started', responseId: 'resp_gone', ephemeral: false });
     model.connection.emit({
       type: 'function_call',
       responseId: 'resp_gone',
@@ -378,7 +378,7 @@ describe('a response that never ends cannot block the session', () => {
       type: 'response_done',
       responseId: 'resp_gone',
       status: 'completed',
-      conversation: 'default',
+      ephemeral: false,
     });
     await flushMicrotasks();
     await clock.advance(STALE_MS);
@@ -454,7 +454,7 @@ async function sessionWithDroppedResponse() {
   });
   const log = new EventRecorder(session);
   await session.connect();
-  model.connection.emit({ type: 'response_started', responseId: 'resp_gone', conversation: 'default' });
+  model.connection.emit({ type: 'response_started', responseId: 'resp_gone', ephemeral: false });
   await flushMicrotasks();
   await clock.advance(2 * STALE_MS);
   await flushMicrotasks();

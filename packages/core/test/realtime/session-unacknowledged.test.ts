@@ -209,7 +209,7 @@ describe('a tool output at the cut', () => {
     const rig = setup(options);
     await rig.session.connect();
     const first = rig.model.latest;
-    first.emit({ type: 'response_started', responseId: 'resp_1', conversation: 'default' });
+    first.emit({ type: 'response_started', responseId: 'resp_1', ephemeral: false });
     first.emit({
       type: 'function_call',
       responseId: 'resp_1',
@@ -218,7 +218,7 @@ describe('a tool output at the cut', () => {
       name: 'book',
       arguments: '{"at":"8 pm"}',
     });
-    first.emit({ type: 'response_done', responseId: 'resp_1', status: 'completed', conversation: 'default' });
+    first.emit({ type: 'response_done', responseId: 'resp_1', status: 'completed', ephemeral: false });
     await rig.log.waitFor('tool_done');
     return { ...rig, first };
   }

@@ -148,7 +148,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
       emit: (event) => {
         this.#emit(event);
         // Like a service that offers resumption once a turn is over.
-        if (event.type === 'response_done' && event.conversation === 'default') this.#offerResume();
+        if (event.type === 'response_done' && !event.ephemeral) this.#offerResume();
       },
       addItem: (item) => {
         this.#conversation.push(item);
@@ -286,7 +286,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
     if (active) throw new UserError(`A default-conversation response (${active}) is already active.`);
     return this.#player.start(
       undefined,
-      'default',
+      false,
       undefined,
       script === undefined ? undefined : toScript(script),
     );
@@ -294,15 +294,14 @@ export class MockRealtimeConnection implements RealtimeConnection {
 
   /**
    * The user starts speaking: `input_speech_started`, and (unless turn detection says
-   * `interruptResponse: false`) the active response is cancelled with reason `turn_detected`.
+   * `interruptResponse: false`) the active response is cancelled with reason `user_turn`.
    */
   userStartsSpeaking(options: UserStartsSpeakingOptions = {}): void {
     STARTS_SPEAKING_OPTIONS.check(options);
     this.#requireTurnDetection('userStartsSpeaking');
     this.#speechItemId = this.#link.nextId('item');
     this.#emit({ type: 'input_speech_started' });
-    if (this.#config.turnDetection?.interruptResponse !== false)
-      this.#player.cancel(undefined, 'turn_detected');
+    if (this.#config.turnDetection?.interruptResponse !== false) this.#player.cancel(undefined, 'user_turn');
   }
 
   /**
@@ -320,7 +319,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
     this.#commitUserAudio(itemId, options.transcript);
     const autoRespond = this.#config.turnDetection?.createResponse !== false && options.respond !== false;
     if (autoRespond && !this.#player.activeResponseId)
-      this.#player.start(undefined, 'default', undefined, undefined);
+      this.#player.start(undefined, false, undefined, undefined);
   }
 
   /** The transcript the next `commitInputAudio` gets (where `userTranscription` is on). */
@@ -486,7 +485,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
           declaresCapability(this.#link.capabilities, 'commitStartsResponse') &&
           !this.#player.activeResponseId
         )
-          this.#player.start(undefined, 'default', undefined, undefined);
+          this.#player.start(undefined, false, undefined, undefined);
         return;
       }
       case 'createItem':
@@ -559,7 +558,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
       item.role === 'user' &&
       !declaresCapability(this.#link.capabilities, 'contentDuringResponse')
     )
-      this.#player.cancel(undefined, 'turn_detected');
+      this.#player.cancel(undefined, 'user_turn');
     this.#conversation.push(item);
     this.#acknowledge(item);
     if (item.type === 'function_call_output') this.#player.toolOutputReceived(item.callId);
@@ -581,23 +580,23 @@ export class MockRealtimeConnection implements RealtimeConnection {
       this.#error(command, 'invalid_value', 'Only model output audio messages can be truncated');
       return;
     }
-    if (!Number.isInteger(command.audioEndMs) || command.audioEndMs < 0) {
+    if (!Number.isInteger(command.heardMs) || command.heardMs < 0) {
       this.#error(
         command,
         'invalid_value',
-        `Invalid audio_end_ms: ${command.audioEndMs}. Use whole milliseconds >= 0.`,
+        `Invalid audio_end_ms: ${command.heardMs}. Use whole milliseconds >= 0.`,
       );
       return;
     }
-    if (command.audioEndMs > received) {
+    if (command.heardMs > received) {
       this.#error(
         command,
         'invalid_value',
-        `Audio content of ${received}ms is already shorter than ${command.audioEndMs}ms`,
+        `Audio content of ${received}ms is already shorter than ${command.heardMs}ms`,
       );
       return;
     }
-    this.#audioMs.set(command.itemId, command.audioEndMs);
+    this.#audioMs.set(command.itemId, command.heardMs);
     item.content = item.content.map((part) =>
       part.type === 'audio' ? { type: 'audio', transcript: '' } : part,
     );
@@ -605,7 +604,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
   }
 
   #createResponse(command: CreateResponseCommand): void {
-    if (command.conversation === 'none' && !this.#capable(command, 'ephemeralResponse')) return;
+    if (command.ephemeral && !this.#capable(command, 'ephemeralResponse')) return;
     const refusal = this.#refusals.shift();
     if (refusal?.kind === 'drop') return;
     if (refusal?.echoRequestId === false) {
@@ -617,7 +616,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
       return;
     }
     const active = this.#player.activeResponseId;
-    if (command.conversation === 'default' && active) {
+    if (!command.ephemeral && active) {
       this.#error(
         command,
         'conversation_already_has_active_response',
@@ -628,7 +627,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
     // Without per-response instructions they can only go into the conversation, where they stay.
     if (
       command.instructions !== undefined &&
-      command.conversation === 'default' &&
+      !command.ephemeral &&
       !declaresCapability(this.#link.capabilities, 'responseInstructions')
     ) {
       this.#conversation.push({
@@ -638,7 +637,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
         content: [{ type: 'text', text: command.instructions }],
       });
     }
-    this.#player.start(command.clientRequestId, command.conversation, undefined, undefined);
+    this.#player.start(command.clientRequestId, command.ephemeral, undefined, undefined);
   }
 
   // ── helpers ────────────────────────────────────────────────────────────────────────────────

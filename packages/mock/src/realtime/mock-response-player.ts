@@ -62,7 +62,7 @@ type MessageItem = Extract<RealtimeItem, { type: 'message' }>;
 interface MockResponse {
   readonly id: string;
   readonly clientRequestId: string | undefined;
-  readonly conversation: 'default' | 'none';
+  readonly ephemeral: boolean;
   readonly modalities: ('text' | 'audio')[];
   cancelled: boolean;
   cancelReason: RealtimeResponseEndReason | undefined;
@@ -105,11 +105,11 @@ export class MockResponsePlayer {
   /** Starts a response now; it plays `script`, or the next queued one (waiting for it if needed). */
   start(
     clientRequestId: string | undefined,
-    conversation: 'default' | 'none',
+    ephemeral: boolean,
     modalities: ('text' | 'audio')[] | undefined,
     script: MockResponseScript | undefined,
   ): string {
-    return this.#start(clientRequestId, conversation, modalities, script).id;
+    return this.#start(clientRequestId, ephemeral, modalities, script).id;
   }
 
   /** Continues a paused response. */
@@ -136,7 +136,7 @@ export class MockResponsePlayer {
 
   #start(
     clientRequestId: string | undefined,
-    conversation: 'default' | 'none',
+    ephemeral: boolean,
     modalities: ('text' | 'audio')[] | undefined,
     script: MockResponseScript | undefined,
   ): MockResponse {
@@ -144,7 +144,7 @@ export class MockResponsePlayer {
     const response: MockResponse = {
       id: this.#host.link.nextId('resp'),
       clientRequestId,
-      conversation,
+      ephemeral,
       modalities: modalities ?? this.#host.outputModalities() ?? (audioOn ? ['audio'] : ['text']),
       cancelled: false,
       cancelReason: undefined,
@@ -157,11 +157,11 @@ export class MockResponsePlayer {
       autoReplied: false,
     };
     this.#responses.set(response.id, response);
-    if (conversation === 'default') this.#active = response;
+    if (!ephemeral) this.#active = response;
     this.#host.emit({
       type: 'response_started',
       responseId: response.id,
-      conversation,
+      ephemeral,
       ...(clientRequestId !== undefined && { clientRequestId }),
     });
     void this.#play(response, script);
@@ -242,7 +242,7 @@ export class MockResponsePlayer {
       content: spoken ? [{ type: 'audio', transcript: '' }] : [{ type: 'text', text: '' }],
       status: 'in_progress',
     };
-    const previousItemId = response.conversation === 'default' ? this.#host.addItem(item) : null;
+    const previousItemId = !response.ephemeral ? this.#host.addItem(item) : null;
     if (step.announceEarly) {
       this.#host.emit({ type: 'item_added', item: { ...item, content: [] }, previousItemId });
     }
@@ -290,7 +290,7 @@ export class MockResponsePlayer {
     const itemId = this.#host.link.nextId('item');
     const args = typeof step.arguments === 'string' ? step.arguments : JSON.stringify(step.arguments ?? {});
     const item: RealtimeItem = { type: 'function_call', itemId, callId, name: step.name, arguments: args };
-    const previousItemId = response.conversation === 'default' ? this.#host.addItem(item) : null;
+    const previousItemId = !response.ephemeral ? this.#host.addItem(item) : null;
     if (step.announceEarly) this.#host.emit({ type: 'item_added', item: { ...item }, previousItemId });
     response.callIds.push(callId);
     this.#host.emit({
@@ -364,7 +364,7 @@ export class MockResponsePlayer {
       type: 'response_done',
       responseId: response.id,
       status: response.status,
-      conversation: response.conversation,
+      ephemeral: response.ephemeral,
       ...(response.clientRequestId !== undefined && { clientRequestId: response.clientRequestId }),
       ...(script?.usage && {
         usage: { ...script.usage, totalTokens: script.usage.inputTokens + script.usage.outputTokens },
@@ -392,6 +392,6 @@ export class MockResponsePlayer {
     if (!response.callIds.every((id) => this.#outputs.has(id)) || this.#active || !this.#host.open()) return;
     response.autoReplied = true;
     this.#completedWithCalls.delete(response.id);
-    this.#start(undefined, 'default', undefined, undefined);
+    this.#start(undefined, false, undefined, undefined);
   }
 }

@@ -46,8 +46,7 @@ test('the interruptions, playback and ephemeral responses example in docs/realti
     if (item.type === 'message') console.log(`${item.interrupted ? 'cut' : 'heard'}: ${item.text}`);
   }
   for (const command of model.commands) {
-    if (command.type === 'truncateItem')
-      console.log(`the model keeps ${command.audioEndMs} ms of the second`);
+    if (command.type === 'truncateItem') console.log(`the model keeps ${command.heardMs} ms of the second`);
   }
 
   // Read a one-time code out loud without the model (or the history) ever remembering it.

@@ -61,10 +61,10 @@ describe('MockRealtimeModel', () => {
     model.respondWith({
       output: [{ type: 'message', text: 'Hello there', audio: { ms: 250, chunkMs: 100 } }],
     });
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     await flushMicrotasks();
     const [started] = of('response_started');
-    expect(started).toMatchObject({ clientRequestId: 'r1', conversation: 'default' });
+    expect(started).toMatchObject({ clientRequestId: 'r1', ephemeral: false });
     const audio = of('audio_delta');
     expect(audio.map((a) => a.audio.byteLength)).toEqual([4800, 4800, 2400]);
     expect(audio.every((a) => a.responseId === started!.responseId)).toBe(true);
@@ -86,7 +86,7 @@ describe('MockRealtimeModel', () => {
     const { model, connection, of } = await open();
     const chunk = mockPcm16(10, 7);
     model.respondWith({ output: [{ type: 'message', text: 'a', audio: [chunk] }] });
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     await flushMicrotasks();
     expect(of('audio_delta')[0]?.audio).toEqual(chunk);
     expect(of('audio_delta')[0]?.audio).not.toBe(chunk);
@@ -95,7 +95,7 @@ describe('MockRealtimeModel', () => {
   test('text mode sends text deltas and no audio', async () => {
     const { model, connection, of } = await open(new MockRealtimeModel(), { outputModalities: ['text'] });
     model.respondWith('Plain text.');
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     await flushMicrotasks();
     expect(
       of('text_delta')
@@ -114,7 +114,7 @@ describe('MockRealtimeModel', () => {
         { type: 'message', text: 'Two.' },
       ],
     });
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     await flushMicrotasks();
     const order = events
       .filter((e) => ['message_started', 'function_call', 'response_done'].includes(e.type))
@@ -128,8 +128,8 @@ describe('MockRealtimeModel', () => {
   test('one active default-conversation response: a second request is refused with its clientRequestId', async () => {
     const { model, connection, of } = await open();
     model.respondWith({ output: [{ type: 'message', text: 'wait' }, { type: 'pause' }] });
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
-    connection.send({ type: 'createResponse', clientRequestId: 'r2', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
+    connection.send({ type: 'createResponse', clientRequestId: 'r2', ephemeral: false });
     await flushMicrotasks();
     expect(of('error')).toEqual([
       expect.objectContaining({
@@ -147,7 +147,7 @@ describe('MockRealtimeModel', () => {
 
   test("with unscriptedResponses: 'wait', a response with no script queued starts and waits for one", async () => {
     const { model, connection, of } = await open(new MockRealtimeModel({ unscriptedResponses: 'wait' }));
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     await flushMicrotasks();
     expect(of('response_started')).toHaveLength(1);
     expect(of('response_done')).toHaveLength(0);
@@ -160,11 +160,11 @@ describe('MockRealtimeModel', () => {
   test('out-of-band responses run beside the active one and never enter the conversation', async () => {
     const { model, connection, of } = await open();
     model.respondWith({ output: [{ type: 'pause' }] }, 'Secret code 1234.');
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
-    connection.send({ type: 'createResponse', clientRequestId: 'r2', conversation: 'none' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
+    connection.send({ type: 'createResponse', clientRequestId: 'r2', ephemeral: true });
     await flushMicrotasks();
     expect(of('error')).toHaveLength(0);
-    expect(of('response_done')[0]).toMatchObject({ clientRequestId: 'r2', conversation: 'none' });
+    expect(of('response_done')[0]).toMatchObject({ clientRequestId: 'r2', ephemeral: true });
     expect(JSON.stringify(connection.conversation)).not.toContain('1234');
   });
 
@@ -179,9 +179,9 @@ describe('MockRealtimeModel', () => {
         ],
       },
     );
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'none' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: true });
     await flushMicrotasks();
-    connection.send({ type: 'createResponse', clientRequestId: 'r2', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r2', ephemeral: false });
     await flushMicrotasks();
     const order = events.flatMap((e) =>
       e.type === 'item_added'
@@ -211,7 +211,7 @@ describe('MockRealtimeModel', () => {
     model.respondWith({
       output: [{ type: 'message', text: 'a b c d', audio: { ms: 400 }, pauseAfterChunks: 2 }],
     });
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     await flushMicrotasks();
     const responseId = of('response_started')[0]!.responseId;
     expect(of('audio_delta')).toHaveLength(2);
@@ -232,14 +232,14 @@ describe('MockRealtimeModel', () => {
       type: 'createItem',
       item: { type: 'message', role: 'user', content: [{ type: 'text', text: 'q' }] },
     });
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     await flushMicrotasks();
     const itemId = of('message_started')[0]!.itemId;
     const userItemId = of('item_added')[0]!.item.itemId;
-    connection.send({ type: 'truncateItem', itemId, audioEndMs: 301 });
-    connection.send({ type: 'truncateItem', itemId: 'nope', audioEndMs: 0 });
-    connection.send({ type: 'truncateItem', itemId: userItemId, audioEndMs: 0 });
-    connection.send({ type: 'truncateItem', itemId, audioEndMs: 120 });
+    connection.send({ type: 'truncateItem', itemId, heardMs: 301 });
+    connection.send({ type: 'truncateItem', itemId: 'nope', heardMs: 0 });
+    connection.send({ type: 'truncateItem', itemId: userItemId, heardMs: 0 });
+    connection.send({ type: 'truncateItem', itemId, heardMs: 120 });
     await flushMicrotasks();
     expect(of('error').map((e) => [e.code, e.message])).toEqual([
       ['invalid_value', 'Audio content of 300ms is already shorter than 301ms'],
@@ -283,9 +283,9 @@ describe('MockRealtimeModel', () => {
   });
 
   test.each([
-    ['messageTruncation', { type: 'truncateItem', itemId: 'x', audioEndMs: 0 }],
+    ['messageTruncation', { type: 'truncateItem', itemId: 'x', heardMs: 0 }],
     ['mutableChatContext', { type: 'deleteItem', itemId: 'x' }],
-    ['ephemeralResponse', { type: 'createResponse', clientRequestId: 'r9', conversation: 'none' }],
+    ['ephemeralResponse', { type: 'createResponse', clientRequestId: 'r9', ephemeral: true }],
     ['mutableInstructions', { type: 'updateSession', config: { instructions: 'new' } }],
     ['mutableTools', { type: 'updateSession', config: { tools: [] } }],
     ['turnDetection', { type: 'updateSession', config: { turnDetection: {} } }],
@@ -306,14 +306,14 @@ describe('MockRealtimeModel', () => {
     },
   );
 
-  test('user speech on demand: started cancels the active response (turn_detected); stopped commits, transcribes, responds', async () => {
+  test('user speech on demand: started cancels the active response (user_turn); stopped commits, transcribes, responds', async () => {
     const { model, connection, of, events } = await open();
     model.respondWith({ output: [{ type: 'message', text: 'long' }, { type: 'pause' }] }, 'Answer.');
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     await flushMicrotasks();
     connection.userStartsSpeaking();
     await flushMicrotasks();
-    expect(of('response_done')[0]).toMatchObject({ status: 'cancelled', reason: 'turn_detected' });
+    expect(of('response_done')[0]).toMatchObject({ status: 'cancelled', reason: 'user_turn' });
     connection.userStopsSpeaking({ transcript: 'what time is it' });
     await flushMicrotasks();
     const userItem = of('input_audio_committed')[0]!.itemId;
@@ -363,7 +363,7 @@ describe('MockRealtimeModel', () => {
       },
       'Done.',
     );
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     await flushMicrotasks();
     connection.send({ type: 'sendToolOutput', callId: 'c1', output: '1' });
     await flushMicrotasks();
@@ -383,7 +383,7 @@ describe('MockRealtimeModel', () => {
         { type: 'message', text: 'after' },
       ],
     });
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     await flushMicrotasks();
     expect(of('message_started')).toHaveLength(0);
     await clock.advance(499);
@@ -425,7 +425,7 @@ describe('MockRealtimeModel script checks', () => {
   test('assertComplete passes when every script played, and names scripts left unplayed', async () => {
     const { model, connection } = await open();
     model.respondWith('One.', 'Two.');
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     await flushMicrotasks();
     expect(() => model.assertComplete()).toThrow(
       expect.objectContaining({
@@ -433,14 +433,14 @@ describe('MockRealtimeModel script checks', () => {
         message: expect.stringContaining('1 queued'),
       }),
     );
-    connection.send({ type: 'createResponse', clientRequestId: 'r2', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r2', ephemeral: false });
     await flushMicrotasks();
     expect(() => model.assertComplete()).not.toThrow();
   });
 
   test('a response with nothing scripted fails at once with a clear error, and assertComplete throws it', async () => {
     const { model, connection, of } = await open();
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     await flushMicrotasks();
     expect(of('error')).toEqual([
       expect.objectContaining({
@@ -489,11 +489,11 @@ describe('MockRealtimeModel script checks', () => {
       type: 'createItem',
       item: { type: 'message', role: 'user', content: [{ type: 'text', text: 'What is my balance?' }] },
     });
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     await flushMicrotasks();
     expect(of('response_done')[0]).toMatchObject({ status: 'completed' });
     expect(of('error')).toEqual([]);
-    connection.send({ type: 'createResponse', clientRequestId: 'r2', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r2', ephemeral: false });
     await flushMicrotasks();
     expect(of('response_done')[1]).toMatchObject({ status: 'failed', clientRequestId: 'r2' });
     expect(of('transcript_done').map((d) => d.transcript)).toEqual(['It is 42.']);
@@ -530,9 +530,9 @@ describe('MockRealtimeModel script checks', () => {
       type: 'createItem',
       item: { type: 'message', role: 'user', content: [{ type: 'text', text: 'no' }] },
     });
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     await flushMicrotasks();
-    connection.send({ type: 'createResponse', clientRequestId: 'r2', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r2', ephemeral: false });
     await flushMicrotasks();
     expect(of('error').map((e) => e.message)).toEqual([
       expect.stringContaining('expected the latest user message to be "yes", but it is "no"'),

@@ -53,7 +53,7 @@ export class BackendRelay {
     if (type === 'response.created' && response) {
       const responseId = stringField(response.id) ?? '';
       this.#responseOf.set(delegationId, responseId);
-      this.#emit({ type: 'response_started', responseId, conversation: 'default' });
+      this.#emit({ type: 'response_started', responseId, ephemeral: false });
       return;
     }
     if (type === 'response.output_item.done' && isPlainObject(nested.item)) {
@@ -92,7 +92,7 @@ export class BackendRelay {
         type: 'response_done',
         responseId,
         status,
-        conversation: 'default',
+        ephemeral: false,
         ...(usage && {
           usage: {
             inputTokens: Number(usage.input_tokens) || 0,

@@ -86,7 +86,7 @@ export class OutputSegmenter {
         status: 'completed',
       },
     });
-    this.#emit({ type: 'response_done', responseId, status: 'completed', conversation: 'default' });
+    this.#emit({ type: 'response_done', responseId, status: 'completed', ephemeral: false });
   }
 
   #start(): Speech {
@@ -98,7 +98,7 @@ export class OutputSegmenter {
       trailingSilenceMs: 0,
     };
     this.#speech = speech;
-    this.#emit({ type: 'response_started', responseId: speech.responseId, conversation: 'default' });
+    this.#emit({ type: 'response_started', responseId: speech.responseId, ephemeral: false });
     this.#emit({ type: 'message_started', responseId: speech.responseId, itemId: speech.itemId });
     return speech;
   }

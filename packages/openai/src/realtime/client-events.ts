@@ -95,8 +95,8 @@ export function toClientEvent(
     case 'deleteItem':
       return { type: 'conversation.item.delete', event_id: eventId, item_id: command.itemId };
     case 'truncateItem': {
-      if (!Number.isFinite(command.audioEndMs)) {
-        throw new UserError('truncateItem needs a finite audioEndMs.', {
+      if (!Number.isFinite(command.heardMs)) {
+        throw new UserError('truncateItem needs a finite heardMs.', {
           code: 'invalid_command',
         });
       }
@@ -106,14 +106,14 @@ export function toClientEvent(
         item_id: command.itemId,
         // Parley truncates a message's audio, which is always its first content part.
         content_index: 0,
-        audio_end_ms: Math.max(0, Math.floor(command.audioEndMs)),
+        audio_end_ms: Math.max(0, Math.floor(command.heardMs)),
       };
     }
     case 'createResponse': {
       const response: WireResponseCreateParams = {
         metadata: { [CLIENT_REQUEST_ID_KEY]: command.clientRequestId },
       };
-      if (command.conversation === 'none') response.conversation = 'none';
+      if (command.ephemeral) response.conversation = 'none';
       if (command.instructions !== undefined) response.instructions = command.instructions;
       if (command.tools !== undefined) response.tools = command.tools.map(toWireTool);
       if (command.toolChoice !== undefined) response.tool_choice = toWireToolChoice(command.toolChoice);

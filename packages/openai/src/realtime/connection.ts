@@ -193,7 +193,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
     }
     if (command.type === 'createResponse') {
       const event = toClientEvent(command, command.clientRequestId);
-      this.#normalizer.trackRequest(command.clientRequestId, command.conversation);
+      this.#normalizer.trackRequest(command.clientRequestId, command.ephemeral);
       this.#write(event);
       return;
     }

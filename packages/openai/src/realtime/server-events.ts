@@ -27,16 +27,19 @@ type BetaServerEventType =
 /** Server error codes after which the service closes the socket (`session_expired` has its own seam event). */
 const FATAL_CODES = new Set(['beta_api_shape_disabled']);
 
-/** `status_details.reason` values the seam names as they are. */
-const END_REASONS: ReadonlySet<string> = new Set<RealtimeResponseEndReason>([
-  'client_cancelled',
-  'turn_detected',
-  'max_output_tokens',
-  'content_filter',
+/** `status_details.reason` values the seam has a name for, with that name. */
+const END_REASONS: ReadonlyMap<string, RealtimeResponseEndReason> = new Map<
+  string,
+  RealtimeResponseEndReason
+>([
+  ['client_cancelled', 'client_cancelled'],
+  ['turn_detected', 'user_turn'],
+  ['max_output_tokens', 'max_output_tokens'],
+  ['content_filter', 'content_filter'],
 ]);
 
 interface ResponseInfo {
-  conversation: 'default' | 'none';
+  ephemeral: boolean;
   clientRequestId?: string;
   /** Function call items already reported, so `arguments.done` and `output_item.done` report once. */
   reportedCalls: Set<string>;
@@ -178,9 +181,9 @@ export interface NormalizerHooks {
  */
 export class ServerEventNormalizer {
   readonly #hooks: NormalizerHooks;
-  /** clientRequestId → requested conversation, until `response.created` (or an error) answers it. */
+  /** clientRequestId → whether it asked for an ephemeral response, until `response.created` (or an error) answers it. */
   /** Created on first use: an idle session holds none. */
-  #pendingRequests: Map<string, 'default' | 'none'> | undefined;
+  #pendingRequests: Map<string, boolean> | undefined;
   /** Created on first use: an idle session holds none. */
   #responses: Map<string, ResponseInfo> | undefined;
   /** Ids of items a response is producing, until their `conversation.item.added` (or the response's end). */
@@ -194,9 +197,9 @@ export class ServerEventNormalizer {
   }
 
   /** Records a `response.create` so its `response.created` (or `error`) maps back to `clientRequestId`. */
-  trackRequest(clientRequestId: string, conversation: 'default' | 'none'): void {
-    this.#pendingRequests ??= new Map<string, 'default' | 'none'>();
-    this.#pendingRequests.set(clientRequestId, conversation);
+  trackRequest(clientRequestId: string, ephemeral: boolean): void {
+    this.#pendingRequests ??= new Map<string, boolean>();
+    this.#pendingRequests.set(clientRequestId, ephemeral);
   }
 
   /** Handles one text frame. */
@@ -438,7 +441,7 @@ export class ServerEventNormalizer {
   }
 
   #oldestDefaultRequest(): string | undefined {
-    for (const [id, conversation] of this.#pendingRequests ?? []) if (conversation === 'default') return id;
+    for (const [id, ephemeral] of this.#pendingRequests ?? []) if (!ephemeral) return id;
     return undefined;
   }
 
@@ -448,11 +451,11 @@ export class ServerEventNormalizer {
     if (!response || responseId === undefined) return;
     const metadata = isPlainObject(response.metadata) ? response.metadata : undefined;
     const clientRequestId = stringField(metadata?.[CLIENT_REQUEST_ID_KEY]);
-    let conversation: 'default' | 'none' = response.conversation_id === null ? 'none' : 'default';
+    let ephemeral = response.conversation_id === null;
     if (clientRequestId !== undefined) {
       const requested = this.#pendingRequests?.get(clientRequestId);
       if (requested !== undefined) {
-        conversation = requested;
+        ephemeral = requested;
         this.#pendingRequests?.delete(clientRequestId);
       }
     }
@@ -461,7 +464,7 @@ export class ServerEventNormalizer {
     if (!this.#ended.has(responseId) && !this.#responses?.has(responseId)) {
       this.#responses ??= new Map<string, ResponseInfo>();
       this.#responses.set(responseId, {
-        conversation,
+        ephemeral,
         ...(clientRequestId !== undefined && { clientRequestId }),
         reportedCalls: new Set(),
         calls: new Map(),
@@ -471,7 +474,7 @@ export class ServerEventNormalizer {
     this.#hooks.emit({
       type: 'response_started',
       responseId,
-      conversation,
+      ephemeral,
       ...(clientRequestId !== undefined && { clientRequestId }),
     });
   }
@@ -488,14 +491,14 @@ export class ServerEventNormalizer {
     const clientRequestId = info?.clientRequestId ?? stringField(metadata?.[CLIENT_REQUEST_ID_KEY]);
     // Ended before it was reported created: its request is answered all the same.
     if (clientRequestId !== undefined) this.#pendingRequests?.delete(clientRequestId);
-    const conversation = info?.conversation ?? (response.conversation_id === null ? 'none' : 'default');
+    const ephemeral = info?.ephemeral ?? response.conversation_id === null;
     const details = isPlainObject(response.status_details) ? response.status_details : undefined;
     const detailError = isPlainObject(details?.error) ? details.error : undefined;
     const detailReason = stringField(details?.reason);
     const errorCode = stringField(detailError?.code);
     const reason: RealtimeResponseEndReason | undefined =
       detailReason !== undefined && END_REASONS.has(detailReason)
-        ? (detailReason as RealtimeResponseEndReason)
+        ? END_REASONS.get(detailReason)
         : errorCode !== undefined || response.status === 'failed'
           ? 'provider_error'
           : undefined;
@@ -504,7 +507,7 @@ export class ServerEventNormalizer {
       type: 'response_done',
       responseId,
       status: toStatus(response.status),
-      conversation,
+      ephemeral,
       ...(clientRequestId !== undefined && { clientRequestId }),
       ...(usage && { usage }),
       ...(reason !== undefined && { reason }),

@@ -55,11 +55,11 @@ const call = {
 describe('nothing is kept for a response that ended, whatever the order of its start and end', () => {
   test('done before created (the created never comes): its request is answered, a later collision names the new request', async () => {
     const { connection, eventsOf } = await connectFake();
-    connection.send({ type: 'createResponse', clientRequestId: 'req_1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'req_1', ephemeral: false });
     expect(eventsOf(done('resp_1', 'req_1'))).toMatchObject([
       { type: 'response_done', responseId: 'resp_1', clientRequestId: 'req_1' },
     ]);
-    connection.send({ type: 'createResponse', clientRequestId: 'req_2', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'req_2', ephemeral: false });
     expect(eventsOf(collision)).toMatchObject([
       {
         type: 'error',
@@ -72,12 +72,12 @@ describe('nothing is kept for a response that ended, whatever the order of its s
 
   test('done before created: the late start is reported, and a later collision still names the right request', async () => {
     const { connection, eventsOf } = await connectFake();
-    connection.send({ type: 'createResponse', clientRequestId: 'req_1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'req_1', ephemeral: false });
     eventsOf(done('resp_1', 'req_1'));
     expect(eventsOf(created('resp_1', 'req_1'))).toMatchObject([
       { type: 'response_started', responseId: 'resp_1', clientRequestId: 'req_1' },
     ]);
-    connection.send({ type: 'createResponse', clientRequestId: 'req_2', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'req_2', ephemeral: false });
     expect(eventsOf(collision)).toMatchObject([{ type: 'error', clientRequestId: 'req_2' }]);
   });
 
@@ -111,7 +111,7 @@ describe('nothing is kept for a response that ended, whatever the order of its s
 
   test('done twice: each is reported (the session ignores the second), and the response stays ended', async () => {
     const { connection, eventsOf } = await connectFake();
-    connection.send({ type: 'createResponse', clientRequestId: 'req_1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'req_1', ephemeral: false });
     eventsOf(created('resp_1', 'req_1'));
     expect(eventsOf(done('resp_1', 'req_1'))).toMatchObject([
       { type: 'response_done', clientRequestId: 'req_1' },
@@ -119,7 +119,7 @@ describe('nothing is kept for a response that ended, whatever the order of its s
     expect(eventsOf(done('resp_1', 'req_1'))).toMatchObject([
       { type: 'response_done', clientRequestId: 'req_1' },
     ]);
-    connection.send({ type: 'createResponse', clientRequestId: 'req_2', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'req_2', ephemeral: false });
     expect(eventsOf(collision)).toMatchObject([{ type: 'error', clientRequestId: 'req_2' }]);
   });
 });
@@ -148,7 +148,7 @@ const itemAdded = (itemId: string) =>
 describe('an output item announced after its response ended is not kept', () => {
   test('a late output_item.added of an ended out-of-band response reports nothing', async () => {
     const { connection, eventsOf } = await connectFake();
-    connection.send({ type: 'createResponse', clientRequestId: 'req_oob', conversation: 'none' });
+    connection.send({ type: 'createResponse', clientRequestId: 'req_oob', ephemeral: true });
     eventsOf(created('resp_oob', 'req_oob'));
     eventsOf(done('resp_oob', 'req_oob'));
     expect(eventsOf(lateItemAdded('resp_oob', 'item_late'))).toEqual([]);

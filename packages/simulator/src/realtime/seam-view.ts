@@ -153,7 +153,7 @@ export function clientEventToCommand(event: unknown): RealtimeCommand | undefine
       return {
         type: 'truncateItem',
         itemId: stringField(event.item_id) ?? '',
-        audioEndMs: typeof event.audio_end_ms === 'number' ? event.audio_end_ms : 0,
+        heardMs: typeof event.audio_end_ms === 'number' ? event.audio_end_ms : 0,
       };
     case 'response.create': {
       const response = isPlainObject(event.response) ? event.response : {};
@@ -165,7 +165,7 @@ export function clientEventToCommand(event: unknown): RealtimeCommand | undefine
       return {
         type: 'createResponse',
         clientRequestId,
-        conversation: response.conversation === 'none' ? 'none' : 'default',
+        ephemeral: response.conversation === 'none',
         ...(typeof response.instructions === 'string' && { instructions: response.instructions }),
         ...(tools && { tools }),
         ...(toolChoice && { toolChoice }),

@@ -68,10 +68,10 @@ describe('the OpenAI Realtime adapter: no span or log carries a key or what was 
     // What is there: the spans of the turn, with the provider's usage, and the provider error in the log.
     expect(telemetry.named('execute_tool lookup')).toHaveLength(1);
     const responses = telemetry.named('realtime.response');
-    expect(responses.map((span) => span.attributes['parley.response.conversation'])).toEqual([
-      'default',
-      'default',
-      'none',
+    expect(responses.map((span) => span.attributes['parley.response.ephemeral'])).toEqual([
+      false,
+      false,
+      true,
     ]);
     const usageOf = new Map<unknown, WireUsage>();
     for (const event of server.serverEvents) {

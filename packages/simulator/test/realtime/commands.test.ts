@@ -220,12 +220,12 @@ describe('commands on the wire', () => {
 
   test('createResponse carries clientRequestId as event_id and in metadata; out of band is conversation none', async () => {
     const { connection, server, log } = await connected();
-    connection.send({ type: 'createResponse', clientRequestId: 'req_a', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'req_a', ephemeral: false });
     await log.waitFor('response_done');
     connection.send({
       type: 'createResponse',
       clientRequestId: 'req_b',
-      conversation: 'none',
+      ephemeral: true,
       instructions: 'Summarize.',
       tools: [weather],
       toolChoice: 'none',
@@ -251,7 +251,7 @@ describe('commands on the wire', () => {
     const { connection, server } = await connected();
     connection.send({ type: 'cancelResponse', responseId: 'resp_1' });
     connection.send({ type: 'cancelResponse' });
-    connection.send({ type: 'truncateItem', itemId: 'item_1', audioEndMs: 1234.9 });
+    connection.send({ type: 'truncateItem', itemId: 'item_1', heardMs: 1234.9 });
     connection.send({ type: 'deleteItem', itemId: 'item_2' });
     await server.waitForServerEvent('error', 4);
     const strip = (events: Record<string, unknown>[]) => events.map(({ event_id, ...rest }) => rest);
@@ -286,7 +286,7 @@ describe('commands on the wire', () => {
 
   test('truncate with a non-finite position is a UserError, sent nowhere', async () => {
     const { connection, server } = await connected();
-    expect(() => connection.send({ type: 'truncateItem', itemId: 'i', audioEndMs: Number.NaN })).toThrow(
+    expect(() => connection.send({ type: 'truncateItem', itemId: 'i', heardMs: Number.NaN })).toThrow(
       UserError,
     );
     expect(sent(server, 'conversation.item.truncate')).toEqual([]);

@@ -11,9 +11,9 @@ describe('errors map to seam error events with code, clientRequestId and command
       { type: 'hold', hold },
       { type: 'message', text: 'first' },
     ]);
-    connection.send({ type: 'createResponse', clientRequestId: 'req_1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'req_1', ephemeral: false });
     await hold.reached;
-    connection.send({ type: 'createResponse', clientRequestId: 'req_2', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'req_2', ephemeral: false });
     const error = await log.waitFor('error');
     const started = log.ofType('response_started')[0];
     expect(error).toEqual({
@@ -36,7 +36,7 @@ describe('errors map to seam error events with code, clientRequestId and command
     connection.send({ type: 'cancelResponse' });
     connection.send({ type: 'appendInputAudio', audio: new Uint8Array(48 * 50) });
     connection.send({ type: 'commitInputAudio' });
-    connection.send({ type: 'truncateItem', itemId: 'item_nope', audioEndMs: 10 });
+    connection.send({ type: 'truncateItem', itemId: 'item_nope', heardMs: 10 });
     connection.send({ type: 'deleteItem', itemId: 'item_gone' });
     await log.waitFor('error', 4);
     expect(log.ofType('error')).toEqual([
@@ -70,10 +70,10 @@ describe('errors map to seam error events with code, clientRequestId and command
   test('truncating beyond the received audio: invalid_value with the real message', async () => {
     const { connection, log, sim } = await connected({ msPerChar: 10 });
     sim.script('0123456789'); // 10 characters = 100 ms of audio
-    connection.send({ type: 'createResponse', clientRequestId: 'r', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r', ephemeral: false });
     const { itemId } = await log.waitFor('message_done');
-    connection.send({ type: 'truncateItem', itemId, audioEndMs: 101 });
-    connection.send({ type: 'truncateItem', itemId, audioEndMs: 100 });
+    connection.send({ type: 'truncateItem', itemId, heardMs: 101 });
+    connection.send({ type: 'truncateItem', itemId, heardMs: 100 });
     expect(await log.waitFor('error')).toEqual({
       type: 'error',
       code: 'invalid_value',
@@ -95,7 +95,7 @@ describe('errors map to seam error events with code, clientRequestId and command
     connection.send({ type: 'updateSession', config: { providerData: { modalities: ['text'] } } });
     await log.waitFor('error', 2);
     sim.script('Hi');
-    connection.send({ type: 'createResponse', clientRequestId: 'r', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r', ephemeral: false });
     await log.waitFor('response_done');
     connection.send({ type: 'updateSession', config: { voice: 'cedar', instructions: 'new' } });
     await log.waitFor('error', 3);
@@ -242,7 +242,7 @@ describe('the end of a connection', () => {
     const { connection, log, sim } = await connected();
     const hold = createHold();
     sim.script({ type: 'message', text: ['Half of ', hold, 'it'] });
-    connection.send({ type: 'createResponse', clientRequestId: 'r', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r', ephemeral: false });
     await hold.reached;
     (await sim.waitForConnection()).close(1011, 'internal error');
     expect(await log.waitFor('connection_status', 2)).toEqual({

@@ -21,14 +21,14 @@ describe('event normalization (GA)', () => {
   test('an audio turn: started, message, transcript and audio deltas keyed by ids, done', async () => {
     const { connection, log, server } = await connected({ msPerChar: 20, chunkMs: 100 });
     connection.send(userText('Hello'));
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     const done = await log.waitFor('response_done');
     const started = log.ofType('response_started')[0];
     expect(started).toEqual({
       type: 'response_started',
       responseId: done.responseId,
       clientRequestId: 'r1',
-      conversation: 'default',
+      ephemeral: false,
     });
     const message = log.ofType('message_started')[0];
     expect(message).toEqual({
@@ -73,7 +73,7 @@ describe('event normalization (GA)', () => {
       type: 'response_done',
       responseId: done.responseId,
       status: 'completed',
-      conversation: 'default',
+      ephemeral: false,
       clientRequestId: 'r1',
       usage: {
         inputTokens: expect.any(Number),
@@ -108,7 +108,7 @@ describe('event normalization (GA)', () => {
     const { connection, log, sim } = await connected();
     sim.script({ type: 'function_call', name: 'get_weather', arguments: { city: 'Oslo' }, callId: 'call_w' });
     connection.send(userText('Weather?'));
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     const done = await log.waitFor('response_done');
     expect(log.ofType('function_call')).toEqual([
       {
@@ -132,13 +132,13 @@ describe('event normalization (GA)', () => {
     connection.send({
       type: 'createResponse',
       clientRequestId: 'oob',
-      conversation: 'none',
+      ephemeral: true,
       instructions: 'Classify',
       tools: [],
     });
     const done = await log.waitFor('response_done');
-    expect(log.ofType('response_started')[0]).toMatchObject({ conversation: 'none', clientRequestId: 'oob' });
-    expect(done).toMatchObject({ conversation: 'none', clientRequestId: 'oob', status: 'completed' });
+    expect(log.ofType('response_started')[0]).toMatchObject({ ephemeral: true, clientRequestId: 'oob' });
+    expect(done).toMatchObject({ ephemeral: true, clientRequestId: 'oob', status: 'completed' });
     expect(log.ofType('item_added')).toHaveLength(1);
     expect(server.conversation.items).toHaveLength(1);
     expect(log.ofType('message_done')[0]?.item).toMatchObject({
@@ -164,13 +164,13 @@ describe('event normalization (GA)', () => {
     });
     const done = await log.waitFor('response_done');
     expect(log.ofType('response_started')).toEqual([
-      { type: 'response_started', responseId: 'resp_x', conversation: 'default' },
+      { type: 'response_started', responseId: 'resp_x', ephemeral: false },
     ]);
     expect(done).toEqual({
       type: 'response_done',
       responseId: 'resp_x',
       status: 'cancelled',
-      conversation: 'default',
+      ephemeral: false,
       reason: 'turn_detected',
     });
   });
@@ -178,7 +178,7 @@ describe('event normalization (GA)', () => {
   test('a failed response reports provider_error as its reason, with the error code', async () => {
     const { connection, log, sim } = await connected();
     sim.script({ type: 'fail', code: 'inference_rate_limit_exceeded', message: 'slow down' });
-    connection.send({ type: 'createResponse', clientRequestId: 'r', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r', ephemeral: false });
     expect(await log.waitFor('response_done')).toMatchObject({
       status: 'failed',
       reason: 'provider_error',
@@ -190,9 +190,9 @@ describe('event normalization (GA)', () => {
   test('item deleted and truncated', async () => {
     const { connection, log, sim } = await connected({ msPerChar: 100 });
     sim.script('Long answer here');
-    connection.send({ type: 'createResponse', clientRequestId: 'r', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r', ephemeral: false });
     const { itemId } = await log.waitFor('message_done');
-    connection.send({ type: 'truncateItem', itemId, audioEndMs: 250.7 });
+    connection.send({ type: 'truncateItem', itemId, heardMs: 250.7 });
     expect(await log.waitFor('item_truncated')).toEqual({ type: 'item_truncated', itemId });
     connection.send({ type: 'deleteItem', itemId });
     expect(await log.waitFor('item_deleted')).toEqual({ type: 'item_deleted', itemId });
@@ -250,7 +250,7 @@ describe('tolerance: beta names, spellings, unknown events, malformed frames', (
     await log.waitFor('item_added');
     const since = log.events.findIndex((e) => e.type === 'response_started');
     expect(log.events.slice(since)).toEqual([
-      { type: 'response_started', responseId: 'resp_b', conversation: 'default' },
+      { type: 'response_started', responseId: 'resp_b', ephemeral: false },
       { type: 'message_started', responseId: 'resp_b', itemId: 'item_b' },
       { type: 'transcript_delta', responseId: 'resp_b', itemId: 'item_b', delta: 'Hi' },
       { type: 'audio_delta', responseId: 'resp_b', itemId: 'item_b', audio: new Uint8Array([0, 1, 2, 3]) },
@@ -272,7 +272,7 @@ describe('tolerance: beta names, spellings, unknown events, malformed frames', (
           ],
         },
       },
-      { type: 'response_done', responseId: 'resp_b', status: 'completed', conversation: 'default' },
+      { type: 'response_done', responseId: 'resp_b', status: 'completed', ephemeral: false },
       {
         type: 'item_added',
         previousItemId: 'item_b',
@@ -343,7 +343,7 @@ describe('tolerance: beta names, spellings, unknown events, malformed frames', (
     server.sendRaw('{"type": "response.created", oops');
     server.sendRaw('[1,2]');
     server.send({ type: 'some.future.event', whatever: { nested: true } });
-    connection.send({ type: 'createResponse', clientRequestId: 'after', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'after', ephemeral: false });
     await log.waitFor('response_done');
     expect(log.ofType('error')).toEqual([
       { type: 'error', code: 'malformed_server_event', message: expect.stringMatching(/not JSON/) },
@@ -437,7 +437,7 @@ describe('raw events (opt-in)', () => {
     const log = new EventLog(connection);
     const { events } = log;
     sim.script({ type: 'message', text: 'Hi' });
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     await log.waitFor('response_done');
     const rawTypes = events.flatMap((e) =>
       e.type === 'raw_event' ? [(e.event as { type: string }).type] : [],
@@ -454,7 +454,7 @@ describe('raw events (opt-in)', () => {
   test('without rawEvents no raw_event is emitted', async () => {
     const { connection, log, sim } = await connected();
     sim.script({ type: 'message', text: 'Hi' });
-    connection.send({ type: 'createResponse', clientRequestId: 'r1', conversation: 'default' });
+    connection.send({ type: 'createResponse', clientRequestId: 'r1', ephemeral: false });
     await log.waitFor('response_done');
     expect(log.events.filter((e) => e.type === 'raw_event')).toEqual([]);
   });

@@ -100,7 +100,7 @@ describe('the server goes away mid-response', () => {
         type: 'response_done',
         responseId: firstId,
         status: 'failed',
-        conversation: 'default',
+        ephemeral: false,
         reason: 'connection_lost',
       },
     ]);

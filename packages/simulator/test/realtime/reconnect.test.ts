@@ -216,7 +216,7 @@ describe('automatic reconnect over the OpenAI simulator', () => {
         type: 'response_done',
         responseId,
         status: 'failed',
-        conversation: 'default',
+        ephemeral: false,
         reason: 'connection_lost',
       },
     ]);

@@ -161,11 +161,11 @@ describe('the seam view of the wire', () => {
       },
       { type: 'sendToolOutput', callId: 'c1', output: 'ok' },
       { type: 'deleteItem', itemId: 'm1' },
-      { type: 'truncateItem', itemId: 'x', audioEndMs: 10 },
+      { type: 'truncateItem', itemId: 'x', heardMs: 10 },
       {
         type: 'createResponse',
         clientRequestId: 'r1',
-        conversation: 'none',
+        ephemeral: true,
         instructions: 'I',
         tools: [],
         toolChoice: 'none',

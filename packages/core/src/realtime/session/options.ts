@@ -10,6 +10,7 @@ import type { OutputGuardrail } from '../../guardrails.js';
 import type { Session } from '../../memory/session.js';
 import { optionKeys } from '../../option-keys.js';
 import type { ToolErrorFormatter } from '../../runner/run-config.js';
+import { type AnyRealtimeModel, currentRealtimeModel } from '../model-version.js';
 import { type PlaybackTracker, RealtimePlaybackTracker } from '../playback/playback-tracker.js';
 import {
   REALTIME_SPECIFICATION_VERSION,
@@ -17,12 +18,13 @@ import {
   type RealtimeSessionConfig,
   type TurnDetectionConfig,
 } from '../seam.js';
+import { REALTIME_SPECIFICATION_VERSION_V1 } from '../spec/v1/index.js';
 import { delegationStrategy } from './capability-strategies.js';
 import {
   type RealtimeReconnectOptions,
   type ResolvedReconnectOptions,
   resolveReconnectOptions,
-} from './reconnect-options.js';
+} from './connection/reconnect-options.js';
 
 /** Session settings that do not come from the agent (the agent supplies instructions and tools). */
 export type RealtimeSessionSettings = Pick<
@@ -38,8 +40,8 @@ export type RealtimeSessionSettings = Pick<
 
 /** Options of {@link RealtimeSession}. */
 export interface RealtimeSessionOptions<TContext = unknown> {
-  /** The realtime provider. */
-  model: RealtimeModel;
+  /** The realtime provider (a model of the current specification, or of version 1: the session translates). */
+  model: AnyRealtimeModel;
   /** The app's context object, passed to tools, guardrails and instructions functions. */
   context?: TContext;
   /** Run tool calls concurrently (`true`, the default) or one at a time, in arrival order (`false`). */
@@ -193,14 +195,16 @@ export function resolveSessionOptions<TContext>(
   }
   if (!options || typeof options !== 'object') throw invalid('pass an options object with a `model`.');
   SESSION_OPTIONS.check(options);
-  const model = options.model as Partial<RealtimeModel> | undefined;
-  if (!model || typeof model.connect !== 'function' || typeof model.capabilities !== 'object') {
+  const given = options.model as Partial<RealtimeModel> | undefined;
+  if (!given || typeof given.connect !== 'function' || typeof given.capabilities !== 'object') {
     throw invalid('`model` must be a RealtimeModel (an object with `connect()` and `capabilities`).');
   }
-  if (model.specificationVersion !== REALTIME_SPECIFICATION_VERSION) {
+  const model = currentRealtimeModel(given as AnyRealtimeModel);
+  if (model === undefined) {
     throw invalid(
-      `model "${String(model.provider)}" implements specification ${String(model.specificationVersion)}, ` +
-        `but this @parley/core needs ${REALTIME_SPECIFICATION_VERSION}. Upgrade the provider package.`,
+      `model "${String(given.provider)}" implements specification ${String(given.specificationVersion)}, ` +
+        `but this @parley/core takes ${REALTIME_SPECIFICATION_VERSION} or ${REALTIME_SPECIFICATION_VERSION_V1}. ` +
+        'Upgrade the provider package.',
     );
   }
   if (options.asyncToolCalls !== undefined && typeof options.asyncToolCalls !== 'boolean') {
@@ -275,7 +279,7 @@ export function resolveSessionOptions<TContext>(
   }
 
   return {
-    model: options.model,
+    model,
     context: options.context as TContext,
     asyncToolCalls: options.asyncToolCalls ?? true,
     outputGuardrails: [...guardrails],
@@ -288,7 +292,7 @@ export function resolveSessionOptions<TContext>(
     playbackTracker: tracker ?? new RealtimePlaybackTracker(clock),
     config: { ...config },
     reconnect,
-    delegate: checkDelegate(options, model as RealtimeModel),
+    delegate: checkDelegate(options, model),
     delegateDelivery: options.delegateDelivery ?? 'commentary',
     rawEvents: options.rawEvents ?? false,
     memory: options.memory,

@@ -41,7 +41,7 @@ describe('ToolExecutor: send the output, mirror it, tell the coordinator', () =>
   test('parallel calls of one response: each output in place before the one follow-up', async () => {
     const { model, parts, sent, connect } = unitsOf(agent);
     const connection = await connect();
-    connection.emit({ type: 'response_started', responseId: 'resp_1', conversation: 'default' });
+    connection.emit({ type: 'response_started', responseId: 'resp_1', ephemeral: false });
     parts.executor.callReceived(call('Oslo', 'resp_1'));
     parts.executor.callReceived(call('Rome', 'resp_1'));
     await flushMicrotasks();
@@ -50,7 +50,7 @@ describe('ToolExecutor: send the output, mirror it, tell the coordinator', () =>
       type: 'response_done',
       responseId: 'resp_1',
       status: 'completed',
-      conversation: 'default',
+      ephemeral: false,
     });
     await flushMicrotasks();
     const followUps = sent.filter((s) => s.command.type === 'createResponse');

@@ -19,7 +19,7 @@ export type { RealtimeFunctionCallCancelledEventV1 } from './realtime-function-c
 export type { RealtimeItemInputV1 } from './realtime-item-input-v1.js';
 export type { RealtimeItemV1 } from './realtime-item-v1.js';
 export type { RealtimeJsonSchemaV1 } from './realtime-json-schema-v1.js';
-export { REALTIME_SPECIFICATION_VERSION, type RealtimeModelV1 } from './realtime-model-v1.js';
+export { REALTIME_SPECIFICATION_VERSION_V1, type RealtimeModelV1 } from './realtime-model-v1.js';
 export type { RealtimeOutputSilenceEventV1 } from './realtime-output-silence-event-v1.js';
 export type { RealtimeResponseEndReasonV1 } from './realtime-response-end-reason-v1.js';
 export type { RealtimeResponseStatusV1 } from './realtime-response-status-v1.js';

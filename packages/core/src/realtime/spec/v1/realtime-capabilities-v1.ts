@@ -4,7 +4,7 @@
  */
 export interface RealtimeCapabilitiesV1 {
   /**
-   * An ephemeral response can be generated (`conversation: 'none'`) and spoken without entering the
+   * An ephemeral response can be generated (a `createResponse` outside the conversation) and spoken without entering the
    * conversation: its items are never added to the provider's context.
    */
   ephemeralResponse: boolean;
