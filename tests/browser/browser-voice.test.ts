@@ -25,9 +25,9 @@ import { startLabServer } from './lab/lab-server.js';
 /**
  * What the speaker played beyond the position the session cut at (docs/browser.md, "What was heard"): the frames the
  * audio thread renders between the barge-in and its next look at the stop, at most a device buffer (`baseLatency`,
- * 10 ms here) and usually under a millisecond; up to three buffers when the audio thread runs late on a loaded machine.
+ * 10 ms here) and usually under a millisecond; a few buffers when the audio thread runs late on a loaded machine.
  */
-const STOP_TOLERANCE_MS = 30;
+const STOP_TOLERANCE_MS = 50;
 
 const skip = chromiumMissing();
 let directory: string;
@@ -175,7 +175,7 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
         const beforeTalking = sent().length;
         voice.startTalking();
         const startedAt = context.currentTime;
-        await audioTime(400);
+        await audioTime(500);
         const talkedMs = total(sent());
         const elapsedMs = (context.currentTime - startedAt) * 1000;
         voice.mute();
@@ -217,9 +217,10 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
         };
       });
       expect(talk.beforeTalking).toBe(0);
-      // Within a frame (20 ms) and a step of the audio clock (10 ms) either way; a wrong rate would be off by 40 %+.
-      expect(talk.talkedMs).toBeGreaterThan(talk.elapsedMs - 40);
-      expect(talk.talkedMs).toBeLessThan(talk.elapsedMs + 40);
+      // Within a frame, a step of the audio clock and the page's backlog of frames (a loaded machine) either way;
+      // a wrong rate would be off by a third or more.
+      expect(talk.talkedMs).toBeGreaterThan(talk.elapsedMs - 100);
+      expect(talk.talkedMs).toBeLessThan(talk.elapsedMs + 100);
       expect(talk.whileMuted).toBe(0);
       // The turn is committed and, turn detection being off, answered.
       expect(talk.afterLastAudio).toEqual(['commitInputAudio', 'createResponse']);
@@ -253,7 +254,7 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
         const before = bytes();
         const startedAt = context.currentTime;
         await new Promise<void>((resolve) => {
-          const check = () => (context.currentTime >= startedAt + 0.4 ? resolve() : setTimeout(check, 5));
+          const check = () => (context.currentTime >= startedAt + 0.5 ? resolve() : setTimeout(check, 5));
           check();
         });
         const sentMs = (bytes() - before) / 8;
@@ -262,8 +263,8 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
         await session.close();
         return { sentMs, elapsedMs };
       });
-      expect(ulaw.sentMs).toBeGreaterThan(ulaw.elapsedMs - 40);
-      expect(ulaw.sentMs).toBeLessThan(ulaw.elapsedMs + 40);
+      expect(ulaw.sentMs).toBeGreaterThan(ulaw.elapsedMs - 100);
+      expect(ulaw.sentMs).toBeLessThan(ulaw.elapsedMs + 100);
     } finally {
       await page.close();
       await server.close();

@@ -113,7 +113,7 @@ export async function connectBrowserVoice<TContext>(
     }
     return new Voice(
       context,
-      session as unknown as RealtimeSession<unknown>,
+      session,
       microphone,
       resolved.microphone ? resolved.microphone : undefined,
       speaker,
@@ -161,11 +161,9 @@ async function running(context: AudioContext, timeoutMs: number): Promise<void> 
     );
 }
 
-type Session = RealtimeSession<unknown>;
-
-class Voice implements BrowserVoice {
+class Voice<TContext> implements BrowserVoice {
   readonly audioContext: AudioContext;
-  readonly #session: Pick<Session, 'status' | 'interrupt' | 'commitAudio'>;
+  readonly #session: RealtimeSession<TContext>;
   readonly #microphone: MicrophoneCapture | undefined;
   readonly #pushToTalk: boolean;
   readonly #speaker: SpeakerPlayback | undefined;
@@ -178,7 +176,7 @@ class Voice implements BrowserVoice {
 
   constructor(
     context: AudioContext,
-    session: Session,
+    session: RealtimeSession<TContext>,
     microphone: MicrophoneCapture | undefined,
     micOptions: { mode: 'open' | 'push-to-talk'; muted: boolean } | undefined,
     speaker: SpeakerPlayback | undefined,

@@ -38,7 +38,7 @@ describe('BrowserPlaybackTracker', () => {
     speaker.positions.set(itemId, 430.6);
     expect(session.playback.playedMs(itemId)).toBe(430);
     session.interrupt();
-    expect(truncates()).toEqual([{ type: 'truncateItem', itemId, audioEndMs: 430 }]);
+    expect(truncates()).toEqual([{ type: 'truncateItem', itemId, heardMs: 430 }]);
     // Frozen: neither the live position nor a late report moves it any more.
     speaker.positions.set(itemId, 470);
     session.playback.played(itemId, 480);
@@ -54,7 +54,7 @@ describe('BrowserPlaybackTracker', () => {
     session.playback.played(itemId, 400);
     speaker.positions.set(itemId, 390);
     session.interrupt();
-    expect(truncates()).toEqual([{ type: 'truncateItem', itemId, audioEndMs: 400 }]);
+    expect(truncates()).toEqual([{ type: 'truncateItem', itemId, heardMs: 400 }]);
     await session.close();
   });
 
@@ -67,7 +67,7 @@ describe('BrowserPlaybackTracker', () => {
     speaker.positions.set(itemId, 900);
     session.playback.played(itemId, 250);
     session.interrupt();
-    expect(truncates()).toEqual([{ type: 'truncateItem', itemId, audioEndMs: 250 }]);
+    expect(truncates()).toEqual([{ type: 'truncateItem', itemId, heardMs: 250 }]);
     await session.close();
   });
 });
