@@ -131,7 +131,7 @@ export type {
   TurnDetectionConfig,
 } from './realtime/seam.js';
 export { declaresCapability, REALTIME_SPECIFICATION_VERSION } from './realtime/seam.js';
-export type { PendingApproval } from './realtime/session/approvals.js';
+export type { RealtimeReconnectOptions } from './realtime/session/connection/reconnect-options.js';
 export type { BlockedRequest } from './realtime/session/errors.js';
 export {
   CapabilityNotSupportedError,
@@ -163,18 +163,18 @@ export type {
   RealtimeSessionStatus,
   RealtimeToolCallStatus,
   RealtimeTurnMessage,
-} from './realtime/session/events.js';
+} from './realtime/session/events/events.js';
 export type {
   RealtimeFunctionCallHistoryItem,
   RealtimeHistoryItem,
   RealtimeMessageHistoryItem,
-} from './realtime/session/history-item.js';
+} from './realtime/session/history/history-item.js';
 export type { RealtimeSessionOptions, RealtimeSessionSettings } from './realtime/session/options.js';
-export type { SessionPlayback } from './realtime/session/playback-control.js';
-export type { RealtimeReconnectOptions } from './realtime/session/reconnect-options.js';
-export type { GenerateResponseOptions } from './realtime/session/response-generation.js';
-export type { ResponseHandle, ResponseResult } from './realtime/session/response-handle.js';
+export type { SessionPlayback } from './realtime/session/playback/playback-control.js';
+export type { GenerateResponseOptions } from './realtime/session/responses/response-generation.js';
+export type { ResponseHandle, ResponseResult } from './realtime/session/responses/response-handle.js';
 export { RealtimeSession } from './realtime/session/session.js';
+export type { PendingApproval } from './realtime/session/tools/approvals.js';
 export type { RealtimeAppendContextCommandV1 } from './realtime/spec/v1/realtime-append-context-command-v1.js';
 export type { RealtimeAudioFormatV1 } from './realtime/spec/v1/realtime-audio-format-v1.js';
 export type { RealtimeAudioStreamFormatV1 } from './realtime/spec/v1/realtime-audio-stream-format-v1.js';

@@ -25,7 +25,7 @@ export {
   type ResponseRequestParams,
   type ResponseRequestReason,
   type ResponseStartInfo,
-} from './realtime/session/response-coordinator.js';
+} from './realtime/session/responses/response-coordinator.js';
 export { RecentIds } from './recent-ids.js';
 export {
   defaultToolErrorFunction,

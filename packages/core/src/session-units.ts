@@ -10,6 +10,7 @@ export {
   RECENTLY_ENDED_RESPONSES_LIMIT,
   TRACKED_RESPONSES_LIMIT,
 } from './constants.js';
+export { AgentSwitcher, type AgentSwitchPort } from './realtime/session/agents/agent-switch.js';
 export {
   agentSwitchStrategy,
   commitRespondsByDefault,
@@ -25,5 +26,6 @@ export {
   turnDetectionStrategy,
 } from './realtime/session/capability-strategies.js';
 export { resolveSessionOptions } from './realtime/session/options.js';
-export { ParallelToolCalls } from './realtime/session/parallel-tool-calls.js';
-export { assembleSession, type SessionParts } from './realtime/session/session-parts.js';
+export { assembleSession, type SessionParts } from './realtime/session/session-assembly.js';
+export { ParallelToolCalls } from './realtime/session/tools/parallel-tool-calls.js';
+export { ToolExecutor, type ToolExecutorPort } from './realtime/session/tools/tool-executor.js';

@@ -1,5 +1,5 @@
 import { optionKeys } from '../../option-keys.js';
-import type { GenerateResponseOptions } from './response-generation.js';
+import type { GenerateResponseOptions } from './responses/response-generation.js';
 
 /** The valid keys of the options each {@link RealtimeSession} method takes. */
 export const SEND_MESSAGE_OPTIONS = optionKeys<{ respond?: boolean }>('sendMessage() options', {

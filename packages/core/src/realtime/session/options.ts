@@ -24,7 +24,7 @@ import {
   type RealtimeReconnectOptions,
   type ResolvedReconnectOptions,
   resolveReconnectOptions,
-} from './reconnect-options.js';
+} from './connection/reconnect-options.js';
 
 /** Session settings that do not come from the agent (the agent supplies instructions and tools). */
 export type RealtimeSessionSettings = Pick<

@@ -2,11 +2,11 @@ import type { Agent } from '../../agent.js';
 import { ParleyError } from '../../errors.js';
 import { errorText } from '../../logger.js';
 import type { RealtimeCommand, RealtimeConnection } from '../seam.js';
-import type { AgentSessionConfig } from './agent-config.js';
+import type { AgentSessionConfig } from './agents/agent-config.js';
+import { Resumption } from './connection/resumption.js';
 import { ConnectionLostError, SessionClosedError, SessionNotConnectedError } from './errors.js';
-import { EventHub } from './event-hub.js';
-import type { RealtimeErrorSource, RealtimeSessionEvent, RealtimeSessionStatus } from './events.js';
-import { Resumption } from './resumption.js';
+import { EventHub } from './events/event-hub.js';
+import type { RealtimeErrorSource, RealtimeSessionEvent, RealtimeSessionStatus } from './events/events.js';
 
 /**
  * What every unit of a session reads and the connection lifecycle writes: the status, the active agent,
@@ -25,9 +25,9 @@ export class SessionState<TContext> {
   lifetime = new AbortController();
   /**
    * Called (in a microtask) when the live connection turned out not to be open any more while the session still
-   * counted it as live: set by the connection lifecycle, which ends the connection.
+   * counted it as live: the connection lifecycle ends the connection.
    */
-  onConnectionLost: ((connection: RealtimeConnection, detail: string) => void) | undefined;
+  readonly #onConnectionLost: (connection: RealtimeConnection, detail: string) => void;
   /** The connection already reported lost (once per connection). */
   #lost: RealtimeConnection | undefined;
 
@@ -38,7 +38,14 @@ export class SessionState<TContext> {
   /** The conversation's latest resume token, and what it holds (providers with `sessionResumption`). */
   readonly resumption: Resumption;
 
-  constructor(agent: Agent<TContext>, provider: string, rawEvents: boolean, resumable = false) {
+  constructor(
+    agent: Agent<TContext>,
+    provider: string,
+    rawEvents: boolean,
+    resumable: boolean,
+    onConnectionLost: (connection: RealtimeConnection, detail: string) => void,
+  ) {
+    this.#onConnectionLost = onConnectionLost;
     this.agent = agent;
     this.provider = provider;
     this.rawEvents = rawEvents;
@@ -112,7 +119,7 @@ export class SessionState<TContext> {
     if (this.#lost === connection) return;
     this.#lost = connection;
     // After the caller's own handling of the failure: ending the connection runs the lost-turn report.
-    queueMicrotask(() => this.onConnectionLost?.(connection, detail));
+    queueMicrotask(() => this.#onConnectionLost(connection, detail));
   }
 
   emit(event: RealtimeSessionEvent<TContext>): void {

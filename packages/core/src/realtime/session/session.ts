@@ -9,7 +9,6 @@ import type {
   RealtimeModel,
   RealtimeSessionConfig,
 } from '../seam.js';
-import type { PendingApproval } from './approvals.js';
 import { requireContextAppends, requireResponseRequests } from './capability-strategies.js';
 import { RealtimeConnectError } from './errors.js';
 import type {
@@ -17,8 +16,8 @@ import type {
   RealtimeSessionEventOf,
   RealtimeSessionEventType,
   RealtimeSessionStatus,
-} from './events.js';
-import type { RealtimeHistoryItem } from './history-item.js';
+} from './events/events.js';
+import type { RealtimeHistoryItem } from './history/history-item.js';
 import {
   APPEND_CONTEXT_OPTIONS,
   COMMIT_AUDIO_OPTIONS,
@@ -27,12 +26,13 @@ import {
   SEND_MESSAGE_OPTIONS,
 } from './method-options.js';
 import { type RealtimeSessionOptions, resolveSessionOptions } from './options.js';
-import type { SessionPlayback } from './playback-control.js';
-import type { GenerateResponseOptions } from './response-generation.js';
-import type { ResponseHandle } from './response-handle.js';
-import { assembleSession, type SessionParts } from './session-parts.js';
+import type { SessionPlayback } from './playback/playback-control.js';
+import type { GenerateResponseOptions } from './responses/response-generation.js';
+import type { ResponseHandle } from './responses/response-handle.js';
+import { assembleSession, type SessionParts } from './session-assembly.js';
+import type { PendingApproval } from './tools/approvals.js';
 
-export type { GenerateResponseOptions } from './response-generation.js';
+export type { GenerateResponseOptions } from './responses/response-generation.js';
 
 /**
  * A live voice conversation with an agent over a {@link RealtimeModel}. The session owns what it acquires

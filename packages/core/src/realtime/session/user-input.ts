@@ -5,10 +5,10 @@ import {
   requireResponseRequests,
 } from './capability-strategies.js';
 import { SessionNotConnectedError } from './errors.js';
+import type { UnacknowledgedInputs } from './history/unacknowledged-inputs.js';
 import type { RealtimeSessionSettings } from './options.js';
-import type { ResponseCoordinator } from './response-coordinator.js';
+import type { ResponseCoordinator } from './responses/response-coordinator.js';
 import type { SessionState } from './session-state.js';
-import type { UnacknowledgedInputs } from './unacknowledged-inputs.js';
 
 /**
  * What the user says through the app: text messages and audio, and whether a turn asks for a response. A text
