@@ -253,8 +253,6 @@ class SessionAssembly<TContext>
     this.router = new ProviderEventRouter(state, {
       runContext,
       delegations: this.delegations,
-      emit: (event) => state.emit(event),
-      observed: (type) => state.hub.observed(type),
       lifecycle: this.lifecycle,
       steps: this.steps,
       messageOrder,
@@ -264,7 +262,6 @@ class SessionAssembly<TContext>
         mirror: this.mirror,
         guardrails: this.guardrails,
         responses,
-        interruptions: this.interruptions,
         hub: state.hub,
       },
       mirror: this.mirror,
@@ -346,7 +343,7 @@ class SessionAssembly<TContext>
     return turnDetectionStrategy.providerCancelsOnSpeech(setting, options.model.capabilities);
   }
 
-  /** {@link InterruptionPort}: the connection's own declaration first, then the model's. */
+  /** {@link InterruptionPort}: the live connection may say it differently from the model (a sideband, WebRTC). */
   servicePlayback(): boolean {
     return servicePlaybackStrategy(this.options.model.capabilities, this.state.connection);
   }
