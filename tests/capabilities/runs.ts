@@ -1,5 +1,9 @@
 import { AzureOpenAILiveModel, AzureOpenAIRealtimeModel } from '@parley/azure';
-import type { RealtimeHarnessFactory } from '@parley/conformance';
+import {
+  type ConformanceScenario,
+  type RealtimeHarnessFactory,
+  servicePlaybackScenario,
+} from '@parley/conformance';
 import type { RealtimeCapability } from '@parley/core';
 import { ALL_REALTIME_CAPABILITIES } from '@parley/mock';
 import { OpenAILiveModel, OpenAIRealtimeModel } from '@parley/openai';
@@ -11,7 +15,13 @@ import { createGeminiLiveHarness } from '../../packages/simulator/test/gemini/ge
 export interface MatrixColumn {
   readonly title: string;
   /** The conformance runs behind the column; a run with `only` gives the cell of that capability alone. */
-  readonly runs: readonly { name: string; create: RealtimeHarnessFactory; only?: RealtimeCapability }[];
+  readonly runs: readonly {
+    name: string;
+    create: RealtimeHarnessFactory;
+    only?: RealtimeCapability;
+    /** The scenarios of the run, when not all (a capability that changes what other scenarios expect). */
+    scenarios?: readonly ConformanceScenario[];
+  }[];
 }
 
 const AZURE_KEY = 'azure-matrix-key';
@@ -33,7 +43,19 @@ function azure(apiVersion?: string): RealtimeHarnessFactory {
 
 /** The providers of docs/capabilities.md and the conformance runs that fill their columns. */
 export const MATRIX_COLUMNS: readonly MatrixColumn[] = [
-  { title: '`MockRealtimeModel`', runs: [{ name: 'mock', create: () => createMockHarness() }] },
+  {
+    title: '`MockRealtimeModel`',
+    runs: [
+      // The service playing the audio (WebRTC, SIP) changes what an interruption sends: its own scenario, its own run.
+      {
+        name: 'mock with servicePlayback',
+        create: () => createMockHarness({ servicePlayback: true }),
+        only: 'servicePlayback',
+        scenarios: [servicePlaybackScenario],
+      },
+      { name: 'mock', create: () => createMockHarness() },
+    ],
+  },
   {
     title: '`MockRealtimeModel`, that capability off',
     runs: (Object.keys(ALL_REALTIME_CAPABILITIES) as RealtimeCapability[]).map((capability) => ({

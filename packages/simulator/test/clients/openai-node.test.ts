@@ -116,7 +116,7 @@ describe('the wire catalogue shared by the adapter and the simulator', () => {
     expect(WIRE_SERVER_EVENT_TYPES.filter((type) => !server[type])).toEqual([]);
     // Compile-time: each catalogue client event type is a type of the SDK's RealtimeClientEvent union.
     const client: readonly RealtimeClientEvent['type'][] = WIRE_CLIENT_EVENT_TYPES;
-    expect(client).toHaveLength(10);
+    expect(client).toHaveLength(11);
   });
 });
 
