@@ -16,7 +16,9 @@ export type RunItemStreamEventName =
   | 'tool_output'
   | 'handoff_requested'
   | 'handoff_occurred'
-  | 'tool_approval_requested';
+  | 'tool_approval_requested'
+  /** A `hosted_tool_item`: a hosted tool's call and results, a hosted approval request, or a decision on one. */
+  | 'hosted_tool_activity';
 
 /** A run item was created; the same items, in the same order, end up in `result.newItems`. */
 export interface RunItemStreamEvent<TContext = unknown> {
@@ -47,6 +49,7 @@ const EVENT_NAMES: Record<RunItem['type'], RunItemStreamEventName> = {
   handoff_call_item: 'handoff_requested',
   handoff_output_item: 'handoff_occurred',
   tool_approval_item: 'tool_approval_requested',
+  hosted_tool_item: 'hosted_tool_activity',
 };
 
 /** The stream event announcing a new run item. */
