@@ -283,6 +283,7 @@ export {
   run,
 } from './runner/runner.js';
 export type {
+  AgentToolStreamEvent,
   AgentUpdatedStreamEvent,
   RawModelStreamEvent,
   RunItemStreamEvent,

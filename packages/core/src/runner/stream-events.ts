@@ -36,11 +36,28 @@ export interface AgentUpdatedStreamEvent<TContext = unknown> {
   readonly agent: AnyAgent<TContext>;
 }
 
+/**
+ * An event of the run of an agent tool (`agent.asTool()`) this run called: the nested run is streamed with the
+ * outer one, and each of its events arrives here while the tool call runs (before its `tool_output`).
+ */
+export interface AgentToolStreamEvent<TContext = unknown> {
+  readonly type: 'agent_tool_event';
+  /** The agent the nested run runs. */
+  readonly agent: AnyAgent<TContext>;
+  /** The agent tool's name, as the outer model called it. */
+  readonly toolName: string;
+  /** The id of the outer call the nested run answers. */
+  readonly toolCallId: string;
+  /** The nested run's event (itself an `agent_tool_event` for a run nested deeper). */
+  readonly event: RunStreamEvent<TContext>;
+}
+
 /** What a streamed run yields. */
 export type RunStreamEvent<TContext = unknown> =
   | RawModelStreamEvent
   | RunItemStreamEvent<TContext>
-  | AgentUpdatedStreamEvent<TContext>;
+  | AgentUpdatedStreamEvent<TContext>
+  | AgentToolStreamEvent<TContext>;
 
 const EVENT_NAMES: Record<RunItem['type'], RunItemStreamEventName> = {
   message_output_item: 'message_output_created',

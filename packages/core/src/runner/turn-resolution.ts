@@ -32,6 +32,7 @@ import { runItemsToConversation } from './run-items.js';
 import { createRunState, type RunState, runStateData } from './run-state.js';
 import type { PendingTurn } from './run-state-data.js';
 import { traceHandoff, traceToolCall } from './run-tracing.js';
+import type { RunStreamEvent } from './stream-events.js';
 
 function callInfo(call: FunctionCallItem): ToolCallInfo {
   return { callId: call.callId, name: call.name, arguments: call.arguments };
@@ -409,10 +410,22 @@ async function invokeAgentTool<TContext>(
   const nestedRuns = env.data.nestedRuns;
   const callId = options.call.callId;
   const paused = nestedRuns?.get(callId);
+  const nestedAgent = toolAgent<TContext>(tool);
   const port: NestedRunPort = {
     parentSpan: span,
     pausedRun: paused ? (createRunState(paused.data) as RunState<unknown>) : undefined,
     paused: (state) => Promise.reject(new NestedRunPaused(state)),
+    ...(env.stream &&
+      nestedAgent && {
+        onEvent: (event: RunStreamEvent<unknown>) =>
+          env.emit({
+            type: 'agent_tool_event',
+            agent: nestedAgent,
+            toolName: tool.name,
+            toolCallId: callId,
+            event: event as RunStreamEvent<TContext>,
+          }),
+      }),
   };
   try {
     const result = await invokeFunctionTool(tool, { ...options, nested: port });
