@@ -26,7 +26,10 @@ type GenerateResult = LanguageModelV4GenerateResult | LanguageModelV3GenerateRes
 type StreamResult = LanguageModelV4StreamResult | LanguageModelV3StreamResult;
 
 /** Reads what a model says about itself: `supportsStructuredOutputs: false` (OpenAI-compatible models) and the like. */
-function capabilitiesOf(model: AISdkLanguageModel, overrides: Partial<ModelCapabilities>): ModelCapabilities {
+function capabilitiesOf(
+  model: AISdkLanguageModel,
+  overrides: Partial<Omit<ModelCapabilities, 'hostedTools'>>,
+): ModelCapabilities {
   const structured = (model as { supportsStructuredOutputs?: unknown }).supportsStructuredOutputs;
   return Object.freeze({
     streaming: true,

@@ -4,7 +4,7 @@ import type {
   LanguageModelV3ToolChoice,
   LanguageModelV4CallOptions,
 } from '@ai-sdk/provider';
-import type { ConversationItem, ModelRequest, ToolChoice } from '@parley/core';
+import { type ConversationItem, isHostedToolItem, type ModelRequest, type ToolChoice } from '@parley/core';
 
 type AssistantPart = Extract<LanguageModelV3Message, { role: 'assistant' }>['content'][number];
 type ToolPart = Extract<LanguageModelV3Message, { role: 'tool' }>['content'][number];
@@ -35,6 +35,8 @@ export function toPrompt(request: ModelRequest): LanguageModelV3Message[] {
     tool = undefined;
   };
   for (const item of request.input as readonly ConversationItem[]) {
+    // Hosted tools run at another provider; their items mean nothing to this model.
+    if (isHostedToolItem(item)) continue;
     if (item.type === 'message' && item.role !== 'assistant') {
       close();
       prompt.push(

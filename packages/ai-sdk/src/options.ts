@@ -7,7 +7,7 @@ export interface AISdkModelOptions {
    * What the wrapped model supports, where it differs from what `AISdkModel` reads off it (see
    * {@link AISdkModel.capabilities}); e.g. `{ tools: false }` for a model its provider serves without function tools.
    */
-  capabilities?: Partial<ModelCapabilities>;
+  capabilities?: Partial<Omit<ModelCapabilities, 'hostedTools'>>;
   /** The name sent with a structured output schema (`responseFormat.name`). Default `final_output`. */
   structuredOutputName?: string;
 }
@@ -16,7 +16,7 @@ const OPTIONS = optionKeys<AISdkModelOptions>('AISdkModelOptions', {
   capabilities: true,
   structuredOutputName: true,
 });
-const CAPABILITY_KEYS = optionKeys<ModelCapabilities>('AISdkModelOptions', {
+const CAPABILITY_KEYS = optionKeys<Omit<ModelCapabilities, 'hostedTools'>>('AISdkModelOptions', {
   streaming: true,
   tools: true,
   structuredOutput: true,
@@ -29,7 +29,7 @@ function fail(message: string): never {
 
 /** Validated options with defaults applied. */
 export interface ResolvedOptions {
-  capabilities: Partial<ModelCapabilities>;
+  capabilities: Partial<Omit<ModelCapabilities, 'hostedTools'>>;
   structuredOutputName: string;
 }
 

@@ -4,10 +4,11 @@ import { UserError } from './errors.js';
 import type { ConversationItem } from './items.js';
 import { AGENT_OF_TOOL, type NestedRunPort, nestedRunPort } from './nested-run.js';
 import { optionKeys } from './option-keys.js';
-import type { RunResult } from './runner/run-result.js';
+import { RunResult } from './runner/run-result.js';
 import type { RunState } from './runner/run-state.js';
 import { runUnderSpan } from './runner/run-tracing.js';
 import { Runner, type RunOptions } from './runner/runner.js';
+import type { RunStreamEvent } from './runner/stream-events.js';
 import { TOOL_OPTION_LIST } from './text-option-keys.js';
 import { type FunctionTool, type ToolExecuteContext, type ToolOptions, tool } from './tool.js';
 
@@ -120,15 +121,23 @@ export function agentAsTool<TContext, TParameters extends z.ZodObject>(
         runUnderSpan(value, port?.parentSpan);
         return value;
       };
-      let result = await runner.run(
-        agent,
+      const runNested = async (
+        nestedInput: string | ConversationItem[] | RunState<TContext>,
+      ): Promise<RunResult<TContext, AnyAgent['outputType']>> => {
+        const onEvent = port?.onEvent;
+        if (!onEvent) return await runner.run(agent, nestedInput, runOptions());
+        const streamed = await runner.run(agent, nestedInput, { ...runOptions(), stream: true });
+        for await (const event of streamed) onEvent(event as RunStreamEvent<unknown>);
+        await streamed.completed;
+        return new RunResult(streamed.state);
+      };
+      let result = await runNested(
         (port?.pausedRun as RunState<TContext> | undefined) ??
           (inputBuilder ? await inputBuilder(input, context) : defaultInput(input)),
-        runOptions(),
       );
       while (result.interruptions.length > 0) {
         await pause(agent, port, result.state as RunState<unknown>);
-        result = await runner.run(agent, result.state, runOptions());
+        result = await runNested(result.state);
       }
       return outputExtractor ? await outputExtractor(result) : result.finalOutput;
     },

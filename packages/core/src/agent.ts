@@ -10,6 +10,7 @@ import type { RunContext } from './context.js';
 import { UserError } from './errors.js';
 import type { InputGuardrail, OutputGuardrail } from './guardrails.js';
 import { type Handoff, handoff } from './handoff.js';
+import { type HostedTool, hostedToolName } from './hosted-tool.js';
 import type { Model, ModelSettings, ToolDefinition } from './model.js';
 import { checkOptionValues, type OptionRule, optionRules } from './option-values.js';
 import { AGENT_OPTIONS, checkModelSettings } from './text-option-keys.js';
@@ -85,6 +86,14 @@ const AGENT_OPTION_VALUES: Record<string, OptionRule> = {
   },
   handoffDescription: optionRules.string,
   tools: optionRules.tools,
+  hostedTools: {
+    takes: 'an array of hosted tools',
+    accepts: Array.isArray,
+    each: {
+      takes: 'a hosted tool made with hostedTool()',
+      accepts: (value) => (value as { type?: unknown } | null)?.type === 'hosted',
+    },
+  },
   handoffs: {
     takes: 'an array of agents and handoff()s',
     accepts: Array.isArray,
@@ -115,6 +124,12 @@ export interface AgentOptions<TContext = unknown, TOutput extends z.ZodType | un
    * holds each source while it uses it.
    */
   toolSources?: ToolSource<TContext>[];
+  /**
+   * Tools the provider runs itself (web search, file search, code interpreter, image generation, MCP servers),
+   * made with `hostedTool()` or a provider package's helpers. The agent's model must run their kinds
+   * (`capabilities.hostedTools`); their calls and results appear in the run as `hosted_tool_call_item`s.
+   */
+  hostedTools?: HostedTool[];
   /** Agents this one may transfer to, offered to the model as `transfer_to_<name>` tools. */
   handoffs?: (Agent<TContext, z.ZodType | undefined> | Handoff<TContext>)[];
   /** Guardrails on the run's initial input; they apply when this agent starts the run. */
@@ -147,6 +162,8 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
   readonly tools: readonly AnyFunctionTool<TContext>[];
   /** See {@link AgentOptions.toolSources}. */
   readonly toolSources: readonly ToolSource<TContext>[];
+  /** See {@link AgentOptions.hostedTools}. */
+  readonly hostedTools: readonly HostedTool[];
   /** See {@link AgentOptions.handoffs}; {@link getHandoffs} normalizes them. */
   readonly handoffs: readonly (Agent<TContext, z.ZodType | undefined> | Handoff<TContext>)[];
   /** See {@link AgentOptions.inputGuardrails}. */
@@ -178,6 +195,17 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
     this.tools = [...(options.tools ?? [])];
     checkToolSources(this.name, options.toolSources);
     this.toolSources = [...(options.toolSources ?? [])];
+    this.hostedTools = [...(options.hostedTools ?? [])];
+    const hostedNames = new Set<string>();
+    for (const hosted of this.hostedTools) {
+      const name = hostedToolName(hosted);
+      if (hostedNames.has(name)) {
+        throw new UserError(`Agent "${this.name}" has the hosted tool ${name} twice; declare it once.`, {
+          code: 'invalid_option',
+        });
+      }
+      hostedNames.add(name);
+    }
     this.handoffs = [...(options.handoffs ?? [])];
     this.inputGuardrails = [...(options.inputGuardrails ?? [])];
     this.outputGuardrails = [...(options.outputGuardrails ?? [])];
@@ -207,6 +235,7 @@ export class Agent<TContext = unknown, TOutput extends z.ZodType | undefined = z
       handoffDescription: this.handoffDescription,
       tools: [...this.tools],
       toolSources: [...this.toolSources],
+      hostedTools: [...this.hostedTools],
       handoffs: [...this.handoffs],
       inputGuardrails: [...this.inputGuardrails],
       outputGuardrails: [...this.outputGuardrails],

@@ -58,12 +58,39 @@ export {
   type OnHandoffInfo,
 } from './handoff.js';
 export {
+  type CodeInterpreterHostedTool,
+  type FileSearchHostedTool,
+  HOSTED_TOOL_KINDS,
+  type HostedTool,
+  type HostedToolBase,
+  type HostedToolKind,
+  type HostedToolOptions,
+  type HostedToolProviderData,
+  HostedToolUnsupportedError,
+  hostedTool,
+  type ImageGenerationHostedTool,
+  type McpHostedTool,
+  type WebSearchHostedTool,
+} from './hosted-tool.js';
+export {
   assistantMessage,
+  type CodeInterpreterOutput,
   type ConversationItem,
+  type FileSearchResult,
   type FunctionCallItem,
   type FunctionCallOutputItem,
+  HOSTED_TOOL_CALL_STATUSES,
+  type HostedToolApprovalRequestItem,
+  type HostedToolApprovalResponseItem,
+  type HostedToolCallBase,
+  type HostedToolCallItem,
+  type HostedToolCallStatus,
+  type HostedToolItem,
+  isHostedToolItem,
+  type McpHostedAction,
   type MessageItem,
   userMessage,
+  type WebSearchAction,
 } from './items.js';
 export {
   configureLogging,
@@ -249,6 +276,7 @@ export type {
 export type {
   HandoffCallItem,
   HandoffOutputItem,
+  HostedToolRunItem,
   MessageOutputItem,
   RunItem,
   ToolApprovalItem,
@@ -276,6 +304,7 @@ export {
   run,
 } from './runner/runner.js';
 export type {
+  AgentToolStreamEvent,
   AgentUpdatedStreamEvent,
   RawModelStreamEvent,
   RunItemStreamEvent,

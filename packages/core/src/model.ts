@@ -1,3 +1,4 @@
+import type { HostedTool, HostedToolKind } from './hosted-tool.js';
 import type { ConversationItem } from './items.js';
 import type { Usage } from './usage.js';
 
@@ -17,6 +18,11 @@ export interface ModelCapabilities {
   structuredOutput: boolean;
   /** The model may return several function calls in one response. */
   parallelToolCalls: boolean;
+  /**
+   * The hosted tool kinds the model runs (see `hostedTool()`); absent or empty: none. The Runner fails a run
+   * that offers another kind before the request.
+   */
+  hostedTools?: readonly HostedToolKind[];
 }
 
 /** How a model may pick tools. */
@@ -48,6 +54,8 @@ export interface ModelRequest {
   systemInstructions?: string;
   input: ConversationItem[];
   tools: ToolDefinition[];
+  /** Tools the provider runs itself; set only when the agent has some and the model declares their kinds. */
+  hostedTools?: HostedTool[];
   /** When set, the final output must be JSON matching this schema. */
   outputSchema?: JsonSchema;
   modelSettings: ModelSettings;

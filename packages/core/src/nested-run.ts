@@ -1,5 +1,6 @@
 import type { AnyAgent } from './agent.js';
 import type { RunState } from './runner/run-state.js';
+import type { RunStreamEvent } from './runner/stream-events.js';
 import type { TraceSpan } from './tracing.js';
 
 /**
@@ -16,6 +17,8 @@ export interface NestedRunPort {
    * of `state` is decided; the Runner rejects with {@link NestedRunPaused}, pausing the outer run with it.
    */
   paused(state: RunState<unknown>): Promise<void>;
+  /** Set when the caller streams: the nested run is streamed too, and each of its events is passed here. */
+  readonly onEvent?: (event: RunStreamEvent<unknown>) => void;
 }
 
 /**

@@ -12,6 +12,7 @@ export const AGENT_OPTIONS = optionKeys<AgentOptions<unknown, z.ZodType | undefi
   handoffDescription: true,
   tools: true,
   toolSources: true,
+  hostedTools: true,
   handoffs: true,
   inputGuardrails: true,
   outputGuardrails: true,

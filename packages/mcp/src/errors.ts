@@ -53,6 +53,29 @@ export class MCPServerClosedError extends MCPServerError {
   }
 }
 
+/**
+ * A crashed server was started again `attempts` times in a row without answering a request, so Parley stopped
+ * restarting it: its calls fail with this until the app connects it again (`connect()`, or `close()` and use).
+ */
+export class MCPRestartLimitError extends MCPServerError {
+  static {
+    brand(MCPRestartLimitError, 'mcp.MCPRestartLimitError');
+  }
+
+  /** The restarts made in a row. */
+  readonly attempts: number;
+
+  constructor(server: string, attempts: number, options?: { cause?: unknown }) {
+    super(
+      'mcp_restart_limit',
+      server,
+      `MCP server "${server}" crashed again after ${attempts} restart(s) in a row; Parley stopped restarting it. Fix the server, then connect() it again.`,
+      options,
+    );
+    this.attempts = attempts;
+  }
+}
+
 /** A request to the server failed: it answered with an error, or did not answer in time. */
 export class MCPRequestError extends MCPServerError {
   static {

@@ -1,6 +1,7 @@
 export {
   MCPConnectError,
   MCPRequestError,
+  MCPRestartLimitError,
   MCPServerClosedError,
   MCPServerError,
   MCPToolError,
@@ -9,7 +10,9 @@ export { MCPServer } from './mcp-server.js';
 export {
   DEFAULT_MCP_CONNECT_TIMEOUT_MS,
   DEFAULT_MCP_REQUEST_TIMEOUT_MS,
+  DEFAULT_MCP_RESTART,
   type MCPNeedsApproval,
+  type MCPRestartOptions,
   type MCPServerOptions,
   type MCPToolFilter,
 } from './options.js';

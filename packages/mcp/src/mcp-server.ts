@@ -1,11 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { AnyFunctionTool, ToolSource } from '@parley/core';
+import { type AnyFunctionTool, type Clock, delay, systemClock, type ToolSource } from '@parley/core';
 import { errorText, log } from '@parley/core/internal';
 import {
   MCPConnectError,
   MCPRequestError,
+  MCPRestartLimitError,
   MCPServerClosedError,
   MCPServerError,
   MCPToolError,
@@ -15,6 +16,7 @@ import {
   DEFAULT_MCP_CONNECT_TIMEOUT_MS,
   DEFAULT_MCP_REQUEST_TIMEOUT_MS,
   type MCPServerOptions,
+  restartPolicy,
 } from './options.js';
 import { toolResultText } from './tool-output.js';
 
@@ -35,7 +37,8 @@ interface Connection {
  * closes it. Otherwise the runs and sessions that use it start it on first use and the last of them to end closes
  * it. `close()` is idempotent and bounded. A server that exits or drops its connection while in use surfaces an
  * `MCPServerClosedError` (`mcp_server_crashed`) in the calls it cut, and is started again on its next use (unless
- * `restart: false`). Its tool list is cached until the server announces `notifications/tools/list_changed`.
+ * `restart: false`), after a backoff that doubles with each restart in a row; after `restart.maxAttempts` restarts
+ * in a row without one request answered, its calls fail with `MCPRestartLimitError`. Its tool list is cached until the server announces `notifications/tools/list_changed`.
  */
 export abstract class MCPServer<TContext = unknown> implements ToolSource<TContext>, AsyncDisposable {
   /** See {@link MCPServerOptions.name}. */
@@ -48,6 +51,13 @@ export abstract class MCPServer<TContext = unknown> implements ToolSource<TConte
   #holders = 0;
   /** Why the last connection ended unexpectedly, when it did. */
   #crash: MCPServerClosedError | undefined;
+  /** Restarts in a row since a request was last answered. */
+  #restarts = 0;
+  /** Set once the restarts in a row reached the limit; cleared when the app connects the server again. */
+  #gaveUp: MCPRestartLimitError | undefined;
+  /** Aborts the backoff wait of a restart (by `close()`). */
+  #backoff: AbortController | undefined;
+  readonly #clock: Clock;
   #tools: AnyFunctionTool<TContext>[] = [];
   /** Bumped by every list change; a listing that started before one is fetched again. */
   #listVersion = 0;
@@ -58,6 +68,7 @@ export abstract class MCPServer<TContext = unknown> implements ToolSource<TConte
   protected constructor(name: string, options: MCPServerOptions<TContext>) {
     this.name = name;
     this.#options = options;
+    this.#clock = options.clock ?? systemClock;
   }
 
   /**
@@ -80,6 +91,12 @@ export abstract class MCPServer<TContext = unknown> implements ToolSource<TConte
   /** Connects the server and keeps it up until {@link MCPServer.close}: the app owns it. */
   async connect(signal?: AbortSignal): Promise<void> {
     this.#appOwned = true;
+    if (this.#gaveUp) {
+      // The app connects it again on purpose: start at once, with a fresh restart budget.
+      this.#gaveUp = undefined;
+      this.#crash = undefined;
+      this.#restarts = 0;
+    }
     await this.#connected(signal);
   }
 
@@ -171,7 +188,9 @@ export abstract class MCPServer<TContext = unknown> implements ToolSource<TConte
   /** Runs one request, turning the SDK's failures into typed errors (a closed connection into a crash). */
   async #request<T>(what: string, send: () => Promise<T>): Promise<T> {
     try {
-      return await send();
+      const answer = await send();
+      this.#restarts = 0;
+      return answer;
     } catch (error) {
       if (error instanceof MCPServerError) throw error;
       if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
@@ -190,13 +209,15 @@ export abstract class MCPServer<TContext = unknown> implements ToolSource<TConte
   async #connected(signal: AbortSignal | undefined, inUse = false): Promise<Connection> {
     const current = this.#connection;
     if (current && !current.ended) return current;
+    if (this.#gaveUp) throw this.#gaveUp;
     if (inUse) {
       if (this.#crash && this.#options.restart === false) throw this.#crash;
       if (!this.#crash && this.#holders === 0 && !this.#appOwned) {
         throw new MCPServerClosedError(this.name, 'closed');
       }
     }
-    this.#connecting ??= this.#open().finally(() => {
+    const crash = this.#crash;
+    this.#connecting ??= (crash ? this.#restart(crash) : this.#open()).finally(() => {
       this.#connecting = undefined;
     });
     const connecting = this.#connecting;
@@ -207,6 +228,40 @@ export abstract class MCPServer<TContext = unknown> implements ToolSource<TConte
       signal.addEventListener('abort', onAbort, { once: true });
       connecting.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     });
+  }
+
+  /**
+   * Starts a crashed server again after its backoff (`initialDelayMs`, doubled for each restart in a row, at most
+   * `maxDelayMs`), or gives up with {@link MCPRestartLimitError} once `maxAttempts` restarts in a row got no answer.
+   */
+  async #restart(crash: MCPServerClosedError): Promise<Connection> {
+    const policy = restartPolicy(this.#options.restart);
+    if (!policy) return await this.#open();
+    if (this.#restarts >= policy.maxAttempts) {
+      this.#gaveUp = new MCPRestartLimitError(this.name, this.#restarts, { cause: crash });
+      log.error(`MCP server "${this.name}" keeps crashing; it is not restarted again.`, {
+        event: 'mcp_server_restart_limit',
+        server: this.name,
+        attempts: this.#restarts,
+      });
+      throw this.#gaveUp;
+    }
+    const wait = Math.min(policy.initialDelayMs * 2 ** this.#restarts, policy.maxDelayMs);
+    this.#restarts += 1;
+    const backoff = new AbortController();
+    this.#backoff = backoff;
+    try {
+      await delay(this.#clock, wait, backoff.signal);
+    } finally {
+      if (this.#backoff === backoff) this.#backoff = undefined;
+    }
+    log.info(`Restarting MCP server "${this.name}" (restart ${this.#restarts} in a row).`, {
+      event: 'mcp_server_restarting',
+      server: this.name,
+      attempt: this.#restarts,
+      delayMs: wait,
+    });
+    return await this.#open();
   }
 
   async #open(): Promise<Connection> {
@@ -244,6 +299,9 @@ export abstract class MCPServer<TContext = unknown> implements ToolSource<TConte
   }
 
   async #disconnect(): Promise<void> {
+    this.#backoff?.abort(new MCPServerClosedError(this.name, 'closed'));
+    this.#restarts = 0;
+    this.#gaveUp = undefined;
     const connecting = this.#connecting;
     if (connecting) await connecting.catch(() => {});
     const connection = this.#connection;

@@ -1,4 +1,5 @@
 import {
+  type Clock,
   type RunContext,
   type ToolApprovalCall,
   type ToolInputGuardrail,
@@ -6,7 +7,7 @@ import {
   type ToolTimeoutBehavior,
   UserError,
 } from '@parley/core';
-import type { OptionKeyList } from '@parley/core/internal';
+import { type OptionKeyList, optionKeys, resolveClockOption } from '@parley/core/internal';
 
 /** Which of a server's tools an agent is offered: `allow` only those, never those in `deny` (server names). */
 export interface MCPToolFilter {
@@ -52,8 +53,47 @@ export interface MCPServerOptions<TContext = unknown> {
   connectTimeoutMs?: number;
   /** How long listing its tools may take. Default 10 000 ms. */
   requestTimeoutMs?: number;
-  /** Start a crashed server again on its next use (`true`, default), or fail its calls with `mcp_server_crashed`. */
-  restart?: boolean;
+  /**
+   * Start a crashed server again on its next use (`true`, default: {@link DEFAULT_MCP_RESTART}), with these limits,
+   * or fail its calls with `mcp_server_crashed` (`false`).
+   */
+  restart?: boolean | MCPRestartOptions;
+  /** The clock the restart backoff waits on. Default: the system clock. */
+  clock?: Clock;
+}
+
+/**
+ * How a crashed server is started again: each restart in a row waits longer (`initialDelayMs`, doubled each time,
+ * at most `maxDelayMs`); after `maxAttempts` restarts in a row without one request answered, its calls fail with
+ * `MCPRestartLimitError` until the app connects it again.
+ */
+export interface MCPRestartOptions {
+  /** Restarts in a row before giving up. Default 5. */
+  maxAttempts?: number;
+  /** The wait before the first restart, in milliseconds. Default 250. */
+  initialDelayMs?: number;
+  /** The longest wait, in milliseconds. Default 10 000. */
+  maxDelayMs?: number;
+}
+
+/** The restart limits of `restart: true`. */
+export const DEFAULT_MCP_RESTART: Required<MCPRestartOptions> = Object.freeze({
+  maxAttempts: 5,
+  initialDelayMs: 250,
+  maxDelayMs: 10_000,
+});
+
+const RESTART_OPTIONS = optionKeys<MCPRestartOptions>('MCPRestartOptions', {
+  maxAttempts: true,
+  initialDelayMs: true,
+  maxDelayMs: true,
+});
+
+/** The restart limits `restart` asks for, or `undefined` for none. */
+export function restartPolicy(restart: MCPServerOptions['restart']): Required<MCPRestartOptions> | undefined {
+  if (restart === false) return undefined;
+  if (restart === undefined || restart === true) return DEFAULT_MCP_RESTART;
+  return { ...DEFAULT_MCP_RESTART, ...restart };
 }
 
 /** The server's answer to a call is awaited at most this long when no `timeoutMs` is set. */
@@ -74,6 +114,7 @@ export const SERVER_OPTION_LIST = {
   connectTimeoutMs: true,
   requestTimeoutMs: true,
   restart: true,
+  clock: true,
 } as const satisfies OptionKeyList<MCPServerOptions>;
 
 /** Rejects values the server options cannot take, before anything starts. */
@@ -107,9 +148,43 @@ export function checkServerOptions<TContext>(owner: string, options: MCPServerOp
       code: 'invalid_option',
     });
   }
+  checkRestart(owner, options.restart);
+  resolveClockOption(
+    options.clock,
+    (message) => new UserError(`${owner}: ${message}`, { code: 'invalid_option' }),
+  );
   if (options.toolNamePrefix !== undefined && !/^[a-zA-Z0-9_-]{0,32}$/.test(options.toolNamePrefix)) {
     throw new UserError(`${owner}: toolNamePrefix may hold up to 32 letters, digits, "_" or "-".`, {
       code: 'invalid_option',
     });
+  }
+}
+
+function checkRestart(owner: string, restart: unknown): void {
+  if (restart === undefined || typeof restart === 'boolean') return;
+  if (typeof restart !== 'object' || restart === null) {
+    throw new UserError(
+      `${owner}: restart must be true, false or { maxAttempts, initialDelayMs, maxDelayMs }.`,
+      {
+        code: 'invalid_option',
+      },
+    );
+  }
+  RESTART_OPTIONS.check(restart, 'restart');
+  const { maxAttempts, initialDelayMs, maxDelayMs } = restart as MCPRestartOptions;
+  if (maxAttempts !== undefined && !(Number.isInteger(maxAttempts) && maxAttempts >= 1)) {
+    throw new UserError(`${owner}: restart.maxAttempts must be a whole number of at least 1.`, {
+      code: 'invalid_option',
+    });
+  }
+  for (const [key, value] of [
+    ['initialDelayMs', initialDelayMs],
+    ['maxDelayMs', maxDelayMs],
+  ] as const) {
+    if (value !== undefined && !(typeof value === 'number' && value >= 0 && Number.isFinite(value))) {
+      throw new UserError(`${owner}: restart.${key} must be a number of milliseconds (0 or more).`, {
+        code: 'invalid_option',
+      });
+    }
   }
 }

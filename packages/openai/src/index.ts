@@ -47,6 +47,19 @@ export {
   OpenAIResponseFailedError,
   OpenAIServerError,
 } from './responses/errors.js';
+export {
+  type CodeInterpreterToolOptions,
+  codeInterpreterTool,
+  type FileSearchToolOptions,
+  fileSearchTool,
+  type HostedMcpToolOptions,
+  hostedMcpTool,
+  type ImageGenerationToolOptions,
+  imageGenerationTool,
+  RESPONSES_HOSTED_TOOLS,
+  type WebSearchToolOptions,
+  webSearchTool,
+} from './responses/hosted-tools.js';
 export { OpenAIResponsesModel } from './responses/model.js';
 export type {
   OpenAIApiKeyProvider,

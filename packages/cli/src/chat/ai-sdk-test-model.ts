@@ -33,16 +33,18 @@ function answer(options: LanguageModelV4CallOptions): LanguageModelV4Content[] {
   const response = chatResponse(request);
   if (response.type !== 'output') return [];
   let calls = input.filter((item) => item.type === 'function_call').length;
-  return response.output.map((item) =>
-    item.type === 'message'
-      ? { type: 'text', text: item.content }
-      : {
-          type: 'tool-call',
-          toolCallId: item.callId ?? `call_${++calls}`,
-          toolName: item.name,
-          input: item.arguments,
-        },
-  );
+  return response.output.flatMap((item): LanguageModelV4Content[] => {
+    if (item.type === 'message') return [{ type: 'text', text: item.content }];
+    if (item.type !== 'function_call') return [];
+    return [
+      {
+        type: 'tool-call',
+        toolCallId: item.callId ?? `call_${++calls}`,
+        toolName: item.name,
+        input: item.arguments,
+      },
+    ];
+  });
 }
 
 const USAGE = {

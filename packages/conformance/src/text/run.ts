@@ -123,7 +123,12 @@ export async function runTextConformance(
   OPTIONS.check(options);
   const first = await createHarness();
   const { provider, capabilities } = first.model;
-  const declared = Object.freeze({ ...capabilities });
+  const declared = Object.freeze({
+    streaming: capabilities.streaming,
+    tools: capabilities.tools,
+    structuredOutput: capabilities.structuredOutput,
+    parallelToolCalls: capabilities.parallelToolCalls,
+  });
   await first.dispose();
   const results: TextScenarioResult[] = [];
   for (const scenario of options.scenarios ?? textModelScenarios) {

@@ -1,8 +1,8 @@
 import type { ModelCapabilities } from '@parley/core';
 import type { TextModelHarness } from './harness.js';
 
-/** A capability flag of a text model. */
-export type TextModelCapability = keyof ModelCapabilities;
+/** A capability flag of a text model (hosted tool kinds are a list, not a flag). */
+export type TextModelCapability = Exclude<keyof ModelCapabilities, 'hostedTools'>;
 
 /** One behaviour every text model must show, written once against the `Runner` and the `Model` seam. */
 export interface TextConformanceScenario {

@@ -40,10 +40,18 @@ export interface LoopEnv<TContext> {
 /** Records a new run item and announces it on the stream. */
 export function addItem<TContext>(env: LoopEnv<TContext>, item: RunItem<TContext>): void {
   env.data.generatedItems.push(item);
-  if (item.type === 'tool_call_output_item' || item.type === 'handoff_output_item') {
-    env.answeredCallIds.add(item.rawItem.callId);
-  }
+  const answer = answeredCallId(item);
+  if (answer !== undefined) env.answeredCallIds.add(answer);
   if (env.stream) env.emit(runItemEvent(item));
+}
+
+/** The call id `item` answers: a function call's output, a handoff's, or a decision on a hosted approval request. */
+export function answeredCallId<TContext>(item: RunItem<TContext>): string | undefined {
+  if (item.type === 'tool_call_output_item' || item.type === 'handoff_output_item')
+    return item.rawItem.callId;
+  if (item.type === 'hosted_tool_item' && item.rawItem.type === 'hosted_tool_approval_response')
+    return item.rawItem.callId;
+  return undefined;
 }
 
 /** Calls the listeners of a hook event on every hooks object of the run, in order. */
@@ -100,7 +108,10 @@ export function modelInput<TContext>(
 export function collectAnsweredCallIds<TContext>(data: RunStateData<TContext>): Set<string> {
   const answered = new Set<string>();
   const addOutputs = (items: readonly ConversationItem[]) => {
-    for (const item of items) if (item.type === 'function_call_output') answered.add(item.callId);
+    for (const item of items) {
+      if (item.type === 'function_call_output' || item.type === 'hosted_tool_approval_response')
+        answered.add(item.callId);
+    }
   };
   if (data.modelInputOverride) addOutputs(data.modelInputOverride.items);
   else {
@@ -108,9 +119,8 @@ export function collectAnsweredCallIds<TContext>(data: RunStateData<TContext>): 
     if (typeof data.originalInput !== 'string') addOutputs(data.originalInput);
   }
   for (const item of data.generatedItems) {
-    if (item.type === 'tool_call_output_item' || item.type === 'handoff_output_item') {
-      answered.add(item.rawItem.callId);
-    }
+    const answer = answeredCallId(item);
+    if (answer !== undefined) answered.add(answer);
   }
   return answered;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AnyAgent } from '../agent.js';
 import { ModelBehaviorError, ParleyError, UserError } from '../errors.js';
 import type { InputGuardrailResult } from '../guardrails.js';
+import { checkHostedTools } from '../hosted-tool.js';
 import { errorText, log } from '../logger.js';
 import type { JsonSchema, Model, ModelRequest, ModelResponse } from '../model.js';
 import { runAllOrAbort } from './concurrency.js';
@@ -30,11 +31,23 @@ function outputSchemaOf<TContext>(agent: AnyAgent<TContext>): JsonSchema {
   return schema;
 }
 
-/** The request of this turn for `agent`. */
+/**
+ * The request of this turn for `agent`. Its hosted tools must be of kinds `model` runs: otherwise it throws
+ * `HostedToolUnsupportedError` before anything is sent.
+ */
 export async function buildRequest<TContext>(
   env: LoopEnv<TContext>,
   agent: AnyAgent<TContext>,
+  model: Model,
 ): Promise<ModelRequest> {
+  if (agent.hostedTools.length > 0) {
+    checkHostedTools(
+      agent.hostedTools,
+      model.provider,
+      model.capabilities?.hostedTools,
+      `Agent "${agent.name}"`,
+    );
+  }
   const instructions =
     typeof agent.instructions === 'function'
       ? await agent.getInstructions(env.data.runContext)
@@ -46,6 +59,7 @@ export async function buildRequest<TContext>(
     tools: agent.toolDefinitions(),
     modelSettings: { ...agent.modelSettings, ...env.settings.modelSettings },
   };
+  if (agent.hostedTools.length > 0) request.hostedTools = [...agent.hostedTools];
   if (instructions !== undefined) request.systemInstructions = instructions;
   if (agent.outputType) request.outputSchema = outputSchemaOf(agent);
   return request;

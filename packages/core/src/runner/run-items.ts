@@ -1,5 +1,12 @@
 import type { AnyAgent } from '../agent.js';
-import type { ConversationItem, FunctionCallItem, FunctionCallOutputItem, MessageItem } from '../items.js';
+import type {
+  ConversationItem,
+  FunctionCallItem,
+  FunctionCallOutputItem,
+  HostedToolApprovalRequestItem,
+  HostedToolItem,
+  MessageItem,
+} from '../items.js';
 
 /** An assistant message the model produced. */
 export interface MessageOutputItem<TContext = unknown> {
@@ -58,8 +65,23 @@ export interface ToolApprovalItem<TContext = unknown> {
   readonly type: 'tool_approval_item';
   /** The agent whose model made the call. */
   readonly agent: AnyAgent<TContext>;
-  /** The call waiting for a decision: `callId`, tool `name` and raw JSON `arguments`. */
-  readonly rawItem: FunctionCallItem;
+  /**
+   * The call waiting for a decision: `callId`, tool `name` and raw JSON `arguments`; a call of a hosted MCP
+   * server's tool (`type: 'hosted_tool_approval_request'`) names its `server` too.
+   */
+  readonly rawItem: FunctionCallItem | HostedToolApprovalRequestItem;
+}
+
+/**
+ * Activity of a tool the provider runs itself: a call with its results (web search, file search, code
+ * interpreter, image generation, MCP), a hosted MCP approval request, or the app's decision on one.
+ */
+export interface HostedToolRunItem<TContext = unknown> {
+  readonly type: 'hosted_tool_item';
+  /** The agent whose model made the call. */
+  readonly agent: AnyAgent<TContext>;
+  /** The item, as the conversation carries it. */
+  readonly rawItem: HostedToolItem;
 }
 
 /** Everything a run generates, each carrying the agent it belongs to. */
@@ -69,7 +91,8 @@ export type RunItem<TContext = unknown> =
   | ToolCallOutputItem<TContext>
   | HandoffCallItem<TContext>
   | HandoffOutputItem<TContext>
-  | ToolApprovalItem<TContext>;
+  | ToolApprovalItem<TContext>
+  | HostedToolRunItem<TContext>;
 
 /** The conversation items of a list of run items, in order (approval items stand for none). */
 export function runItemsToConversation<TContext>(items: readonly RunItem<TContext>[]): ConversationItem[] {

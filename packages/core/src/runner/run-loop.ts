@@ -56,7 +56,7 @@ async function runTurns<TContext>(env: LoopEnv<TContext>): Promise<void> {
     if (loading) await loading;
     const guarded = hasInputGuardrails(env, agent);
     if (guarded) await runBlockingInputGuardrails(env, agent);
-    const request = await buildRequest(env, agent);
+    const request = await buildRequest(env, agent, model);
     throwIfAborted(env.signal);
     data.currentTurn += 1;
     const response = guarded

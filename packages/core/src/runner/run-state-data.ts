@@ -1,7 +1,7 @@
 import type { AnyAgent } from '../agent.js';
 import type { RunContext } from '../context.js';
 import type { InputGuardrailResult, OutputGuardrailResult, ToolGuardrailResult } from '../guardrails.js';
-import type { ConversationItem, FunctionCallItem } from '../items.js';
+import type { ConversationItem, FunctionCallItem, HostedToolApprovalRequestItem } from '../items.js';
 import type { ModelResponse } from '../model.js';
 import type { RunItem } from './run-items.js';
 
@@ -26,6 +26,8 @@ export interface ApprovalDecision {
 /** The function calls of a turn paused for approvals, resumed without rerunning completed work. */
 export interface PendingTurn {
   calls: FunctionCallItem[];
+  /** The hosted MCP approval requests of the turn; absent when none. */
+  hostedApprovals?: HostedToolApprovalRequestItem[];
   /** Index in `generatedItems` of the turn's first item. */
   firstItemIndex: number;
 }

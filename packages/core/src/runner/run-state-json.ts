@@ -2,7 +2,17 @@ import { z } from 'zod';
 import type { AnyAgent } from '../agent.js';
 import { createRunContext } from '../context.js';
 import { UserError } from '../errors.js';
-import type { ConversationItem, FunctionCallItem, FunctionCallOutputItem, MessageItem } from '../items.js';
+import { HOSTED_TOOL_KINDS } from '../hosted-tool.js';
+import {
+  type ConversationItem,
+  type FunctionCallItem,
+  type FunctionCallOutputItem,
+  HOSTED_TOOL_CALL_STATUSES,
+  type HostedToolApprovalRequestItem,
+  type HostedToolCallItem,
+  type HostedToolItem,
+  type MessageItem,
+} from '../items.js';
 import { toolAgent } from '../nested-run.js';
 import type { Usage } from '../usage.js';
 import { agentsByName, findAgent } from './agent-graph.js';
@@ -18,10 +28,12 @@ const READABLE_VERSIONS: readonly string[] = ['1.0'];
 export type RunItemJson =
   | { type: 'message_output_item'; agent: string; rawItem: MessageItem }
   | {
-      type: 'tool_call_item' | 'handoff_call_item' | 'tool_approval_item';
+      type: 'tool_call_item' | 'handoff_call_item';
       agent: string;
       rawItem: FunctionCallItem;
     }
+  | { type: 'tool_approval_item'; agent: string; rawItem: FunctionCallItem | HostedToolApprovalRequestItem }
+  | { type: 'hosted_tool_item'; agent: string; rawItem: HostedToolItem }
   | { type: 'tool_call_output_item'; agent: string; rawItem: FunctionCallOutputItem }
   | {
       type: 'handoff_output_item';
@@ -77,7 +89,11 @@ export interface RunStateJson {
   /** Written only when not empty (and absent in states saved before they were kept). */
   toolInputGuardrailResults?: ToolGuardrailResultJson[];
   toolOutputGuardrailResults?: ToolGuardrailResultJson[];
-  pendingTurn: { calls: FunctionCallItem[]; firstItemIndex: number } | null;
+  pendingTurn: {
+    calls: FunctionCallItem[];
+    firstItemIndex: number;
+    hostedApprovals?: HostedToolApprovalRequestItem[];
+  } | null;
   approvals: { callId: string; arguments: string; approved: boolean; message?: string }[];
   /** Agent-tool runs paused with this run, by outer call id; written only when not empty. */
   nestedRuns?: Record<string, { toolName: string; state: RunStateJson }>;
@@ -111,10 +127,45 @@ const functionCallOutputSchema = z.object({
   callId: z.string(),
   output: z.string(),
 });
-const conversationItemSchema = z.discriminatedUnion('type', [
-  messageSchema,
-  functionCallSchema,
-  functionCallOutputSchema,
+const hostedApprovalRequestSchema = z.object({
+  type: z.literal('hosted_tool_approval_request'),
+  callId: z.string(),
+  server: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+});
+const hostedApprovalResponseSchema = z.object({
+  type: z.literal('hosted_tool_approval_response'),
+  callId: z.string(),
+  approved: z.boolean(),
+  reason: z.string().optional(),
+});
+// Its details differ per kind and are kept as they came (the provider's own form included).
+const hostedCallSchema = z.custom<HostedToolCallItem>((value) => {
+  const item = value as Partial<Record<string, unknown>> | null;
+  return (
+    typeof item === 'object' &&
+    item !== null &&
+    item.type === 'hosted_tool_call' &&
+    (HOSTED_TOOL_KINDS as readonly unknown[]).includes(item.kind) &&
+    typeof item.id === 'string' &&
+    (HOSTED_TOOL_CALL_STATUSES as readonly unknown[]).includes(item.status)
+  );
+}, 'expected a hosted_tool_call item with a known kind, an id and a status');
+const hostedItemSchema = z.union([
+  hostedCallSchema,
+  hostedApprovalRequestSchema,
+  hostedApprovalResponseSchema,
+]);
+const conversationItemSchema = z.union([
+  z.discriminatedUnion('type', [
+    messageSchema,
+    functionCallSchema,
+    functionCallOutputSchema,
+    hostedApprovalRequestSchema,
+    hostedApprovalResponseSchema,
+  ]),
+  hostedCallSchema,
 ]);
 
 const runItemSchema = z.discriminatedUnion('type', [
@@ -133,7 +184,12 @@ const runItemSchema = z.discriminatedUnion('type', [
     sourceAgent: z.string(),
     targetAgent: z.string(),
   }),
-  z.object({ type: z.literal('tool_approval_item'), agent: z.string(), rawItem: functionCallSchema }),
+  z.object({
+    type: z.literal('tool_approval_item'),
+    agent: z.string(),
+    rawItem: z.union([functionCallSchema, hostedApprovalRequestSchema]),
+  }),
+  z.object({ type: z.literal('hosted_tool_item'), agent: z.string(), rawItem: hostedItemSchema }),
 ]);
 
 const guardrailOutputSchema = z.object({
@@ -189,7 +245,11 @@ const runStateV1Schema: z.ZodType<RunStateJson> = z.object({
   toolInputGuardrailResults: z.array(toolGuardrailResultSchema).optional(),
   toolOutputGuardrailResults: z.array(toolGuardrailResultSchema).optional(),
   pendingTurn: z
-    .object({ calls: z.array(functionCallSchema), firstItemIndex: z.number().int().nonnegative() })
+    .object({
+      calls: z.array(functionCallSchema),
+      firstItemIndex: z.number().int().nonnegative(),
+      hostedApprovals: z.array(hostedApprovalRequestSchema).optional(),
+    })
     .nullable(),
   approvals: z.array(
     z.object({

@@ -5,6 +5,7 @@ import { UserError } from '../errors.js';
 import type { InputGuardrailResult, OutputGuardrailResult, ToolGuardrailResult } from '../guardrails.js';
 import { optionKeys } from '../option-keys.js';
 import type { Usage } from '../usage.js';
+import { answeredCallId } from './loop-env.js';
 import type { RunItem, ToolApprovalItem } from './run-items.js';
 import type { RunStateData, RunStatus } from './run-state-data.js';
 import { type RunStateJson, runStateDataFromString, runStateToJson } from './run-state-json.js';
@@ -116,9 +117,13 @@ export class RunState<TContext = unknown> {
     const turnItems = data.generatedItems.slice(data.pendingTurn.firstItemIndex);
     const answered = new Set<string>();
     for (const item of turnItems) {
-      if (item.type === 'tool_call_output_item') answered.add(item.rawItem.callId);
+      if (item.type === 'handoff_output_item') continue;
+      const answer = answeredCallId(item);
+      if (answer !== undefined) answered.add(answer);
     }
-    const pendingIds = new Set(data.pendingTurn.calls.map((call) => call.callId));
+    const pendingIds = new Set(
+      [...data.pendingTurn.calls, ...(data.pendingTurn.hostedApprovals ?? [])].map((call) => call.callId),
+    );
     const own = turnItems.filter(
       (item): item is ToolApprovalItem<TContext> =>
         item.type === 'tool_approval_item' &&

@@ -16,7 +16,9 @@ export type RunItemStreamEventName =
   | 'tool_output'
   | 'handoff_requested'
   | 'handoff_occurred'
-  | 'tool_approval_requested';
+  | 'tool_approval_requested'
+  /** A `hosted_tool_item`: a hosted tool's call and results, a hosted approval request, or a decision on one. */
+  | 'hosted_tool_activity';
 
 /** A run item was created; the same items, in the same order, end up in `result.newItems`. */
 export interface RunItemStreamEvent<TContext = unknown> {
@@ -34,11 +36,28 @@ export interface AgentUpdatedStreamEvent<TContext = unknown> {
   readonly agent: AnyAgent<TContext>;
 }
 
+/**
+ * An event of the run of an agent tool (`agent.asTool()`) this run called: the nested run is streamed with the
+ * outer one, and each of its events arrives here while the tool call runs (before its `tool_output`).
+ */
+export interface AgentToolStreamEvent<TContext = unknown> {
+  readonly type: 'agent_tool_event';
+  /** The agent the nested run runs. */
+  readonly agent: AnyAgent<TContext>;
+  /** The agent tool's name, as the outer model called it. */
+  readonly toolName: string;
+  /** The id of the outer call the nested run answers. */
+  readonly toolCallId: string;
+  /** The nested run's event (itself an `agent_tool_event` for a run nested deeper). */
+  readonly event: RunStreamEvent<TContext>;
+}
+
 /** What a streamed run yields. */
 export type RunStreamEvent<TContext = unknown> =
   | RawModelStreamEvent
   | RunItemStreamEvent<TContext>
-  | AgentUpdatedStreamEvent<TContext>;
+  | AgentUpdatedStreamEvent<TContext>
+  | AgentToolStreamEvent<TContext>;
 
 const EVENT_NAMES: Record<RunItem['type'], RunItemStreamEventName> = {
   message_output_item: 'message_output_created',
@@ -47,6 +66,7 @@ const EVENT_NAMES: Record<RunItem['type'], RunItemStreamEventName> = {
   handoff_call_item: 'handoff_requested',
   handoff_output_item: 'handoff_occurred',
   tool_approval_item: 'tool_approval_requested',
+  hosted_tool_item: 'hosted_tool_activity',
 };
 
 /** The stream event announcing a new run item. */

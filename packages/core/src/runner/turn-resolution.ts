@@ -4,7 +4,13 @@ import type { AnyAgent, AnyFunctionTool, FunctionToolResult, ToolsToFinalOutputF
 import { ModelBehaviorError } from '../errors.js';
 import type { ToolGuardrailResult } from '../guardrails.js';
 import type { Handoff } from '../handoff.js';
-import type { FunctionCallItem, FunctionCallOutputItem, MessageItem } from '../items.js';
+import type {
+  FunctionCallItem,
+  FunctionCallOutputItem,
+  HostedToolApprovalRequestItem,
+  HostedToolApprovalResponseItem,
+  MessageItem,
+} from '../items.js';
 import type { ModelResponse } from '../model.js';
 import { NestedRunPaused, type NestedRunPort, toolAgent } from '../nested-run.js';
 import {
@@ -26,6 +32,7 @@ import { runItemsToConversation } from './run-items.js';
 import { createRunState, type RunState, runStateData } from './run-state.js';
 import type { PendingTurn } from './run-state-data.js';
 import { traceHandoff, traceToolCall } from './run-tracing.js';
+import type { RunStreamEvent } from './stream-events.js';
 
 function callInfo(call: FunctionCallItem): ToolCallInfo {
   return { callId: call.callId, name: call.name, arguments: call.arguments };
@@ -47,6 +54,7 @@ export async function processModelResponse<TContext>(
   checkCallIds(env, agent, response);
   const firstItemIndex = env.data.generatedItems.length;
   const calls: FunctionCallItem[] = [];
+  const hostedApprovals: HostedToolApprovalRequestItem[] = [];
   for (const item of response.output) {
     if (item.type === 'message' && item.role === 'assistant') {
       addItem(env, { type: 'message_output_item', agent, rawItem: item });
@@ -54,10 +62,17 @@ export async function processModelResponse<TContext>(
       calls.push(item);
       const type = agent.findHandoff(item.name) ? 'handoff_call_item' : 'tool_call_item';
       addItem(env, { type, agent, rawItem: item });
+    } else if (item.type === 'hosted_tool_call' || item.type === 'hosted_tool_approval_request') {
+      if (item.type === 'hosted_tool_approval_request') hostedApprovals.push(item);
+      addItem(env, { type: 'hosted_tool_item', agent, rawItem: item });
     }
   }
-  if (calls.length === 0) return finalOutputStep(agent, response);
-  return await resolveCalls(env, agent, { calls, firstItemIndex });
+  if (calls.length === 0 && hostedApprovals.length === 0) return finalOutputStep(agent, response);
+  return await resolveCalls(
+    env,
+    agent,
+    hostedApprovals.length > 0 ? { calls, firstItemIndex, hostedApprovals } : { calls, firstItemIndex },
+  );
 }
 
 /** Continues a turn paused for approvals: applies the decisions and runs what is left. */
@@ -161,7 +176,8 @@ async function resolveCalls<TContext>(
   const outputs = new Map<string, FunctionCallOutputItem>();
   const toRun: { call: FunctionCallItem; tool: AnyFunctionTool<TContext>; parsed?: ParsedToolArguments }[] =
     [];
-  const awaitingApproval: FunctionCallItem[] = [];
+  const awaitingApproval: (FunctionCallItem | HostedToolApprovalRequestItem)[] = [];
+  const hostedDecisions = decideHostedApprovals(env, turn, awaitingApproval);
   let chosenHandoff: { call: FunctionCallItem; handoff: Handoff<TContext> } | undefined;
   let firstHandoffName: string | undefined;
 
@@ -235,6 +251,8 @@ async function resolveCalls<TContext>(
     const result = outputs.get(call.callId);
     if (result) addItem(env, { type: 'tool_call_output_item', agent, rawItem: result });
   }
+  for (const decision of hostedDecisions)
+    addItem(env, { type: 'hosted_tool_item', agent, rawItem: decision });
 
   if (awaitingApproval.length > 0 || nestedPaused) {
     const requested = new Set(
@@ -257,6 +275,34 @@ async function resolveCalls<TContext>(
     return { type: 'handoff' };
   }
   return toolUseStep(env, agent, turn);
+}
+
+/**
+ * The decisions the app made on the turn's hosted approval requests, as the items that answer them; the
+ * requests still waiting go to `awaiting`. A request already answered is skipped.
+ */
+function decideHostedApprovals<TContext>(
+  env: LoopEnv<TContext>,
+  turn: PendingTurn,
+  awaiting: (FunctionCallItem | HostedToolApprovalRequestItem)[],
+): HostedToolApprovalResponseItem[] {
+  const decided: HostedToolApprovalResponseItem[] = [];
+  for (const request of turn.hostedApprovals ?? []) {
+    if (env.answeredCallIds.has(request.callId)) continue;
+    const decision = env.data.approvals.get(request.callId);
+    if (!decision || decision.arguments !== request.arguments) {
+      awaiting.push(request);
+      continue;
+    }
+    const response: HostedToolApprovalResponseItem = {
+      type: 'hosted_tool_approval_response',
+      callId: request.callId,
+      approved: decision.approved,
+    };
+    if (!decision.approved && decision.message !== undefined) response.reason = decision.message;
+    decided.push(response);
+  }
+  return decided;
 }
 
 const RUN_AGAIN: NextStep = Object.freeze({ type: 'run_again' });
@@ -364,10 +410,22 @@ async function invokeAgentTool<TContext>(
   const nestedRuns = env.data.nestedRuns;
   const callId = options.call.callId;
   const paused = nestedRuns?.get(callId);
+  const nestedAgent = toolAgent<TContext>(tool);
   const port: NestedRunPort = {
     parentSpan: span,
     pausedRun: paused ? (createRunState(paused.data) as RunState<unknown>) : undefined,
     paused: (state) => Promise.reject(new NestedRunPaused(state)),
+    ...(env.stream &&
+      nestedAgent && {
+        onEvent: (event: RunStreamEvent<unknown>) =>
+          env.emit({
+            type: 'agent_tool_event',
+            agent: nestedAgent,
+            toolName: tool.name,
+            toolCallId: callId,
+            event: event as RunStreamEvent<TContext>,
+          }),
+      }),
   };
   try {
     const result = await invokeFunctionTool(tool, { ...options, nested: port });

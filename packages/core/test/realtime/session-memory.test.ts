@@ -45,7 +45,9 @@ function lines(items: readonly ConversationItem[]): string[] {
       ? `${item.role}: ${item.content}`
       : item.type === 'function_call'
         ? `call ${item.name}(${item.arguments})`
-        : `output ${item.output}`,
+        : item.type === 'function_call_output'
+          ? `output ${item.output}`
+          : item.type,
   );
 }
 

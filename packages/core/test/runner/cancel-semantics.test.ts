@@ -19,6 +19,7 @@ const macrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
 function label(event: RunStreamEvent<unknown>): string {
   if (event.type === 'run_item') return event.name;
   if (event.type === 'agent_updated') return `agent:${event.agent.name}`;
+  if (event.type === 'agent_tool_event') return `${event.toolCallId}:${label(event.event)}`;
   return event.data.type;
 }
 

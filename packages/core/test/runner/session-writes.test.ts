@@ -27,7 +27,9 @@ function slowTool(name: string, clock: ManualClock, ms: number) {
 
 function summary(items: ConversationItem[]): string[] {
   return items.map((item) =>
-    item.type === 'message' ? `${item.role}: ${String(item.content)}` : `${item.type} ${item.callId}`,
+    item.type === 'message'
+      ? `${item.role}: ${String(item.content)}`
+      : `${item.type} ${'callId' in item ? item.callId : item.id}`,
   );
 }
 

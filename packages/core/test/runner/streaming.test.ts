@@ -24,6 +24,8 @@ function describeEvent(event: RunStreamEvent<unknown>): string {
       return `item ${event.name}`;
     case 'raw_model_event':
       return event.data.type === 'text_delta' ? `delta ${event.data.delta}` : `raw ${event.data.type}`;
+    case 'agent_tool_event':
+      return `${event.toolCallId} ${describeEvent(event.event)}`;
   }
 }
 

@@ -39,6 +39,7 @@ const CAPABILITY_KEYS = optionKeys<ModelCapabilities>('MockModelOptions', {
   tools: true,
   structuredOutput: true,
   parallelToolCalls: true,
+  hostedTools: true,
 });
 
 /** How a recorded model call ended (so far). */

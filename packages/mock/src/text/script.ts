@@ -1,4 +1,11 @@
-import type { FunctionCallItem, MessageItem, ModelRequest, Usage } from '@parley/core';
+import type {
+  FunctionCallItem,
+  HostedToolApprovalRequestItem,
+  HostedToolCallItem,
+  MessageItem,
+  ModelRequest,
+  Usage,
+} from '@parley/core';
 
 /**
  * A function call in a script. Without `callId`, the mock numbers calls through the conversation:
@@ -6,8 +13,15 @@ import type { FunctionCallItem, MessageItem, ModelRequest, Usage } from '@parley
  */
 export type MockFunctionCall = Omit<FunctionCallItem, 'callId'> & { callId?: string };
 
-/** An item a scripted response returns: an assistant message or a function call. */
-export type MockOutputItem = MessageItem | MockFunctionCall;
+/**
+ * An item a scripted response returns: an assistant message, a function call, or a hosted tool's call or approval
+ * request (for a mock declaring `capabilities.hostedTools`).
+ */
+export type MockOutputItem =
+  | MessageItem
+  | MockFunctionCall
+  | HostedToolCallItem
+  | HostedToolApprovalRequestItem;
 
 /** A scripted answer: the items the model returns. */
 export interface MockOutputResponse {

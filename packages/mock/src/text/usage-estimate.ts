@@ -8,6 +8,8 @@ function itemChars(item: ConversationItem): number {
       return item.name.length + item.arguments.length;
     case 'function_call_output':
       return item.output.length;
+    default:
+      return JSON.stringify(item).length;
   }
 }
 

@@ -11,7 +11,7 @@ export interface OpenAIChatCompletionsModelOptions extends OpenAIClientOptions {
    * `{ structuredOutput: false }` for a server without `response_format: json_schema`, `{ tools: false }` for a
    * model served without function calling.
    */
-  capabilities?: Partial<ModelCapabilities>;
+  capabilities?: Partial<Omit<ModelCapabilities, 'hostedTools'>>;
 }
 
 /** The option keys of {@link OpenAIChatCompletionsModelOptions}. */
@@ -19,12 +19,15 @@ export const CHAT_MODEL_OPTIONS = optionKeys<OpenAIChatCompletionsModelOptions>(
   'OpenAIChatCompletionsModelOptions',
   { ...CLIENT_OPTION_KEYS, model: true, capabilities: true },
 );
-const CAPABILITY_KEYS = optionKeys<ModelCapabilities>('OpenAIChatCompletionsModelOptions', {
-  streaming: true,
-  tools: true,
-  structuredOutput: true,
-  parallelToolCalls: true,
-});
+const CAPABILITY_KEYS = optionKeys<Omit<ModelCapabilities, 'hostedTools'>>(
+  'OpenAIChatCompletionsModelOptions',
+  {
+    streaming: true,
+    tools: true,
+    structuredOutput: true,
+    parallelToolCalls: true,
+  },
+);
 
 /** The declared capabilities: all `true`, then the overrides (checked: known keys, booleans). */
 export function resolveChatCapabilities(overrides: unknown): ModelCapabilities {

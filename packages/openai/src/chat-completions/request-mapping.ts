@@ -1,4 +1,4 @@
-import type { ConversationItem, ModelRequest, ToolChoice } from '@parley/core';
+import { type ConversationItem, isHostedToolItem, type ModelRequest, type ToolChoice } from '@parley/core';
 import type { StructuredOutputSettings } from '../responses/request-mapping.js';
 import type { ChatMessage, ChatRequestBody, ChatToolChoice } from './wire-types.js';
 
@@ -14,6 +14,8 @@ export function toMessages(request: ModelRequest): ChatMessage[] {
   }
   let assistant: Extract<ChatMessage, { role: 'assistant' }> | undefined;
   for (const item of request.input as readonly ConversationItem[]) {
+    // Hosted tools (Responses) have no Chat Completions form; their results are in the messages around them.
+    if (isHostedToolItem(item)) continue;
     if (item.type === 'function_call') {
       if (!assistant) {
         assistant = { role: 'assistant', content: null };

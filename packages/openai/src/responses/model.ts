@@ -8,6 +8,7 @@ import {
 } from '@parley/core';
 import { abortable } from './abort.js';
 import { streamCall } from './event-stream-call.js';
+import { RESPONSES_HOSTED_TOOLS } from './hosted-tools.js';
 import {
   type OpenAIResponsesModelOptions,
   type ResolvedClientOptions,
@@ -24,6 +25,7 @@ const CAPABILITIES: ModelCapabilities = Object.freeze({
   tools: true,
   structuredOutput: true,
   parallelToolCalls: true,
+  hostedTools: RESPONSES_HOSTED_TOOLS,
 });
 
 /**

@@ -1,4 +1,6 @@
 import type { ConversationItem, ModelRequest } from '@parley/core';
+import { toResponsesHostedItem } from './hosted-items.js';
+import { hostedToolIncludes, toResponsesHostedTool } from './hosted-tools.js';
 import type { ResponsesInputItem, ResponsesRequestBody } from './wire-types.js';
 
 /** How a request's `outputSchema` is sent as `text.format`. */
@@ -16,6 +18,8 @@ function toInputItem(item: ConversationItem): ResponsesInputItem {
       return { type: 'function_call', call_id: item.callId, name: item.name, arguments: item.arguments };
     case 'function_call_output':
       return { type: 'function_call_output', call_id: item.callId, output: item.output };
+    default:
+      return toResponsesHostedItem(item);
   }
 }
 
@@ -39,6 +43,12 @@ export function toResponsesBody(
       parameters: tool.parameters,
       strict: false,
     }));
+  }
+  const hosted = request.hostedTools ?? [];
+  if (hosted.length > 0) {
+    body.tools = [...(body.tools ?? []), ...hosted.map(toResponsesHostedTool)];
+    const include = hostedToolIncludes(hosted);
+    if (include.length > 0) body.include = include;
   }
   if (settings.toolChoice !== undefined) body.tool_choice = settings.toolChoice;
   if (settings.parallelToolCalls !== undefined) body.parallel_tool_calls = settings.parallelToolCalls;

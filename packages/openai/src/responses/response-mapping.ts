@@ -1,5 +1,6 @@
 import type { ConversationItem, ModelResponse } from '@parley/core';
 import { OpenAIAPIError, OpenAIResponseFailedError } from './errors.js';
+import { fromResponsesHostedItem } from './hosted-items.js';
 import { isRecord, numberOrZero, optionalString } from './json.js';
 
 function invalid(what: string, requestId: string | undefined): OpenAIAPIError {
@@ -48,9 +49,8 @@ function toItem(item: unknown, requestId: string | undefined): ConversationItem 
     if (id) call.id = id;
     return call;
   }
-  // Reasoning, built-in tool calls and future item types are not part of the conversation model;
-  // they stay available in `raw`.
-  return undefined;
+  // Reasoning and future item types are not part of the conversation model; they stay available in `raw`.
+  return fromResponsesHostedItem(item);
 }
 
 /** The error of a response whose `status` is `failed`. */

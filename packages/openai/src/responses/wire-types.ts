@@ -7,7 +7,9 @@
 export type ResponsesInputItem =
   | { type: 'message'; role: 'user' | 'assistant' | 'system'; content: string }
   | { type: 'function_call'; call_id: string; name: string; arguments: string }
-  | { type: 'function_call_output'; call_id: string; output: string };
+  | { type: 'function_call_output'; call_id: string; output: string }
+  /** A hosted tool's item (`web_search_call`, `mcp_approval_response`, …), as `hosted-items.ts` writes it. */
+  | Record<string, unknown>;
 
 /** A function tool as the Responses API takes it. */
 export interface ResponsesFunctionTool {
@@ -34,7 +36,9 @@ export interface ResponsesRequestBody {
   model: string;
   instructions?: string;
   input: ResponsesInputItem[];
-  tools?: ResponsesFunctionTool[];
+  /** Function tools, then hosted tools (as `hosted-tools.ts` writes them). */
+  tools?: (ResponsesFunctionTool | Record<string, unknown>)[];
+  include?: string[];
   tool_choice?: ResponsesToolChoice;
   parallel_tool_calls?: boolean;
   temperature?: number;

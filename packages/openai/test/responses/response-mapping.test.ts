@@ -25,6 +25,7 @@ describe('OpenAIResponsesModel response mapping', () => {
       tools: true,
       structuredOutput: true,
       parallelToolCalls: true,
+      hostedTools: ['web_search', 'file_search', 'code_interpreter', 'image_generation', 'mcp'],
     });
   });
 

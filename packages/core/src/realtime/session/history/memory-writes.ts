@@ -1,5 +1,5 @@
 import type { Clock } from '../../../clock.js';
-import type { ConversationItem } from '../../../items.js';
+import { type ConversationItem, isHostedToolItem } from '../../../items.js';
 import { errorText } from '../../../logger.js';
 import type { Session } from '../../../memory/session.js';
 import type { RealtimeHistory } from './history.js';
@@ -81,7 +81,8 @@ export class RealtimeMemoryWrites {
       if (item.type === 'function_call_output') outputs.set(item.callId, item.output);
     let loaded = 0;
     for (const item of stored) {
-      if (item.type === 'function_call_output') continue;
+      // Hosted tool items belong to the text model's provider; a realtime model has nothing to replay them into.
+      if (item.type === 'function_call_output' || isHostedToolItem(item)) continue;
       const itemId =
         item.id !== undefined && REUSABLE_ID.test(item.id) && !this.#history.get(item.id)
           ? item.id
