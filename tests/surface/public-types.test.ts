@@ -18,6 +18,7 @@ const PACKAGES = [
   'memory',
   'mcp',
   'twilio',
+  'browser',
 ];
 const KNOWN_GAPS = new URL('./unexported-public-types.txt', import.meta.url);
 

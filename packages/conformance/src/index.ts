@@ -64,6 +64,7 @@ export {
 } from './scenarios/response-queue.js';
 export { responseRequestsScenario } from './scenarios/response-requests.js';
 export { resumptionScenario } from './scenarios/resumption.js';
+export { servicePlaybackScenario } from './scenarios/service-playback.js';
 export { generateResponseScenario, textResponseScenario } from './scenarios/text-response.js';
 export { toolCallScenario } from './scenarios/tool-call.js';
 export { transcriptionCutScenario } from './scenarios/transcription-cut.js';

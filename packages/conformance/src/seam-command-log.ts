@@ -2,10 +2,9 @@ import type {
   RealtimeCommand,
   RealtimeConnection,
   RealtimeConnectOptions,
-  RealtimeEvent,
   RealtimeModel,
-  RealtimeSessionConfig,
 } from '@parley/core';
+import { ForwardingConnection } from '@parley/core/internal';
 import type { CommandMatch } from './harness.js';
 
 /**
@@ -105,47 +104,22 @@ export class SeamCommandLog {
 }
 
 /** A connection whose commands are recorded before the adapter writes them (dropped again when it refuses one). */
-class RecordedConnection implements RealtimeConnection {
-  readonly #inner: RealtimeConnection;
+class RecordedConnection extends ForwardingConnection {
   readonly #sent: RealtimeCommand[];
 
   constructor(inner: RealtimeConnection, sent: RealtimeCommand[]) {
-    this.#inner = inner;
+    super(inner);
     this.#sent = sent;
   }
 
-  get status(): 'open' | 'closed' {
-    return this.#inner.status;
-  }
-
-  get expiresAt(): number | undefined {
-    return this.#inner.expiresAt;
-  }
-
-  get confirmedConfig(): Readonly<RealtimeSessionConfig> | undefined {
-    return this.#inner.confirmedConfig;
-  }
-
-  get resumed(): boolean | undefined {
-    return this.#inner.resumed;
-  }
-
-  send(command: RealtimeCommand): void {
+  override send(command: RealtimeCommand): void {
     // Recorded first: an in-memory backend may confirm it while the adapter writes it.
     this.#sent.push(command);
     try {
-      this.#inner.send(command);
+      this.inner.send(command);
     } catch (error) {
       this.#sent.splice(this.#sent.lastIndexOf(command), 1);
       throw error;
     }
-  }
-
-  onEvent(listener: (event: RealtimeEvent) => void): () => void {
-    return this.#inner.onEvent(listener);
-  }
-
-  close(): Promise<void> {
-    return this.#inner.close();
   }
 }

@@ -16,6 +16,7 @@ export { errorText, log } from './logger.js';
 export type { NestedRunPort } from './nested-run.js';
 export { type OptionKeyList, type OptionKeys, optionKeys } from './option-keys.js';
 export { sameStreamFormat, streamFormatOf } from './realtime/audio-formats/audio-stream-format.js';
+export { ForwardingConnection } from './realtime/forwarding-connection.js';
 export {
   type FollowUpReason,
   type PendingResponseRequest,

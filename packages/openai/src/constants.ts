@@ -36,3 +36,9 @@ export const RETRY_INITIAL_DELAY_MS = 500;
 export const RETRY_MAX_DELAY_MS = 8_000;
 /** A server-sent retry delay longer than this is not trusted; the computed backoff is used instead. */
 export const RETRY_MAX_HEADER_DELAY_MS = 60_000;
+
+/** WebRTC: how long a call's offer waits for ICE candidates before it goes with those gathered so far. */
+export const DEFAULT_ICE_GATHERING_TIMEOUT_MS = 3_000;
+
+/** WebRTC: how long a peer may stay `disconnected` (ICE may recover) before the call counts as lost. */
+export const DEFAULT_DISCONNECTED_GRACE_MS = 5_000;

@@ -12,6 +12,13 @@ export { OpenAILiveError, type OpenAILiveErrorCode } from './live/errors.js';
 export type { OpenAILiveConnection } from './live/live-connection.js';
 export { OpenAILiveModel } from './live/openai-live-model.js';
 export type { OpenAILiveModelOptions } from './live/options.js';
+export {
+  type CreateLiveWebRTCSessionOptions,
+  createLiveWebRTCSession,
+  DEFAULT_BROWSER_CLIENT_EVENTS,
+  type LiveDataChannelClientEvent,
+  type LiveWebRTCSession,
+} from './live/webrtc-session.js';
 export { OPENAI_REALTIME_CAPABILITIES } from './realtime/capabilities.js';
 export { CLIENT_REQUEST_ID_KEY } from './realtime/client-events.js';
 export {

@@ -25,6 +25,7 @@ export {
   stringField,
 } from './shared/deep-merge.js';
 export {
+  LIVE_DATA_CHANNEL_CLIENT_EVENTS,
   LIVE_PRIMARY_CLIENT_EVENTS,
   LIVE_RESERVED_EVENT_NAMES,
   LIVE_SIDEBAND_CLIENT_EVENTS,

@@ -7,6 +7,12 @@
 export { closeWait } from './close-wait.js';
 export { ConnectPhase, type ConnectSettle } from './connect-phase.js';
 export {
+  type DataChannelLike,
+  type DataChannelSocketOptions,
+  dataChannelSocket,
+  type PeerStateLike,
+} from './data-channel-socket.js';
+export {
   DEFAULT_KEEPALIVE,
   KEEPALIVE_OPTION_KEYS,
   type KeepaliveOptions,

@@ -1,4 +1,5 @@
 // What a browser app writes: no Node types, only the DOM and the disposable lib (see docs/realtime.md).
+import { BrowserPlaybackTracker, connectBrowserVoice } from '@parley/browser';
 import { Agent, RealtimeSession } from '@parley/core';
 import { OpenAIRealtimeModel } from '@parley/openai';
 
@@ -15,3 +16,17 @@ export async function talk(): Promise<void> {
 }
 
 function play(_pcm: Uint8Array): void {}
+
+// With @parley/browser: the microphone and the speaker, no audio code (see docs/browser.md).
+export async function talkAloud(): Promise<void> {
+  const model = new OpenAIRealtimeModel({
+    apiKeyProvider: async () => ((await (await fetch('/realtime-key')).json()) as { key: string }).key,
+  });
+  await using session = new RealtimeSession(new Agent({ name: 'Concierge', instructions: 'Be brief.' }), {
+    model,
+    playbackTracker: new BrowserPlaybackTracker(),
+  });
+  await using voice = await connectBrowserVoice({ session, microphone: { mode: 'push-to-talk' } });
+  await session.connect();
+  voice.startTalking();
+}

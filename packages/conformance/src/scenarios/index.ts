@@ -38,6 +38,7 @@ import {
 } from './response-queue.js';
 import { responseRequestsScenario } from './response-requests.js';
 import { resumptionScenario } from './resumption.js';
+import { servicePlaybackScenario } from './service-playback.js';
 import { generateResponseScenario, textResponseScenario } from './text-response.js';
 import { toolCallScenario } from './tool-call.js';
 import { transcriptionCutScenario } from './transcription-cut.js';
@@ -60,6 +61,7 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   responseRequestsScenario,
   responseInstructionsScenario,
   pushToTalkScenario,
+  servicePlaybackScenario,
   audioResponseScenario,
   toolCallScenario,
   parallelToolsAfterEndScenario,
@@ -85,6 +87,7 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   transcriptionCutScenario,
   userSpeechScenario,
   interruptMidMessageScenario,
+  servicePlaybackScenario,
   interruptBeforeAudioScenario,
   bargeInScenario,
   multiMessageScenario,

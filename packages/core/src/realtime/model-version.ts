@@ -58,6 +58,9 @@ class UpgradedConnectionV1 implements RealtimeConnection {
   get audioFormats() {
     return this.#inner.audioFormats;
   }
+  get servicePlayback() {
+    return this.#inner.servicePlayback;
+  }
 
   send(command: RealtimeCommand): void {
     this.#inner.send(commandV1(command));

@@ -91,6 +91,10 @@ export class MockRealtimeConnection implements RealtimeConnection {
   #config: RealtimeSessionConfig;
   readonly #conversation: RealtimeItem[] = [];
   readonly #audioMs = new Map<string, number>();
+  /** `servicePlayback`: the response the service is playing, with the message it is on. */
+  #servicePlaying: { responseId: string; itemId: string } | undefined;
+  /** `servicePlayback`: what the listener heard of a message, where a test said it is behind the audio sent. */
+  readonly #serviceHeardMs = new Map<string, number>();
   readonly #player: MockResponsePlayer;
   #inputAudioBytes = 0;
   /** Bytes per millisecond of the input audio (PCM16 24 kHz unless the model declares its formats). */
@@ -146,7 +150,9 @@ export class MockRealtimeConnection implements RealtimeConnection {
     this.#player = new MockResponsePlayer({
       link,
       emit: (event) => {
+        if (event.type === 'audio_delta') this.#servicePlays(event.responseId, event.itemId);
         this.#emit(event);
+        if (event.type === 'response_done') this.#servicePlayed(event.responseId);
         // Like a service that offers resumption once a turn is over.
         if (event.type === 'response_done' && !event.ephemeral) this.#offerResume();
       },
@@ -166,6 +172,19 @@ export class MockRealtimeConnection implements RealtimeConnection {
 
   get status(): 'open' | 'closed' {
     return this.#status;
+  }
+
+  /** Whether the mock plays the audio itself, as a WebRTC or SIP service does (the `servicePlayback` capability). */
+  get servicePlayback(): boolean {
+    return declaresCapability(this.#link.capabilities, 'servicePlayback');
+  }
+
+  /**
+   * `servicePlayback`: the listener has heard only the first `ms` of message `itemId` (by default the mock's service
+   * plays audio as it sends it, so a clear cuts a message at all the audio sent of it).
+   */
+  serviceHeard(itemId: string, ms: number): void {
+    this.#serviceHeardMs.set(itemId, ms);
   }
 
   send(command: RealtimeCommand): void {
@@ -301,7 +320,11 @@ export class MockRealtimeConnection implements RealtimeConnection {
     this.#requireTurnDetection('userStartsSpeaking');
     this.#speechItemId = this.#link.nextId('item');
     this.#emit({ type: 'input_speech_started' });
-    if (this.#config.turnDetection?.interruptResponse !== false) this.#player.cancel(undefined, 'user_turn');
+    if (this.#config.turnDetection?.interruptResponse !== false) {
+      this.#player.cancel(undefined, 'user_turn');
+      // A service that plays the audio also stops it at a barge-in, and cuts the message where it stopped.
+      if (this.servicePlayback) this.#clearServicePlayback();
+    }
   }
 
   /**
@@ -509,6 +532,10 @@ export class MockRealtimeConnection implements RealtimeConnection {
       case 'truncateItem':
         this.#truncate(command);
         return;
+      case 'clearOutputAudio':
+        if (!this.#capable(command, 'servicePlayback')) return;
+        this.#clearServicePlayback();
+        return;
       case 'createResponse':
         this.#createResponse(command);
         return;
@@ -604,6 +631,37 @@ export class MockRealtimeConnection implements RealtimeConnection {
       part.type === 'audio' ? { type: 'audio', transcript: '' } : part,
     );
     this.#emit({ type: 'item_truncated', itemId: command.itemId });
+  }
+
+  /** `servicePlayback`: the first audio of a response starts the service's playback of it. */
+  #servicePlays(responseId: string, itemId: string): void {
+    if (!this.servicePlayback) return;
+    if (this.#servicePlaying?.responseId !== responseId) {
+      this.#emit({ type: 'output_audio_started', responseId });
+    }
+    this.#servicePlaying = { responseId, itemId };
+  }
+
+  /** `servicePlayback`: a finished response has played (the mock plays as it sends). */
+  #servicePlayed(responseId: string): void {
+    if (this.#servicePlaying?.responseId !== responseId) return;
+    this.#servicePlaying = undefined;
+    this.#emit({ type: 'output_audio_stopped', responseId });
+  }
+
+  /** `clearOutputAudio`: the service stops playing and cuts the message being heard where the listener stopped. */
+  #clearServicePlayback(): void {
+    const playing = this.#servicePlaying;
+    this.#servicePlaying = undefined;
+    if (playing === undefined) {
+      this.#emit({ type: 'output_audio_cleared' });
+      return;
+    }
+    const sent = this.#audioMs.get(playing.itemId) ?? 0;
+    const heard = Math.min(sent, this.#serviceHeardMs.get(playing.itemId) ?? sent);
+    this.#audioMs.set(playing.itemId, heard);
+    this.#emit({ type: 'item_truncated', itemId: playing.itemId, heardMs: heard });
+    this.#emit({ type: 'output_audio_cleared', responseId: playing.responseId });
   }
 
   #createResponse(command: CreateResponseCommand): void {

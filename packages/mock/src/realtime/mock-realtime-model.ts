@@ -109,6 +109,7 @@ const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptio
   contentDuringResponse: true,
   commitStartsResponse: true,
   responseInstructions: true,
+  servicePlayback: true,
 });
 
 /**

@@ -1,4 +1,4 @@
-import { defineConformanceSuite } from '@parley/conformance';
+import { defineConformanceSuite, servicePlaybackScenario } from '@parley/conformance';
 import type { RealtimeCapability } from '@parley/core';
 import { ALL_REALTIME_CAPABILITIES } from '@parley/mock';
 import { createMockHarness } from './mock-harness.js';
@@ -10,3 +10,8 @@ defineConformanceSuite('mock (all capabilities)', () => createMockHarness());
 for (const capability of Object.keys(ALL_REALTIME_CAPABILITIES) as RealtimeCapability[]) {
   defineConformanceSuite(`mock without ${capability}`, () => createMockHarness({ [capability]: false }));
 }
+
+// Where the service plays the audio (WebRTC, SIP): interruptions clear the service's playback instead of truncating.
+defineConformanceSuite('mock with servicePlayback', () => createMockHarness({ servicePlayback: true }), {
+  scenarios: [servicePlaybackScenario],
+});

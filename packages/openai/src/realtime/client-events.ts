@@ -28,6 +28,7 @@ const COMMAND_TYPES: ReadonlySet<string> = new Set<RealtimeCommand['type']>([
   'createResponse',
   'cancelResponse',
   'sendToolOutput',
+  'clearOutputAudio',
 ]);
 
 /** The command type encoded in an event id made by {@link commandEventId}. */
@@ -125,6 +126,8 @@ export function toClientEvent(
         event_id: eventId,
         ...(command.responseId !== undefined && { response_id: command.responseId }),
       };
+    case 'clearOutputAudio':
+      return { type: 'output_audio_buffer.clear', event_id: eventId };
     case 'sendToolOutput':
       return {
         type: 'conversation.item.create',

@@ -52,6 +52,11 @@ export interface ConnectionSettings {
   rawEvents?: boolean;
   /** Pings while open; a ping unanswered within its timeout loses the connection. Default off. */
   keepalive?: ResolvedKeepalive;
+  /**
+   * The service plays the audio to the listener (a WebRTC call, or a sideband attached to a WebRTC or SIP call): the
+   * connection declares `servicePlayback`.
+   */
+  servicePlayback?: boolean;
 }
 
 /**
@@ -131,6 +136,11 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
   ): Promise<OpenAIRealtimeConnection> {
     const connection = new OpenAIRealtimeConnection(socket, settings, config);
     return connection.#link.waitUntilReady(signal).then(() => connection);
+  }
+
+  /** Whether the service plays this connection's audio to the listener (a WebRTC or SIP call, or its sideband). */
+  get servicePlayback(): boolean {
+    return this.#settings.servicePlayback === true;
   }
 
   /** `open` until closed by either side. */

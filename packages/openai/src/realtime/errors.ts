@@ -14,7 +14,11 @@ export type OpenAIRealtimeErrorCode =
   /** No `session.created` / `session.updated` arrived within `connectTimeoutMs`. */
   | 'realtime_connect_timeout'
   /** The `apiKeyProvider` threw or returned something that is not a key. */
-  | 'realtime_api_key_unavailable';
+  | 'realtime_api_key_unavailable'
+  /** WebRTC: the service refused the SDP offer (another HTTP status than 401/403), or answered without SDP. */
+  | 'realtime_sdp_exchange_failed'
+  /** WebRTC: this runtime has no `RTCPeerConnection` and no `createPeerConnection` was given. */
+  | 'realtime_webrtc_unavailable';
 
 /**
  * A failure of the OpenAI Realtime transport. `status` is the HTTP status of a refused upgrade; `closeCode` and

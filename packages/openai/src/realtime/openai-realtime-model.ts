@@ -92,6 +92,8 @@ export class OpenAIRealtimeModel implements RealtimeModel {
             baseSession: this.#options.sessionConfig,
             secrets: [apiKey],
             sessionType: this.#options.target === 'transcription' ? 'transcription' : 'realtime',
+            // A sideband: the call's audio is on its WebRTC peer or phone line, which the service plays.
+            servicePlayback: this.#options.target === 'call',
             ...(options.rawEvents && { rawEvents: true }),
           },
           options.config ?? {},

@@ -120,6 +120,13 @@ function toStatus(value: unknown): RealtimeResponseStatus {
 }
 
 /** From this size, a text frame given as bytes is first read as `latin1` (see `handleFrameBytes`). */
+/** The service's playback events (WebRTC and SIP calls) as the seam names them. */
+const OUTPUT_AUDIO_EVENTS = {
+  'output_audio_buffer.started': 'output_audio_started',
+  'output_audio_buffer.stopped': 'output_audio_stopped',
+  'output_audio_buffer.cleared': 'output_audio_cleared',
+} as const;
+
 const LARGE_FRAME_BYTES = 1024;
 
 /** The service's refusal of a `response.create` that collides with the active response. */
@@ -345,7 +352,21 @@ export class ServerEventNormalizer {
       }
       case 'conversation.item.truncated': {
         const itemId = stringField(event.item_id);
-        if (itemId !== undefined) emit({ type: 'item_truncated', itemId });
+        const heardMs = event.audio_end_ms;
+        if (itemId !== undefined) {
+          emit({
+            type: 'item_truncated',
+            itemId,
+            ...(typeof heardMs === 'number' && Number.isFinite(heardMs) && { heardMs }),
+          });
+        }
+        return;
+      }
+      case 'output_audio_buffer.started':
+      case 'output_audio_buffer.stopped':
+      case 'output_audio_buffer.cleared': {
+        const responseId = stringField(event.response_id);
+        emit({ type: OUTPUT_AUDIO_EVENTS[type], ...(responseId !== undefined && { responseId }) });
         return;
       }
       case 'input_audio_buffer.speech_started':
@@ -392,7 +413,7 @@ export class ServerEventNormalizer {
       }
       default:
         // Unknown, informational or transport-specific events (rate_limits.updated, content_part.*, text done,
-        // conversation.item.done, output_audio_buffer.*, MCP …) carry nothing the seam needs.
+        // conversation.item.done, MCP …) carry nothing the seam needs.
         return;
     }
   }

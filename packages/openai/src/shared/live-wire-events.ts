@@ -124,6 +124,25 @@ export const LIVE_SIDEBAND_CLIENT_EVENTS = [
   'session.close',
 ] as const;
 
+/**
+ * Client event types a WebRTC data channel may carry (what `session.client.data_channel.allowed_client_events` can
+ * allow): no start (the HTTP request starts the session), no audio (it is on the media track), no fixture, no DTMF.
+ */
+export const LIVE_DATA_CHANNEL_CLIENT_EVENTS = [
+  'session.update',
+  'session.input_audio.mute',
+  'session.input_audio.unmute',
+  'session.instructions.append',
+  'session.thinking.append',
+  'session.commentary.append',
+  'decision.create',
+  'decision.item.create',
+  'decision.item.delete',
+  'response.item.create',
+  'response.create',
+  'session.close',
+] as const;
+
 /** The fields every GPT-Live server event carries. */
 export type LiveServerEventBase = { event_id: string; client_event_id?: string };
 /** Where on the session's timeline (ms of input audio) an event's span lies. */

@@ -19,6 +19,8 @@ export interface WireClientEventFields {
   'conversation.item.delete': { item_id: string };
   'response.create': { response?: WireResponseCreateParams };
   'response.cancel': { response_id?: string };
+  /** WebRTC and SIP calls only: the service stops playing (and truncates at what it played). */
+  'output_audio_buffer.clear': Record<never, never>;
 }
 
 /** A GA client event type. */
@@ -41,6 +43,7 @@ export const WIRE_CLIENT_EVENT_TYPES = Object.keys({
   'conversation.item.delete': true,
   'response.create': true,
   'response.cancel': true,
+  'output_audio_buffer.clear': true,
 } satisfies Record<WireClientEventType, true>) as readonly WireClientEventType[];
 
 /** The ids a response's content events carry. */
@@ -165,6 +168,12 @@ export interface WireServerEventFields {
     arguments: string;
   };
   'rate_limits.updated': { rate_limits: WireRateLimit[] };
+  /** WebRTC and SIP calls only: the service began playing a response's audio to the listener. */
+  'output_audio_buffer.started': { response_id: string };
+  /** WebRTC and SIP calls only: the service played all the audio it had. */
+  'output_audio_buffer.stopped': { response_id: string };
+  /** WebRTC and SIP calls only: the audio not yet played was dropped (`output_audio_buffer.clear`, or barge-in). */
+  'output_audio_buffer.cleared': { response_id: string };
 }
 
 /** A GA server event type. */
@@ -208,4 +217,7 @@ export const WIRE_SERVER_EVENT_TYPES = Object.keys({
   'response.function_call_arguments.delta': true,
   'response.function_call_arguments.done': true,
   'rate_limits.updated': true,
+  'output_audio_buffer.started': true,
+  'output_audio_buffer.stopped': true,
+  'output_audio_buffer.cleared': true,
 } satisfies Record<WireServerEventType, true>) as readonly WireServerEventType[];

@@ -14,6 +14,7 @@ export {
   type SipHeader,
   sipHeader,
 } from './incoming-call.js';
+export { type AnswerSipCallOptions, answerSipCall, type SipCall } from './sideband-session.js';
 export {
   OpenAISipWebhookHandler,
   type OpenAISipWebhookHandlerOptions,

@@ -26,9 +26,11 @@ import {
 } from '../shared/sim-errors.js';
 import type { RealtimeBrain } from './brain.js';
 import { readBetaClientEvent, type SimulatorDialect, writeBetaServerEvent } from './sim-beta.js';
+import type { SimulatorCallControl } from './sim-calls.js';
 import { SimulatorConversation, type StoredItem } from './sim-conversation.js';
-import { wireBytesPerMs, wireToPcm24 } from './sim-format.js';
+import { pcm24ToWire, wireBytesPerMs, wireToPcm24 } from './sim-format.js';
 import { checkItem } from './sim-items.js';
+import { type PlayoutSink, ServicePlayout } from './sim-playout.js';
 import { type ResponseHost, type ResponseParams, ResponseRun } from './sim-response.js';
 import { parseResponseRequest } from './sim-response-request.js';
 import {
@@ -51,6 +53,15 @@ export interface SimulatorCall {
   readonly id: string;
   session: WireSession;
   readonly conversation: SimulatorConversation;
+  /**
+   * Where the call's audio is: on a WebRTC peer or a phone line (SIP), both played by the service; absent for a call
+   * made by `createCall()` without one.
+   */
+  readonly line?: 'webrtc' | 'sip';
+  /** Where its control endpoints left it (WebRTC and SIP calls). */
+  state?: 'ringing' | 'accepted' | 'rejected' | 'referred' | 'ended';
+  /** What the control endpoints were asked, in order. */
+  control?: SimulatorCallControl[];
 }
 
 /** What a connection's URL opened. */
@@ -65,10 +76,16 @@ export type EventMatcher = string | ((event: JsonObject) => boolean);
 /** Transcribes committed user audio; the default returns the text embedded by `speechAudio`. */
 export type Transcriber = (audio: Uint8Array, info: { itemId: string; heard: string }) => string;
 
+/** The `ws` socket subset a simulated connection uses; a WebRTC data channel is adapted to it. */
+export type SimulatorSocket = Pick<WebSocket, 'bufferedAmount' | 'send' | 'close' | 'terminate'> & {
+  on(event: 'close', listener: (code: number, reason: Buffer) => void): unknown;
+  on(event: 'message', listener: (data: Buffer | string, isBinary: boolean) => void): unknown;
+};
+
 /** How a simulated connection was opened. */
 export interface SimulatorConnectionInit {
   id: string;
-  socket: WebSocket;
+  socket: SimulatorSocket;
   path: string;
   headers: Readonly<Record<string, string | string[] | undefined>>;
   protocol: string;
@@ -92,6 +109,12 @@ export interface SimulatorConnectionInit {
   strict: SimulatorStrictness;
   /** Bytes sent and not yet taken by the client above which the connection is dropped (1008). */
   maxBufferedBytes: number;
+  /**
+   * The service plays the audio (a WebRTC call's track, a SIP call's line): audio deltas go to the playout instead of
+   * the socket, which reports `output_audio_buffer.*` and takes `output_audio_buffer.clear`. `sink` gets the played
+   * frames (PCM16 24 kHz); absent, the audio plays nowhere (a phone line).
+   */
+  servicePlayback?: { sink?: PlayoutSink };
   /** A refusal the simulator was told to give the next `response.create` (taken once). */
   takeRefusal(): SimulatorRefusal | undefined;
   onClientEvent(connection: SimulatorConnection, event: unknown): void;
@@ -126,6 +149,8 @@ export class SimulatorConnection {
   readonly model: string;
   /** `model`, `transcription` (`?intent=transcription`) or `call` (`?call_id=`). */
   readonly targetKind: SimulatorTarget['kind'];
+  /** The call it is attached to (`?call_id=`, or a WebRTC call's data channel). */
+  readonly callId: string | undefined;
   /** Every client event received, parsed (a frame that is not JSON is kept as its text). */
   readonly clientEvents: unknown[] = [];
   /** Every server event sent, in order. */
@@ -143,7 +168,9 @@ export class SimulatorConnection {
   readonly #host: ResponseHost;
 
   readonly #init: SimulatorConnectionInit;
-  readonly #socket: WebSocket;
+  readonly #socket: SimulatorSocket;
+  /** Where the service plays the audio, on a WebRTC or SIP call. */
+  readonly #playout: ServicePlayout | undefined;
   readonly #runs = new Set<ResponseRun>();
   #activeDefault: ResponseRun | undefined;
   #input: Uint8Array[] = [];
@@ -172,6 +199,7 @@ export class SimulatorConnection {
     this.protocol = init.protocol;
     this.model = init.model;
     this.targetKind = init.target.kind;
+    this.callId = init.target.kind === 'call' ? init.target.call.id : undefined;
     this.conversation =
       init.target.kind === 'call' ? init.target.call.conversation : new SimulatorConversation();
     this.#ids = init.ids;
@@ -186,7 +214,7 @@ export class SimulatorConnection {
       promptCache: { text: 0, audio: 0 },
       pace: init.pace,
       clock: init.clock,
-      send: (event) => this.send(event as unknown as JsonObject),
+      send: (event) => this.#sendFromResponse(event as unknown as JsonObject),
       onAssistantAudio: () => {
         this.#assistantAudio = true;
       },
@@ -210,9 +238,18 @@ export class SimulatorConnection {
         init.initialSession ? (deepMerge(session, init.initialSession) as WireSession) : session,
       );
     }
+    this.#playout =
+      init.servicePlayback === undefined
+        ? undefined
+        : new ServicePlayout({
+            clock: init.clock,
+            ...(init.servicePlayback.sink && { sink: init.servicePlayback.sink }),
+            emit: (event) => this.#emit(event),
+          });
     this.closed = new Promise((resolve) => {
       this.#socket.on('close', (code, reason) => {
         this.#open = false;
+        this.#playout?.close();
         this.#stopResponses();
         if (this.#expiryTimer !== undefined) init.clock.clearTimeout(this.#expiryTimer);
         this.#expiryTimer = undefined;
@@ -258,6 +295,54 @@ export class SimulatorConnection {
     this.#notify(this.#serverWaiters, this.serverEvents);
     const wire = this.#init.dialect === 'beta' ? writeBetaServerEvent(full) : full;
     if (wire) this.#write(JSON.stringify(wire));
+  }
+
+  /**
+   * A response's event: on a call whose audio the service plays, the audio goes to the playout (not the socket), and
+   * a finished response lets its playback stop once drained.
+   */
+  #sendFromResponse(event: JsonObject): void {
+    const playout = this.#playout;
+    if (playout !== undefined && this.#open) {
+      if (event.type === 'response.output_audio.delta' && typeof event.delta === 'string') {
+        const format = this.session.audio?.output?.format ?? PCM_24K;
+        playout.enqueue(
+          String(event.response_id),
+          String(event.item_id),
+          wireToPcm24(format, decodeBase64(event.delta)),
+        );
+        return;
+      }
+      if (event.type === 'response.done' && isPlainObject(event.response)) {
+        playout.responseDone(String(event.response.id));
+      }
+    }
+    this.send(event);
+  }
+
+  /**
+   * Audio the listener sent on the call's media (WebRTC), PCM16 24 kHz: taken as `input_audio_buffer.append` takes
+   * it (buffer, VAD, transcription).
+   */
+  appendMediaAudio(pcm24: Uint8Array): void {
+    if (!this.#open) return;
+    this.#appendAudio(pcm24ToWire(this.#inputFormat, pcm24));
+  }
+
+  /** Where the service stopped playing, on a call whose audio it plays: what the listener heard of `itemId`. */
+  playedMs(itemId: string): number {
+    return Math.floor(this.#playout?.playedMs(itemId) ?? 0);
+  }
+
+  /**
+   * The service stops playing and drops what was not played (`output_audio_buffer.clear`, or a barge-in), and
+   * truncates the message being heard where it stopped.
+   */
+  #clearPlayout(): void {
+    const cut = this.#playout?.clear();
+    if (cut === undefined || !this.conversation.get(cut.itemId)) return;
+    const audioEndMs = Math.min(Math.floor(cut.playedMs), Math.floor(this.conversation.audioMs(cut.itemId)));
+    this.#truncateTo(cut.itemId, 0, audioEndMs);
   }
 
   /** Bytes sent that the client has not taken yet (beyond what the operating system holds for it). */
@@ -444,6 +529,16 @@ export class SimulatorConnection {
       case 'conversation.item.truncate':
         this.#truncateItem(event);
         return;
+      case 'output_audio_buffer.clear':
+        this.#checkEventKeys(event, []);
+        if (this.#playout === undefined) {
+          throw invalidValue(
+            'type',
+            "Invalid value: 'output_audio_buffer.clear'. It is only supported for WebRTC and SIP calls, where the service plays the audio.",
+          );
+        }
+        this.#clearPlayout();
+        return;
       case 'conversation.item.delete': {
         const itemId = this.#itemId(event);
         if (!this.conversation.has(itemId)) {
@@ -504,7 +599,10 @@ export class SimulatorConnection {
     if (typeof event.audio !== 'string' || !isBase64(event.audio)) {
       throw invalidValue('audio', 'Invalid value: audio must be base64-encoded.');
     }
-    const audio = decodeBase64(event.audio);
+    this.#appendAudio(decodeBase64(event.audio));
+  }
+
+  #appendAudio(audio: Uint8Array): void {
     this.#input.push(audio);
     const format = this.#inputFormat;
     const ms = audio.length / wireBytesPerMs(format);
@@ -581,7 +679,11 @@ export class SimulatorConnection {
       audio_start_ms: audioStartMs,
       item_id: this.#reservedItemId,
     });
-    if (turnDetection.interrupt_response !== false) this.#activeDefault?.cancel('turn_detected');
+    if (turnDetection.interrupt_response !== false) {
+      this.#activeDefault?.cancel('turn_detected');
+      // On a call the service plays, a barge-in also stops the playback and truncates where the listener stopped.
+      this.#clearPlayout();
+    }
   }
 
   #speechStopped(audioEndMs: number, transcript: string | undefined): void {
@@ -750,6 +852,14 @@ export class SimulatorConnection {
         `Audio content of ${availableMs}ms is already shorter than ${audioEndMs}ms`,
       );
     }
+    this.#truncateTo(itemId, contentIndex, audioEndMs);
+  }
+
+  /** Cuts an assistant message's audio (and the unheard share of its transcript) and says so. */
+  #truncateTo(itemId: string, contentIndex: number, audioEndMs: number): void {
+    const item = this.conversation.get(itemId);
+    const part = item?.type === 'message' ? item.content[contentIndex] : undefined;
+    const availableMs = this.conversation.audioMs(itemId);
     this.conversation.truncateAudio(itemId, audioEndMs);
     // The service drops the unheard transcript; keep the heard share of it, so the brain knows what was said.
     if (part && part.type === 'output_audio' && typeof part.transcript === 'string' && availableMs > 0) {

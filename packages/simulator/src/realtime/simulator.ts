@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { type Clock, systemClock } from '@parley/core';
 import type { WireSession } from '@parley/openai/wire';
@@ -16,10 +16,22 @@ import {
 } from '../shared/sim-server.js';
 import { type BrainResponse, echoBrain, type RealtimeBrain } from './brain.js';
 import type { SimulatorDialect } from './sim-beta.js';
-import { type SimulatorCall, SimulatorConnection, type Transcriber } from './sim-connection.js';
+import {
+  deliverIncomingSipCall,
+  handleCallRequest,
+  type IncomingSipCallOptions,
+  type IncomingSipCallResult,
+} from './sim-calls.js';
+import {
+  type SimulatorCall,
+  SimulatorConnection,
+  type SimulatorSocket,
+  type Transcriber,
+} from './sim-connection.js';
 import { SimulatorConversation } from './sim-conversation.js';
 import { type RecordedClientEvent, SimulatorRecords } from './sim-records.js';
 import { defaultSession, effectiveSession } from './sim-session.js';
+import type { WebRTCCallPeer } from './sim-webrtc-front.js';
 
 /** Which credentials and URL forms the simulator accepts at the HTTP upgrade. */
 export type SimulatorAuth =
@@ -141,6 +153,17 @@ export interface RealtimeSimulator {
    * unknown id is refused at the upgrade with 404.
    */
   createCall(options?: { model?: string; session?: Partial<WireSession> }): string;
+  /**
+   * A caller dials in over SIP: creates the call (ringing; its audio on a simulated phone line, which the service plays)
+   * and delivers the signed `realtime.call.incoming` webhook to `webhookUrl`. The app answers on the call control
+   * endpoints (`POST /v1/realtime/calls/{id}/accept|reject|refer|hangup` on this simulator's HTTP address) and attaches
+   * its sideband with `?call_id=`.
+   */
+  incomingSipCall(options: IncomingSipCallOptions): Promise<IncomingSipCallResult>;
+  /** A WebRTC or SIP call's state and the control requests it got; `undefined` for an unknown id. */
+  call(callId: string): Readonly<SimulatorCall> | undefined;
+  /** The HTTP root of the call endpoints, e.g. `http://127.0.0.1:1234/v1` (`baseURL` of the OpenAI clients). */
+  readonly httpBaseURL: string;
   /** Queues responses used, in order, by the next responses (any connection) before falling back to `brain`. */
   script(...responses: (BrainResponse | RealtimeBrain)[]): void;
   /**
@@ -309,15 +332,128 @@ export async function startRealtimeSimulator(
   });
   // A plain HTTP request to the endpoint is checked like an upgrade (path, then credentials), as the service's
   // gateway does; clients whose WebSocket hides the upgrade's status learn it this way.
+  const basePath = auth.kind === 'azure' ? '/openai/v1/realtime' : '/v1/realtime';
+  const peers = new Set<WebRTCCallPeer>();
+  const newCall = (callOptions: {
+    model?: string;
+    session?: Partial<WireSession>;
+    line?: 'webrtc' | 'sip';
+  }): SimulatorCall => {
+    const id = `rtc_SIM${String(calls.size + 1).padStart(14, '0')}`;
+    const base = defaultSession(ids.next('sess'), callOptions.model ?? 'gpt-realtime', 0);
+    const session = effectiveSession(
+      callOptions.session ? (deepMerge(base, callOptions.session) as WireSession) : base,
+    );
+    session.expires_at = Math.floor(Date.now() / 1000 + sessionLimitMs / 1000);
+    const call: SimulatorCall = {
+      id,
+      session,
+      conversation: new SimulatorConversation(),
+      ...(callOptions.line && { line: callOptions.line }),
+    };
+    calls.set(id, call);
+    return call;
+  };
+  const openConnection = (opened: {
+    socket: SimulatorSocket;
+    path: string;
+    headers: Readonly<Record<string, string | string[] | undefined>>;
+    protocol: string;
+    model?: string;
+    call?: SimulatorCall;
+    transcription?: boolean;
+    dialect?: SimulatorDialect;
+    servicePlayback?: { sink?: (pcm24: Uint8Array) => void };
+  }): SimulatorConnection => {
+    openConnections++;
+    const { call } = opened;
+    const connection = new SimulatorConnection({
+      id: records.nextId(),
+      socket: opened.socket,
+      path: opened.path,
+      headers: opened.headers,
+      protocol: opened.protocol,
+      model: call ? (call.session.model ?? '') : (opened.model ?? ''),
+      target: call
+        ? { kind: 'call', call }
+        : opened.transcription
+          ? { kind: 'transcription' }
+          : { kind: 'model' },
+      ids,
+      clock,
+      sessionLimitMs,
+      brain: respond,
+      msPerChar,
+      chunkMs,
+      pace,
+      transcribe,
+      initialSession: options.session,
+      dialect: opened.dialect ?? 'ga',
+      strict,
+      maxBufferedBytes,
+      ...(opened.servicePlayback && { servicePlayback: opened.servicePlayback }),
+      takeRefusal: () => refusals.shift(),
+      onClientEvent: (c, event) => {
+        const record = { connectionId: c.id, event };
+        clientEvents.push(record);
+        for (const listener of clientEventListeners) listener(record);
+      },
+      onClose: () => {
+        openConnections--;
+        records.ended();
+        checkIdle();
+      },
+    });
+    records.added(connection);
+    return connection;
+  };
+  const callRoutes = {
+    calls,
+    newCall,
+    authorized: (request: IncomingMessage, url: URL) => authorized(auth, request, url),
+    endCall: (call: SimulatorCall) => {
+      for (const connection of connections) {
+        if (connection.callId === call.id && connection.isOpen) connection.close(1000, 'call ended');
+      }
+    },
+    attachWebRTC: async (call: SimulatorCall, front: WebRTCCallPeer, request: IncomingMessage) => {
+      peers.add(front);
+      const socket = await front.events;
+      const connection = openConnection({
+        socket,
+        path: `${basePath}/calls`,
+        headers: request.headers,
+        protocol: '',
+        call,
+        servicePlayback: { sink: front.sink },
+      });
+      front.onAudio((pcm24) => connection.appendMediaAudio(pcm24));
+      void connection.closed.then(() => {
+        peers.delete(front);
+        return front.close();
+      });
+      connection.start();
+    },
+  };
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    void handleCallRequest(callRoutes, req, res, url, basePath)
+      .then((handled) => {
+        if (!handled) answerPlainRequest(req, res, url);
+      })
+      .catch(() => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+  });
+  const answerPlainRequest = (req: IncomingMessage, res: ServerResponse, url: URL) => {
     const target = route(auth, url);
     const status = 'status' in target ? target.status : authorized(auth, req, url) ? 426 : 401;
     const message =
       'status' in target ? target.message : status === 401 ? 'Unauthorized' : 'Upgrade Required';
     res.writeHead(status, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify({ error: { message } }));
-  });
+  };
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => {
@@ -361,40 +497,17 @@ export async function startRealtimeSimulator(
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
-      openConnections++;
-      const connection = new SimulatorConnection({
-        id: records.nextId(),
+      const connection = openConnection({
         socket: ws,
         path: record.path,
         headers: record.headers,
         protocol: ws.protocol,
-        model: call ? (call.session.model ?? '') : target.model,
-        target: call ? { kind: 'call', call } : target.intent ? { kind: 'transcription' } : { kind: 'model' },
-        ids,
-        clock,
-        sessionLimitMs,
-        brain: respond,
-        msPerChar,
-        chunkMs,
-        pace,
-        transcribe,
-        initialSession: options.session,
+        model: target.model,
+        ...(call ? { call } : target.intent ? { transcription: true } : {}),
         dialect: target.dialect,
-        strict,
-        maxBufferedBytes,
-        takeRefusal: () => refusals.shift(),
-        onClientEvent: (c, event) => {
-          const record = { connectionId: c.id, event };
-          clientEvents.push(record);
-          for (const listener of clientEventListeners) listener(record);
-        },
-        onClose: () => {
-          openConnections--;
-          records.ended();
-          checkIdle();
-        },
+        // A sideband on a phone call: the service plays the audio on the line.
+        ...(call?.line === 'sip' && { servicePlayback: {} }),
       });
-      records.added(connection);
       if (firstHeader(request.headers['openai-beta'])) {
         connection.send({
           type: 'error',
@@ -415,7 +528,6 @@ export async function startRealtimeSimulator(
   });
 
   const port = await listenOnLoopback(server, options.port);
-  const basePath = auth.kind === 'azure' ? '/openai/v1/realtime' : '/v1/realtime';
 
   return {
     url: `ws://127.0.0.1:${port}${basePath}`,
@@ -435,15 +547,17 @@ export async function startRealtimeSimulator(
     set brain(value: RealtimeBrain) {
       brain = value;
     },
+    get httpBaseURL() {
+      return `http://127.0.0.1:${port}${basePath.slice(0, -'/realtime'.length)}`;
+    },
     createCall(callOptions = {}) {
-      const id = `rtc_SIM${String(calls.size + 1).padStart(14, '0')}`;
-      const base = defaultSession(ids.next('sess'), callOptions.model ?? 'gpt-realtime', 0);
-      const session = effectiveSession(
-        callOptions.session ? (deepMerge(base, callOptions.session) as WireSession) : base,
-      );
-      session.expires_at = Math.floor(Date.now() / 1000 + sessionLimitMs / 1000);
-      calls.set(id, { id, session, conversation: new SimulatorConversation() });
-      return id;
+      return newCall(callOptions).id;
+    },
+    incomingSipCall(sipOptions) {
+      return deliverIncomingSipCall({ newCall }, sipOptions);
+    },
+    call(callId) {
+      return calls.get(callId);
     },
     script(...responses) {
       scripted.push(...responses);
@@ -467,7 +581,9 @@ export async function startRealtimeSimulator(
       });
     },
     close() {
-      closing ??= closeSimulatorServer(server, wss, connections);
+      closing ??= closeSimulatorServer(server, wss, connections).then(async () => {
+        await Promise.all([...peers].map((peer) => peer.close()));
+      });
       return closing;
     },
   };

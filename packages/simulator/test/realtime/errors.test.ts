@@ -80,7 +80,7 @@ describe('errors map to seam error events with code, clientRequestId and command
       message: 'Audio content of 100ms is already shorter than 101ms',
       commandType: 'truncateItem',
     });
-    expect(await log.waitFor('item_truncated')).toEqual({ type: 'item_truncated', itemId });
+    expect(await log.waitFor('item_truncated')).toEqual({ type: 'item_truncated', itemId, heardMs: 100 });
   });
 
   test('session.update problems: invalid_value, unknown_parameter, cannot_update_voice; the session survives', async () => {

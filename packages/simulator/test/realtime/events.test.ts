@@ -171,7 +171,7 @@ describe('event normalization (GA)', () => {
       responseId: 'resp_x',
       status: 'cancelled',
       ephemeral: false,
-      reason: 'turn_detected',
+      reason: 'user_turn',
     });
   });
 
@@ -193,7 +193,7 @@ describe('event normalization (GA)', () => {
     connection.send({ type: 'createResponse', clientRequestId: 'r', ephemeral: false });
     const { itemId } = await log.waitFor('message_done');
     connection.send({ type: 'truncateItem', itemId, heardMs: 250.7 });
-    expect(await log.waitFor('item_truncated')).toEqual({ type: 'item_truncated', itemId });
+    expect(await log.waitFor('item_truncated')).toEqual({ type: 'item_truncated', itemId, heardMs: 250 });
     connection.send({ type: 'deleteItem', itemId });
     expect(await log.waitFor('item_deleted')).toEqual({ type: 'item_deleted', itemId });
   });

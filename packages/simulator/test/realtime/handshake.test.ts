@@ -7,7 +7,7 @@ import { API_KEY, EventLog, modelFor, sent, simulator } from './helpers.js';
 describe('OpenAIRealtimeModel handshake', () => {
   test('declares the seam version, provider and capabilities of the public endpoint', () => {
     const model = new OpenAIRealtimeModel({ apiKey: API_KEY });
-    expect(model.specificationVersion).toBe('parley.realtime.v1');
+    expect(model.specificationVersion).toBe('parley.realtime.v2');
     expect(model.provider).toBe('openai');
     expect(model.model).toBe('gpt-realtime');
     expect(model.capabilities).toEqual({

@@ -2,6 +2,7 @@ import type { ToolChoice } from '../../model.js';
 import {
   declaresCapability,
   type RealtimeCapabilities,
+  type RealtimeConnection,
   type RealtimeSessionConfig,
   type RealtimeToolDefinition,
 } from '../seam.js';
@@ -297,4 +298,17 @@ export function sentContentStrategy(capabilities: RealtimeCapabilities): 'provid
 /** `sessionResumption`: reconnects and recycles resume the conversation with the latest resume token. */
 export function resumptionStrategy(capabilities: RealtimeCapabilities): boolean {
   return declaresCapability(capabilities, 'sessionResumption');
+}
+
+/**
+ * `servicePlayback` (a connection's own declaration first, then the model's): the service plays the audio and knows
+ * what was heard. An interruption is then a cancel plus `clearOutputAudio`, the session corrects nothing on the
+ * provider (the service truncates), and the heard positions are the service's (`item_truncated` with `heardMs`),
+ * not the app's playback reports.
+ */
+export function servicePlaybackStrategy(
+  capabilities: RealtimeCapabilities,
+  connection: RealtimeConnection | undefined,
+): boolean {
+  return connection?.servicePlayback ?? declaresCapability(capabilities, 'servicePlayback');
 }

@@ -10,6 +10,7 @@ import {
   historyReplayStrategy,
   resumptionStrategy,
   sentContentStrategy,
+  servicePlaybackStrategy,
   turnDetectionStrategy,
 } from './capability-strategies.js';
 import { ConnectionLifecycle, type ConnectionLifecyclePort } from './connection/connection-lifecycle.js';
@@ -252,8 +253,6 @@ class SessionAssembly<TContext>
     this.router = new ProviderEventRouter(state, {
       runContext,
       delegations: this.delegations,
-      emit: (event) => state.emit(event),
-      observed: (type) => state.hub.observed(type),
       lifecycle: this.lifecycle,
       steps: this.steps,
       messageOrder,
@@ -263,7 +262,6 @@ class SessionAssembly<TContext>
         mirror: this.mirror,
         guardrails: this.guardrails,
         responses,
-        interruptions: this.interruptions,
         hub: state.hub,
       },
       mirror: this.mirror,
@@ -343,6 +341,11 @@ class SessionAssembly<TContext>
     const setting =
       confirmed && 'turnDetection' in confirmed ? confirmed.turnDetection : options.config.turnDetection;
     return turnDetectionStrategy.providerCancelsOnSpeech(setting, options.model.capabilities);
+  }
+
+  /** {@link InterruptionPort}: the live connection may say it differently from the model (a sideband, WebRTC). */
+  servicePlayback(): boolean {
+    return servicePlaybackStrategy(this.options.model.capabilities, this.state.connection);
   }
 
   // ── what a released connection takes with it ────────────────────────────────────────────────

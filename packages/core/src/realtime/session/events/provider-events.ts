@@ -14,7 +14,7 @@ import type { OutputGuardrailMonitor } from '../guardrails/output-guardrail-moni
 import type { HistoryMirror } from '../history/history-mirror.js';
 import { type ContentDeliveryHost, deliverContent } from '../playback/content-delivery.js';
 import type { Interruptions } from '../playback/interruption.js';
-import type { ContentProcessor, MessageOrder } from '../playback/message-order.js';
+import type { MessageContentEvent, MessageOrder } from '../playback/message-order.js';
 import type { EphemeralResponses } from '../responses/ephemeral-responses.js';
 import type { ResponseCoordinator } from '../responses/response-coordinator.js';
 import type { ResponseRequests } from '../responses/response-requests.js';
@@ -23,7 +23,6 @@ import type { StaleResponses } from '../responses/stale-responses.js';
 import type { SessionState } from '../session-state.js';
 import type { Delegations } from '../tools/delegations.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
-import type { RealtimeSessionEvent } from './events.js';
 import type { TurnReports } from './turn-reports.js';
 
 type EventOf<T extends RealtimeEvent['type']> = Extract<RealtimeEvent, { type: T }>;
@@ -32,8 +31,6 @@ type EventOf<T extends RealtimeEvent['type']> = Extract<RealtimeEvent, { type: T
 export interface ProviderEventConsumers<TContext> {
   readonly runContext: RunContext<TContext>;
   readonly delegations: Delegations<TContext>;
-  readonly emit: (event: RealtimeSessionEvent<TContext>) => void;
-  readonly observed: (type: RealtimeSessionEvent<TContext>['type']) => boolean;
   readonly lifecycle: Pick<ConnectionLifecycle<TContext>, 'ended' | 'expiring' | 'resumeToken'>;
   /** Sees every event but content deltas first (turn activity, replay echoes). */
   readonly steps: Pick<ConnectionSteps<TContext>, 'observe'>;
@@ -63,8 +60,6 @@ export class ProviderEventRouter<TContext> {
   constructor(state: SessionState<TContext>, consumers: ProviderEventConsumers<TContext>) {
     this.#state = state;
     this.#to = consumers;
-    const { delivery } = consumers;
-    this.#deliver = (event, responseId, itemId) => deliverContent(delivery, event, responseId, itemId);
   }
 
   /** Subscribes to `connection`'s events; returns the function that unsubscribes. */
@@ -88,7 +83,7 @@ export class ProviderEventRouter<TContext> {
     const type = event.type;
     if (type === 'audio_delta' || type === 'transcript_delta' || type === 'text_delta') {
       to.stale.seen(event.responseId);
-      to.messageOrder.admit(event, this.#deliver);
+      this.#content(event);
       return;
     }
     if (to.steps.observe(event)) return;
@@ -112,7 +107,7 @@ export class ProviderEventRouter<TContext> {
       case 'audio_done':
       case 'transcript_done':
       case 'message_done':
-        to.messageOrder.admit(event, this.#deliver);
+        this.#content(event);
         return;
       case 'function_call':
         if (event.responseId !== undefined && to.responses.wasDropped(event.responseId)) {
@@ -147,16 +142,24 @@ export class ProviderEventRouter<TContext> {
         return;
       case 'item_truncated':
         to.mirror.itemTruncated(event);
+        if (event.heardMs !== undefined) to.interruptions.serviceTruncated(event.itemId, event.heardMs);
+        return;
+      case 'output_audio_started':
+        to.interruptions.servicePlaying.started(event.responseId);
+        return;
+      case 'output_audio_stopped':
+      case 'output_audio_cleared':
+        to.interruptions.servicePlaying.stopped(event.responseId);
         return;
       case 'delegation_requested':
         to.delegations.requested(event);
         return;
       case 'context_appended':
       case 'usage_updated':
-        to.emit(event);
+        state.emit(event);
         return;
       case 'output_silence':
-        if (to.observed('output_silence')) to.emit(event);
+        if (state.hub.observed('output_silence')) state.emit(event);
         return;
       case 'error':
         this.#error(event);
@@ -171,7 +174,7 @@ export class ProviderEventRouter<TContext> {
         this.#sessionExpired(event);
         return;
       case 'dtmf_received':
-        to.emit({ type: 'dtmf', digit: event.digit, source: 'provider' });
+        state.emit({ type: 'dtmf', digit: event.digit, source: 'provider' });
         return;
       case 'raw_event':
         if (state.rawEvents) state.emit({ type: 'raw_event', provider: state.provider, event: event.event });
@@ -179,7 +182,19 @@ export class ProviderEventRouter<TContext> {
     }
   };
 
-  readonly #deliver: ContentProcessor;
+  /**
+   * A piece of a message's content: {@link MessageOrder} decides whether it goes now (counting its audio) or waits
+   * for the messages before it; what goes now is delivered, and the end of a message lets the next one's held
+   * content follow.
+   */
+  #content(event: MessageContentEvent): void {
+    const to = this.#to;
+    const stopped = to.interruptions.isStopped(event.responseId);
+    const admission = to.messageOrder.admit(event, stopped);
+    if (admission === 'held') return;
+    deliverContent(to.delivery, event, stopped, admission === 'first_audio');
+    if (admission === 'last') for (const due of to.messageOrder.next(event.responseId)) this.#content(due);
+  }
 
   #responseStarted(event: EventOf<'response_started'>): void {
     const to = this.#to;
@@ -229,7 +244,7 @@ export class ProviderEventRouter<TContext> {
       return;
     }
     to.stale.end(event.responseId);
-    to.messageOrder.responseDone(event.responseId, this.#deliver);
+    for (const due of to.messageOrder.flush(event.responseId)) this.#content(due);
     const info = known ?? to.responses.track(event.responseId, event.ephemeral);
     info.done = true;
     if (event.status !== 'completed') info.interrupted = true;

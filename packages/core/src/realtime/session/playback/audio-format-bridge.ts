@@ -1,5 +1,6 @@
 import { AudioConverter } from '../../audio-formats/audio-converter.js';
 import { sameStreamFormat, streamFormatOf } from '../../audio-formats/audio-stream-format.js';
+import { ForwardingConnection } from '../../forwarding-connection.js';
 import type {
   RealtimeAudioStreamFormat,
   RealtimeCommand,
@@ -33,8 +34,7 @@ export function bridgeAudioFormats(
   );
 }
 
-class AudioFormatBridge implements RealtimeConnection {
-  readonly #inner: RealtimeConnection;
+class AudioFormatBridge extends ForwardingConnection {
   /** One stream: the user's audio, across commits. */
   readonly #input: AudioConverter | undefined;
   readonly #output: { from: RealtimeAudioStreamFormat; to: RealtimeAudioStreamFormat } | undefined;
@@ -46,46 +46,26 @@ class AudioFormatBridge implements RealtimeConnection {
     input: AudioConverter | undefined,
     output: { from: RealtimeAudioStreamFormat; to: RealtimeAudioStreamFormat } | undefined,
   ) {
-    this.#inner = inner;
+    super(inner);
     this.#input = input;
     this.#output = output;
   }
 
-  get status(): 'open' | 'closed' {
-    return this.#inner.status;
-  }
-
-  get expiresAt(): number | undefined {
-    return this.#inner.expiresAt;
-  }
-
-  get confirmedConfig(): Readonly<RealtimeSessionConfig> | undefined {
-    return this.#inner.confirmedConfig;
-  }
-
-  get resumed(): boolean | undefined {
-    return this.#inner.resumed;
-  }
-
-  send(command: RealtimeCommand): void {
+  override send(command: RealtimeCommand): void {
     if (command.type === 'appendInputAudio' && this.#input !== undefined) {
-      this.#inner.send({ ...command, audio: this.#input.convert(command.audio) });
+      this.inner.send({ ...command, audio: this.#input.convert(command.audio) });
       return;
     }
-    this.#inner.send(command);
+    this.inner.send(command);
   }
 
-  onEvent(listener: (event: RealtimeEvent) => void): () => void {
-    if (this.#output === undefined) return this.#inner.onEvent(listener);
-    return this.#inner.onEvent((event) =>
+  override onEvent(listener: (event: RealtimeEvent) => void): () => void {
+    if (this.#output === undefined) return this.inner.onEvent(listener);
+    return this.inner.onEvent((event) =>
       listener(
         event.type === 'audio_delta' ? { ...event, audio: this.#toApp(event.itemId, event.audio) } : event,
       ),
     );
-  }
-
-  close(): Promise<void> {
-    return this.#inner.close();
   }
 
   #toApp(itemId: string, audio: Uint8Array): Uint8Array {
@@ -96,9 +76,3 @@ class AudioFormatBridge implements RealtimeConnection {
     return this.#speaking.converter.convert(audio);
   }
 }
-
-type Expect<T extends true> = T;
-// Every member of the seam's connection but its formats is forwarded: a member the seam gains fails here until it is.
-type _EveryMemberForwarded = Expect<
-  [Exclude<keyof RealtimeConnection, keyof AudioFormatBridge | 'audioFormats'>] extends [never] ? true : false
->;

@@ -4,17 +4,15 @@ import type { RealtimeSessionEvent } from '../events/events.js';
 import type { OutputGuardrailMonitor } from '../guardrails/output-guardrail-monitor.js';
 import type { HistoryMirror } from '../history/history-mirror.js';
 import type { ResponseTracker } from '../responses/response-tracker.js';
-import type { ContentProcessor, MessageContentEvent, MessageOrder } from './message-order.js';
+import type { MessageContentEvent, MessageOrder } from './message-order.js';
 
 /** What {@link deliverContent} needs from its session. */
 export interface ContentDeliveryHost<TContext> {
-  readonly messageOrder: MessageOrder;
-  readonly tracker: PlaybackTracker;
-  readonly mirror: HistoryMirror<TContext>;
-  readonly guardrails: OutputGuardrailMonitor<TContext>;
-  readonly responses: ResponseTracker<TContext>;
-  /** Whether the response was interrupted (or abandoned): its further content is dropped. */
-  readonly interruptions: { isStopped(responseId: string): boolean };
+  readonly messageOrder: Pick<MessageOrder, 'bytesPerMs' | 'audioDone' | 'messageDone'>;
+  readonly tracker: Pick<PlaybackTracker, 'audioReceived'>;
+  readonly mirror: Pick<HistoryMirror<TContext>, 'delta' | 'audio' | 'transcriptDone' | 'messageDone'>;
+  readonly guardrails: Pick<OutputGuardrailMonitor<TContext>, 'delta'>;
+  readonly responses: Pick<ResponseTracker<TContext>, 'audio'>;
   /**
    * The session's events, reached directly (no closure hops on the per-delta path); `observed` says whether an
    * event would reach anyone: per-delta events nobody observes are not built.
@@ -23,19 +21,18 @@ export interface ContentDeliveryHost<TContext> {
 }
 
 /**
- * Delivers one piece of a message's content (its turn comes from {@link MessageOrder}): to the
- * history, the output guardrails, the playback tracker and the app. Content of a stopped response is
- * dropped: its audio is never played, its text never shown; only its audio is still counted (the
- * provider holds it, which bounds truncation). `responseId` and `itemId` are the event's (see
- * {@link ContentProcessor}).
+ * Delivers one piece of a message's content, admitted by {@link MessageOrder} (which counted its audio): to the
+ * history, the output guardrails, the playback tracker and the app. Content of a `stopped` response (interrupted
+ * or abandoned) is dropped: its audio is never played, its text never shown. `firstAudio`: the first audio of its
+ * message that reaches the app (`audio_started`; the history and the response tracker learn of it once).
  */
 export function deliverContent<TContext>(
   host: ContentDeliveryHost<TContext>,
   event: MessageContentEvent,
-  responseId: string,
-  itemId: string,
+  stopped: boolean,
+  firstAudio: boolean,
 ): void {
-  const stopped = host.interruptions.isStopped(responseId);
+  const { responseId, itemId } = event;
   switch (event.type) {
     case 'text_delta':
     case 'transcript_delta':
@@ -46,12 +43,12 @@ export function deliverContent<TContext>(
         host.hub.emit({ type: event.type, responseId, itemId, delta: event.delta });
       return;
     case 'audio_delta':
-      if (host.messageOrder.audio(responseId, itemId, event.audio.byteLength, !stopped)) {
+      if (firstAudio) {
         host.hub.emit({ type: 'audio_started', responseId, itemId });
+        host.responses.audio(responseId);
+        host.mirror.audio(itemId);
       }
       if (stopped) return;
-      host.responses.audio(responseId, itemId);
-      host.mirror.audio(itemId);
       host.tracker.audioReceived(itemId, event.audio.byteLength / host.messageOrder.bytesPerMs);
       if (host.hub.observed('audio')) host.hub.emit({ type: 'audio', responseId, itemId, data: event.audio });
       return;

@@ -7,6 +7,7 @@ import type { EphemeralResponses } from '../responses/ephemeral-responses.js';
 import type { ResponseCoordinator } from '../responses/response-coordinator.js';
 import type { ResponseTracker } from '../responses/response-tracker.js';
 import type { MessageOrder, OrderedMessage } from './message-order.js';
+import { ServicePlaybackState } from './service-playback.js';
 
 /** How one message of an interrupted response ended for the listener. */
 export type MessageOutcome = RealtimeMessageOutcome;
@@ -49,6 +50,8 @@ export interface InterruptionPort<TContext> {
   readonly outcomes: MessageOutcomes;
   /** `true` when the provider cancels its active response by itself on user speech (turn detection). */
   providerCancelsOnSpeech(): boolean;
+  /** `true` when the service plays the audio and knows what was heard (`servicePlayback`). */
+  servicePlayback(): boolean;
 }
 
 interface Snapshot {
@@ -58,6 +61,8 @@ interface Snapshot {
   readonly complete: Set<string>;
   /** Messages already corrected on the provider (at the interruption itself), with their outcome. */
   readonly corrected: Map<string, MessageOutcome>;
+  /** `servicePlayback`: where the service cut each message it was playing (ms heard). */
+  serviceCuts?: Map<string, number>;
   settled: boolean;
 }
 
@@ -74,6 +79,8 @@ interface Snapshot {
 export class Interruptions<TContext> {
   readonly #settings: { readonly capabilities: RealtimeCapabilities; readonly provider: string };
   readonly #host: InterruptionPort<TContext>;
+  /** What the service is playing, where it plays the audio (`servicePlayback`). */
+  readonly servicePlaying = new ServicePlaybackState();
   /** Created on the first interruption. */
   #stopped: Map<string, Snapshot> | undefined;
 
@@ -107,11 +114,16 @@ export class Interruptions<TContext> {
       if (active !== undefined) early.push(active);
       if (ephemeral?.responseId !== undefined) early.push(ephemeral.responseId);
     }
+    const service = this.#host.servicePlayback();
+    // Where the service plays the audio, what it is playing is audible whether or not the session got its audio.
+    if (service && responseId === undefined) early.push(...this.servicePlaying.responses);
+    const servicePlaying = service && this.servicePlaying.playing;
     // The responses still being generated are stopped (their cancel sent) before the others are looked for:
     // the cancel leaves first; the heard positions, and the truncates that need them, follow in the same call.
     const stopping: (readonly [string, Snapshot])[] = [];
     for (const id of early) this.#begin(source, id, stopping);
-    if (responseId === undefined) {
+    // Where the service plays the audio, only it knows what is still heard: its playing responses were added above.
+    if (responseId === undefined && !service) {
       // Only responses that may still be heard are looked at; the others leave the messageOrder's small set for good.
       const messageOrder = this.#host.messageOrder;
       for (const id of messageOrder.responsesWithAudio()) {
@@ -120,11 +132,56 @@ export class Interruptions<TContext> {
         else if (this.#host.responses.get(id)?.done) messageOrder.stopWatching(id);
       }
     }
+    if (service) this.#clearServicePlayback(source, stopping.length > 0 || servicePlaying);
     if (stopping.length === 0) return;
     // The provider's copies are cut right behind the cancels; freezing local playback and telling the app follow.
     for (const [id, snapshot] of stopping) this.#cut(source, id, snapshot);
     this.#host.tracker.stopped();
     for (const [id, snapshot] of stopping) this.#finish(source, id, snapshot);
+  }
+
+  /**
+   * `servicePlayback`: the service stops playing, in the same turn as the cancels, and truncates what it was playing
+   * itself; not after user speech where the provider's own turn detection already stopped it.
+   */
+  #clearServicePlayback(source: InterruptSource, audible: boolean): void {
+    if (!audible || (source === 'speech' && this.#host.providerCancelsOnSpeech())) return;
+    this.servicePlaying.clear();
+    this.#host.state.send({ type: 'clearOutputAudio' });
+  }
+
+  /**
+   * `servicePlayback`: the service cut message `itemId` where the listener stopped hearing it. For a response the
+   * session stopped, that is what was heard: `audio_interrupted` says so (once per response) and the history takes
+   * it. Returns `false` for a message of no stopped response.
+   */
+  serviceTruncated(itemId: string, cutAtMs: number): boolean {
+    if (!this.#host.servicePlayback() || this.#stopped === undefined) return false;
+    for (const [responseId, snapshot] of this.#stopped) {
+      const message = this.#host.messageOrder.messagesOf(responseId).find((m) => m.itemId === itemId);
+      if (message === undefined) continue;
+      const heardMs = Math.max(0, Math.floor(cutAtMs));
+      const first = snapshot.serviceCuts === undefined;
+      snapshot.serviceCuts ??= new Map();
+      snapshot.serviceCuts.set(itemId, heardMs);
+      if (first) this.#host.state.emit({ type: 'audio_interrupted', responseId, itemId, heardMs });
+      if (snapshot.settled) this.#applyServiceCut(message, heardMs);
+      return true;
+    }
+    return false;
+  }
+
+  #applyServiceCut(message: OrderedMessage, heardMs: number): void {
+    const ofMs = Math.max(heardMs, this.#host.messageOrder.durationMs(message.passedBytes));
+    this.#host.outcomes.applyOutcome(
+      message.responseId,
+      message.itemId,
+      heardMs > 0 ? 'partial' : 'skipped',
+      {
+        ms: heardMs,
+        ofMs,
+      },
+    );
   }
 
   /** Takes `responseId`'s heard positions, marks it stopped and cancels it (unless already stopped). */
@@ -153,6 +210,7 @@ export class Interruptions<TContext> {
   /** Forgets everything (the connection is gone). */
   reset(): void {
     this.#stopped?.clear();
+    this.servicePlaying.clear();
   }
 
   #audible(responseId: string): boolean {
@@ -203,7 +261,8 @@ export class Interruptions<TContext> {
    * finished response, the messages with audio of one still going (the others are judged once it is over).
    */
   #cut(source: InterruptSource | 'abandoned', responseId: string, snapshot: Snapshot): void {
-    if (source === 'abandoned') return;
+    // Where the service plays the audio, it truncates what it was playing itself.
+    if (source === 'abandoned' || this.#host.servicePlayback()) return;
     const info = this.#host.responses.get(responseId);
     if (info === undefined || info.ephemeral) return;
     for (const message of this.#host.messageOrder.messagesOf(responseId)) {
@@ -218,7 +277,8 @@ export class Interruptions<TContext> {
   /** Tells the app what it was playing when it stopped, and settles a finished response. */
   #finish(source: InterruptSource | 'abandoned', responseId: string, snapshot: Snapshot): void {
     const info = this.#host.responses.track(responseId);
-    if (source !== 'abandoned') {
+    // Where the service plays the audio, what was heard comes from its truncation (`serviceTruncated`).
+    if (source !== 'abandoned' && !this.#host.servicePlayback()) {
       const messages = this.#host.messageOrder.messagesOf(responseId);
       const withAudio = messages.filter((m) => m.passedBytes > 0);
       if (withAudio.length > 0) {
@@ -248,6 +308,12 @@ export class Interruptions<TContext> {
 
   #settleMessage(message: OrderedMessage, snapshot: Snapshot): void {
     const { itemId } = message;
+    if (this.#host.servicePlayback()) {
+      const cut = snapshot.serviceCuts?.get(itemId);
+      if (cut !== undefined) this.#applyServiceCut(message, cut);
+      else this.#host.outcomes.applyOutcome(message.responseId, itemId, this.#outcome(message, snapshot));
+      return;
+    }
     const corrected = snapshot.corrected.get(itemId);
     const outcome = corrected ?? this.#outcome(message, snapshot);
     const played = snapshot.played.get(itemId) ?? 0;

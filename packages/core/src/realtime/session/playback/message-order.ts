@@ -40,10 +40,12 @@ interface ResponseMessages {
 }
 
 /**
- * Processes one piece of content. `responseId` and `itemId` equal the event's; on the per-delta path
- * they are the very strings the message was started with, so later lookups by them compare by identity.
+ * What {@link MessageOrder.admit} decided about one piece of content: `held` until the messages before it are
+ * done (handed back by `next()` or `flush()`), or to be delivered now; `first_audio` is the first audio of its
+ * message that reaches the app, and `last` ends its message being delivered (then `next()` hands back the
+ * content of the following message that is now due).
  */
-export type ContentProcessor = (event: MessageContentEvent, responseId: string, itemId: string) => void;
+export type Admission = 'held' | 'now' | 'first_audio' | 'last';
 
 /**
  * The messages of each response, delivered one at a time and in order: content (audio, transcript,
@@ -91,49 +93,78 @@ export class MessageOrder {
     return message;
   }
 
-  /** Processes `event` now when its message is being delivered; otherwise holds it until it is. */
-  admit(event: MessageContentEvent, process: ContentProcessor): void {
+  /**
+   * Decides whether `event` is delivered now (its message is the one being delivered, or it is not ordered) or
+   * held until the messages before it are done. Audio delivered now is counted: received, and passed to the app
+   * unless its response was `stopped`.
+   */
+  admit(event: MessageContentEvent, stopped: boolean): Admission {
     const current = this.#current;
     if (current !== undefined && current.head < current.order.length) {
       const itemId = current.order[current.head]!;
       if (event.itemId === itemId && event.responseId === current.responseId) {
-        process(event, current.responseId, itemId);
-        if (event.type === 'message_done') this.#advance(current, process);
-        return;
+        // The per-delta path: decided here without another call but the byte count.
+        if (event.type !== 'audio_delta') return event.type === 'message_done' ? 'last' : 'now';
+        return this.#audio(current.responseId, itemId, event.audio.byteLength, !stopped)
+          ? 'first_audio'
+          : 'now';
       }
     }
     const response = this.#responses?.get(event.responseId);
     const index = response ? response.order.indexOf(event.itemId) : -1;
-    if (!response || index < 0 || index < response.head) {
-      process(event, event.responseId, event.itemId);
-      return;
-    }
+    if (!response || index < 0 || index < response.head) return this.#admitted(event, stopped, false);
     if (index > response.head) {
       const held = response.held.get(event.itemId) ?? [];
       held.push(event);
       response.held.set(event.itemId, held);
-      return;
+      return 'held';
     }
     this.#current = response;
-    process(event, response.responseId, response.order[index]!);
-    if (event.type === 'message_done') this.#advance(response, process);
+    return this.#admitted(event, stopped, true);
   }
 
-  /** The response ended: whatever is still held is processed, in message order. */
-  responseDone(responseId: string, process: ContentProcessor): void {
+  /**
+   * The message being delivered of `responseId` ended (its content was admitted `last`): the next one is delivered
+   * now; returns what was held of it, to be admitted again in this order.
+   */
+  next(responseId: string): readonly MessageContentEvent[] {
     const response = this.#responses?.get(responseId);
-    if (!response) return;
+    if (!response || response.head >= response.order.length) return [];
+    response.head++;
+    const itemId = response.order[response.head];
+    if (itemId === undefined) return [];
+    const held = response.held.get(itemId);
+    if (held === undefined) return [];
+    response.held.delete(itemId);
+    return held;
+  }
+
+  /** The response ended: returns whatever is still held, in message order, to be admitted again (in order). */
+  flush(responseId: string): readonly MessageContentEvent[] {
+    const response = this.#responses?.get(responseId);
+    if (!response) return [];
+    response.head = response.order.length;
+    if (response.held.size === 0) return [];
+    const due: MessageContentEvent[] = [];
     for (const itemId of response.order) {
       const held = response.held.get(itemId);
       response.held.delete(itemId);
-      for (const event of held ?? []) process(event, event.responseId, event.itemId);
+      if (held !== undefined) due.push(...held);
     }
-    response.head = response.order.length;
+    return due;
   }
 
-  /** Audio of a message arrived; `passed` when it was handed to the app. */
+  #admitted(event: MessageContentEvent, stopped: boolean, ordered: boolean): Admission {
+    if (event.type === 'audio_delta') {
+      return this.#audio(event.responseId, event.itemId, event.audio.byteLength, !stopped)
+        ? 'first_audio'
+        : 'now';
+    }
+    return ordered && event.type === 'message_done' ? 'last' : 'now';
+  }
+
   /** Counts a message's audio; `true` when it is the first audio of the message that passes to the app. */
-  audio(responseId: string, itemId: string, bytes: number, passed: boolean): boolean {
+  #audio(responseId: string, itemId: string, bytes: number, passed: boolean): boolean {
     // A known message of this response is already in its order (forgetting a response forgets its messages).
     const last = this.#lastAudio;
     const known = last !== undefined && last.itemId === itemId ? last : this.#messages?.get(itemId);
@@ -196,22 +227,6 @@ export class MessageOrder {
     this.#current = undefined;
     this.#lastAudio = undefined;
     this.#withAudio?.clear();
-  }
-
-  #advance(response: ResponseMessages, process: ContentProcessor): void {
-    response.head++;
-    while (response.head < response.order.length) {
-      const itemId = response.order[response.head]!;
-      const held = response.held.get(itemId) ?? [];
-      response.held.delete(itemId);
-      let done = false;
-      for (const event of held) {
-        process(event, event.responseId, event.itemId);
-        if (event.type === 'message_done') done = true;
-      }
-      if (!done) return;
-      response.head++;
-    }
   }
 
   #response(responseId: string): ResponseMessages {

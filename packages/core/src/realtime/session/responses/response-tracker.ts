@@ -13,8 +13,6 @@ export interface TrackedResponse<TContext> {
   done: boolean;
   /** Interrupted, cancelled or otherwise cut short. */
   interrupted: boolean;
-  /** The assistant message whose audio arrived last. */
-  audioItemId: string | undefined;
   /** Its output messages, in order. */
   readonly itemIds: Set<string>;
   /** The session's request it answered (set at its start); none for a response the provider started itself. */
@@ -30,18 +28,12 @@ export class ResponseTracker<TContext> {
   /** Created on first use: an idle session holds none. */
   #responses: Map<string, TrackedResponse<TContext>> | undefined;
   readonly #currentAgent: () => Agent<TContext>;
+  /** The response whose audio reached the app last (never forgotten while it is that one). */
   #lastAudioResponseId: string | undefined;
-  /** The response whose audio arrived last (never forgotten while it is that one). */
-  #lastAudio: TrackedResponse<TContext> | undefined;
   readonly #dropped = new RecentIds(DROPPED_RESPONSES_LIMIT);
 
   constructor(currentAgent: () => Agent<TContext>) {
     this.#currentAgent = currentAgent;
-  }
-
-  /** The response whose audio arrived last. */
-  get lastAudioResponseId(): string | undefined {
-    return this.#lastAudioResponseId;
   }
 
   get(responseId: string): TrackedResponse<TContext> | undefined {
@@ -58,7 +50,6 @@ export class ResponseTracker<TContext> {
       started: false,
       done: false,
       interrupted: false,
-      audioItemId: undefined,
       itemIds: new Set(),
       clientRequestId: undefined,
     };
@@ -78,14 +69,10 @@ export class ResponseTracker<TContext> {
     return this.#dropped.has(responseId);
   }
 
-  /** Audio of `itemId` arrived for `responseId`. */
-  audio(responseId: string, itemId: string): void {
-    if (responseId === this.#lastAudioResponseId && this.#lastAudio !== undefined) {
-      this.#lastAudio.audioItemId = itemId;
-      return;
-    }
-    this.#lastAudio = this.track(responseId);
-    this.#lastAudio.audioItemId = itemId;
+  /** A message of `responseId` began to reach the app with its audio. */
+  audio(responseId: string): void {
+    if (responseId === this.#lastAudioResponseId) return;
+    this.track(responseId);
     this.#lastAudioResponseId = responseId;
   }
 
@@ -110,7 +97,6 @@ export class ResponseTracker<TContext> {
     this.#responses?.clear();
     this.#dropped.clear();
     this.#lastAudioResponseId = undefined;
-    this.#lastAudio = undefined;
   }
 
   #forgetOldest(): void {

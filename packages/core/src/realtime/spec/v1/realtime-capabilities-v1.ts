@@ -1,3 +1,5 @@
+import type { RealtimeConnectionV1 } from './realtime-connection-v1.js';
+
 /**
  * What a realtime provider promises. The session reads these to choose a strategy; a provider declares
  * `true` only for what its conformance run proves.
@@ -86,6 +88,15 @@ export interface RealtimeCapabilitiesV1 {
    * so with a `response_instructions_persist` warning.
    */
   responseInstructions?: boolean;
+  /**
+   * Optional (absent means `false`). The service plays the assistant's audio to the listener itself (a WebRTC peer or
+   * a phone line it terminates) and knows what was heard. An interruption is then a cancel plus `clearOutputAudio`:
+   * the service stops playback and cuts the message where the listener stopped hearing it (the session sends no
+   * `truncateItem`), and what was heard arrives as `output_audio_started` / `output_audio_stopped` /
+   * `output_audio_cleared` and `item_truncated` with `heardMs`, not from the app's playback reports. A connection may
+   * declare it for itself ({@link RealtimeConnectionV1.servicePlayback}) where one model opens connections of both kinds.
+   */
+  servicePlayback?: boolean;
 }
 
 /** The names of all capability flags. */

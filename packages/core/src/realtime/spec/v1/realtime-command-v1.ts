@@ -19,6 +19,11 @@ export type RealtimeCommandV1 =
   | RealtimeCreateResponseCommandV1
   /** Cancel a response; without `responseId`, the active default-conversation response. */
   | { type: 'cancelResponse'; responseId?: string }
+  /**
+   * Stop the assistant audio the service is playing to the listener, and drop what it has not played yet (only where
+   * the service plays the audio: `servicePlayback`). The service cuts the message where playback stopped.
+   */
+  | { type: 'clearOutputAudio' }
   /** Adds a function call's output to the conversation; does not start a response by itself. */
   | { type: 'sendToolOutput'; callId: string; output: string }
   | RealtimeAppendContextCommandV1;

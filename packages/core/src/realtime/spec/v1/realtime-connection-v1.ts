@@ -1,4 +1,5 @@
 import type { RealtimeAudioStreamFormatV1 } from './realtime-audio-stream-format-v1.js';
+import type { RealtimeCapabilitiesV1 } from './realtime-capabilities-v1.js';
 import type { RealtimeCommandV1 } from './realtime-command-v1.js';
 import type { RealtimeEventV1 } from './realtime-event-v1.js';
 import type { RealtimeSessionConfigV1 } from './realtime-session-config-v1.js';
@@ -37,6 +38,12 @@ export interface RealtimeConnectionV1 {
     readonly input: RealtimeAudioStreamFormatV1;
     readonly output: RealtimeAudioStreamFormatV1;
   };
+  /**
+   * Whether the service plays this connection's audio to the listener (see
+   * {@link RealtimeCapabilitiesV1.servicePlayback}); when present it overrides the model's flag for this connection
+   * (e.g. a WebSocket session the app plays, a sideband attached to a call the service plays).
+   */
+  readonly servicePlayback?: boolean;
   send(command: RealtimeCommandV1): void;
   /** Subscribes to events; returns the function that unsubscribes. */
   onEvent(listener: (event: RealtimeEventV1) => void): () => void;

@@ -67,7 +67,20 @@ export type RealtimeEventV1 =
   /** An item entered the provider's conversation (user messages, tool outputs, created items). */
   | { type: 'item_added'; item: RealtimeItemV1; previousItemId?: string | null }
   | { type: 'item_deleted'; itemId: string }
-  | { type: 'item_truncated'; itemId: string }
+  /**
+   * The provider cut an assistant message's audio; `heardMs` is where (when it says): with `servicePlayback`, the
+   * point the listener stopped hearing it.
+   */
+  | { type: 'item_truncated'; itemId: string; heardMs?: number }
+  /**
+   * `servicePlayback` only: the service started playing a response's audio to the listener (`responseId` when it
+   * names the response).
+   */
+  | { type: 'output_audio_started'; responseId?: string }
+  /** `servicePlayback` only: the service played all the audio it had (the listener heard it to its end). */
+  | { type: 'output_audio_stopped'; responseId?: string }
+  /** `servicePlayback` only: the service dropped the audio it had not played yet (after `clearOutputAudio`). */
+  | { type: 'output_audio_cleared'; responseId?: string }
   | RealtimeDelegationRequestedEventV1
   | RealtimeContextAppendedEventV1
   | RealtimeOutputSilenceEventV1

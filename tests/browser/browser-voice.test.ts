@@ -1,0 +1,272 @@
+// The example app (examples/browser-voice) in real Chromium, its microphone fed from a WAV file of the simulator's
+// own synthesized speech: a question, a tool call answered in the page, a barge-in while the answer plays. The
+// assertions are the rules of docs/browser.md: the model's copy of the answer is cut where the speaker worklet
+// stopped, the transcript says so, and the microphone's audio reaches the service at its true length.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startExampleServer } from '@parley/example-browser-voice/server.mjs';
+import { startRealtimeSimulator } from '@parley/simulator';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { chromiumMissing, launchChromium } from './chromium.js';
+import {
+  ANSWER_AUDIO_MS,
+  conversationSimulatorOptions,
+  expectQuestionAtItsLength,
+  expectToolAnswered,
+  expectTranscript,
+  MICROPHONE_PARTS,
+} from './conversation.js';
+import { type MicrophoneScript, writeMicrophoneWav } from './fake-microphone.js';
+import type { Lab } from './lab/lab.js';
+import { startLabServer } from './lab/lab-server.js';
+
+/**
+ * What the speaker played beyond the position the session cut at (docs/browser.md, "What was heard"): the frames the
+ * audio thread renders between the barge-in and its next look at the stop, at most a device buffer (`baseLatency`,
+ * 10 ms here) and usually under a millisecond; up to three buffers when the audio thread runs late on a loaded machine.
+ */
+const STOP_TOLERANCE_MS = 30;
+
+const skip = chromiumMissing();
+let directory: string;
+let microphone: MicrophoneScript;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  if (skip) return;
+  directory = await mkdtemp(join(tmpdir(), 'parley-browser-'));
+  const wav = join(directory, 'microphone.wav');
+  microphone = await writeMicrophoneWav(wav, MICROPHONE_PARTS);
+  browser = await launchChromium(wav);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (directory) await rm(directory, { recursive: true, force: true });
+});
+
+interface PageStop {
+  itemId: string | undefined;
+  heardMs: number | undefined;
+  playedMs: [string, number][];
+  sampleRate: number;
+}
+
+function readStop(page: Page): Promise<PageStop | undefined> {
+  return page.evaluate(() => {
+    const { voice } = (
+      globalThis as unknown as { parleyExample: { voice?: import('@parley/browser').BrowserVoice } }
+    ).parleyExample;
+    const stop = voice?.lastStop;
+    return stop && voice
+      ? {
+          itemId: stop.itemId,
+          heardMs: stop.heardMs,
+          playedMs: [...stop.playedMs],
+          sampleRate: voice.audioContext.sampleRate,
+        }
+      : undefined;
+  });
+}
+
+describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
+  test('over WebSocket: a question, a tool call, a barge-in cut where the speaker stopped', async () => {
+    const sim = await startRealtimeSimulator(conversationSimulatorOptions());
+    const server = await startExampleServer({ realtimeKey: async () => ({ key: 'ek_test', url: sim.url }) });
+    const page = await (browser as Browser).newPage();
+    try {
+      await page.goto(server.url);
+      await page.click('#start');
+      const connection = await sim.waitForConnection(0);
+      // The key reached the service as the browser's subprotocol, not a header.
+      expect(sim.upgrades[0]?.headers['sec-websocket-protocol']).toContain('openai-insecure-api-key.ek_test');
+
+      await expectQuestionAtItsLength(connection, microphone);
+      await expectToolAnswered(connection);
+
+      // The barge-in: the service cut the answer where the listener stopped hearing it.
+      const truncate = await connection.waitForClientEvent('conversation.item.truncate');
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as { parleyExample: { voice?: { lastStop?: unknown } } }).parleyExample.voice
+            ?.lastStop,
+      );
+      const stop = (await readStop(page)) as PageStop;
+      const cutAt = truncate.audio_end_ms as number;
+      expect(stop.itemId).toBe(truncate.item_id);
+      expect(stop.heardMs).toBe(cutAt);
+      const played = new Map(stop.playedMs).get(truncate.item_id as string) as number;
+      // What came out of the speaker: at least what the session reported heard, and at most a few quanta more.
+      expect(played).toBeGreaterThanOrEqual(cutAt);
+      expect(played - cutAt).toBeLessThanOrEqual(STOP_TOLERANCE_MS);
+      // The answer was playing: it started, and the speaker had not reached its end.
+      expect(cutAt).toBeGreaterThan(500);
+      expect(cutAt).toBeLessThan(ANSWER_AUDIO_MS - 500);
+
+      await expectTranscript(page);
+    } finally {
+      await page.close();
+      await server.close();
+      await sim.close();
+    }
+  }, 45_000);
+
+  test('the helper alone: a missing or refused microphone releases everything; push-to-talk, mute, close, G.711', async () => {
+    const server = await startLabServer();
+    const page = await (browser as Browser).newPage();
+    try {
+      await page.goto(server.url);
+      await page.waitForFunction(() => 'lab' in globalThis);
+
+      // No such microphone: a typed error, and the AudioContext the helper had opened is closed again.
+      const notFound = await page.evaluate(async () => {
+        const { lab } = globalThis as unknown as { lab: Lab };
+        const { session } = lab.mockSession();
+        const constraints = { deviceId: { exact: 'no-such-microphone' } };
+        const error = await lab.connectBrowserVoice({ session, microphone: { constraints } }).catch((e) => e);
+        return {
+          typed: error instanceof lab.BrowserVoiceError,
+          code: error.code,
+          contexts: lab.contexts.map((c) => c.state),
+        };
+      });
+      expect(notFound).toEqual({ typed: true, code: 'microphone_not_found', contexts: ['closed'] });
+
+      // The microphone refused (here by the site's Permissions-Policy; a user's "Block" gives the same error).
+      const deniedPage = await (browser as Browser).newPage();
+      try {
+        await deniedPage.goto(new URL('/denied', server.url).href);
+        await deniedPage.waitForFunction(() => 'lab' in globalThis);
+        const denied = await deniedPage.evaluate(async () => {
+          const { lab } = globalThis as unknown as { lab: Lab };
+          const error = await lab.connectBrowserVoice({ session: lab.mockSession().session }).catch((e) => e);
+          return { code: error.code, message: error.message, contexts: lab.contexts.map((c) => c.state) };
+        });
+        expect(denied).toEqual({
+          code: 'microphone_permission_denied',
+          message: expect.stringMatching(/allow it for this site/),
+          contexts: ['closed'],
+        });
+      } finally {
+        await deniedPage.close();
+      }
+
+      // Push-to-talk: audio reaches the session only between startTalking() and stopTalking(), at its true length
+      // in the session's format (PCM16 24 kHz: 48 bytes a millisecond), and stopTalking() commits the turn.
+      const talk = await page.evaluate(async () => {
+        const { lab } = globalThis as unknown as { lab: Lab };
+        const { session, model } = lab.mockSession({ turnDetection: null });
+        const voice = await lab.connectBrowserVoice({ session, microphone: { mode: 'push-to-talk' } });
+        await session.connect();
+        const context = voice.audioContext;
+        // Waits on the audio clock (the microphone's frames come with it), not the page's timers.
+        const audioTime = (ms: number) =>
+          new Promise<void>((resolve) => {
+            const until = context.currentTime + ms / 1000;
+            const check = () => (context.currentTime >= until ? resolve() : setTimeout(check, 5));
+            check();
+          });
+        const sent = () =>
+          model.commands.flatMap((c) => (c.type === 'appendInputAudio' ? [c.audio.byteLength / 48] : []));
+        const total = (list: number[]) => list.reduce((a, b) => a + b, 0);
+        await audioTime(200);
+        const beforeTalking = sent().length;
+        voice.startTalking();
+        const startedAt = context.currentTime;
+        await audioTime(400);
+        const talkedMs = total(sent());
+        const elapsedMs = (context.currentTime - startedAt) * 1000;
+        voice.mute();
+        const atMute = sent().length;
+        await audioTime(200);
+        const whileMuted = sent().length - atMute;
+        voice.unmute();
+        voice.stopTalking();
+        const types = model.commands.map((c) => c.type);
+        const atStop = sent().length;
+        await audioTime(200);
+        const afterStop = sent().length - atStop;
+        // close(): one promise however often it is called; the track and the context end, the session stays.
+        const track = voice.microphoneTrack;
+        const first = voice.close();
+        const same = first === voice.close();
+        await first;
+        const released = {
+          same,
+          track: track?.readyState,
+          context: context.state,
+          session: session.status,
+          closed: voice.closed,
+        };
+        // A session that closes takes its voice with it.
+        const second = await lab.connectBrowserVoice({ session });
+        await session.close();
+        const followed = { closed: second.closed, context: second.audioContext.state };
+        await second.close();
+        return {
+          beforeTalking,
+          talkedMs,
+          elapsedMs,
+          whileMuted,
+          afterLastAudio: types.slice(types.lastIndexOf('appendInputAudio') + 1),
+          afterStop,
+          released,
+          followed: { ...followed, contextAfterClose: second.audioContext.state },
+        };
+      });
+      expect(talk.beforeTalking).toBe(0);
+      // Within a frame (20 ms) and a step of the audio clock (10 ms) either way; a wrong rate would be off by 40 %+.
+      expect(talk.talkedMs).toBeGreaterThan(talk.elapsedMs - 40);
+      expect(talk.talkedMs).toBeLessThan(talk.elapsedMs + 40);
+      expect(talk.whileMuted).toBe(0);
+      // The turn is committed and, turn detection being off, answered.
+      expect(talk.afterLastAudio).toEqual(['commitInputAudio', 'createResponse']);
+      expect(talk.afterStop).toBe(0);
+      expect(talk.released).toEqual({
+        same: true,
+        track: 'ended',
+        context: 'closed',
+        session: 'connected',
+        closed: true,
+      });
+      expect(talk.followed).toEqual({
+        closed: true,
+        context: expect.any(String),
+        contextAfterClose: 'closed',
+      });
+
+      // A G.711 session: the microphone sends µ-law at 8 kHz (8 bytes a millisecond), at its true length.
+      const ulaw = await page.evaluate(async () => {
+        const { lab } = globalThis as unknown as { lab: Lab };
+        const { session, model } = lab.mockSession({ format: 'g711_ulaw' });
+        const format = { input: 'g711_ulaw', output: 'g711_ulaw' } as const;
+        const voice = await lab.connectBrowserVoice({ session, audioFormat: format });
+        await session.connect();
+        const context = voice.audioContext;
+        const bytes = () =>
+          model.commands.reduce(
+            (sum, c) => sum + (c.type === 'appendInputAudio' ? c.audio.byteLength : 0),
+            0,
+          );
+        const before = bytes();
+        const startedAt = context.currentTime;
+        await new Promise<void>((resolve) => {
+          const check = () => (context.currentTime >= startedAt + 0.4 ? resolve() : setTimeout(check, 5));
+          check();
+        });
+        const sentMs = (bytes() - before) / 8;
+        const elapsedMs = (context.currentTime - startedAt) * 1000;
+        await voice.close();
+        await session.close();
+        return { sentMs, elapsedMs };
+      });
+      expect(ulaw.sentMs).toBeGreaterThan(ulaw.elapsedMs - 40);
+      expect(ulaw.sentMs).toBeLessThan(ulaw.elapsedMs + 40);
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  }, 30_000);
+});

@@ -1,0 +1,89 @@
+// The conversation the browser tests hold with the simulator, whatever carries it (WebSocket here; a WebRTC front
+// takes the same simulator options and the same checks): the microphone's script, the simulated model, and what the
+// service and the page must show afterwards.
+import type { RealtimeSimulatorOptions, SimulatorConnection } from '@parley/simulator';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { MicrophonePart, MicrophoneScript } from './fake-microphone.js';
+
+export const QUESTION = 'What is the weather in Paris?';
+export const BARGE_IN = 'Stop, thank you.';
+/** The answer is long, so the barge-in (4.5 s after the question ends) lands while it plays. */
+export const ANSWER_AUDIO_MS = 10_000;
+/** The server VAD's defaults: speech starts `prefix_padding_ms` early and stops after `silence_duration_ms`. */
+const PREFIX_PADDING_MS = 300;
+const SILENCE_DURATION_MS = 200;
+
+/** What the fake microphone says: a question, silence while the model answers, a barge-in. */
+export const MICROPHONE_PARTS: readonly MicrophonePart[] = [
+  // The file starts when the page opens the microphone, just before the session connects: the question waits.
+  { silenceMs: 1500 },
+  { say: QUESTION },
+  { silenceMs: 4500 },
+  { say: BARGE_IN },
+  { silenceMs: 1500 },
+];
+
+/** The simulated model: asks for the weather, reads the tool's answer at length, and takes a barge-in in its stride. */
+export function conversationSimulatorOptions(): RealtimeSimulatorOptions {
+  // The browser's resampled audio keeps the speech's energy but not the text the synthesizer hides in the low bits.
+  const heard = [QUESTION, BARGE_IN];
+  return {
+    pace: { firstOutputMs: 300, speed: 5 },
+    transcribe: () => heard.shift() ?? '',
+    brain: (turn) => {
+      if (turn.toolOutputs.length > 0)
+        return {
+          type: 'message',
+          text: `Here is the weather: ${turn.toolOutputs.map((t) => t.output).join(' ')} Enjoy your day in Paris, and take a light jacket for the evening.`,
+          audioMs: ANSWER_AUDIO_MS,
+        };
+      if (turn.lastUserText === BARGE_IN) return 'Okay.';
+      return { type: 'function_call', name: 'get_weather', arguments: { city: 'Paris' } };
+    },
+  };
+}
+
+/** The question reached the service at its true length, as its VAD measured it (the microphone's rate is right). */
+export async function expectQuestionAtItsLength(
+  connection: SimulatorConnection,
+  microphone: MicrophoneScript,
+): Promise<void> {
+  const started = await connection.waitForServerEvent('input_audio_buffer.speech_started');
+  const stopped = await connection.waitForServerEvent('input_audio_buffer.speech_stopped');
+  const question = microphone.spoken[0] as { startMs: number; endMs: number };
+  const spokenMs = question.endMs - question.startMs;
+  const measured = (stopped.audio_end_ms as number) - (started.audio_start_ms as number);
+  expect(measured).toBeGreaterThanOrEqual(spokenMs + PREFIX_PADDING_MS);
+  expect(measured).toBeLessThanOrEqual(spokenMs + PREFIX_PADDING_MS + SILENCE_DURATION_MS + 40);
+}
+
+/** The tool ran in the page and its output went back to the model. */
+export async function expectToolAnswered(connection: SimulatorConnection): Promise<void> {
+  const output = await connection.waitForClientEvent(
+    (event) =>
+      event.type === 'conversation.item.create' &&
+      (event.item as { type?: string }).type === 'function_call_output',
+  );
+  expect((output.item as { output: string }).output).toBe('Sunny and 21 degrees in Paris.');
+}
+
+/** The transcript on the example page: the question, the tool call, the answer cut where it was heard, the barge-in. */
+export async function expectTranscript(page: Page): Promise<void> {
+  await page.waitForFunction(
+    (text) => document.getElementById('transcript')?.textContent.includes(text),
+    BARGE_IN,
+  );
+  const lines = await page.$$eval('#transcript p', (ps) =>
+    ps.map((p) => ({ text: p.textContent, cut: p.classList.contains('cut') })),
+  );
+  expect(lines[0]).toEqual({ text: `You: ${QUESTION}`, cut: false });
+  expect(lines[1]?.text).toBe('get_weather({"city":"Paris"}) → Sunny and 21 degrees in Paris.');
+  const answer = lines[2] as { text: string; cut: boolean };
+  expect(answer.cut).toBe(true);
+  expect(answer.text).toMatch(/^Agent: Here is the .* …$/);
+  expect(answer.text.length).toBeLessThan(
+    'Agent: Here is the weather: Sunny and 21 degrees in Paris.'.length + 60,
+  );
+  expect(lines[3]).toEqual({ text: `You: ${BARGE_IN}`, cut: false });
+}

@@ -1,0 +1,35 @@
+// A bare page for tests/browser: @parley/browser with a mock model, and every AudioContext the page makes, so a test
+// can check each was closed.
+import { BrowserVoiceError, connectBrowserVoice } from '@parley/browser';
+import { Agent, type RealtimeAudioFormat, RealtimeSession, ReportedPlaybackTracker } from '@parley/core';
+import { MockRealtimeModel } from '@parley/mock';
+
+const contexts: AudioContext[] = [];
+const NativeAudioContext = globalThis.AudioContext;
+globalThis.AudioContext = class extends NativeAudioContext {
+  constructor(options?: AudioContextOptions) {
+    super(options);
+    contexts.push(this);
+  }
+};
+
+/** A session on the mock model, as the helper wants it (playback reported). */
+function mockSession(options: { turnDetection?: null; format?: RealtimeAudioFormat } = {}): {
+  session: RealtimeSession;
+  model: MockRealtimeModel;
+} {
+  const model = new MockRealtimeModel();
+  const session = new RealtimeSession(new Agent({ name: 'Lab' }), {
+    model,
+    playbackTracker: new ReportedPlaybackTracker(),
+    config: {
+      ...(options.turnDetection === null && { turnDetection: null }),
+      ...(options.format && { inputAudioFormat: options.format, outputAudioFormat: options.format }),
+    },
+  });
+  return { session, model };
+}
+
+export const lab = { connectBrowserVoice, BrowserVoiceError, mockSession, contexts };
+export type Lab = typeof lab;
+Object.assign(globalThis, { lab });
