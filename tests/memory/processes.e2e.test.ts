@@ -32,7 +32,9 @@ const line = (item: ConversationItem) =>
     ? `${item.role}: ${item.content}`
     : item.type === 'function_call'
       ? `call ${item.name}(${item.arguments})`
-      : `output ${item.output}`;
+      : item.type === 'function_call_output'
+        ? `output ${item.output}`
+        : item.type;
 
 /** Runs the worker until it reports it is mid-answer, then kills it with SIGKILL: no cleanup, no last write. */
 async function killMidAnswer(url: string, conversation: string): Promise<NodeJS.Signals | null> {
