@@ -61,7 +61,6 @@ export const realtimeScenarios: readonly ConformanceScenario[] = [
   responseRequestsScenario,
   responseInstructionsScenario,
   pushToTalkScenario,
-  servicePlaybackScenario,
   audioResponseScenario,
   toolCallScenario,
   parallelToolsAfterEndScenario,
