@@ -21,6 +21,7 @@ export const NO_CAPABILITIES: RealtimeCapabilities = {
   contentDuringResponse: false,
   commitStartsResponse: false,
   responseInstructions: false,
+  servicePlayback: false,
 };
 
 /**
