@@ -235,7 +235,7 @@ export type RealtimeSessionEvent<TContext = unknown> =
   /** The provider's continuous output carried silence between responses (providers with `continuousAudio`). */
   | { type: 'output_silence'; durationMs: number }
   /**
-   * The caller pressed a key: on the phone call the provider carries (`source: 'provider'`, e.g. GPT-Live on SIP), or
+   * The caller pressed a key: on the phone call the provider carries (`source: 'provider'`, e.g. a SIP call), or
    * on a line the app carries and reports with `receiveDtmf` (`source: 'line'`, e.g. `@parley/twilio`).
    */
   | { type: 'dtmf'; digit: DtmfDigit; source: 'provider' | 'line' }
