@@ -236,7 +236,7 @@ export class RealtimeSession<TContext = unknown>
   }
 
   /**
-   * Presses a key on the phone call the provider carries (GPT-Live on a SIP call). A provider that carries no call
+   * Presses a key on the phone call the provider carries (a SIP call). A provider that carries no call
    * refuses it: an `error` event, or a `UserError` before anything is sent.
    */
   sendDtmf(digit: DtmfDigit): void {
