@@ -110,6 +110,11 @@ export {
 } from './realtime/brain.js';
 export { clientEventToCommand, seamCommandsOf, sessionToSeamConfig } from './realtime/seam-view.js';
 export type {
+  IncomingSipCallOptions,
+  IncomingSipCallResult,
+  SimulatorCallControl,
+} from './realtime/sim-calls.js';
+export type {
   EventMatcher,
   SimulatorCall,
   SimulatorConnection,

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Resampler } from '@parley/core';
-import type { RTCDataChannel, RTCPeerConnection } from 'werift';
+import type { RTCDataChannel } from 'werift';
 import { fromSamples, toSamples } from '../shared/audio-codec.js';
 import type { SimulatorSocket } from './sim-connection.js';
 import type { PlayoutSink } from './sim-playout.js';
@@ -17,9 +17,8 @@ const PCMU_PAYLOAD_TYPE = 0;
 const PCMU = { type: 'audio/pcmu', rate: 8000 } as const;
 const PCM24 = { type: 'audio/pcm', rate: 24000 } as const;
 
-/** One answered call: its peer, and what it hands to the simulated session. */
+/** One answered call: what its peer hands to the simulated session (no werift type leaves this file). */
 export interface WebRTCCallPeer {
-  readonly peer: RTCPeerConnection;
   readonly answerSdp: string;
   /** Plays the service's audio on the call's outgoing track. */
   readonly sink: PlayoutSink;
@@ -144,7 +143,6 @@ export async function answerWebRTCCall(offerSdp: string): Promise<WebRTCCallPeer
       outgoing.writeRtp(new werift.RtpPacket(header, Buffer.from(payload)));
     };
     return {
-      peer,
       answerSdp,
       sink,
       events: eventsReady,
