@@ -110,6 +110,7 @@ const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptio
   commitStartsResponse: true,
   responseInstructions: true,
   servicePlayback: true,
+  hostedTools: true,
 });
 
 /**

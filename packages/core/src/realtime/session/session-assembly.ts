@@ -53,6 +53,7 @@ import { TaskSet } from './task-set.js';
 import { ApprovalBook } from './tools/approvals.js';
 import { CallDecisions } from './tools/call-decisions.js';
 import { Delegations } from './tools/delegations.js';
+import { HostedTools } from './tools/hosted-tools.js';
 import { ToolExecutor, type ToolExecutorPort } from './tools/tool-executor.js';
 import { UserInput } from './user-input.js';
 
@@ -130,6 +131,7 @@ class SessionAssembly<TContext>
   readonly playback: SessionPlayback;
   readonly switcher: AgentSwitcher<TContext>;
   readonly executor: ToolExecutor<TContext>;
+  readonly hostedTools: HostedTools<TContext>;
   readonly guardrails: OutputGuardrailMonitor<TContext>;
   readonly delegations: Delegations<TContext>;
   readonly steps: ConnectionSteps<TContext>;
@@ -215,6 +217,7 @@ class SessionAssembly<TContext>
       },
       this,
     );
+    this.hostedTools = new HostedTools<TContext>(runContext, this);
     this.guardrails = new OutputGuardrailMonitor<TContext>(this);
     this.delegations = new Delegations<TContext>({
       delegate: options.delegate,
@@ -276,6 +279,7 @@ class SessionAssembly<TContext>
       interruptions: this.interruptions,
       guardrails: this.guardrails,
       executor: this.executor,
+      hostedTools: this.hostedTools,
       turns: this.turns,
     });
     this.decisions = new CallDecisions(state, this.approvals, this.delegations);

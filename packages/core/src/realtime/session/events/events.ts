@@ -1,4 +1,5 @@
 import type { Agent } from '../../../agent.js';
+import type { HostedToolCallItem } from '../../../items.js';
 import type { ToolInvocationResult } from '../../../tool.js';
 import type {
   ContextAppendKind,
@@ -196,7 +197,10 @@ export type RealtimeSessionEvent<TContext = unknown> =
        */
       error?: unknown;
     }
-  /** A tool call waits for `session.approve(callId)` or `session.reject(callId)`. */
+  /**
+   * A tool call waits for `session.approve(callId)` or `session.reject(callId)`: a function tool's, or (with `hosted`)
+   * a call the provider asks to make to a hosted MCP server's tool `name`.
+   */
   | {
       type: 'tool_approval_requested';
       agent: Agent<TContext>;
@@ -204,6 +208,20 @@ export type RealtimeSessionEvent<TContext = unknown> =
       name: string;
       arguments: string;
       responseId?: string;
+      /** Set for a tool the provider runs itself (`hostedTools`): the hosted MCP server the tool belongs to. */
+      hosted?: { readonly kind: 'mcp'; readonly server: string };
+    }
+  /**
+   * The provider called one of its hosted tools (a hosted MCP server's tool: started, then completed or failed with
+   * its output), or listed a hosted MCP server's tools. `item` has the shape of a text run's hosted tool item.
+   */
+  | {
+      type: 'hosted_tool_call';
+      agent: Agent<TContext>;
+      item: Extract<HostedToolCallItem, { kind: 'mcp' }>;
+      responseId?: string;
+      /** The approval the call was made under (the `callId` of its `tool_approval_requested`). */
+      approvalId?: string;
     }
   /**
    * The voice model delegated work (providers with `delegation`). `target: 'app'`: answer with

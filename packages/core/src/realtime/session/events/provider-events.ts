@@ -22,6 +22,7 @@ import type { ResponseTracker } from '../responses/response-tracker.js';
 import type { StaleResponses } from '../responses/stale-responses.js';
 import type { SessionState } from '../session-state.js';
 import type { Delegations } from '../tools/delegations.js';
+import type { HostedTools } from '../tools/hosted-tools.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { TurnReports } from './turn-reports.js';
 
@@ -45,6 +46,7 @@ export interface ProviderEventConsumers<TContext> {
   readonly interruptions: Interruptions<TContext>;
   readonly guardrails: OutputGuardrailMonitor<TContext>;
   readonly executor: ToolExecutor<TContext>;
+  readonly hostedTools: HostedTools<TContext>;
   readonly turns: TurnReports<TContext>;
 }
 
@@ -121,6 +123,12 @@ export class ProviderEventRouter<TContext> {
         return;
       case 'function_call_cancelled':
         to.executor.callCancelled(event.callId);
+        return;
+      case 'hosted_tool_call':
+        to.hostedTools.called(event);
+        return;
+      case 'hosted_tool_approval_requested':
+        to.hostedTools.approvalRequested(event);
         return;
       case 'input_speech_started':
         to.interruptions.interrupt('speech');

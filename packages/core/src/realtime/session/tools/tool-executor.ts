@@ -346,7 +346,7 @@ export class ToolExecutor<TContext> {
 
   /** Asks the app to decide on a call (unless a standing decision covers its tool). */
   async #ask(approval: PendingApproval<TContext>, signal: AbortSignal): Promise<ApprovalDecision> {
-    const standing = this.#host.approvals.standing(approval.name);
+    const standing = this.#host.approvals.standing(approval);
     if (standing) return standing;
     const decision = this.#host.approvals.wait(approval, signal);
     this.#host.state.emit({ type: 'tool_approval_requested', ...approval });
