@@ -54,6 +54,18 @@ export function toWireHostedTool(tool: RealtimeHostedTool): WireMcpTool {
   return toWireMcpTool(tool);
 }
 
+/** The credentials hosted tools carry (header values, an `authorization` token): scrubbed from what the app sees. */
+export function hostedToolSecrets(tools: readonly RealtimeHostedTool[] | undefined): string[] {
+  const secrets: string[] = [];
+  for (const tool of tools ?? []) {
+    for (const value of Object.values(tool.headers ?? {})) secrets.push(value);
+    const authorization = tool.providerData?.authorization;
+    if (typeof authorization === 'string') secrets.push(authorization);
+  }
+  // Short values (`json`, `1`) are no credentials, and scrubbing them would garble messages.
+  return secrets.filter((secret) => secret.length >= 8);
+}
+
 /** The one tool list of the wire: the function tools, then the hosted ones. */
 export function toWireTools(
   tools: readonly RealtimeToolDefinition[] | undefined,

@@ -5,7 +5,8 @@ import {
   RealtimeSession,
   type RealtimeSessionEventType,
 } from '@parley/core';
-import { type HostedMcpToolOptions, hostedMcpTool } from '@parley/openai';
+import { GeminiLiveModel } from '@parley/google';
+import { type HostedMcpToolOptions, hostedMcpTool, OpenAILiveModel } from '@parley/openai';
 import { echoBrain, type RealtimeSimulator, type SimulatedMcpServer } from '@parley/simulator';
 import { afterEach, describe, expect, test } from 'vitest';
 import { modelFor, sent, simulator } from './helpers.js';
@@ -219,6 +220,25 @@ describe('hosted MCP tools in a RealtimeSession over OpenAIRealtimeModel and the
     expect(log.of('error')).toEqual([]);
   });
 
+  test("a server error that echoes the server's credentials reaches the app without them", async () => {
+    const sim = await simulator({
+      mcpServers: {
+        [ORDERS_URL]: {
+          listTools: () => [{ name: 'lookup_order' }],
+          callTool: (_name, _args, headers) => {
+            throw new Error(`401: the token ${String(headers.Authorization)} is not valid`);
+          },
+        },
+      },
+    });
+    sim.script([{ type: 'mcp_call', server: 'orders', name: 'lookup_order', arguments: {} }]);
+    const { session, log } = await start(sim, { requireApproval: 'never' });
+    session.sendMessage('Where is my order?');
+    await log.waitFor('turn_done', (e) => e.transcript !== '');
+    const failed = log.of('hosted_tool_call').find((e) => e.item.status === 'failed');
+    expect(failed?.item.action).toMatchObject({ error: '401: the token [redacted] is not valid' });
+  });
+
   test('onApproval decides by itself: no approval is asked of the app, and its reason reaches the model', async () => {
     const { server: orders, calls } = ordersServer();
     const sim = await simulator({ mcpServers: { [ORDERS_URL]: orders } });
@@ -260,5 +280,20 @@ describe('hosted MCP tools in a RealtimeSession over OpenAIRealtimeModel and the
     const agent = new Agent({ name: 'Researcher', hostedTools: [hostedTool({ kind: 'web_search' })] });
     expect(() => new RealtimeSession(agent, { model: modelFor(sim) })).toThrow(HostedToolUnsupportedError);
     expect(sim.connections).toHaveLength(0);
+  });
+
+  test('GPT-Live and Gemini Live run no hosted MCP: an agent offering it is refused before connecting', () => {
+    const agent = new Agent({
+      name: 'Support',
+      hostedTools: [hostedMcpTool({ serverLabel: 'orders', serverUrl: ORDERS_URL })],
+    });
+    for (const model of [
+      new OpenAILiveModel({ apiKey: 'sk-live-test-key' }),
+      new GeminiLiveModel({ apiKey: 'gemini-test-key' }),
+    ]) {
+      expect(() => new RealtimeSession(agent, { model })).toThrow(
+        expect.objectContaining({ code: 'hosted_tool_unsupported', kind: 'mcp', provider: model.provider }),
+      );
+    }
   });
 });
