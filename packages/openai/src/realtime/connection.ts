@@ -252,7 +252,10 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
         : normalized.type === 'response_done' && normalized.errorCode !== undefined
           ? { ...normalized, errorCode: this.#redact(normalized.errorCode) }
           : normalized.type === 'hosted_tool_call' && normalized.action.error !== undefined
-            ? { ...normalized, action: { ...normalized.action, error: this.#redact(normalized.action.error) } }
+            ? {
+                ...normalized,
+                action: { ...normalized.action, error: this.#redact(normalized.action.error) },
+              }
             : normalized;
     const rejectedUpdate = event.type === 'error' && this.#rejectedUpdate;
     this.#rejectedUpdate = false;
