@@ -1,5 +1,6 @@
-import type { Agent } from '../../../agent.js';
+import type { Agent, AnyAgent } from '../../../agent.js';
 import type { HostedToolCallItem } from '../../../items.js';
+import type { RunStreamEvent } from '../../../runner/stream-events.js';
 import type { ToolInvocationResult } from '../../../tool.js';
 import type {
   ContextAppendKind,
@@ -196,6 +197,24 @@ export type RealtimeSessionEvent<TContext = unknown> =
        * model got a generic `output`, not this error's text.
        */
       error?: unknown;
+    }
+  /**
+   * An event of the run of an agent tool (`agent.asTool()`) the model called, as a streamed `Runner` run reports it
+   * (`agent_tool_event`): the nested run is streamed while anyone listens for this type when the call starts, and each
+   * of its events arrives here before the call's `tool_done`.
+   */
+  | {
+      type: 'agent_tool_event';
+      /** The agent the nested run runs. */
+      agent: AnyAgent<TContext>;
+      /** The agent tool's name, as the model called it. */
+      toolName: string;
+      /** The id of the session's tool call the nested run answers. */
+      toolCallId: string;
+      /** The nested run's event (itself an `agent_tool_event` for a run nested deeper). */
+      event: RunStreamEvent<TContext>;
+      /** The response that made the call. */
+      responseId?: string;
     }
   /**
    * A tool call waits for `session.approve(callId)` or `session.reject(callId)`: a function tool's, or (with `hosted`)
