@@ -66,28 +66,22 @@ test('an onApproval that throws rejects the call (fail closed) and reports the e
   session.on('tool_approval_requested', (event) => asked.push(event.callId));
   await session.connect();
   const connection = model.connections[0]!;
-  connection.emit({
+  const request = {
     type: 'hosted_tool_approval_requested',
     approvalId: 'apr_1',
     kind: 'mcp',
     server: 'orders',
     name: 'cancel_order',
     arguments: '{}',
-  });
+  } as const;
+  connection.emit(request);
   const [decision] = await connection.waitForCommands((c) => c.type === 'sendHostedToolApproval');
   expect(decision).toEqual({ type: 'sendHostedToolApproval', approvalId: 'apr_1', approved: false });
   expect(errors).toEqual(['tool:hosted_approval_failed']);
   expect(asked).toEqual([]);
   // Asked again under the same id: decided once.
   const warned = new Promise<string>((resolve) => session.on('warning', (event) => resolve(event.code)));
-  connection.emit({
-    type: 'hosted_tool_approval_requested',
-    approvalId: 'apr_1',
-    kind: 'mcp',
-    server: 'orders',
-    name: 'cancel_order',
-    arguments: '{}',
-  });
+  connection.emit(request);
   expect(await warned).toBe('hosted_approval_repeated');
   expect(connection.commands.filter((c) => c.type === 'sendHostedToolApproval')).toHaveLength(1);
   await session.close();

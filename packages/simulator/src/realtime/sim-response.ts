@@ -117,6 +117,12 @@ const MAX_MCP_ROUNDS = 8;
 
 const clone = <T>(value: T): T => structuredClone(value);
 
+/** A brain output's arguments as the wire carries them: JSON text (`{}` when it gives none). */
+function argumentsText(args: string | Record<string, unknown> | undefined): string {
+  if (args === undefined) return '{}';
+  return typeof args === 'string' ? args : JSON.stringify(args);
+}
+
 function normalizeReply(response: BrainResponse): readonly BrainOutput[] {
   const list: readonly (BrainOutput | string)[] = Array.isArray(response)
     ? response
@@ -234,12 +240,7 @@ export class ResponseRun {
   async #mcpCall(
     output: Extract<BrainOutput, { type: 'mcp_call' }>,
   ): Promise<'approval' | 'ran' | 'stopped'> {
-    const args =
-      output.arguments === undefined
-        ? '{}'
-        : typeof output.arguments === 'string'
-          ? output.arguments
-          : JSON.stringify(output.arguments);
+    const args = argumentsText(output.arguments);
     const tool = this.#mcpTool(output.server);
     if (!tool) {
       this.#fail(
@@ -661,12 +662,7 @@ export class ResponseRun {
   }
 
   #startFunctionCall(output: Extract<BrainOutput, { type: 'function_call' }>): OpenFunctionCall {
-    const args =
-      output.arguments === undefined
-        ? '{}'
-        : typeof output.arguments === 'string'
-          ? output.arguments
-          : JSON.stringify(output.arguments);
+    const args = argumentsText(output.arguments);
     const callId = output.callId ?? this.#host.ids.next('call');
     const item: StoredItem & { type: 'function_call' } = {
       id: this.#host.ids.next('item'),
