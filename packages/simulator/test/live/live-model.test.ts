@@ -35,6 +35,7 @@ async function rig(
     'delegation_approval_requested',
     'context_appended',
     'usage_updated',
+    'tool_started',
     'tool_done',
     'transcript_delta',
     'response_done',
@@ -269,6 +270,24 @@ describe('delegation to a Parley agent', () => {
     session.approve(request?.callId ?? '');
     await until((e) => e.type === 'delegation_done');
     expect(deployed).toBe(1);
+    // The delegate's call is on the session's events like the voice agent's, naming its delegation.
+    expect(ofType('tool_started')).toEqual([
+      expect.objectContaining({
+        callId: request?.callId,
+        name: 'deploy',
+        arguments: '{"env":"staging"}',
+        delegationId: request?.delegationId,
+      }),
+    ]);
+    expect(ofType('tool_done')).toEqual([
+      expect.objectContaining({
+        callId: request?.callId,
+        name: 'deploy',
+        output: 'deployed',
+        status: 'completed',
+        delegationId: request?.delegationId,
+      }),
+    ]);
     await speak(silenceAudio(1500));
     expect(live.delegations.get(request?.delegationId ?? '')?.answers).toEqual([
       { kind: 'commentary', content: 'Deployed to staging.' },
