@@ -23,7 +23,7 @@ async function rig(
     options.voice ??
     new Agent({ name: 'Voice', instructions: 'Be brief. Delegate anything that needs data.' });
   const session = closeAfterTest(
-    new RealtimeSession(voice, { model, ...(options.delegate && { delegate: options.delegate }) }),
+    new RealtimeSession(voice, { model, clock, ...(options.delegate && { delegate: options.delegate }) }),
   );
   const events: RealtimeSessionEvent[] = [];
   const waiters: { match: (e: RealtimeSessionEvent) => boolean; resolve: () => void }[] = [];
@@ -434,11 +434,13 @@ describe('reconnect', () => {
 
 describe('a connection cut mid-transcription', () => {
   test('a user turn still open when the connection drops gets no made-up final transcript: partial in history and in the replay', async () => {
-    const { sim, live, session, until, speak } = await rig();
+    const { sim, live, session, clock, until, speak } = await rig();
     sim.script('Good morning to you.');
     await speak(speechAudio('good morning', { durationMs: 600 }));
     await speak(silenceAudio(2000));
     await until((e) => e.type === 'response_done');
+    // The answer has played by the time the user speaks again (the session's playback runs on this clock).
+    await clock.advance(1000);
     const reconnected = new Promise((resolve) => session.on('reconnected', resolve));
     // The user is mid-sentence: the start of the transcript arrives, then the network drops.
     live.transcribeUnfinished('what is my acc');
