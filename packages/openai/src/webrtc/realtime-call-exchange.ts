@@ -31,10 +31,11 @@ export async function postRealtimeCall(options: {
   fetch: typeof globalThis.fetch;
   signal?: AbortSignal | undefined;
 }): Promise<RealtimeCallAnswer> {
-  const { url, key } = options;
+  const { url, key, fetch } = options;
   let response: Response;
   try {
-    response = await options.fetch(url, {
+    // Called on no object: a browser's fetch throws "Illegal invocation" when called as another object's method.
+    response = await fetch(url, {
       method: 'POST',
       headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/sdp' },
       body: options.offerSdp,
