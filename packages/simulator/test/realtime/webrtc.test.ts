@@ -29,6 +29,13 @@ function loopbackPeer(received: { packets: number; waiters: (() => void)[] }): P
   return peer as unknown as PeerConnectionLike;
 }
 
+/** A fetch that, like a browser's, throws "Illegal invocation" when called as another object's method. */
+function browserLikeFetch(this: unknown, input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  if (this !== undefined && this !== globalThis)
+    throw new TypeError("Failed to execute 'fetch': Illegal invocation");
+  return fetch(input, init);
+}
+
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
@@ -43,6 +50,7 @@ async function webrtcCall(agent: Agent) {
     clientSecret: 'ek_simulated_call_key',
     baseURL: sim.httpBaseURL,
     createPeerConnection: () => loopbackPeer(received),
+    fetch: browserLikeFetch,
   });
   const session = new RealtimeSession(agent, { model });
   cleanups.push(() => session.close());
