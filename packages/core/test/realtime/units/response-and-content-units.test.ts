@@ -170,7 +170,12 @@ describe('ContentDelivery from its port', () => {
     unit.delta(audio('m2', 4));
     unit.delta(audio('m1', 2));
     expect(app).toEqual(['audio_started m1', 'audio m1']);
-    unit.content({ type: 'message_done', responseId: 'r1', itemId: 'm1' });
+    unit.content({
+      type: 'message_done',
+      responseId: 'r1',
+      itemId: 'm1',
+      item: { type: 'message', itemId: 'm1', role: 'assistant', content: [{ type: 'audio' }] },
+    });
     expect(app).toEqual(['audio_started m1', 'audio m1', 'audio_started m2', 'audio m2']);
   });
 
