@@ -77,6 +77,7 @@ export {
   type SimulatorHarnessOptions,
 } from './realtime/simulator-harness.js';
 export { FastForwardClock, type FastForwardClockOptions } from './shared/fast-forward-clock.js';
+export { SimulatorHarnessBase } from './shared/harness-base.js';
 export { DEFAULT_PACE, type SimulatorPace, type SimulatorPacing } from './shared/pace.js';
 export { decodeSpeechTexts, type SpeechAudioOptions, silenceAudio, speechAudio } from './shared/sim-audio.js';
 export type { SimulatorServiceError } from './shared/sim-errors.js';
