@@ -1,4 +1,5 @@
 export { codeRegion } from './code-region.js';
+export { type EscapeWatch, escapeWatch } from './escape-watch.js';
 export type {
   CommandMatch,
   HarnessOutput,

@@ -174,7 +174,7 @@ describe('ContentDelivery from its port', () => {
       type: 'message_done',
       responseId: 'r1',
       itemId: 'm1',
-      item: { type: 'message', itemId: 'm1', role: 'assistant', content: [] },
+      item: { type: 'message', itemId: 'm1', role: 'assistant', content: [{ type: 'audio' }] },
     });
     expect(app).toEqual(['audio_started m1', 'audio m1', 'audio_started m2', 'audio m2']);
   });
