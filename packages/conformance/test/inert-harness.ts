@@ -22,6 +22,8 @@ export const NO_CAPABILITIES: RealtimeCapabilities = {
   commitStartsResponse: false,
   responseInstructions: false,
   servicePlayback: false,
+  recoverableErrors: false,
+  compoundResponses: false,
 };
 
 /**

@@ -79,6 +79,8 @@ export const ALL_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.
   contentDuringResponse: true,
   commitStartsResponse: true,
   responseInstructions: true,
+  recoverableErrors: true,
+  compoundResponses: true,
 });
 
 const MODEL_OPTIONS = optionKeys<MockRealtimeModelOptions>('MockRealtimeModelOptions', {
@@ -110,6 +112,8 @@ const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptio
   commitStartsResponse: true,
   responseInstructions: true,
   servicePlayback: true,
+  recoverableErrors: true,
+  compoundResponses: true,
 });
 
 /**
@@ -280,8 +284,9 @@ export class MockRealtimeModel implements RealtimeModel {
 
   /** Queues what the model does for the next responses, in order. A waiting response takes it at once. */
   respondWith(...inputs: MockResponseInput[]): this {
+    const compound = declaresCapability(this.capabilities, 'compoundResponses');
     for (const input of inputs) {
-      const script = toScript(input);
+      const script = toScript(input, { compound });
       const taker = this.#takers.shift();
       if (taker) taker.resolve({ script });
       else this.#scripts.push(script);
