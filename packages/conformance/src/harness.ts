@@ -147,8 +147,7 @@ export interface RealtimeHarness {
   failFatally?(): Promise<{ code: string }>;
   /**
    * The backend withdraws the function call `callId` it made (the provider's tool-call cancellation, the seam's
-   * `function_call_cancelled`). Implemented where the protocol can cancel a tool call; a scenario that needs it is
-   * skipped elsewhere.
+   * `function_call_cancelled`). Implemented where the model declares `toolCallCancellation`.
    */
   cancelToolCall?(callId: string): Promise<void>;
   /**

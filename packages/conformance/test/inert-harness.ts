@@ -24,6 +24,7 @@ export const NO_CAPABILITIES: RealtimeCapabilities = {
   servicePlayback: false,
   recoverableErrors: false,
   compoundResponses: false,
+  toolCallCancellation: false,
 };
 
 /**

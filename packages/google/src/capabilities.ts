@@ -9,7 +9,8 @@ import type { ResolvedGeminiOptions } from './options.js';
  * one response can only join the context. Instructions and tools change only with a new `setup`, which the adapter
  * sends by resuming the session; resumption handles are the session's resume tokens: all only where session
  * resumption is on. It has no error message (every failure closes the connection: no recoverable errors), and a
- * model turn is one message, or tool calls that end it (no compound responses).
+ * model turn is one message, or tool calls that end it (no compound responses). It withdraws calls
+ * (`toolCallCancellation`).
  */
 export function geminiCapabilities(options: ResolvedGeminiOptions): RealtimeCapabilities {
   return {
@@ -30,5 +31,6 @@ export function geminiCapabilities(options: ResolvedGeminiOptions): RealtimeCapa
     sessionResumption: options.sessionResumption,
     recoverableErrors: false,
     compoundResponses: false,
+    toolCallCancellation: true,
   };
 }

@@ -77,6 +77,7 @@ describe('GeminiLiveModel options, checked before any socket', () => {
       sessionResumption: true,
       recoverableErrors: false,
       compoundResponses: false,
+      toolCallCancellation: true,
     });
     const fixed = new GeminiLiveModel({ apiKey: 'k', sessionResumption: false }).capabilities;
     expect([fixed.mutableInstructions, fixed.mutableTools, fixed.sessionResumption]).toEqual([

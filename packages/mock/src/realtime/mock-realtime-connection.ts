@@ -399,6 +399,9 @@ export class MockRealtimeConnection implements RealtimeConnection {
    */
   cancelToolCalls(...callIds: string[]): void {
     this.#requireOpen();
+    if (!declaresCapability(this.#link.capabilities, 'toolCallCancellation')) {
+      throw new UserError('cancelToolCalls() needs the toolCallCancellation capability on the mock.');
+    }
     for (const callId of callIds) this.#emit({ type: 'function_call_cancelled', callId });
   }
 

@@ -81,6 +81,7 @@ export const ALL_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.
   responseInstructions: true,
   recoverableErrors: true,
   compoundResponses: true,
+  toolCallCancellation: true,
 });
 
 const MODEL_OPTIONS = optionKeys<MockRealtimeModelOptions>('MockRealtimeModelOptions', {
@@ -114,18 +115,20 @@ const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptio
   servicePlayback: true,
   recoverableErrors: true,
   compoundResponses: true,
+  toolCallCancellation: true,
 });
 
 /**
- * The mock's default capabilities: every one on except `autoToolResponseGeneration`, `sessionResumption` and
- * `commitStartsResponse`, matching what the OpenAI adapter declares, so tests on the mock meet the tool follow-ups,
- * reconnect replays and push-to-talk requests users meet in production.
+ * The mock's default capabilities: every one on except `autoToolResponseGeneration`, `sessionResumption`,
+ * `commitStartsResponse` and `toolCallCancellation`, matching what the OpenAI adapter declares, so tests on the mock
+ * meet the tool follow-ups, reconnect replays and push-to-talk requests users meet in production.
  */
 export const DEFAULT_MOCK_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.freeze({
   ...ALL_REALTIME_CAPABILITIES,
   autoToolResponseGeneration: false,
   sessionResumption: false,
   commitStartsResponse: false,
+  toolCallCancellation: false,
 });
 
 /** The error a mock connect fails with by default. */

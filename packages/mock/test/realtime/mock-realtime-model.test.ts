@@ -30,18 +30,24 @@ async function open(model = new MockRealtimeModel(), cfg: RealtimeSessionConfig 
 }
 
 describe('MockRealtimeModel', () => {
-  test('declares the current specification and every capability but autoToolResponseGeneration, sessionResumption and commitStartsResponse by default; each can be changed', () => {
+  test('declares the current specification and every capability but autoToolResponseGeneration, sessionResumption, commitStartsResponse and toolCallCancellation by default; each can be changed', () => {
     const model = new MockRealtimeModel();
     expect(model.specificationVersion).toBe(REALTIME_SPECIFICATION_VERSION);
     const producerOwn = {
       autoToolResponseGeneration: false,
       sessionResumption: false,
       commitStartsResponse: false,
+      toolCallCancellation: false,
     };
     expect(model.capabilities).toEqual({ ...ALL_REALTIME_CAPABILITIES, ...producerOwn });
     expect(model.capabilities).toEqual(DEFAULT_MOCK_REALTIME_CAPABILITIES);
-    expect(Object.keys(model.capabilities)).toHaveLength(17);
-    const allOn = { autoToolResponseGeneration: true, sessionResumption: true, commitStartsResponse: true };
+    expect(Object.keys(model.capabilities)).toHaveLength(18);
+    const allOn = {
+      autoToolResponseGeneration: true,
+      sessionResumption: true,
+      commitStartsResponse: true,
+      toolCallCancellation: true,
+    };
     expect(new MockRealtimeModel({ capabilities: allOn }).capabilities).toEqual(ALL_REALTIME_CAPABILITIES);
     const off = new MockRealtimeModel({ capabilities: { messageTruncation: false } });
     expect(off.capabilities.messageTruncation).toBe(false);

@@ -112,6 +112,13 @@ export interface RealtimeCapabilitiesV1 {
    * message, or function calls that end it), nothing changes in the session: it handles both shapes alike.
    */
   compoundResponses?: boolean;
+  /**
+   * Optional (absent means `false`). The provider may withdraw a function call it made (typically after the user
+   * interrupted the response that made it): `function_call_cancelled` with the call id, once per call, and the
+   * session stops the tool and sends no output. Without it no call is ever withdrawn: every tool runs to its end
+   * and its output is sent. The session needs no strategy for it.
+   */
+  toolCallCancellation?: boolean;
 }
 
 /** The names of all capability flags. */
