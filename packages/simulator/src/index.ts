@@ -114,6 +114,7 @@ export type {
   IncomingSipCallResult,
   SimulatorCallControl,
 } from './realtime/sim-calls.js';
+export type { SimulatorClientSecret } from './realtime/sim-client-secrets.js';
 export type {
   EventMatcher,
   SimulatorCall,

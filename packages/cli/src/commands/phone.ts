@@ -22,7 +22,7 @@ export const phoneCommand: CommandSpec = {
       type: 'string',
       choices: [...PHONE_PROVIDERS],
       description:
-        "The simulated provider: openai (the OpenAI Realtime simulator, G.711 µ-law passed through; the default) or gemini (the Gemini Live simulator, µ-law converted to and from PCM16 by the session's AudioConverter)",
+        "The simulated provider: openai (the OpenAI Realtime simulator, G.711 µ-law passed through; the default), gemini (the Gemini Live simulator, µ-law converted to and from PCM16 by the session's AudioConverter) or live (the GPT-Live simulator: the voice delegates, a delegate agent calls the tool)",
     },
   },
   notes: [

@@ -104,6 +104,10 @@ export class OpenAILiveConnection implements RealtimeConnection {
   #expiresAt: number | undefined;
   #silenceTimer: TimerHandle | undefined;
   #heardFromApp = false;
+  /** `input_speech_started` went out for the user's current turn. */
+  #userSpeaking = false;
+  /** The user's words over the voice are being reported (a cancel now is theirs). */
+  #bargeIn = false;
 
   private constructor(
     socket: WebSocketLike,
@@ -115,7 +119,17 @@ export class OpenAILiveConnection implements RealtimeConnection {
     this.#secrets = [apiKey];
     this.#start = toSessionStart(options, connect.config);
     const emit = (event: RealtimeEvent) => this.#link.emit(event);
-    this.#turns = new InputTurns({ emit, nextId: () => this.#nextId('item'), gapMs: options.turnGapMs });
+    this.#turns = new InputTurns({
+      emit,
+      nextId: () => this.#nextId('item'),
+      gapMs: options.turnGapMs,
+      started: (startMs) => this.#userStarted(startMs),
+      stopped: () => {
+        if (!this.#userSpeaking) return;
+        this.#userSpeaking = false;
+        emit({ type: 'input_speech_stopped' });
+      },
+    });
     this.#segmenter = new OutputSegmenter({
       emit,
       nextId: (prefix) => this.#nextId(prefix),
@@ -136,6 +150,8 @@ export class OpenAILiveConnection implements RealtimeConnection {
         heardFromApp: () => {
           this.#heardFromApp = true;
         },
+        cancelSpeech: (responseId) =>
+          this.#segmenter.end(this.#bargeIn ? 'user_turn' : 'client_cancelled', responseId),
       },
       connect.config.instructions,
     );
@@ -295,6 +311,25 @@ export class OpenAILiveConnection implements RealtimeConnection {
   #stopSilence(): void {
     if (this.#silenceTimer !== undefined) this.#options.clock.clearTimeout(this.#silenceTimer);
     this.#silenceTimer = undefined;
+  }
+
+  /**
+   * The user started a turn. GPT-Live stops its voice by itself when spoken over and says nothing about it: the words
+   * are the only sign. Said over the response being spoken, they end it (what follows is a new response) and the
+   * session hears the user start speaking, so it stops what is still playing and cuts it where the listener stopped
+   * hearing. Words said before that response began (transcribed late) interrupt nothing.
+   */
+  #userStarted(startMs: number): void {
+    if (this.#segmenter.speaking && !this.#segmenter.spokenOver(startMs)) return;
+    this.#userSpeaking = true;
+    // The session's cancel (sent while it handles the event) ends the response as the user's doing.
+    this.#bargeIn = true;
+    try {
+      this.#link.emit({ type: 'input_speech_started' });
+    } finally {
+      this.#bargeIn = false;
+    }
+    this.#segmenter.end('user_turn');
   }
 
   // --- the session's lifecycle on the wire ---

@@ -12,6 +12,8 @@ interface Speech {
   itemId: string;
   transcript: string;
   trailingSilenceMs: number;
+  /** Where its first transcript fragment starts on the session timeline, once one arrived. */
+  startMs: number | undefined;
 }
 
 /**
@@ -58,18 +60,37 @@ export class OutputSegmenter {
     if (speech.trailingSilenceMs >= this.#gapMs) this.end();
   }
 
-  /** One output transcript fragment. */
-  transcript(delta: string): void {
+  /** Whether the model is speaking a response now. */
+  get speaking(): boolean {
+    return this.#speech !== undefined;
+  }
+
+  /**
+   * Whether the user's words at `startMs` (timeline ms) were said over the response being spoken: `false` before its
+   * first transcript fragment's position (words said before it began, transcribed late), `true` when unknown.
+   */
+  spokenOver(startMs: number): boolean {
+    const speech = this.#speech;
+    return speech !== undefined && (speech.startMs === undefined || startMs >= speech.startMs);
+  }
+
+  /** One output transcript fragment, starting at `startMs` of the session timeline. */
+  transcript(delta: string, startMs?: number): void {
     const speech = this.#speech ?? this.#start();
+    if (speech.startMs === undefined && startMs !== undefined) speech.startMs = startMs;
     speech.transcript += delta;
     speech.trailingSilenceMs = 0;
     this.#emit({ type: 'transcript_delta', responseId: speech.responseId, itemId: speech.itemId, delta });
   }
 
-  /** Ends the response being spoken, if any. */
-  end(): void {
+  /**
+   * Ends the response being spoken, if any: `completed` when the voice went silent; `cancelled` when the session cut
+   * it (the user spoke over it, or the app stopped it). GPT-Live cannot be told to stop its voice: whatever it says
+   * after a cut is a new response.
+   */
+  end(cut?: 'user_turn' | 'client_cancelled', only?: string): void {
     const speech = this.#speech;
-    if (!speech) return;
+    if (!speech || (only !== undefined && only !== speech.responseId)) return;
     this.#speech = undefined;
     const { responseId, itemId, transcript } = speech;
     this.#emit({ type: 'audio_done', responseId, itemId });
@@ -83,10 +104,15 @@ export class OutputSegmenter {
         itemId,
         role: 'assistant',
         content: [{ type: 'audio', transcript }],
-        status: 'completed',
+        status: cut ? 'incomplete' : 'completed',
       },
     });
-    this.#emit({ type: 'response_done', responseId, status: 'completed', ephemeral: false });
+    this.#emit({
+      type: 'response_done',
+      responseId,
+      ephemeral: false,
+      ...(cut ? { status: 'cancelled', reason: cut } : { status: 'completed' }),
+    });
   }
 
   #start(): Speech {
@@ -96,6 +122,7 @@ export class OutputSegmenter {
       itemId: this.#nextId('item'),
       transcript: '',
       trailingSilenceMs: 0,
+      startMs: undefined,
     };
     this.#speech = speech;
     this.#emit({ type: 'response_started', responseId: speech.responseId, ephemeral: false });

@@ -31,6 +31,8 @@ export interface LiveSessionTuning {
   usageIntervalMs: number;
   speechThreshold: number;
   acknowledgement: string;
+  /** Speech after which the user's first words are transcribed while they go on speaking; `undefined`: at the end. */
+  interimTranscriptMs: number | undefined;
   /** Wall-clock delay before `session.updated`. */
   updateLatencyMs: number;
   transcribe: LiveTranscriber;
@@ -94,6 +96,8 @@ export class LiveSimulatorSession {
   #decisionItems = new Set<string>();
   #fixtureEventId: string | undefined;
   #transcript: { role: 'user' | 'assistant'; text: string; startMs: number }[] = [];
+  /** The fragment of the current utterance already sent while the user spoke (interim transcription). */
+  #interim: TimedText | undefined;
 
   constructor(deps: {
     resource: LiveSessionResource;
@@ -117,6 +121,7 @@ export class LiveSimulatorSession {
       threshold: deps.tuning.speechThreshold,
       endSilenceMs: deps.tuning.endOfUtteranceMs,
       transcribe: deps.tuning.transcribe,
+      interimMs: deps.tuning.interimTranscriptMs,
     });
     this.#track = new OutputTrack(deps.tuning.msPerChar);
     this.#backend = new ResponsesBackend({
@@ -468,6 +473,7 @@ export class LiveSimulatorSession {
     // Barge-in: the model stops talking on the server side; no event tells the client.
     if (span.speechStartMs !== undefined && this.#track.speaking) this.#track.interrupt(span.speechStartMs);
     this.#timelineMs = endMs;
+    if (span.interim) this.#heardSoFar(span.interim);
     if (span.utterance) this.#heard(span.utterance);
     this.#flushAppends();
     this.#flushAcks();
@@ -478,9 +484,7 @@ export class LiveSimulatorSession {
   #heard(utterance: LiveUtterance): void {
     if (utterance.text.trim().length === 0) return;
     this.#transcript.push({ role: 'user', text: utterance.text, startMs: utterance.startMs });
-    const span = Math.max(1, utterance.endMs - utterance.startMs);
-    const fragments = layOut(utterance.text, utterance.startMs, span / Math.max(1, utterance.text.length));
-    this.#transcriptDeltas('session.input_transcript.delta', fragments);
+    this.#transcriptDeltas('session.input_transcript.delta', this.#restOf(utterance));
     for (const reaction of reactionsOf(this.#brain()(utterance))) {
       if (reaction.type === 'speak') this.#track.say(reaction.text, this.#timelineMs);
       if (reaction.type !== 'delegate') continue;
@@ -508,6 +512,27 @@ export class LiveSimulatorSession {
       this.#acks.push(this.#timelineMs + (this.#resource.delegation?.acknowledgement_delay_ms ?? 0));
       backend?.run();
     }
+  }
+
+  /** Interim transcription: the first word of what the user is saying, while they go on. */
+  #heardSoFar(utterance: LiveUtterance): void {
+    const [word] = utterance.text.split(/\s+/).filter((w) => w.length > 0);
+    if (word === undefined) return;
+    this.#interim = { delta: word, startMs: utterance.startMs, endMs: utterance.endMs };
+    this.#transcriptDeltas('session.input_transcript.delta', [this.#interim]);
+  }
+
+  /** The fragments of a finished utterance not sent yet, laid out over the rest of its span. */
+  #restOf(utterance: LiveUtterance): TimedText[] {
+    const interim = this.#interim;
+    this.#interim = undefined;
+    if (!interim) {
+      const span = Math.max(1, utterance.endMs - utterance.startMs);
+      return layOut(utterance.text, utterance.startMs, span / Math.max(1, utterance.text.length));
+    }
+    const rest = utterance.text.trimStart().slice(interim.delta.length);
+    const from = Math.min(interim.endMs, utterance.endMs);
+    return layOut(rest, from, Math.max(1, utterance.endMs - from) / Math.max(1, rest.length));
   }
 
   #transcriptDeltas(

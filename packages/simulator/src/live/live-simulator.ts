@@ -43,6 +43,13 @@ export interface LiveSimulatorOptions {
   appendLatencyMs?: number;
   /** Silence that ends a user utterance (the model's end-pointing). Default 500 ms. */
   endOfUtteranceMs?: number;
+  /**
+   * Interim transcription: after this much of an utterance's speech, its first word goes out as a
+   * `session.input_transcript.delta` while the user still speaks (the rest when the utterance ends), as the service
+   * streams fragments on ~200 ms frames. It is the only sign a client gets that the user talks over the model.
+   * Default: none (the whole utterance is transcribed when it ends).
+   */
+  interimTranscriptMs?: number;
   /** Timeline interval of `session.usage.updated`. Default 15 s. */
   usageIntervalMs?: number;
   /** What the model says to acknowledge a delegation. Default "One moment, let me check." */
@@ -141,6 +148,7 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
     usageIntervalMs: options.usageIntervalMs ?? 15_000,
     speechThreshold: 0.02,
     acknowledgement: options.acknowledgement ?? 'One moment, let me check.',
+    interimTranscriptMs: options.interimTranscriptMs,
     updateLatencyMs: options.updateLatencyMs ?? 0,
     transcribe: options.transcribe ?? ((_audio, info) => info.heard),
   };
