@@ -388,7 +388,8 @@ export class OpenAILiveConnection implements RealtimeConnection {
   }
 
   #sessionClosed(reason: string): void {
-    this.#segmenter.end();
+    // Ended mid-sentence (a caller who hung up, an expiry): the voice was cut where it was.
+    this.#segmenter.end('connection_lost');
     this.#turns.cut();
     this.#stopSilence();
     if (this.#link.phase === 'closing') {

@@ -98,7 +98,7 @@ export class OutputSegmenter {
    * it (the user spoke over it, or the app stopped it). GPT-Live cannot be told to stop its voice: whatever it says
    * after a cut is a new response.
    */
-  end(cut?: 'user_turn' | 'client_cancelled', only?: string): void {
+  end(cut?: 'user_turn' | 'client_cancelled' | 'connection_lost', only?: string): void {
     const speech = this.#speech;
     if (!speech || (only !== undefined && only !== speech.responseId)) return;
     this.#speech = undefined;
