@@ -20,6 +20,12 @@ export interface MicrophoneOptions {
   muted?: boolean;
   /** Length of each frame sent to the session, 10–100 ms. Default 20. */
   frameMs?: number;
+  /**
+   * Called once if the microphone stops by itself (unplugged, its permission revoked, ended by the system), with a
+   * `BrowserVoiceError` `microphone_ended`. The helper has released it by then; the session and the speaker go on
+   * (close them, or connect a new voice to ask for the microphone again).
+   */
+  onEnded?: (error: BrowserVoiceError) => void;
 }
 
 /** The speaker's options. */
@@ -74,6 +80,7 @@ const MICROPHONE = optionKeys<MicrophoneOptions>('MicrophoneOptions', {
   mode: true,
   muted: true,
   frameMs: true,
+  onEnded: true,
 });
 const SPEAKER = optionKeys<SpeakerOptions>('SpeakerOptions', { destination: true, onStop: true });
 const FORMATS = optionKeys<{ input?: unknown; output?: unknown }>('audioFormat', {
@@ -86,7 +93,10 @@ const AUDIO_FORMATS: readonly string[] = ['pcm16', 'g711_ulaw', 'g711_alaw'];
 export interface ResolvedBrowserVoiceOptions<TContext> {
   session: RealtimeSession<TContext>;
   microphone:
-    | (Required<Omit<MicrophoneOptions, 'constraints'>> & { constraints: MediaTrackConstraints })
+    | (Required<Omit<MicrophoneOptions, 'constraints' | 'onEnded'>> & {
+        constraints: MediaTrackConstraints;
+        onEnded: MicrophoneOptions['onEnded'];
+      })
     | undefined;
   speaker: SpeakerOptions | undefined;
   input: RealtimeAudioFormat;
@@ -128,7 +138,15 @@ export function resolveOptions<TContext>(
       throw invalid(`microphone.frameMs is a number of milliseconds from 10 to 100, got ${String(frameMs)}.`);
     if (mic.constraints !== undefined && !object(mic.constraints))
       throw invalid('microphone.constraints is a MediaTrackConstraints object.');
-    microphone = { mode, frameMs, muted: mic.muted === true, constraints: mic.constraints ?? {} };
+    if (mic.onEnded !== undefined && typeof mic.onEnded !== 'function')
+      throw invalid('microphone.onEnded is a function.');
+    microphone = {
+      mode,
+      frameMs,
+      muted: mic.muted === true,
+      constraints: mic.constraints ?? {},
+      onEnded: mic.onEnded as MicrophoneOptions['onEnded'],
+    };
   }
   let speaker: SpeakerOptions | undefined;
   if (options.speaker !== false) {
