@@ -417,9 +417,9 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
       // A G.711 session: the microphone sends µ-law at 8 kHz (8 bytes a millisecond), at its true length.
       const ulaw = await page.evaluate(async () => {
         const { lab } = globalThis as unknown as { lab: Lab };
+        // The helper reads the session's formats (session.audioFormats): nothing to repeat.
         const { session, model } = lab.mockSession({ format: 'g711_ulaw' });
-        const format = { input: 'g711_ulaw', output: 'g711_ulaw' } as const;
-        const voice = await lab.connectBrowserVoice({ session, audioFormat: format });
+        const voice = await lab.connectBrowserVoice({ session });
         await session.connect();
         const context = voice.audioContext;
         const bytes = () =>

@@ -47,11 +47,6 @@ export interface BrowserVoiceOptions<TContext = unknown> {
   microphone?: MicrophoneOptions | false;
   /** The speaker, or `false` for none (the app plays the `audio` events itself). Default `{}`. */
   speaker?: SpeakerOptions | false;
-  /**
-   * The formats the session's `config` gave (`inputAudioFormat`, `outputAudioFormat`); default `pcm16` both ways
-   * (PCM16 at 24 kHz), as the session's.
-   */
-  audioFormat?: { input?: RealtimeAudioFormat; output?: RealtimeAudioFormat };
   /** An `AudioContext` of the app's; it stays open on `close()`. Default: one of the helper's, closed with it. */
   audioContext?: AudioContext;
   /**
@@ -69,7 +64,6 @@ const OPTIONS = optionKeys<BrowserVoiceOptions>('BrowserVoiceOptions', {
   session: true,
   microphone: true,
   speaker: true,
-  audioFormat: true,
   audioContext: true,
   workletUrl: true,
   startTimeoutMs: true,
@@ -83,11 +77,6 @@ const MICROPHONE = optionKeys<MicrophoneOptions>('MicrophoneOptions', {
   onEnded: true,
 });
 const SPEAKER = optionKeys<SpeakerOptions>('SpeakerOptions', { destination: true, onStop: true });
-const FORMATS = optionKeys<{ input?: unknown; output?: unknown }>('audioFormat', {
-  input: true,
-  output: true,
-});
-const AUDIO_FORMATS: readonly string[] = ['pcm16', 'g711_ulaw', 'g711_alaw'];
 
 /** The options with defaults applied. */
 export interface ResolvedBrowserVoiceOptions<TContext> {
@@ -122,7 +111,12 @@ export function resolveOptions<TContext>(
   if (!object(options)) throw invalid('connectBrowserVoice(options) needs an object: { session, … }.');
   OPTIONS.check(options);
   const { session } = options;
-  if (!object(session) || typeof session.on !== 'function' || !object(session.playback)) {
+  if (
+    !object(session) ||
+    typeof session.on !== 'function' ||
+    !object(session.playback) ||
+    !object(session.audioFormats)
+  ) {
     throw invalid('connectBrowserVoice needs `session`: a RealtimeSession from @parley/core.');
   }
   let microphone: ResolvedBrowserVoiceOptions<TContext>['microphone'];
@@ -161,18 +155,8 @@ export function resolveOptions<TContext>(
           'playbackTracker: new BrowserPlaybackTracker() (or pass speaker: false and play the audio yourself).',
       );
   }
-  const formats = options.audioFormat ?? {};
-  if (!object(formats)) throw invalid('audioFormat is { input?, output? }.');
-  FORMATS.check(formats, 'audioFormat');
-  const input = formats.input ?? 'pcm16';
-  const output = formats.output ?? 'pcm16';
-  for (const [name, value] of [
-    ['input', input],
-    ['output', output],
-  ] as const) {
-    if (!AUDIO_FORMATS.includes(value))
-      throw invalid(`audioFormat.${name} is one of ${AUDIO_FORMATS.join(', ')}, got ${String(value)}.`);
-  }
+  // The formats the app's side of the session speaks (its config's, or PCM16): the helper converts to and from them.
+  const { input, output } = session.audioFormats;
   const startTimeoutMs = options.startTimeoutMs ?? 5000;
   if (typeof startTimeoutMs !== 'number' || !(startTimeoutMs > 0))
     throw invalid(`startTimeoutMs is a positive number of milliseconds, got ${String(startTimeoutMs)}.`);
