@@ -98,6 +98,7 @@ export {
   type WireError,
   type WireFunctionTool,
   type WireItem,
+  type WireMcpItem,
   type WireMcpTool,
   type WireResponseCreateParams,
   type WireSession,
