@@ -217,6 +217,78 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
     }
   }, 60_000);
 
+  test('the microphone ends by itself: the app is told (microphone_ended), the microphone is released, the rest goes on', async () => {
+    const server = await startLabServer();
+    const page = await (browser as Browser).newPage();
+    try {
+      await page.goto(server.url);
+      await page.waitForFunction(() => 'lab' in globalThis, undefined, { timeout: STEP_TIMEOUT_MS });
+      const ended = await page.evaluate(async () => {
+        const { lab } = globalThis as unknown as { lab: Lab };
+        const { session, model } = lab.mockSession();
+        const reports: { code: string; typed: boolean; message: string }[] = [];
+        const voice = await lab.connectBrowserVoice({
+          session,
+          microphone: {
+            onEnded: (error) =>
+              reports.push({
+                code: error.code,
+                typed: error instanceof lab.BrowserVoiceError,
+                message: error.message,
+              }),
+          },
+        });
+        await session.connect();
+        const context = voice.audioContext;
+        const audioTime = (ms: number) =>
+          new Promise<void>((resolve) => {
+            const until = context.currentTime + ms / 1000;
+            const check = () => (context.currentTime >= until ? resolve() : setTimeout(check, 5));
+            check();
+          });
+        const frames = () => model.commands.filter((c) => c.type === 'appendInputAudio').length;
+        await audioTime(200);
+        const before = frames();
+        // The browser fires `ended` on the track when the device is unplugged or the permission revoked; headless
+        // Chromium can do neither, so the same event is fired on the real track.
+        const track = voice.microphoneTrack as MediaStreamTrack;
+        track.dispatchEvent(new Event('ended'));
+        track.dispatchEvent(new Event('ended'));
+        const atEnd = frames();
+        await audioTime(200);
+        const after = {
+          reports,
+          error: voice.microphoneError?.code,
+          sentBefore: before > 0,
+          sentAfter: frames() - atEnd,
+          track: track.readyState,
+          closed: voice.closed,
+          context: context.state,
+          session: session.status,
+        };
+        await voice.close();
+        await session.close();
+        return { ...after, contextAfterClose: context.state };
+      });
+      expect(ended).toEqual({
+        reports: [
+          { code: 'microphone_ended', typed: true, message: expect.stringMatching(/stopped by itself/) },
+        ],
+        error: 'microphone_ended',
+        sentBefore: true,
+        sentAfter: 0,
+        track: 'ended',
+        closed: false,
+        context: 'running',
+        session: 'connected',
+        contextAfterClose: 'closed',
+      });
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  }, 30_000);
+
   test('the helper alone: a missing or refused microphone releases everything; push-to-talk, mute, close, G.711', async () => {
     const server = await startLabServer();
     const page = await (browser as Browser).newPage();
@@ -345,9 +417,9 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
       // A G.711 session: the microphone sends µ-law at 8 kHz (8 bytes a millisecond), at its true length.
       const ulaw = await page.evaluate(async () => {
         const { lab } = globalThis as unknown as { lab: Lab };
+        // The helper reads the session's formats (session.audioFormats): nothing to repeat.
         const { session, model } = lab.mockSession({ format: 'g711_ulaw' });
-        const format = { input: 'g711_ulaw', output: 'g711_ulaw' } as const;
-        const voice = await lab.connectBrowserVoice({ session, audioFormat: format });
+        const voice = await lab.connectBrowserVoice({ session });
         await session.connect();
         const context = voice.audioContext;
         const bytes = () =>

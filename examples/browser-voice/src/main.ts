@@ -90,7 +90,13 @@ async function start(): Promise<void> {
   });
   try {
     // From the click: the browser lets the AudioContext start and asks for the microphone.
-    if (transport === 'websocket') voice = await connectBrowserVoice({ session });
+    if (transport === 'websocket') {
+      voice = await connectBrowserVoice({
+        session,
+        // Unplugged, or its permission revoked: the helper released it; say so (the agent can still finish).
+        microphone: { onEnded: () => (statusText.textContent = 'microphone lost: hang up and start again') },
+      });
+    }
     await session.connect();
   } catch (error) {
     await stop();

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main, runPhoneCall } from '@parley/cli';
+import { main, runPhoneCall, runSipPhoneCall } from '@parley/cli';
 import { FastForwardClock } from '@parley/simulator';
 import { describe, expect, test } from 'vitest';
 import { capture } from './capture.js';
@@ -45,6 +45,36 @@ describe('parley phone', () => {
       }
     },
   );
+
+  test('--sip: a signed webhook answered once, the call on the GPT-Live sideband: tool, barge-in, DTMF, hang-up, the WAV', async () => {
+    const out = capture();
+    const wavPath = join(tmpdir(), `parley-phone-sip-${process.pid}.wav`);
+    const summary = await runSipPhoneCall(out, { wavPath, clock: new FastForwardClock() });
+    expect(summary.toolCalls).toEqual(['check_prescription']);
+    // The line played the answer for a while; the cut is where the line was when GPT-Live stopped (service playback).
+    expect(summary.heardAtInterruptionMs).toBeGreaterThanOrEqual(summary.heardAtBargeInMs);
+    expect(summary.heardAtInterruptionMs).toBeLessThan(6000);
+    expect(summary.turns.map((t) => t.outcome)).toContain('partial');
+    // The key reached the app from the call (provider DTMF), and the model as commentary it spoke about.
+    expect(summary.digits).toEqual(['1']);
+    expect(summary.turns.at(-1)?.transcript).toContain('The caller pressed 1');
+    expect(summary.turns.at(-1)?.outcome).toBe('partial');
+    expect(summary.endReason).toBe('hang_up');
+    const wav = await readFile(wavPath);
+    expect(wav.readUInt32LE(24)).toBe(24000);
+    expect(wav.readUInt32LE(40)).toBe(summary.heardAudio.byteLength);
+    const text = out.text();
+    expect(text).toContain('4 deliveries (2 event types × 2), HTTP 200, 200, 200, 200: one handler ran');
+    expect(text).toContain('⚙ check_prescription({"prescriptionId":"RX-1001"})');
+    expect(text).toContain('✋ barges in');
+  });
+
+  test('--sip with another provider is a usage error', async () => {
+    const err = capture();
+    const code = await main(['phone', '--sip', '--provider', 'openai'], { out: capture(), err, env: {} });
+    expect(code).not.toBe(0);
+    expect(err.text()).toMatch(/--sip/);
+  });
 
   test('an unknown provider is a usage error', async () => {
     const out = capture();

@@ -24,7 +24,7 @@ export {
 } from './live/live-harness.js';
 export type { LiveTranscriber } from './live/live-listener.js';
 export type { LiveSimulatorDelegation, LiveSimulatorSession } from './live/live-sim-session.js';
-export type { LiveSimulatorSocket } from './live/live-sim-socket.js';
+export type { LiveSessionPeer, LiveSimulatorSocket } from './live/live-sim-socket.js';
 export {
   type LiveRecordedClientEvent,
   type LiveSimulator,
@@ -32,6 +32,13 @@ export {
   type LiveUpgradeRecord,
   startLiveSimulator,
 } from './live/live-simulator.js';
+export type {
+  LiveIncomingSipCallOptions,
+  LiveIncomingSipCallResult,
+  LivePhoneLine,
+  LiveSimulatorCall,
+  LiveSimulatorCallControl,
+} from './live/live-sip.js';
 export {
   type BrainMessage,
   type BrainOutput,

@@ -72,5 +72,9 @@ export const LIVE_PHONE_SCRIPT: readonly LiveReaction[] = [
   { type: 'speak', text: ANSWERS[1].text },
 ];
 
+/** What a key the caller pressed tells the model. */
+export const keyMessage = (digit: string): string =>
+  `The caller pressed ${digit}: send the prescription for delivery.`;
+
 /** What the caller says, in order (the simulator hears the speech; G.711 carries no words, so the script decides). */
 export const CALLER_LINES = ['Is my prescription RX-1001 ready?', 'Sorry, can I have it delivered?'] as const;

@@ -14,7 +14,7 @@ import { SimulatedCaller } from '@parley/twilio/testing';
 import { encodeWav } from '../audio/wav.js';
 import type { Output } from '../output.js';
 import { type PhoneProviderName, startPhoneProvider } from './phone-provider.js';
-import { CALLER_LINES } from './phone-script.js';
+import { CALLER_LINES, keyMessage } from './phone-script.js';
 
 /** Options of {@link runPhoneCall}. */
 export interface PhoneCallOptions {
@@ -44,14 +44,11 @@ export interface PhoneCallSummary {
   digits: string[];
   turns: { outcome: string; transcript: string }[];
   endReason: string;
-  /** The agent's audio as the caller heard it (µ-law 8 kHz). */
+  /** The agent's audio as the caller heard it: µ-law 8 kHz on a Twilio line, PCM16 24 kHz on the SIP path. */
   heardAudio: Uint8Array;
 }
 
 const BYTES_PER_MS = 8;
-
-/** What a key the caller pressed tells the model. */
-const keyMessage = (digit: string) => `The caller pressed ${digit}: send the prescription for delivery.`;
 
 function utterance(text: string): Uint8Array {
   const pcm = Buffer.concat([speechAudio(text, { durationMs: 900 }), silenceAudio(500)]);

@@ -65,6 +65,13 @@ export class LiveCommands {
     const ports = this.#ports;
     switch (command.type) {
       case 'appendInputAudio':
+        if (this.#options.sessionId !== undefined) {
+          ports.refuse(
+            command,
+            "A SIP call's audio is on the phone line: its sideband takes no input audio.",
+          );
+          return;
+        }
         ports.heardFromApp();
         ports.transmit(
           command.type,
@@ -73,6 +80,9 @@ export class LiveCommands {
         return;
       case 'commitInputAudio':
         // The voice model end-points by itself; there is nothing to commit.
+        return;
+      case 'clearOutputAudio':
+        // GPT-Live has no such command: the service stops its voice by itself when the caller talks over it.
         return;
       case 'cancelResponse':
         // Nothing on the wire stops the voice: the response ends here, and what it says next is a new one.

@@ -135,6 +135,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
       nextId: (prefix) => this.#nextId(prefix),
       gapMs: options.turnGapMs,
       onSpeechStart: () => this.#turns.finish(),
+      servicePlayback: options.sessionId !== undefined,
     });
     this.#backend = new BackendRelay(emit, () =>
       this.#write({ type: 'response.create', event_id: this.#eventId('continue') }),
@@ -179,7 +180,12 @@ export class OpenAILiveConnection implements RealtimeConnection {
         redact: (text) => redactSecrets(text, this.#secrets),
       },
       {
-        opened: () => this.#write({ type: 'session.start', event_id: 'parley.start', session: this.#start }),
+        opened: () => {
+          // A sideband joins a running session: nothing to start.
+          if (options.sessionId === undefined) {
+            this.#write({ type: 'session.start', event_id: 'parley.start', session: this.#start });
+          } else this.#started({ id: options.sessionId });
+        },
         frame: (text) => this.#reader.frame(text),
         stopped: () => {
           this.#stopSilence();
@@ -219,6 +225,14 @@ export class OpenAILiveConnection implements RealtimeConnection {
 
   get status(): 'open' | 'closed' {
     return this.#link.status;
+  }
+
+  /**
+   * On a SIP call's sideband the service plays the audio on the phone line: the output deltas are what it played, and
+   * a cut is where the listener stopped hearing.
+   */
+  get servicePlayback(): boolean {
+    return this.#options.sessionId !== undefined;
   }
 
   /** GPT-Live takes and speaks PCM16 at 24 kHz whatever the session configured: the session converts the app's. */
@@ -338,7 +352,8 @@ export class OpenAILiveConnection implements RealtimeConnection {
     if (this.#link.phase !== 'connecting') return;
     this.#sessionId = typeof session.id === 'string' ? session.id : undefined;
     this.#expiresAt = expiryOf(session);
-    this.#scheduleSilence();
+    // A sideband's audio is the phone line's: the timeline moves without it.
+    if (this.#options.sessionId === undefined) this.#scheduleSilence();
     this.#link.ready();
   }
 
@@ -373,7 +388,8 @@ export class OpenAILiveConnection implements RealtimeConnection {
   }
 
   #sessionClosed(reason: string): void {
-    this.#segmenter.end();
+    // Ended mid-sentence (a caller who hung up, an expiry): the voice was cut where it was.
+    this.#segmenter.end('connection_lost');
     this.#turns.cut();
     this.#stopSilence();
     if (this.#link.phase === 'closing') {

@@ -14,6 +14,8 @@ interface Speech {
   trailingSilenceMs: number;
   /** Where its first transcript fragment starts on the session timeline, once one arrived. */
   startMs: number | undefined;
+  /** Milliseconds of its audio so far. */
+  audioMs: number;
 }
 
 /**
@@ -26,6 +28,7 @@ export class OutputSegmenter {
   readonly #nextId: (prefix: 'resp' | 'item') => string;
   readonly #gapMs: number;
   readonly #onSpeechStart: () => void;
+  readonly #servicePlayback: boolean;
   #speech: Speech | undefined;
 
   constructor(deps: {
@@ -33,11 +36,17 @@ export class OutputSegmenter {
     nextId: (prefix: 'resp' | 'item') => string;
     gapMs: number;
     onSpeechStart: () => void;
+    /**
+     * The service plays the audio (a SIP call's sideband, whose output deltas are what the line played): each
+     * response reports its playback starting and stopping, and where a cut left the listener.
+     */
+    servicePlayback?: boolean;
   }) {
     this.#emit = deps.emit;
     this.#nextId = deps.nextId;
     this.#gapMs = deps.gapMs;
     this.#onSpeechStart = deps.onSpeechStart;
+    this.#servicePlayback = deps.servicePlayback === true;
   }
 
   /** One output delta (PCM16 24 kHz). */
@@ -51,6 +60,7 @@ export class OutputSegmenter {
       }
       speech = this.#start();
     }
+    speech.audioMs += pcm.length / BYTES_PER_MS;
     this.#emit({ type: 'audio_delta', responseId: speech.responseId, itemId: speech.itemId, audio: pcm });
     if (!silent) {
       speech.trailingSilenceMs = 0;
@@ -88,11 +98,14 @@ export class OutputSegmenter {
    * it (the user spoke over it, or the app stopped it). GPT-Live cannot be told to stop its voice: whatever it says
    * after a cut is a new response.
    */
-  end(cut?: 'user_turn' | 'client_cancelled', only?: string): void {
+  end(cut?: 'user_turn' | 'client_cancelled' | 'connection_lost', only?: string): void {
     const speech = this.#speech;
     if (!speech || (only !== undefined && only !== speech.responseId)) return;
     this.#speech = undefined;
     const { responseId, itemId, transcript } = speech;
+    // The line played what came so far; a cut leaves the listener there.
+    if (this.#servicePlayback && cut)
+      this.#emit({ type: 'item_truncated', itemId, heardMs: Math.floor(speech.audioMs) });
     this.#emit({ type: 'audio_done', responseId, itemId });
     this.#emit({ type: 'transcript_done', responseId, itemId, transcript });
     this.#emit({
@@ -107,6 +120,7 @@ export class OutputSegmenter {
         status: cut ? 'incomplete' : 'completed',
       },
     });
+    if (this.#servicePlayback && !cut) this.#emit({ type: 'output_audio_stopped', responseId });
     this.#emit({
       type: 'response_done',
       responseId,
@@ -123,10 +137,12 @@ export class OutputSegmenter {
       transcript: '',
       trailingSilenceMs: 0,
       startMs: undefined,
+      audioMs: 0,
     };
     this.#speech = speech;
     this.#emit({ type: 'response_started', responseId: speech.responseId, ephemeral: false });
     this.#emit({ type: 'message_started', responseId: speech.responseId, itemId: speech.itemId });
+    if (this.#servicePlayback) this.#emit({ type: 'output_audio_started', responseId: speech.responseId });
     return speech;
   }
 }

@@ -21,7 +21,7 @@ import { type LiveBrain, type LiveUtterance, reactionsOf } from './live-brain.js
 import { applyUpdate, estimateTokens } from './live-config.js';
 import { InputListener, type LiveTranscriber } from './live-listener.js';
 import { layOut, OutputTrack, type TimedText } from './live-output-track.js';
-import type { LiveSimulatorSocket } from './live-sim-socket.js';
+import type { LiveSessionPeer, LiveSimulatorSocket } from './live-sim-socket.js';
 
 /** Timing and behaviour knobs of a simulated session (all timeline milliseconds unless said otherwise). */
 export interface LiveSessionTuning {
@@ -72,6 +72,8 @@ export interface LiveSimulatorDelegation {
  */
 export class LiveSimulatorSession {
   readonly delegations = new Map<string, LiveSimulatorDelegation>();
+  /** Keys sent to the caller of a SIP call (`transport.dtmf.send`), in order. */
+  readonly digitsSent: string[] = [];
   readonly #ids: IdGenerator;
   readonly #clock: Clock;
   readonly #tuning: LiveSessionTuning;
@@ -82,7 +84,9 @@ export class LiveSimulatorSession {
   readonly #backend: ResponsesBackend;
   readonly #onClosed: (session: LiveSimulatorSession) => void;
   #resource: LiveSessionResource;
-  #primary: LiveSimulatorSocket;
+  #primary: LiveSessionPeer;
+  /** The session answers a SIP call: its primary is the phone line, and DTMF goes over its sidebands. */
+  readonly #phoneCall: boolean;
   #sidebands = new Set<LiveSimulatorSocket>();
   #timelineMs = 0;
   #muted = false;
@@ -101,7 +105,9 @@ export class LiveSimulatorSession {
 
   constructor(deps: {
     resource: LiveSessionResource;
-    primary: LiveSimulatorSocket;
+    primary: LiveSessionPeer;
+    /** The session answers a SIP call (its primary is the phone line). Default `false`. */
+    phoneCall?: boolean;
     ids: IdGenerator;
     clock: Clock;
     tuning: LiveSessionTuning;
@@ -111,6 +117,7 @@ export class LiveSimulatorSession {
   }) {
     this.#resource = deps.resource;
     this.#primary = deps.primary;
+    this.#phoneCall = deps.phoneCall === true;
     this.#ids = deps.ids;
     this.#clock = deps.clock;
     this.#tuning = deps.tuning;
@@ -231,7 +238,7 @@ export class LiveSimulatorSession {
   }
 
   /** Sends `error` to one socket; the session continues. */
-  fail(socket: LiveSimulatorSocket, error: SimulatorServiceError, clientEventId?: string): void {
+  fail(socket: LiveSessionPeer, error: SimulatorServiceError, clientEventId?: string): void {
     socket.send(
       this.#event(
         {
@@ -250,7 +257,7 @@ export class LiveSimulatorSession {
   }
 
   /** A client event from one of the session's sockets. */
-  handle(socket: LiveSimulatorSocket, raw: unknown): void {
+  handle(socket: LiveSessionPeer, raw: unknown): void {
     if (this.#closed) return;
     const event = isPlainObject(raw) ? raw : {};
     const clientEventId = typeof event.event_id === 'string' ? event.event_id : undefined;
@@ -263,7 +270,7 @@ export class LiveSimulatorSession {
   }
 
   #dispatch(
-    socket: LiveSimulatorSocket,
+    socket: LiveSessionPeer,
     event: Record<string, unknown>,
     clientEventId: string | undefined,
   ): void {
@@ -362,12 +369,26 @@ export class LiveSimulatorSession {
         socket.send(this.#event({ type: 'decision.item.deleted', item_id: id }, clientEventId));
         return;
       }
-      case 'transport.dtmf.send':
-        throw new SimulatorServiceError(
-          'invalid_request_error',
-          'DTMF can only be sent on a SIP call.',
-          'type',
-        );
+      case 'transport.dtmf.send': {
+        if (!this.#phoneCall || socket.role !== 'sideband') {
+          throw new SimulatorServiceError(
+            'invalid_request_error',
+            'DTMF can only be sent on a SIP call.',
+            'type',
+          );
+        }
+        const digit = event.event;
+        if (typeof digit !== 'string' || !/^[0-9A-D*#]$/.test(digit)) {
+          throw new SimulatorServiceError(
+            'invalid_value',
+            'event must be one key: 0-9, A-D, * or #.',
+            'event',
+          );
+        }
+        this.digitsSent.push(digit);
+        socket.send(this.#event({ type: 'transport.dtmf.sent', event: digit }, clientEventId));
+        return;
+      }
       case 'session.close':
         this.close('close_requested', clientEventId);
         return;
