@@ -1,7 +1,12 @@
-/** What `/realtime-key` answers: an ephemeral key, and the URL to connect to when it is not OpenAI's. */
+/** What `/realtime-key` answers: an ephemeral key, the transport, and where to connect when it is not OpenAI. */
 export interface RealtimeKey {
   key: string;
+  /** Default `'websocket'`. */
+  transport?: 'websocket' | 'webrtc';
+  /** A WebSocket's URL (the simulator's `url`). */
   url?: string;
+  /** A WebRTC call's API root (the simulator's `httpBaseURL`). */
+  baseURL?: string;
 }
 
 /** Bundles the page's code (src/main.ts) for the browser. */

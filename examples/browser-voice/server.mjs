@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The example's server: bundles src/main.ts for the browser (rolldown), serves the page, and mints the browser's
 // ephemeral key at /realtime-key. `node server.mjs` runs against the Realtime simulator (no key, no network);
-// `OPENAI_API_KEY=sk-… node server.mjs --openai` against OpenAI, with a client secret per connection.
+// `OPENAI_API_KEY=sk-… node server.mjs --openai` against OpenAI, with a client secret per connection. `--webrtc`
+// makes the page call over WebRTC instead of a WebSocket.
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -27,8 +28,9 @@ export async function bundlePage() {
 }
 
 /**
- * Serves the page on 127.0.0.1. `realtimeKey()` answers `/realtime-key` with `{ key, url? }` (`url`: where the
- * browser connects when it is not OpenAI). Resolves with `{ url, close() }`.
+ * Serves the page on 127.0.0.1. `realtimeKey()` answers `/realtime-key` with `{ key, transport?, url?, baseURL? }`
+ * (`transport`: `'websocket'` (default) or `'webrtc'`; `url`: where a WebSocket connects when it is not OpenAI;
+ * `baseURL`: the API root a WebRTC call's offer goes to when it is not OpenAI). Resolves with `{ url, close() }`.
  */
 export async function startExampleServer({ port = 0, realtimeKey }) {
   const [html, script] = await Promise.all([readFile(join(here, 'index.html'), 'utf8'), bundlePage()]);
@@ -68,13 +70,15 @@ function send(response, status, type, body) {
 async function main() {
   const port = Number(process.env.PORT ?? 5173);
   const closers = [];
+  const transport = process.argv.includes('--webrtc') ? 'webrtc' : 'websocket';
+  const { createClientSecret } = await import('@parley/openai');
   let realtimeKey;
   if (process.argv.includes('--openai')) {
-    const { createClientSecret } = await import('@parley/openai');
     const apiKey = process.env.OPENAI_API_KEY;
     if (!apiKey) throw new Error('--openai needs OPENAI_API_KEY in the environment.');
     realtimeKey = async () => ({
       key: (await createClientSecret({ apiKey, expiresAfterSeconds: 600 })).value,
+      transport,
     });
   } else {
     const { startRealtimeSimulator } = await import('@parley/simulator');
@@ -87,7 +91,15 @@ async function main() {
       transcribe: () => 'What is the weather in Paris?',
     });
     closers.push(() => sim.close());
-    realtimeKey = async () => ({ key: 'ek_simulator', url: sim.url });
+    realtimeKey = async () =>
+      transport === 'webrtc'
+        ? {
+            // The simulator mints client secrets as the service does.
+            key: (await createClientSecret({ apiKey: 'sk-simulator', baseURL: sim.httpBaseURL })).value,
+            transport,
+            baseURL: sim.httpBaseURL,
+          }
+        : { key: 'ek_simulator', url: sim.url };
     console.log(`Realtime simulator on ${sim.url}`);
   }
   const page = await startExampleServer({ port, realtimeKey });

@@ -6,9 +6,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startExampleServer } from '@parley/example-browser-voice/server.mjs';
+import { createClientSecret } from '@parley/openai';
 import { startRealtimeSimulator } from '@parley/simulator';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bounded, STEP_TIMEOUT_MS } from './bounded.js';
 import { chromiumMissing, launchChromium } from './chromium.js';
 import {
   ANSWER_AUDIO_MS,
@@ -79,7 +81,7 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
     try {
       await page.goto(server.url);
       await page.click('#start');
-      const connection = await sim.waitForConnection(0);
+      const connection = await bounded('the page to connect', sim.waitForConnection(0));
       // The key reached the service as the browser's subprotocol, not a header.
       expect(sim.upgrades[0]?.headers['sec-websocket-protocol']).toContain('openai-insecure-api-key.ek_test');
 
@@ -87,11 +89,16 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
       await expectToolAnswered(connection);
 
       // The barge-in: the service cut the answer where the listener stopped hearing it.
-      const truncate = await connection.waitForClientEvent('conversation.item.truncate');
+      const truncate = await bounded(
+        'the barge-in (conversation.item.truncate)',
+        connection.waitForClientEvent('conversation.item.truncate'),
+      );
       await page.waitForFunction(
         () =>
           (globalThis as unknown as { parleyExample: { voice?: { lastStop?: unknown } } }).parleyExample.voice
             ?.lastStop,
+        undefined,
+        { timeout: STEP_TIMEOUT_MS },
       );
       const stop = (await readStop(page)) as PageStop;
       const cutAt = truncate.audio_end_ms as number;
@@ -112,6 +119,175 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
       await sim.close();
     }
   }, 45_000);
+
+  test('over WebRTC: a client secret from the app server, a tool call, a barge-in the service cut where it stopped playing', async () => {
+    const sim = await startRealtimeSimulator(conversationSimulatorOptions());
+    const server = await startExampleServer({
+      // The app server's side: a client secret per call, minted with the standard key the browser never sees.
+      realtimeKey: async () => ({
+        key: (await createClientSecret({ apiKey: 'sk-app-server', baseURL: sim.httpBaseURL })).value,
+        transport: 'webrtc',
+        baseURL: sim.httpBaseURL,
+      }),
+    });
+    const page = await (browser as Browser).newPage();
+    // Counts the audio the browser's peer connection received (test instrumentation, not the example's code).
+    await page.addInitScript(() => {
+      const peers: RTCPeerConnection[] = [];
+      const Native = globalThis.RTCPeerConnection;
+      globalThis.RTCPeerConnection = class extends Native {
+        constructor(configuration?: RTCConfiguration) {
+          super(configuration);
+          peers.push(this);
+        }
+      };
+      Object.assign(globalThis, { parleyPeers: peers });
+    });
+    const receivedAudio = () =>
+      page.evaluate(async () => {
+        const [peer] = (globalThis as unknown as { parleyPeers: RTCPeerConnection[] }).parleyPeers;
+        let packets = 0;
+        (await peer?.getStats())?.forEach(
+          (stat: { type: string; kind?: string; packetsReceived?: number }) => {
+            if (stat.type === 'inbound-rtp' && stat.kind === 'audio') packets += stat.packetsReceived ?? 0;
+          },
+        );
+        return packets;
+      });
+    try {
+      await page.goto(server.url);
+      await page.click('#start');
+      const connection = await bounded('the WebRTC call to connect', sim.waitForConnection(0));
+      // The offer came from the page (a cross-origin POST the service allows) with a key the app server minted.
+      expect(connection.path).toBe('/v1/realtime/calls');
+      expect(connection.headers.origin).toBe(new URL(server.url).origin);
+      const minted = sim.clientSecrets.map((secret) => `Bearer ${secret.value}`);
+      expect(minted).toContain(connection.headers.authorization);
+      expect(sim.call(connection.callId as string)?.line).toBe('webrtc');
+      await page.waitForFunction(
+        () => document.getElementById('status')?.textContent === 'connected (webrtc)',
+        undefined,
+        {
+          timeout: STEP_TIMEOUT_MS,
+        },
+      );
+
+      // The question travels on the microphone's track (Opus or PCMU, through the browser's audio processing).
+      await expectQuestionAtItsLength(connection, microphone, 20);
+      await expectToolAnswered(connection);
+
+      // The barge-in, heard by the service on the track: it stops its playback and cuts the answer where it stopped.
+      const truncated = await bounded(
+        "the service's truncation (conversation.item.truncated)",
+        connection.waitForServerEvent('conversation.item.truncated'),
+      );
+      const packets = await receivedAudio();
+      const cutAt = truncated.audio_end_ms as number;
+      const itemId = truncated.item_id as string;
+      expect(cutAt).toBe(connection.playedMs(itemId));
+      expect(cutAt).toBeGreaterThan(500);
+      expect(cutAt).toBeLessThan(ANSWER_AUDIO_MS - 500);
+      // The page asked for nothing: over WebRTC the service truncates, the client never does.
+      expect(
+        connection.clientEvents.filter((e) => (e as { type?: string }).type === 'conversation.item.truncate'),
+      ).toEqual([]);
+      // The browser received the answer's audio up to the cut (20 ms packets): what the service says was heard is
+      // what reached the speaker, give or take the packets in flight.
+      expect(packets * 20).toBeGreaterThanOrEqual(cutAt - 100);
+      expect(packets * 20).toBeLessThanOrEqual(cutAt + 400);
+      // The session took the service's word for it: the message is cut at that position in the page's history.
+      const heardMs = await page.waitForFunction(
+        (id) => {
+          const { session } = (
+            globalThis as unknown as { parleyExample: { session?: import('@parley/core').RealtimeSession } }
+          ).parleyExample;
+          const item = session?.history.find((i) => i.itemId === id);
+          return item?.type === 'message' ? item.heardMs : undefined;
+        },
+        itemId,
+        { timeout: STEP_TIMEOUT_MS },
+      );
+      expect(await heardMs.jsonValue()).toBe(cutAt);
+
+      await expectTranscript(page, false);
+    } finally {
+      await page.close();
+      await server.close();
+      await sim.close();
+    }
+  }, 60_000);
+
+  test('the microphone ends by itself: the app is told (microphone_ended), the microphone is released, the rest goes on', async () => {
+    const server = await startLabServer();
+    const page = await (browser as Browser).newPage();
+    try {
+      await page.goto(server.url);
+      await page.waitForFunction(() => 'lab' in globalThis, undefined, { timeout: STEP_TIMEOUT_MS });
+      const ended = await page.evaluate(async () => {
+        const { lab } = globalThis as unknown as { lab: Lab };
+        const { session, model } = lab.mockSession();
+        const reports: { code: string; typed: boolean; message: string }[] = [];
+        const voice = await lab.connectBrowserVoice({
+          session,
+          microphone: {
+            onEnded: (error) =>
+              reports.push({
+                code: error.code,
+                typed: error instanceof lab.BrowserVoiceError,
+                message: error.message,
+              }),
+          },
+        });
+        await session.connect();
+        const context = voice.audioContext;
+        const audioTime = (ms: number) =>
+          new Promise<void>((resolve) => {
+            const until = context.currentTime + ms / 1000;
+            const check = () => (context.currentTime >= until ? resolve() : setTimeout(check, 5));
+            check();
+          });
+        const frames = () => model.commands.filter((c) => c.type === 'appendInputAudio').length;
+        await audioTime(200);
+        const before = frames();
+        // The browser fires `ended` on the track when the device is unplugged or the permission revoked; headless
+        // Chromium can do neither, so the same event is fired on the real track.
+        const track = voice.microphoneTrack as MediaStreamTrack;
+        track.dispatchEvent(new Event('ended'));
+        track.dispatchEvent(new Event('ended'));
+        const atEnd = frames();
+        await audioTime(200);
+        const after = {
+          reports,
+          error: voice.microphoneError?.code,
+          sentBefore: before > 0,
+          sentAfter: frames() - atEnd,
+          track: track.readyState,
+          closed: voice.closed,
+          context: context.state,
+          session: session.status,
+        };
+        await voice.close();
+        await session.close();
+        return { ...after, contextAfterClose: context.state };
+      });
+      expect(ended).toEqual({
+        reports: [
+          { code: 'microphone_ended', typed: true, message: expect.stringMatching(/stopped by itself/) },
+        ],
+        error: 'microphone_ended',
+        sentBefore: true,
+        sentAfter: 0,
+        track: 'ended',
+        closed: false,
+        context: 'running',
+        session: 'connected',
+        contextAfterClose: 'closed',
+      });
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  }, 30_000);
 
   test('the helper alone: a missing or refused microphone releases everything; push-to-talk, mute, close, G.711', async () => {
     const server = await startLabServer();
@@ -241,9 +417,9 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
       // A G.711 session: the microphone sends µ-law at 8 kHz (8 bytes a millisecond), at its true length.
       const ulaw = await page.evaluate(async () => {
         const { lab } = globalThis as unknown as { lab: Lab };
+        // The helper reads the session's formats (session.audioFormats): nothing to repeat.
         const { session, model } = lab.mockSession({ format: 'g711_ulaw' });
-        const format = { input: 'g711_ulaw', output: 'g711_ulaw' } as const;
-        const voice = await lab.connectBrowserVoice({ session, audioFormat: format });
+        const voice = await lab.connectBrowserVoice({ session });
         await session.connect();
         const context = voice.audioContext;
         const bytes = () =>

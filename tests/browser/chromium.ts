@@ -32,6 +32,10 @@ export function launchChromium(wav: string): Promise<Browser> {
       '--use-fake-ui-for-media-stream',
       '--use-fake-device-for-media-stream',
       `--use-file-for-fake-audio-capture=${wav}%noloop`,
+      // WebRTC on loopback: the simulator's peer listens on 127.0.0.1 only, which Chromium leaves out of its ICE
+      // candidates unless told, and it cannot resolve the mDNS names Chromium would hide local addresses behind.
+      '--allow-loopback-in-peer-connection',
+      '--disable-features=WebRtcHideLocalIpsWithMdns',
     ],
     timeout: 30_000,
   });

@@ -1,9 +1,10 @@
-// The conversation the browser tests hold with the simulator, whatever carries it (WebSocket here; a WebRTC front
-// takes the same simulator options and the same checks): the microphone's script, the simulated model, and what the
+// The conversation the browser tests hold with the simulator, whatever carries it (a WebSocket, or the simulator's
+// WebRTC front: the same simulator options and the same checks): the microphone's script, the simulated model, and what the
 // service and the page must show afterwards.
 import type { RealtimeSimulatorOptions, SimulatorConnection } from '@parley/simulator';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { bounded, STEP_TIMEOUT_MS } from './bounded.js';
 import type { MicrophonePart, MicrophoneScript } from './fake-microphone.js';
 
 export const QUESTION = 'What is the weather in Paris?';
@@ -16,8 +17,9 @@ const SILENCE_DURATION_MS = 200;
 
 /** What the fake microphone says: a question, silence while the model answers, a barge-in. */
 export const MICROPHONE_PARTS: readonly MicrophonePart[] = [
-  // The file starts when the page opens the microphone, just before the session connects: the question waits.
-  { silenceMs: 1500 },
+  // The file starts when the page opens the microphone, before the session connects: the question waits until the
+  // connection carries it (a WebRTC call's ICE, DTLS and data channel take a second or two, more on a loaded machine).
+  { silenceMs: 4000 },
   { say: QUESTION },
   { silenceMs: 4500 },
   { say: BARGE_IN },
@@ -44,35 +46,54 @@ export function conversationSimulatorOptions(): RealtimeSimulatorOptions {
   };
 }
 
-/** The question reached the service at its true length, as its VAD measured it (the microphone's rate is right). */
+/**
+ * The question reached the service at its true length, as its VAD measured it (the microphone's rate is right).
+ * `edgeMs`: how much of the question's edges may fall under the VAD's threshold (over WebRTC the browser's gain
+ * control and noise suppression ramp a 10 ms frame at either end).
+ */
 export async function expectQuestionAtItsLength(
   connection: SimulatorConnection,
   microphone: MicrophoneScript,
+  edgeMs = 0,
 ): Promise<void> {
-  const started = await connection.waitForServerEvent('input_audio_buffer.speech_started');
-  const stopped = await connection.waitForServerEvent('input_audio_buffer.speech_stopped');
+  const started = await bounded(
+    'the service to hear the question start (input_audio_buffer.speech_started)',
+    connection.waitForServerEvent('input_audio_buffer.speech_started'),
+  );
+  const stopped = await bounded(
+    'the service to hear the question end (input_audio_buffer.speech_stopped)',
+    connection.waitForServerEvent('input_audio_buffer.speech_stopped'),
+  );
   const question = microphone.spoken[0] as { startMs: number; endMs: number };
   const spokenMs = question.endMs - question.startMs;
   const measured = (stopped.audio_end_ms as number) - (started.audio_start_ms as number);
-  expect(measured).toBeGreaterThanOrEqual(spokenMs + PREFIX_PADDING_MS);
+  expect(measured).toBeGreaterThanOrEqual(spokenMs + PREFIX_PADDING_MS - edgeMs);
   expect(measured).toBeLessThanOrEqual(spokenMs + PREFIX_PADDING_MS + SILENCE_DURATION_MS + 40);
 }
 
 /** The tool ran in the page and its output went back to the model. */
 export async function expectToolAnswered(connection: SimulatorConnection): Promise<void> {
-  const output = await connection.waitForClientEvent(
-    (event) =>
-      event.type === 'conversation.item.create' &&
-      (event.item as { type?: string }).type === 'function_call_output',
+  const output = await bounded(
+    "the page's tool output (conversation.item.create of a function_call_output)",
+    connection.waitForClientEvent(
+      (event) =>
+        event.type === 'conversation.item.create' &&
+        (event.item as { type?: string }).type === 'function_call_output',
+    ),
   );
   expect((output.item as { output: string }).output).toBe('Sunny and 21 degrees in Paris.');
 }
 
-/** The transcript on the example page: the question, the tool call, the answer cut where it was heard, the barge-in. */
-export async function expectTranscript(page: Page): Promise<void> {
+/**
+ * The transcript on the example page: the question, the tool call, the answer cut where it was heard, the barge-in.
+ * `textCut`: whether the page can show where in the answer's text the cut fell; over WebRTC the audio never passes
+ * through the session, which then knows the heard milliseconds but not the answer's length in audio.
+ */
+export async function expectTranscript(page: Page, textCut = true): Promise<void> {
   await page.waitForFunction(
     (text) => document.getElementById('transcript')?.textContent.includes(text),
     BARGE_IN,
+    { timeout: STEP_TIMEOUT_MS },
   );
   const lines = await page.$$eval('#transcript p', (ps) =>
     ps.map((p) => ({ text: p.textContent, cut: p.classList.contains('cut') })),
@@ -82,6 +103,7 @@ export async function expectTranscript(page: Page): Promise<void> {
   const answer = lines[2] as { text: string; cut: boolean };
   expect(answer.cut).toBe(true);
   expect(answer.text).toMatch(/^Agent: Here is the .* …$/);
+  if (!textCut) return expect(lines[3]).toEqual({ text: `You: ${BARGE_IN}`, cut: false });
   expect(answer.text.length).toBeLessThan(
     'Agent: Here is the weather: Sunny and 21 degrees in Paris.'.length + 60,
   );

@@ -1,13 +1,26 @@
-// The page: a voice agent with one tool. All audio is @parley/browser's; this file only wires the UI.
+// The page: a voice agent with one tool, over a WebSocket (@parley/browser's microphone and speaker) or over WebRTC
+// (the browser's peer connection carries the audio both ways). This file only wires the UI.
 import { BrowserPlaybackTracker, type BrowserVoice, connectBrowserVoice } from '@parley/browser';
-import { Agent, type RealtimeHistoryItem, RealtimeSession, tool } from '@parley/core';
+import { Agent, type RealtimeHistoryItem, type RealtimeModel, RealtimeSession, tool } from '@parley/core';
 import { OpenAIRealtimeModel } from '@parley/openai';
+import { OpenAIRealtimeWebRTCModel } from '@parley/openai/webrtc';
 import { z } from 'zod';
 
-/** What the server's `/realtime-key` answers: an ephemeral key, and the URL when it is not OpenAI's (the simulator). */
+/**
+ * What the server's `/realtime-key` answers: an ephemeral key and the transport. Over a WebSocket `url` is where to
+ * connect when it is not OpenAI (the simulator); over WebRTC `baseURL` is the API root the SDP offer goes to.
+ */
 interface RealtimeKey {
   key: string;
+  transport?: 'websocket' | 'webrtc';
   url?: string;
+  baseURL?: string;
+}
+
+/** The audio of a WebRTC call: the microphone's track goes to the service, its voice plays in an `<audio>`. */
+interface CallAudio {
+  readonly microphone: MediaStreamTrack;
+  readonly speaker: HTMLAudioElement;
 }
 
 const getWeather = tool({
@@ -32,20 +45,42 @@ const transcript = $('transcript');
 
 let session: RealtimeSession | undefined;
 let voice: BrowserVoice | undefined;
+let call: CallAudio | undefined;
 
 async function start(): Promise<void> {
   startButton.disabled = true;
   statusText.textContent = 'starting…';
-  // The server says where to connect: OpenAI (no url), or the simulator while developing.
-  const { url } = await fetchKey();
-  const model = new OpenAIRealtimeModel({
-    // Asked before every connection, so a reconnect gets a fresh key.
-    apiKeyProvider: async () => (await fetchKey()).key,
-    ...(url !== undefined && { url }),
-  });
+  // The server says how and where to connect: OpenAI, or the simulator while developing.
+  const { transport = 'websocket', url, baseURL } = await fetchKey();
+  // Asked before every connection, so a reconnect gets a fresh key.
+  const freshKey = async () => (await fetchKey()).key;
+  let model: RealtimeModel;
+  if (transport === 'webrtc') {
+    try {
+      call = await openCallAudio();
+    } catch (error) {
+      statusText.textContent = `failed: ${(error as Error).message}`;
+      startButton.disabled = false;
+      return;
+    }
+    const { microphone, speaker } = call;
+    model = new OpenAIRealtimeWebRTCModel({
+      clientSecret: freshKey,
+      ...(baseURL !== undefined && { baseURL }),
+      inputTrack: microphone,
+      // Each call's remote track: the browser plays it, and the service stops it at a barge-in.
+      onRemoteAudio: (track) => {
+        speaker.srcObject = new MediaStream([track as MediaStreamTrack]);
+        void speaker.play();
+      },
+    });
+  } else {
+    model = new OpenAIRealtimeModel({ apiKeyProvider: freshKey, ...(url !== undefined && { url }) });
+  }
   session = new RealtimeSession(agent, {
     model,
-    playbackTracker: new BrowserPlaybackTracker(), // what the speaker played, to the render quantum
+    // Over a WebSocket the speaker reports what it played, to the render quantum; over WebRTC the service knows.
+    ...(transport === 'websocket' && { playbackTracker: new BrowserPlaybackTracker() }),
     config: { inputTranscription: { model: 'gpt-4o-mini-transcribe' } },
   });
   session.on('history_added', (event) => render(event.item));
@@ -55,15 +90,20 @@ async function start(): Promise<void> {
   });
   try {
     // From the click: the browser lets the AudioContext start and asks for the microphone.
-    voice = await connectBrowserVoice({ session });
+    if (transport === 'websocket') {
+      voice = await connectBrowserVoice({
+        session,
+        // Unplugged, or its permission revoked: the helper released it; say so (the agent can still finish).
+        microphone: { onEnded: () => (statusText.textContent = 'microphone lost: hang up and start again') },
+      });
+    }
     await session.connect();
   } catch (error) {
-    statusText.textContent = `failed: ${(error as Error).message}`;
     await stop();
-    startButton.disabled = false;
+    statusText.textContent = `failed: ${(error as Error).message}`;
     return;
   }
-  statusText.textContent = url === undefined ? 'connected' : `connected (${url})`;
+  statusText.textContent = `connected (${transport})`;
   muteButton.disabled = false;
   stopButton.disabled = false;
 }
@@ -74,11 +114,25 @@ async function fetchKey(): Promise<RealtimeKey> {
   return (await response.json()) as RealtimeKey;
 }
 
+/** The microphone (with the browser's echo cancellation and noise suppression) and the element that plays the call. */
+async function openCallAudio(): Promise<CallAudio> {
+  const stream = await navigator.mediaDevices.getUserMedia({
+    audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
+  });
+  const speaker = document.createElement('audio');
+  speaker.autoplay = true;
+  document.body.append(speaker);
+  return { microphone: stream.getAudioTracks()[0] as MediaStreamTrack, speaker };
+}
+
 async function stop(): Promise<void> {
   await voice?.close();
   await session?.close();
+  call?.microphone.stop();
+  call?.speaker.remove();
   voice = undefined;
   session = undefined;
+  call = undefined;
   muteButton.disabled = true;
   stopButton.disabled = true;
   startButton.disabled = false;
@@ -107,10 +161,14 @@ function render(item: RealtimeHistoryItem): void {
 startButton.addEventListener('click', () => void start());
 stopButton.addEventListener('click', () => void stop());
 muteButton.addEventListener('click', () => {
-  if (!voice) return;
-  if (voice.muted) voice.unmute();
-  else voice.mute();
-  muteButton.textContent = voice.muted ? 'Unmute' : 'Mute';
+  if (voice) {
+    if (voice.muted) voice.unmute();
+    else voice.mute();
+  } else if (call) {
+    // Over WebRTC a disabled track sends silence.
+    call.microphone.enabled = !call.microphone.enabled;
+  }
+  muteButton.textContent = (voice?.muted ?? !call?.microphone.enabled) ? 'Unmute' : 'Mute';
 });
 
 // For the console (and the repository's browser test): the live session and voice.
@@ -121,6 +179,9 @@ Object.assign(globalThis, {
     },
     get voice() {
       return voice;
+    },
+    get call() {
+      return call;
     },
   },
 });

@@ -18,6 +18,11 @@ export interface BrowserVoice {
   readonly talking: boolean;
   /** What the last barge-in stopped, once one did. */
   readonly lastStop: PlaybackStop | undefined;
+  /**
+   * Why the microphone stopped by itself (`microphone_ended`: unplugged, permission revoked), once it did; the
+   * helper released it then, and no more audio goes to the session.
+   */
+  readonly microphoneError: BrowserVoiceError | undefined;
   /** Whether `close()` was called (or the session closed). */
   readonly closed: boolean;
   mute(): void;
@@ -172,13 +177,20 @@ class Voice<TContext> implements BrowserVoice {
   #muted: boolean;
   #talking = false;
   #lastStop: PlaybackStop | undefined;
+  #microphoneError: BrowserVoiceError | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(
     context: AudioContext,
     session: RealtimeSession<TContext>,
     microphone: MicrophoneCapture | undefined,
-    micOptions: { mode: 'open' | 'push-to-talk'; muted: boolean } | undefined,
+    micOptions:
+      | {
+          mode: 'open' | 'push-to-talk';
+          muted: boolean;
+          onEnded?: ((error: BrowserVoiceError) => void) | undefined;
+        }
+      | undefined,
     speaker: SpeakerPlayback | undefined,
     onStop: ((stop: PlaybackStop) => void) | undefined,
     release: () => Promise<void>,
@@ -195,6 +207,22 @@ class Voice<TContext> implements BrowserVoice {
         if (event.status === 'closed') void this.close();
       }),
     ];
+    if (microphone) {
+      this.#unsubscribe.push(
+        microphone.onEnded(() => {
+          if (this.#closing) return;
+          microphone.release();
+          this.#talking = false;
+          const error = new BrowserVoiceError(
+            'microphone_ended',
+            'The microphone stopped by itself (unplugged, its permission revoked, or ended by the system): no more ' +
+              'audio goes to the session. Connect a new voice to ask for a microphone again.',
+          );
+          this.#microphoneError = error;
+          micOptions?.onEnded?.(error);
+        }),
+      );
+    }
     if (speaker) {
       this.#unsubscribe.push(
         session.on('audio', (event) => speaker.push(event.itemId, event.data)),
@@ -230,6 +258,10 @@ class Voice<TContext> implements BrowserVoice {
 
   get lastStop(): PlaybackStop | undefined {
     return this.#lastStop;
+  }
+
+  get microphoneError(): BrowserVoiceError | undefined {
+    return this.#microphoneError;
   }
 
   get closed(): boolean {

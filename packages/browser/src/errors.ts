@@ -16,6 +16,11 @@ export type BrowserVoiceErrorCode =
   | 'worklet_load_failed'
   /** The `AudioContext` did not start within `startTimeoutMs` (usually: not called from a user gesture). */
   | 'audio_context_not_running'
+  /**
+   * The microphone stopped by itself after the start: unplugged, its permission revoked, or ended by the browser or
+   * the system. Reported to `microphone.onEnded` and `voice.microphoneError`; the helper has released it.
+   */
+  | 'microphone_ended'
   /** `close()` was called while starting. */
   | 'closed'
   /** Invalid options. */

@@ -62,6 +62,7 @@ export class MicrophoneCapture {
   readonly #converter: AudioConverter;
   readonly #sink: AudioSink;
   #open: boolean;
+  #released = false;
 
   constructor(
     context: AudioContext,
@@ -119,8 +120,24 @@ export class MicrophoneCapture {
     }
   }
 
-  /** Stops the worklet and the track and disconnects the nodes. */
+  /**
+   * Calls `listener` once if the track ends by itself (unplugged, permission revoked): a track the helper stops
+   * fires no `ended`. Returns the function that stops listening.
+   */
+  onEnded(listener: () => void): () => void {
+    const track = this.track;
+    if (track === undefined) return () => {};
+    const ended = () => {
+      if (!this.#released) listener();
+    };
+    track.addEventListener('ended', ended, { once: true });
+    return () => track.removeEventListener('ended', ended);
+  }
+
+  /** Stops the worklet and the track and disconnects the nodes. Idempotent. */
   release(): void {
+    if (this.#released) return;
+    this.#released = true;
     this.#node.port.onmessage = null;
     this.#node.port.postMessage({ type: 'stop' });
     this.#node.port.close();

@@ -20,6 +20,12 @@ export interface MicrophoneOptions {
   muted?: boolean;
   /** Length of each frame sent to the session, 10–100 ms. Default 20. */
   frameMs?: number;
+  /**
+   * Called once if the microphone stops by itself (unplugged, its permission revoked, ended by the system), with a
+   * `BrowserVoiceError` `microphone_ended`. The helper has released it by then; the session and the speaker go on
+   * (close them, or connect a new voice to ask for the microphone again).
+   */
+  onEnded?: (error: BrowserVoiceError) => void;
 }
 
 /** The speaker's options. */
@@ -41,11 +47,6 @@ export interface BrowserVoiceOptions<TContext = unknown> {
   microphone?: MicrophoneOptions | false;
   /** The speaker, or `false` for none (the app plays the `audio` events itself). Default `{}`. */
   speaker?: SpeakerOptions | false;
-  /**
-   * The formats the session's `config` gave (`inputAudioFormat`, `outputAudioFormat`); default `pcm16` both ways
-   * (PCM16 at 24 kHz), as the session's.
-   */
-  audioFormat?: { input?: RealtimeAudioFormat; output?: RealtimeAudioFormat };
   /** An `AudioContext` of the app's; it stays open on `close()`. Default: one of the helper's, closed with it. */
   audioContext?: AudioContext;
   /**
@@ -63,7 +64,6 @@ const OPTIONS = optionKeys<BrowserVoiceOptions>('BrowserVoiceOptions', {
   session: true,
   microphone: true,
   speaker: true,
-  audioFormat: true,
   audioContext: true,
   workletUrl: true,
   startTimeoutMs: true,
@@ -74,19 +74,18 @@ const MICROPHONE = optionKeys<MicrophoneOptions>('MicrophoneOptions', {
   mode: true,
   muted: true,
   frameMs: true,
+  onEnded: true,
 });
 const SPEAKER = optionKeys<SpeakerOptions>('SpeakerOptions', { destination: true, onStop: true });
-const FORMATS = optionKeys<{ input?: unknown; output?: unknown }>('audioFormat', {
-  input: true,
-  output: true,
-});
-const AUDIO_FORMATS: readonly string[] = ['pcm16', 'g711_ulaw', 'g711_alaw'];
 
 /** The options with defaults applied. */
 export interface ResolvedBrowserVoiceOptions<TContext> {
   session: RealtimeSession<TContext>;
   microphone:
-    | (Required<Omit<MicrophoneOptions, 'constraints'>> & { constraints: MediaTrackConstraints })
+    | (Required<Omit<MicrophoneOptions, 'constraints' | 'onEnded'>> & {
+        constraints: MediaTrackConstraints;
+        onEnded: MicrophoneOptions['onEnded'];
+      })
     | undefined;
   speaker: SpeakerOptions | undefined;
   input: RealtimeAudioFormat;
@@ -112,7 +111,12 @@ export function resolveOptions<TContext>(
   if (!object(options)) throw invalid('connectBrowserVoice(options) needs an object: { session, … }.');
   OPTIONS.check(options);
   const { session } = options;
-  if (!object(session) || typeof session.on !== 'function' || !object(session.playback)) {
+  if (
+    !object(session) ||
+    typeof session.on !== 'function' ||
+    !object(session.playback) ||
+    !object(session.audioFormats)
+  ) {
     throw invalid('connectBrowserVoice needs `session`: a RealtimeSession from @parley/core.');
   }
   let microphone: ResolvedBrowserVoiceOptions<TContext>['microphone'];
@@ -128,7 +132,15 @@ export function resolveOptions<TContext>(
       throw invalid(`microphone.frameMs is a number of milliseconds from 10 to 100, got ${String(frameMs)}.`);
     if (mic.constraints !== undefined && !object(mic.constraints))
       throw invalid('microphone.constraints is a MediaTrackConstraints object.');
-    microphone = { mode, frameMs, muted: mic.muted === true, constraints: mic.constraints ?? {} };
+    if (mic.onEnded !== undefined && typeof mic.onEnded !== 'function')
+      throw invalid('microphone.onEnded is a function.');
+    microphone = {
+      mode,
+      frameMs,
+      muted: mic.muted === true,
+      constraints: mic.constraints ?? {},
+      onEnded: mic.onEnded as MicrophoneOptions['onEnded'],
+    };
   }
   let speaker: SpeakerOptions | undefined;
   if (options.speaker !== false) {
@@ -143,18 +155,8 @@ export function resolveOptions<TContext>(
           'playbackTracker: new BrowserPlaybackTracker() (or pass speaker: false and play the audio yourself).',
       );
   }
-  const formats = options.audioFormat ?? {};
-  if (!object(formats)) throw invalid('audioFormat is { input?, output? }.');
-  FORMATS.check(formats, 'audioFormat');
-  const input = formats.input ?? 'pcm16';
-  const output = formats.output ?? 'pcm16';
-  for (const [name, value] of [
-    ['input', input],
-    ['output', output],
-  ] as const) {
-    if (!AUDIO_FORMATS.includes(value))
-      throw invalid(`audioFormat.${name} is one of ${AUDIO_FORMATS.join(', ')}, got ${String(value)}.`);
-  }
+  // The formats the app's side of the session speaks (its config's, or PCM16): the helper converts to and from them.
+  const { input, output } = session.audioFormats;
   const startTimeoutMs = options.startTimeoutMs ?? 5000;
   if (typeof startTimeoutMs !== 'number' || !(startTimeoutMs > 0))
     throw invalid(`startTimeoutMs is a positive number of milliseconds, got ${String(startTimeoutMs)}.`);

@@ -39,10 +39,6 @@ describe('connectBrowserVoice options', () => {
     [{ session, microphone: { mode: 'vad' } }, /'open' or 'push-to-talk', got vad/],
     [{ session, microphone: { constraints: 'default' } }, /MediaTrackConstraints/],
     [{ session, speaker: { onStop: 'log' } }, /onStop is a function/],
-    [
-      { session, audioFormat: { input: 'opus' } },
-      /audioFormat.input is one of pcm16, g711_ulaw, g711_alaw, got opus/,
-    ],
     [{ session, startTimeoutMs: 0 }, /startTimeoutMs is a positive number/],
     [{ session, workletUrl: 42 }, /workletUrl is a URL string/],
   ])('%o is refused before anything opens', async (options, message) => {

@@ -202,7 +202,7 @@ export type { RealtimeSessionOptions, RealtimeSessionSettings } from './realtime
 export type { SessionPlayback } from './realtime/session/playback/playback-control.js';
 export type { GenerateResponseOptions } from './realtime/session/responses/response-generation.js';
 export type { ResponseHandle, ResponseResult } from './realtime/session/responses/response-handle.js';
-export { RealtimeSession } from './realtime/session/session.js';
+export { RealtimeSession, type SessionAudioFormats } from './realtime/session/session.js';
 export type { PendingApproval } from './realtime/session/tools/approvals.js';
 export type { RealtimeAppendContextCommandV1 } from './realtime/spec/v1/realtime-append-context-command-v1.js';
 export type { RealtimeAudioFormatV1 } from './realtime/spec/v1/realtime-audio-format-v1.js';

@@ -160,3 +160,31 @@ describe('an app on G.711 over a provider that speaks PCM16 24 kHz', () => {
     await plain.session.close();
   });
 });
+
+describe('session.audioFormats: the formats the app meets', () => {
+  test("the configured ones, whatever the provider's, before, during and after the connection", async () => {
+    const model = new MockRealtimeModel({ audioFormats: { input: pcm16(16_000), output: pcm16(24_000) } });
+    const session = new RealtimeSession(agent, {
+      model,
+      playbackTracker: new ReportedPlaybackTracker(),
+      config: { inputAudioFormat: 'g711_ulaw', outputAudioFormat: 'g711_alaw' },
+    });
+    expect(session.audioFormats).toEqual({ input: 'g711_ulaw', output: 'g711_alaw' });
+    expect(Object.isFrozen(session.audioFormats)).toBe(true);
+    await session.connect();
+    // The provider takes PCM16 16 kHz; the app still sends µ-law and hears A-law (8 bytes a millisecond).
+    expect(session.audioFormats).toEqual({ input: 'g711_ulaw', output: 'g711_alaw' });
+    const log = new EventRecorder(session);
+    model.respondWith({ output: [{ type: 'message', text: 'Hi.', audio: { ms: 200 } }] });
+    await session.generateResponse();
+    await flushMicrotasks();
+    expect(concat(log.of('audio').map((e) => e.data)).length).toBe(200 * 8);
+    await session.close();
+    expect(session.audioFormats).toEqual({ input: 'g711_ulaw', output: 'g711_alaw' });
+  });
+
+  test('default: PCM16 (24 kHz) both ways', () => {
+    const session = new RealtimeSession(agent, { model: new MockRealtimeModel() });
+    expect(session.audioFormats).toEqual({ input: 'pcm16', output: 'pcm16' });
+  });
+});

@@ -1,11 +1,11 @@
-import { ServiceUnreachableError, UserError } from '@parley/core';
+import { UserError } from '@parley/core';
 import { optionKeys } from '@parley/core/internal';
 import { assertApiKeyShape } from '../shared/api-key.js';
+import { authenticatedPost } from '../shared/authenticated-post.js';
 import { endpointURL } from '../shared/base-url.js';
 import { LIVE_DATA_CHANNEL_CLIENT_EVENTS } from '../shared/live-wire-events.js';
 import type { LiveSessionConfig } from '../shared/live-wire-session.js';
-import { networkFailureText } from '../shared/network-failure.js';
-import { redactCause, redactSecrets } from '../shared/redact.js';
+import { redactSecrets } from '../shared/redact.js';
 import { OpenAILiveError } from './errors.js';
 
 /** A client event type a browser's data channel may be allowed to send. */
@@ -107,7 +107,6 @@ export async function createLiveWebRTCSession(
   }
   const allowedServerEvents = options.allowedServerEvents ?? 'all';
   const url = endpointURL(options.baseURL, '/live/sessions');
-  const fetchFn = options.fetch ?? globalThis.fetch;
   const { apiKey } = options;
   const body = {
     session: {
@@ -123,52 +122,32 @@ export async function createLiveWebRTCSession(
     },
     transport: { type: 'webrtc', sdp: options.offerSdp },
   };
-  let response: Response;
-  try {
-    response = await fetchFn(url, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      ...(options.signal && { signal: options.signal }),
-    });
-  } catch (error) {
-    if (options.signal?.aborted) throw options.signal.reason;
-    throw new ServiceUnreachableError(
-      'the OpenAI API',
-      url,
-      redactSecrets(networkFailureText(error), [apiKey]),
-      {
-        cause: redactCause(error, [apiKey]),
-      },
-    );
-  }
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  const result = json as
-    | { session?: { id?: unknown }; transport?: { sdp?: unknown }; error?: { message?: unknown } }
-    | undefined;
-  if (!response.ok) {
-    const message = typeof result?.error?.message === 'string' ? `: ${result.error.message}` : '';
+  const answer = await authenticatedPost({
+    url,
+    key: apiKey,
+    body: { json: body },
+    service: 'the OpenAI API',
+    fetch: options.fetch,
+    signal: options.signal,
+  });
+  if (!answer.ok) {
+    const message = answer.errorMessage === undefined ? '' : `: ${answer.errorMessage}`;
     throw new OpenAILiveError(
-      response.status === 401 || response.status === 403 ? 'live_auth_failed' : 'live_handshake_failed',
-      redactSecrets(`Starting the GPT-Live WebRTC session failed with HTTP ${response.status}${message}`, [
+      answer.status === 401 || answer.status === 403 ? 'live_auth_failed' : 'live_handshake_failed',
+      redactSecrets(`Starting the GPT-Live WebRTC session failed with HTTP ${answer.status}${message}`, [
         apiKey,
       ]),
-      { status: response.status },
+      { status: answer.status },
     );
   }
+  const result = answer.json as { session?: { id?: unknown }; transport?: { sdp?: unknown } } | undefined;
   const sessionId = result?.session?.id;
   const answerSdp = result?.transport?.sdp;
   if (typeof sessionId !== 'string' || typeof answerSdp !== 'string') {
     throw new OpenAILiveError(
       'live_handshake_failed',
       'The GPT-Live service started the session without a session id or an SDP answer.',
-      { status: response.status },
+      { status: answer.status },
     );
   }
   return { sessionId, answerSdp };

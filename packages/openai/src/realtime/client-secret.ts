@@ -1,10 +1,10 @@
-import { ParleyError, ServiceUnreachableError, UserError } from '@parley/core';
+import { ParleyError, UserError } from '@parley/core';
 import { brand, optionKeys } from '@parley/core/internal';
 import { assertApiKeyShape } from '../shared/api-key.js';
+import { authenticatedPost } from '../shared/authenticated-post.js';
 import { endpointURL } from '../shared/base-url.js';
-import { networkFailureText } from '../shared/network-failure.js';
 import type { WireSession } from '../shared/realtime-wire.js';
-import { redactCause, redactError, redactSecrets } from '../shared/redact.js';
+import { redactError } from '../shared/redact.js';
 
 /** Options of {@link createClientSecret}. */
 export interface CreateClientSecretOptions {
@@ -86,48 +86,31 @@ export async function createClientSecret(options: CreateClientSecretOptions): Pr
     }),
     session: { type: 'realtime', model: 'gpt-realtime', ...options.session },
   };
-  let response: Response;
-  try {
-    response = await fetchFn(url, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      ...(options.signal && { signal: options.signal }),
-    });
-  } catch (error) {
-    if (options.signal?.aborted) throw options.signal.reason;
-    throw new ServiceUnreachableError(
-      'the OpenAI API',
-      url,
-      redactSecrets(networkFailureText(error), [apiKey]),
-      { cause: redactCause(error, [apiKey]) },
-    );
-  }
-  const requestId = response.headers.get('x-request-id') ?? undefined;
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  if (!response.ok) {
-    const serverMessage = (json as { error?: { message?: unknown } } | undefined)?.error?.message;
-    const detail = typeof serverMessage === 'string' ? `: ${serverMessage}` : '';
+  const answer = await authenticatedPost({
+    url,
+    key: apiKey,
+    body: { json: body },
+    service: 'the OpenAI API',
+    fetch: fetchFn,
+    signal: options.signal,
+  });
+  const requestId = answer.headers.get('x-request-id') ?? undefined;
+  if (!answer.ok) {
+    const detail = answer.errorMessage === undefined ? '' : `: ${answer.errorMessage}`;
     throw redactError(
       new ClientSecretError(
-        response.status,
-        `Creating a Realtime client secret failed with HTTP ${response.status}${detail}`,
+        answer.status,
+        `Creating a Realtime client secret failed with HTTP ${answer.status}${detail}`,
         requestId,
       ),
       [apiKey],
     );
   }
-  const secret = json as { value?: unknown; expires_at?: unknown; session?: unknown } | undefined;
+  const secret = answer.json as { value?: unknown; expires_at?: unknown; session?: unknown } | undefined;
   if (typeof secret?.value !== 'string' || typeof secret.expires_at !== 'number') {
     throw redactError(
       new ClientSecretError(
-        response.status,
+        answer.status,
         'The client secret response had no "value" / "expires_at".',
         requestId,
       ),

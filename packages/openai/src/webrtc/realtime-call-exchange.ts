@@ -1,7 +1,5 @@
-import { ServiceUnreachableError } from '@parley/core';
 import { OpenAIRealtimeError } from '../realtime/errors.js';
-import { networkFailureText } from '../shared/network-failure.js';
-import { redactCause, redactSecrets } from '../shared/redact.js';
+import { authenticatedPost } from '../shared/authenticated-post.js';
 
 /** The service's answer to a call's SDP offer. */
 export interface RealtimeCallAnswer {
@@ -31,50 +29,32 @@ export async function postRealtimeCall(options: {
   fetch: typeof globalThis.fetch;
   signal?: AbortSignal | undefined;
 }): Promise<RealtimeCallAnswer> {
-  const { url, key } = options;
-  let response: Response;
-  try {
-    response = await options.fetch(url, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/sdp' },
-      body: options.offerSdp,
-      ...(options.signal && { signal: options.signal }),
-    });
-  } catch (error) {
-    if (options.signal?.aborted) throw options.signal.reason;
-    throw new ServiceUnreachableError(
-      'the Realtime service',
-      url,
-      redactSecrets(networkFailureText(error), [key]),
-      {
-        cause: redactCause(error, [key]),
-      },
-    );
-  }
-  const text = await response.text();
-  if (response.status === 401 || response.status === 403) {
+  const answer = await authenticatedPost({
+    url: options.url,
+    key: options.key,
+    body: { sdp: options.offerSdp },
+    service: 'the Realtime service',
+    fetch: options.fetch,
+    signal: options.signal,
+  });
+  const { status, text } = answer;
+  if (status === 401 || status === 403) {
     throw new OpenAIRealtimeError(
       'realtime_auth_failed',
-      `The Realtime service refused the credentials for the call (HTTP ${response.status}). Mint a new client ` +
+      `The Realtime service refused the credentials for the call (HTTP ${status}). Mint a new client ` +
         'secret on your server (createClientSecret) and check that it may use this model.',
-      { status: response.status },
+      { status },
     );
   }
-  if (!response.ok || !text.trimStart().startsWith('v=')) {
-    let detail = '';
-    try {
-      const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
-      if (typeof message === 'string') detail = `: ${redactSecrets(message, [key])}`;
-    } catch {
-      // Not JSON: the status says enough.
-    }
+  if (!answer.ok || !text.trimStart().startsWith('v=')) {
+    const detail = answer.errorMessage === undefined ? '' : `: ${answer.errorMessage}`;
     throw new OpenAIRealtimeError(
       'realtime_sdp_exchange_failed',
-      response.ok
-        ? `The Realtime service answered the call's SDP offer without an SDP answer (HTTP ${response.status}).`
-        : `The Realtime service refused the call's SDP offer (HTTP ${response.status})${detail}.`,
-      { status: response.status },
+      answer.ok
+        ? `The Realtime service answered the call's SDP offer without an SDP answer (HTTP ${status}).`
+        : `The Realtime service refused the call's SDP offer (HTTP ${status})${detail}.`,
+      { status },
     );
   }
-  return { answerSdp: text, callId: callIdOf(response.headers.get('location')) };
+  return { answerSdp: text, callId: callIdOf(answer.headers.get('location')) };
 }

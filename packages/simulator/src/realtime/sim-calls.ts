@@ -40,9 +40,11 @@ export interface IncomingSipCallResult {
 export interface CallRoutesHost {
   /** The simulator's calls, by id. */
   readonly calls: Map<string, SimulatorCall>;
-  newCall(options: { line: 'webrtc' | 'sip' }): SimulatorCall;
+  newCall(options: { line: 'webrtc' | 'sip'; session?: Partial<WireSession> | undefined }): SimulatorCall;
   /** Whether the request carries credentials the simulator accepts. */
   authorized(request: IncomingMessage, url: URL): boolean;
+  /** The session fields bound to the ephemeral key the request carries (a minted client secret). */
+  boundSession(request: IncomingMessage): Partial<WireSession> | undefined;
   /** Opens the simulated session of a WebRTC call on its data channel. */
   attachWebRTC(call: SimulatorCall, front: WebRTCCallPeer, request: IncomingMessage): Promise<void>;
   /** Ends every connection attached to the call (its hang-up). */
@@ -174,7 +176,7 @@ async function offer(host: CallRoutesHost, request: IncomingMessage, res: Server
     error(res, 400, `The SDP offer could not be answered: ${(cause as Error).message}`);
     return;
   }
-  const call = host.newCall({ line: 'webrtc' });
+  const call = host.newCall({ line: 'webrtc', session: host.boundSession(request) });
   call.state = 'accepted';
   void host.attachWebRTC(call, front, request);
   res.writeHead(201, { 'Content-Type': 'application/sdp', Location: `/v1/realtime/calls/${call.id}` });

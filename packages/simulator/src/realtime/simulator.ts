@@ -22,6 +22,7 @@ import {
   type IncomingSipCallOptions,
   type IncomingSipCallResult,
 } from './sim-calls.js';
+import { mintClientSecret, type SimulatorClientSecret } from './sim-client-secrets.js';
 import {
   type SimulatorCall,
   SimulatorConnection,
@@ -29,6 +30,7 @@ import {
   type Transcriber,
 } from './sim-connection.js';
 import { SimulatorConversation } from './sim-conversation.js';
+import { allowBrowserCall } from './sim-cors.js';
 import { type RecordedClientEvent, SimulatorRecords } from './sim-records.js';
 import { defaultSession, effectiveSession } from './sim-session.js';
 import type { WebRTCCallPeer } from './sim-webrtc-front.js';
@@ -164,6 +166,12 @@ export interface RealtimeSimulator {
   call(callId: string): Readonly<SimulatorCall> | undefined;
   /** The HTTP root of the call endpoints, e.g. `http://127.0.0.1:1234/v1` (`baseURL` of the OpenAI clients). */
   readonly httpBaseURL: string;
+  /**
+   * The ephemeral keys minted at `POST /v1/realtime/client_secrets` (`createClientSecret`), in order. Each is accepted
+   * as a credential (also when `auth.apiKeys` lists others), and the session fields bound to it apply to the sessions
+   * it opens. Expiry is not enforced.
+   */
+  readonly clientSecrets: readonly SimulatorClientSecret[];
   /** Queues responses used, in order, by the next responses (any connection) before falling back to `brain`. */
   script(...responses: (BrainResponse | RealtimeBrain)[]): void;
   /**
@@ -239,16 +247,30 @@ function offeredProtocols(request: IncomingMessage): string[] {
   return header ? header.split(',').map((p) => p.trim()) : [];
 }
 
-function authorized(auth: SimulatorAuth, request: IncomingMessage, url: URL): boolean {
+function bearerOf(request: IncomingMessage): string | undefined {
+  return /^Bearer (.+)$/.exec(firstHeader(request.headers.authorization) ?? '')?.[1];
+}
+
+/** The OpenAI key a request carries: a bearer token, or a browser WebSocket's `openai-insecure-api-key.` subprotocol. */
+function openAIKeyOf(request: IncomingMessage): string | undefined {
+  const fromProtocol = offeredProtocols(request)
+    .find((p) => p.startsWith('openai-insecure-api-key.'))
+    ?.slice('openai-insecure-api-key.'.length);
+  return bearerOf(request) ?? fromProtocol;
+}
+
+function authorized(
+  auth: SimulatorAuth,
+  request: IncomingMessage,
+  url: URL,
+  minted: ReadonlyMap<string, SimulatorClientSecret>,
+): boolean {
   if (auth.kind === 'none') return true;
-  const bearer = /^Bearer (.+)$/.exec(firstHeader(request.headers.authorization) ?? '')?.[1];
+  const bearer = bearerOf(request);
   if (auth.kind === 'openai') {
-    const fromProtocol = offeredProtocols(request)
-      .find((p) => p.startsWith('openai-insecure-api-key.'))
-      ?.slice('openai-insecure-api-key.'.length);
-    const key = bearer ?? fromProtocol;
+    const key = openAIKeyOf(request);
     if (!key) return false;
-    return auth.apiKeys === undefined || auth.apiKeys.includes(key);
+    return auth.apiKeys === undefined || auth.apiKeys.includes(key) || minted.has(key);
   }
   const apiKey = firstHeader(request.headers['api-key']) ?? url.searchParams.get('api-key') ?? undefined;
   if (apiKey !== undefined) return auth.apiKeys === undefined || auth.apiKeys.includes(apiKey);
@@ -307,6 +329,13 @@ export async function startRealtimeSimulator(
   const scripted: (BrainResponse | RealtimeBrain)[] = [];
   const refusals: SimulatorRefusal[] = [];
   const calls = new Map<string, SimulatorCall>();
+  const minted = new Map<string, SimulatorClientSecret>();
+  const isAuthorized = (request: IncomingMessage, url: URL) => authorized(auth, request, url, minted);
+  /** The session fields bound to the ephemeral key a request carries, if the simulator minted it. */
+  const boundSession = (request: IncomingMessage): Partial<WireSession> | undefined => {
+    const key = openAIKeyOf(request);
+    return key === undefined ? undefined : minted.get(key)?.session;
+  };
   let clientEventListeners: ((event: RecordedClientEvent) => void)[] = [];
   let brain = options.brain ?? echoBrain;
   let openConnections = 0;
@@ -336,7 +365,7 @@ export async function startRealtimeSimulator(
   const peers = new Set<WebRTCCallPeer>();
   const newCall = (callOptions: {
     model?: string;
-    session?: Partial<WireSession>;
+    session?: Partial<WireSession> | undefined;
     line?: 'webrtc' | 'sip';
   }): SimulatorCall => {
     const id = `rtc_SIM${String(calls.size + 1).padStart(14, '0')}`;
@@ -364,6 +393,8 @@ export async function startRealtimeSimulator(
     transcription?: boolean;
     dialect?: SimulatorDialect;
     servicePlayback?: { sink?: (pcm24: Uint8Array) => void };
+    /** The session bound to the ephemeral key the connection was opened with. */
+    boundSession?: Partial<WireSession> | undefined;
   }): SimulatorConnection => {
     openConnections++;
     const { call } = opened;
@@ -387,7 +418,9 @@ export async function startRealtimeSimulator(
       chunkMs,
       pace,
       transcribe,
-      initialSession: options.session,
+      initialSession: opened.boundSession
+        ? (deepMerge(options.session ?? {}, opened.boundSession) as Partial<WireSession>)
+        : options.session,
       dialect: opened.dialect ?? 'ga',
       strict,
       maxBufferedBytes,
@@ -410,7 +443,8 @@ export async function startRealtimeSimulator(
   const callRoutes = {
     calls,
     newCall,
-    authorized: (request: IncomingMessage, url: URL) => authorized(auth, request, url),
+    authorized: isAuthorized,
+    boundSession,
     endCall: (call: SimulatorCall) => {
       for (const connection of connections) {
         if (connection.callId === call.id && connection.isOpen) connection.close(1000, 'call ended');
@@ -437,6 +471,16 @@ export async function startRealtimeSimulator(
   };
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const path = url.pathname.replace(/\/+$/, '');
+    if (path === `${basePath}/calls` || path.startsWith(`${basePath}/calls/`)) {
+      if (allowBrowserCall(req, res)) return;
+    }
+    if (req.method === 'POST' && path === `${basePath}/client_secrets` && auth.kind === 'openai') {
+      void mintClientSecret(req, res, isAuthorized(req, url) ? bearerOf(req) : undefined).then((secret) => {
+        if (secret) minted.set(secret.value, secret);
+      });
+      return;
+    }
     void handleCallRequest(callRoutes, req, res, url, basePath)
       .then((handled) => {
         if (!handled) answerPlainRequest(req, res, url);
@@ -448,7 +492,7 @@ export async function startRealtimeSimulator(
   });
   const answerPlainRequest = (req: IncomingMessage, res: ServerResponse, url: URL) => {
     const target = route(auth, url);
-    const status = 'status' in target ? target.status : authorized(auth, req, url) ? 426 : 401;
+    const status = 'status' in target ? target.status : isAuthorized(req, url) ? 426 : 401;
     const message =
       'status' in target ? target.message : status === 401 ? 'Unauthorized' : 'Upgrade Required';
     res.writeHead(status, { 'Content-Type': 'application/json' });
@@ -485,7 +529,7 @@ export async function startRealtimeSimulator(
       });
       return;
     }
-    if (!authorized(auth, request, url)) {
+    if (!isAuthorized(request, url)) {
       refuseUpgrade(socket, record, 401, {
         error: {
           message:
@@ -503,6 +547,7 @@ export async function startRealtimeSimulator(
         headers: record.headers,
         protocol: ws.protocol,
         model: target.model,
+        boundSession: boundSession(request),
         ...(call ? { call } : target.intent ? { transcription: true } : {}),
         dialect: target.dialect,
         // A sideband on a phone call: the service plays the audio on the line.
@@ -546,6 +591,9 @@ export async function startRealtimeSimulator(
     },
     set brain(value: RealtimeBrain) {
       brain = value;
+    },
+    get clientSecrets() {
+      return [...minted.values()];
     },
     get httpBaseURL() {
       return `http://127.0.0.1:${port}${basePath.slice(0, -'/realtime'.length)}`;

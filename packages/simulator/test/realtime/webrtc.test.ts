@@ -1,6 +1,6 @@
 import { Agent, RealtimeSession, type RealtimeSessionEvent, tool } from '@parley/core';
 import { ManualClock } from '@parley/mock';
-import { OpenAIRealtimeError } from '@parley/openai';
+import { ClientSecretError, createClientSecret, OpenAIRealtimeError } from '@parley/openai';
 import { OpenAIRealtimeWebRTCModel, type PeerConnectionLike } from '@parley/openai/webrtc';
 import { startRealtimeSimulator } from '@parley/simulator';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -29,6 +29,13 @@ function loopbackPeer(received: { packets: number; waiters: (() => void)[] }): P
   return peer as unknown as PeerConnectionLike;
 }
 
+/** A fetch that, like a browser's, throws "Illegal invocation" when called as another object's method. */
+function browserLikeFetch(this: unknown, input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  if (this !== undefined && this !== globalThis)
+    throw new TypeError("Failed to execute 'fetch': Illegal invocation");
+  return fetch(input, init);
+}
+
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
@@ -43,6 +50,7 @@ async function webrtcCall(agent: Agent) {
     clientSecret: 'ek_simulated_call_key',
     baseURL: sim.httpBaseURL,
     createPeerConnection: () => loopbackPeer(received),
+    fetch: browserLikeFetch,
   });
   const session = new RealtimeSession(agent, { model });
   cleanups.push(() => session.close());
@@ -178,5 +186,69 @@ describe('OpenAI Realtime over WebRTC against the simulator (werift on both ends
     expect(failure).toMatchObject({ code: 'realtime_auth_failed', status: 401 });
     expect(String((failure as Error).message)).not.toContain('ek_wrong');
     expect(sim.connections).toHaveLength(0);
+  });
+});
+
+describe('what a browser needs from the service to start a call', () => {
+  test("a client secret minted by the app's server opens the call, with the session bound to it", async () => {
+    const sim = await startRealtimeSimulator({ auth: { kind: 'openai', apiKeys: ['sk-app-server'] } });
+    cleanups.push(() => sim.close());
+    const secret = await createClientSecret({
+      apiKey: 'sk-app-server',
+      baseURL: sim.httpBaseURL,
+      expiresAfterSeconds: 60,
+      session: { instructions: 'Bound to the key.' },
+    });
+    expect(secret.value).toMatch(/^ek_/);
+    expect(sim.clientSecrets.map((s) => s.value)).toEqual([secret.value]);
+    const model = new OpenAIRealtimeWebRTCModel({
+      clientSecret: secret.value,
+      baseURL: sim.httpBaseURL,
+      createPeerConnection: () => loopbackPeer({ packets: 0, waiters: [] }),
+    });
+    const connection = await model.connect({ config: {} });
+    cleanups.push(() => connection.close());
+    const server = await sim.waitForConnection(0);
+    expect(server.headers.authorization).toBe(`Bearer ${secret.value}`);
+    expect(sim.call(server.callId as string)?.session.instructions).toBe('Bound to the key.');
+
+    // Only the server's standard key mints: neither an ephemeral key nor a wrong one.
+    for (const apiKey of [secret.value, 'sk-wrong']) {
+      const refused = await createClientSecret({ apiKey, baseURL: sim.httpBaseURL }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ClientSecretError);
+      expect(refused).toMatchObject({ status: 401 });
+    }
+  });
+
+  test('the calls endpoint answers a cross-origin preflight and lets the page read the call id', async () => {
+    const sim = await startRealtimeSimulator();
+    cleanups.push(() => sim.close());
+    const preflight = await fetch(`${sim.httpBaseURL}/realtime/calls`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'http://127.0.0.1:5173',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,content-type',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toBe(
+      'authorization, content-type',
+    );
+    // A refused offer is readable by the page too (its error message), as is an answer's Location.
+    const refused = await fetch(`${sim.httpBaseURL}/realtime/calls`, {
+      method: 'POST',
+      headers: {
+        Origin: 'http://127.0.0.1:5173',
+        Authorization: 'Bearer ek_x',
+        'Content-Type': 'text/plain',
+      },
+      body: 'v=0',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    expect(refused.headers.get('access-control-expose-headers')).toContain('Location');
   });
 });

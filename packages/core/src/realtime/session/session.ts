@@ -3,6 +3,7 @@ import { brand } from '../../brand.js';
 import { UserError } from '../../errors.js';
 import { errorText } from '../../logger.js';
 import { copyUsage, type Usage } from '../../usage.js';
+import type { RealtimeAudioFormat } from '../audio.js';
 import { isDtmfDigit } from '../dtmf.js';
 import type {
   ContextAppendKind,
@@ -37,6 +38,12 @@ import type { PendingApproval } from './tools/approvals.js';
 
 export type { GenerateResponseOptions } from './responses/response-generation.js';
 
+/** The audio formats of the app's side of a session: what `sendAudio` takes and what `audio` events carry. */
+export interface SessionAudioFormats {
+  readonly input: RealtimeAudioFormat;
+  readonly output: RealtimeAudioFormat;
+}
+
 /**
  * A live voice conversation with an agent over a {@link RealtimeModel}. The session owns what it acquires
  * (connection, listener, tool and guardrail tasks, pending approvals, event iterators) and releases all of
@@ -58,6 +65,7 @@ export class RealtimeSession<TContext = unknown>
   }
 
   readonly #parts: SessionParts<TContext>;
+  readonly #audioFormats: SessionAudioFormats;
 
   /**
    * Creates a session for `agent`. Options are validated here: a bad option throws a `UserError` with
@@ -65,6 +73,11 @@ export class RealtimeSession<TContext = unknown>
    */
   constructor(agent: Agent<TContext>, options: RealtimeSessionOptions<TContext>) {
     this.#parts = assembleSession(agent, resolveSessionOptions(agent, options));
+    const { config } = this.#parts.options;
+    this.#audioFormats = Object.freeze({
+      input: config.inputAudioFormat ?? 'pcm16',
+      output: config.outputAudioFormat ?? 'pcm16',
+    });
   }
 
   // ── state ──────────────────────────────────────────────────────────────────────────────────
@@ -101,6 +114,16 @@ export class RealtimeSession<TContext = unknown>
   get confirmedConfig(): Readonly<RealtimeSessionConfig> | undefined {
     const confirmed = this.#parts.state.connection?.confirmedConfig;
     return confirmed && Object.freeze(structuredClone(confirmed));
+  }
+
+  /**
+   * The audio formats of the app's side of the session, for its whole life: what `sendAudio` takes (`input`) and
+   * what `audio` events carry (`output`). They are `config.inputAudioFormat` / `config.outputAudioFormat` (default
+   * `pcm16`: PCM16 at 24 kHz, mono); where the provider's own formats differ, the session converts, so these are
+   * the only ones the app meets. A frozen object.
+   */
+  get audioFormats(): SessionAudioFormats {
+    return this.#audioFormats;
   }
 
   /** The conversation so far: frozen snapshots, in order. */
