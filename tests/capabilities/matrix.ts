@@ -1,4 +1,4 @@
-import type { CapabilityStatus, ConformanceReport } from '@parley/conformance';
+import { type CapabilityStatus, type ConformanceReport, harnessSkips } from '@parley/conformance';
 import type { RealtimeCapability } from '@parley/core';
 import type { MatrixColumn } from './runs.js';
 
@@ -40,13 +40,15 @@ export function renderMatrix(
       (capability) => `| \`${capability}\` | ${columns.map((_, i) => cell(i, capability)).join(' | ')} |`,
     ),
     '',
-    'Conformance runs behind it (scenarios passed / skipped for a capability not declared):',
+    'Conformance runs behind it (scenarios passed / skipped for a capability not declared, or where the harness cannot script the scenario):',
     '',
     ...columns.flatMap((column, i) =>
       column.runs.map((run, j) => {
-        const results = reports[i]?.[j]?.results ?? [];
+        const report = reports[i]?.[j];
+        const results = report?.results ?? [];
         const count = (status: string) => results.filter((r) => r.status === status).length;
-        return `- ${run.name}: ${count('pass')} passed, ${count('skip')} skipped`;
+        const byHarness = report ? harnessSkips(report).length : 0;
+        return `- ${run.name}: ${count('pass')} passed, ${count('skip')} skipped${byHarness > 0 ? ` (${byHarness} by the harness)` : ''}`;
       }),
     ),
     '',

@@ -18,7 +18,10 @@ import { liveURL } from './urls.js';
 /** Options of {@link AzureOpenAILiveModel}: where and as whom, plus the GPT-Live options that are not about that. */
 export interface AzureOpenAILiveModelOptions
   extends AzureOpenAIConnectionOptions,
-    Omit<OpenAILiveModelOptions, 'apiKey' | 'apiKeyProvider' | 'authHeader' | 'model' | 'url' | 'headers'> {}
+    Omit<
+      OpenAILiveModelOptions,
+      'apiKey' | 'apiKeyProvider' | 'authHeader' | 'model' | 'url' | 'headers' | 'sessionId'
+    > {}
 
 const MODEL_OPTIONS = optionKeys<AzureOpenAILiveModelOptions>('AzureOpenAILiveModelOptions', {
   ...CONNECTION_OPTION_KEYS,

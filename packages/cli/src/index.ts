@@ -14,6 +14,7 @@ export { main } from './main.js';
 export type { Output } from './output.js';
 export { PHONE_PROVIDERS, type PhoneProviderName } from './phone/phone-provider.js';
 export { type PhoneCallOptions, type PhoneCallSummary, runPhoneCall } from './phone/run-phone-call.js';
+export { runSipPhoneCall } from './phone/run-sip-call.js';
 export type { RealtimeProviderName } from './providers/realtime-target.js';
 export {
   DEFAULT_DEMO_MEMORY_DIR,

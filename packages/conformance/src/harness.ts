@@ -25,7 +25,10 @@ export type HarnessOutput =
   /** A function call. `callId` defaults to one the adapter's backend assigns. */
   | { type: 'function_call'; name: string; arguments?: Record<string, unknown>; callId?: string };
 
-/** What the model does in one response. */
+/**
+ * What the model does in one response. Only a model declaring `compoundResponses` is scripted a compound one (see
+ * {@link isCompoundResponse}).
+ */
 export interface HarnessResponse {
   /** The response's output items, in order. */
   output: HarnessOutput[];
@@ -34,6 +37,21 @@ export interface HarnessResponse {
    * make everything else (tool outputs, cancels) happen before `response_done`.
    */
   hold?: boolean;
+}
+
+/**
+ * Whether `response` needs the `compoundResponses` capability: more than one message, or anything after its function
+ * calls (further output, or `hold`, which keeps it open around them). Without the capability a response is one
+ * message, or function calls that end it (after a message or not).
+ */
+export function isCompoundResponse(response: HarnessResponse): boolean {
+  const { output } = response;
+  const firstCall = output.findIndex((o) => o.type === 'function_call');
+  return (
+    output.filter((o) => o.type === 'message').length > 1 ||
+    (firstCall >= 0 &&
+      (response.hold === true || output.slice(firstCall).some((o) => o.type !== 'function_call')))
+  );
 }
 
 /** Which commands {@link RealtimeHarness.waitForCommand} waits for: a type, or a predicate. */
@@ -102,15 +120,22 @@ export interface RealtimeHarness {
    * Implemented where the model declares `userTranscription`.
    */
   cutMidTranscription?(partial: string): Promise<void>;
-  /** The backend reports an error that answers no request. */
-  emitError(error: { code: string; message: string }): Promise<void>;
-  /** The backend refuses the next response request with this error, echoing its request id. */
-  refuseNextResponse(error: { code: string; message: string }): Promise<void>;
+  /**
+   * The backend reports an error that answers no request, and the connection stays open. Implemented where the model
+   * declares `recoverableErrors` (a provider whose every failure ends the connection has no such error).
+   */
+  emitError?(error: { code: string; message: string }): Promise<void>;
+  /**
+   * The backend refuses the next response request with this error, echoing its request id. Implemented where the
+   * model declares `recoverableErrors`.
+   */
+  refuseNextResponse?(error: { code: string; message: string }): Promise<void>;
   /**
    * The backend refuses the next response request as the provider refuses one that collides with an active
    * response: with the provider's own error, naming no request (where the provider's collision error does).
+   * Implemented where the model declares `recoverableErrors`.
    */
-  collideNextResponse(): Promise<void>;
+  collideNextResponse?(): Promise<void>;
   /** The backend drops the connection (the adapter must report `connection_status: disconnected`). */
   disconnect(): Promise<void>;
   /**
@@ -122,8 +147,7 @@ export interface RealtimeHarness {
   failFatally?(): Promise<{ code: string }>;
   /**
    * The backend withdraws the function call `callId` it made (the provider's tool-call cancellation, the seam's
-   * `function_call_cancelled`). Implemented where the protocol can cancel a tool call; a scenario that needs it is
-   * skipped elsewhere.
+   * `function_call_cancelled`). Implemented where the model declares `toolCallCancellation`.
    */
   cancelToolCall?(callId: string): Promise<void>;
   /**

@@ -1,16 +1,19 @@
 export { codeRegion } from './code-region.js';
-export type {
-  CommandMatch,
-  HarnessOutput,
-  HarnessResponse,
-  RealtimeHarness,
-  RealtimeHarnessFactory,
+export { type EscapeWatch, escapeWatch } from './escape-watch.js';
+export {
+  type CommandMatch,
+  type HarnessOutput,
+  type HarnessResponse,
+  isCompoundResponse,
+  type RealtimeHarness,
+  type RealtimeHarnessFactory,
 } from './harness.js';
 export {
   type CapabilityStatus,
   type CapabilityVerdict,
   type ConformanceReport,
   formatReport,
+  harnessSkips,
 } from './report.js';
 export { type CapabilityProbe, type ConformanceOptions, judgeCapabilities, runConformance } from './run.js';
 export {

@@ -36,6 +36,14 @@ export interface ConformanceReport {
   readonly ok: boolean;
 }
 
+/**
+ * The scenarios of `report` its harness skipped (it could not script what they need), as opposed to those skipped for
+ * a capability the model does not declare. A complete harness has none: every skip is then a capability's.
+ */
+export function harnessSkips(report: ConformanceReport): ScenarioResult[] {
+  return report.results.filter((result) => result.status === 'skip' && result.missing === undefined);
+}
+
 const SYMBOL: Record<ScenarioResult['status'], string> = { pass: '✔', skip: '-', fail: '✘' };
 
 /** A plain-text rendering of `report`, one line per scenario and per capability, for logs and CI output. */

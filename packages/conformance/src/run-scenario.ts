@@ -11,6 +11,11 @@ export interface ScenarioResult {
   readonly status: ScenarioStatus;
   /** Why it was skipped (the capabilities it needs) or how it failed (the assertion's message). */
   readonly reason?: string;
+  /**
+   * For a skip: the capabilities the model does not declare that the scenario needs. Absent on a skip the harness
+   * caused (it cannot script what the scenario needs): see `harnessSkips`.
+   */
+  readonly missing?: readonly RealtimeCapability[];
   /** What a failing scenario threw. */
   readonly error?: unknown;
   readonly durationMs: number;
@@ -64,7 +69,7 @@ export async function runScenario(
   options: RunScenarioOptions = {},
 ): Promise<ScenarioResult> {
   const started = performance.now();
-  const result = (status: ScenarioStatus, details: { reason?: string; error?: unknown } = {}) => ({
+  const result = (status: ScenarioStatus, details: Outcome = {}) => ({
     scenario: scenario.name,
     status,
     ...details,
@@ -87,16 +92,23 @@ export async function runScenario(
   return result(outcome.status, outcome);
 }
 
+interface Outcome {
+  reason?: string;
+  error?: unknown;
+  missing?: readonly RealtimeCapability[];
+}
+
 async function runOn(
   harness: RealtimeHarness,
   scenario: ConformanceScenario,
   timeoutMs: number,
-): Promise<{ status: ScenarioStatus; reason?: string; error?: unknown }> {
+): Promise<Outcome & { status: ScenarioStatus }> {
   const missing = missingCapabilities(scenario, harness);
   if (missing.length > 0) {
     return {
       status: 'skip',
       reason: `needs ${missing.join(', ')}, which provider "${harness.model.provider}" does not declare`,
+      missing,
     };
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -110,7 +122,9 @@ async function runOn(
     await Promise.race([scenario.run(harness), timeout]);
     return { status: 'pass' };
   } catch (error) {
-    if (error instanceof ScenarioSkippedError) return { status: 'skip', reason: error.message };
+    if (error instanceof ScenarioSkippedError) {
+      return { status: 'skip', reason: error.message, ...(error.missing && { missing: error.missing }) };
+    }
     return { status: 'fail', reason: messageOf(error), error };
   } finally {
     clearTimeout(timer);

@@ -47,13 +47,21 @@ export function scenarioCovers(scenario: ConformanceScenario, capability: Realti
   return scenario.requires.includes(capability) || (scenario.exercises?.includes(capability) ?? false);
 }
 
-/** Thrown by a scenario whose harness cannot script what it needs: the scenario is reported skipped, with `reason`. */
+/**
+ * Thrown by a scenario that cannot run: the scenario is reported skipped, with `reason`. `missing` names the
+ * capabilities whose absence stops it (where its premise depends on which of several the model declares); without
+ * it, the skip is the harness's: it cannot script what the scenario needs.
+ */
 export class ScenarioSkippedError extends ParleyError {
   static {
     brand(ScenarioSkippedError, 'conformance.ScenarioSkippedError');
   }
 
-  constructor(reason: string) {
+  /** The capabilities the model does not declare that the scenario needs; absent for a harness's skip. */
+  readonly missing: readonly RealtimeCapability[] | undefined;
+
+  constructor(reason: string, options: { missing?: readonly RealtimeCapability[] } = {}) {
     super('conformance_skipped', reason);
+    this.missing = options.missing;
   }
 }

@@ -11,6 +11,7 @@ import {
 } from '@parley/core';
 import { brand } from '@parley/core/internal';
 import type { RealtimeHarness } from './harness.js';
+import { ScenarioSkippedError } from './scenario.js';
 
 /** How long a scenario waits for something that should happen promptly. */
 export const WAIT_MS = 3000;
@@ -201,4 +202,11 @@ export function audioMsOf(events: EventRecorder, itemId: string): number {
     .filter((e) => e.itemId === itemId)
     .reduce((sum, e) => sum + e.data.byteLength, 0);
   return pcm16DurationMs(bytes);
+}
+
+/** The skip of a harness without `methods` although its model declares `recoverableErrors`. */
+export function cannotReportErrors(harness: RealtimeHarness, methods: string): ScenarioSkippedError {
+  return new ScenarioSkippedError(
+    `the harness of provider "${harness.model.provider}" cannot report a recoverable error (no ${methods})`,
+  );
 }

@@ -22,6 +22,9 @@ export const NO_CAPABILITIES: RealtimeCapabilities = {
   commitStartsResponse: false,
   responseInstructions: false,
   servicePlayback: false,
+  recoverableErrors: false,
+  compoundResponses: false,
+  toolCallCancellation: false,
 };
 
 /**

@@ -1,6 +1,7 @@
 import {
   type ConformanceScenario,
   formatReport,
+  harnessSkips,
   runConformance,
   ScenarioSkippedError,
 } from '@parley/conformance';
@@ -75,6 +76,37 @@ test('a scenario whose harness cannot script it reports itself skipped, with its
   expect(report.capabilities.find((v) => v.capability === 'userTranscription')?.status).not.toBe('failing');
   expect(report.ok).toBe(true);
   expect(log.filter((l) => l === 'dispose')).toHaveLength(2);
+});
+
+test('harnessSkips lists the skips of a harness that cannot script a scenario, not those for a missing capability', async () => {
+  const report = await runConformance(() => inertHarness({ userTranscription: true }, []), {
+    probeUndeclared: false,
+    scenarios: [
+      scenario('needs truncation', ['messageTruncation'], () => true, []),
+      {
+        name: 'nothing answers',
+        requires: [],
+        run: async () => {
+          throw new ScenarioSkippedError('nothing answers a commit', {
+            missing: ['commitStartsResponse', 'responseRequests'],
+          });
+        },
+      },
+      {
+        name: 'unscriptable',
+        requires: ['userTranscription'],
+        run: async () => {
+          throw new ScenarioSkippedError('the harness cannot cut a connection mid-transcription');
+        },
+      },
+    ],
+  });
+  expect(report.results.map((r) => [r.scenario, r.status, r.missing])).toEqual([
+    ['needs truncation', 'skip', ['messageTruncation']],
+    ['nothing answers', 'skip', ['commitStartsResponse', 'responseRequests']],
+    ['unscriptable', 'skip', undefined],
+  ]);
+  expect(harnessSkips(report).map((r) => r.scenario)).toEqual(['unscriptable']);
 });
 
 test('a declared capability whose scenario fails fails the run, even when every other scenario passes', async () => {

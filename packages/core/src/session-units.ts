@@ -25,7 +25,10 @@ export {
   toolFollowUpStrategy,
   turnDetectionStrategy,
 } from './realtime/session/capability-strategies.js';
+export { ResponseEvents, type ResponseEventsPort } from './realtime/session/events/response-events.js';
 export { resolveSessionOptions } from './realtime/session/options.js';
+export { ContentDelivery, type ContentDeliveryPort } from './realtime/session/playback/content-delivery.js';
+export { MessageOrder } from './realtime/session/playback/message-order.js';
 export { assembleSession, type SessionParts } from './realtime/session/session-assembly.js';
 export { ParallelToolCalls } from './realtime/session/tools/parallel-tool-calls.js';
 export { ToolExecutor, type ToolExecutorPort } from './realtime/session/tools/tool-executor.js';

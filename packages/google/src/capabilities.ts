@@ -8,7 +8,9 @@ import type { ResolvedGeminiOptions } from './options.js';
  * content interrupts the model's turn. The end of the user's activity starts the answer by itself. Instructions for
  * one response can only join the context. Instructions and tools change only with a new `setup`, which the adapter
  * sends by resuming the session; resumption handles are the session's resume tokens: all only where session
- * resumption is on.
+ * resumption is on. It has no error message (every failure closes the connection: no recoverable errors), and a
+ * model turn is one message, or tool calls that end it (no compound responses). It withdraws calls
+ * (`toolCallCancellation`).
  */
 export function geminiCapabilities(options: ResolvedGeminiOptions): RealtimeCapabilities {
   return {
@@ -27,5 +29,8 @@ export function geminiCapabilities(options: ResolvedGeminiOptions): RealtimeCapa
     commitStartsResponse: true,
     responseInstructions: false,
     sessionResumption: options.sessionResumption,
+    recoverableErrors: false,
+    compoundResponses: false,
+    toolCallCancellation: true,
   };
 }

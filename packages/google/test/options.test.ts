@@ -58,7 +58,7 @@ describe('GeminiLiveModel options, checked before any socket', () => {
     ).toThrow(/Unknown option 'vertex\.token'.*vertex\.accessToken/);
   });
 
-  it('declares what the protocol offers: no truncation, deletion, ephemeral responses or acknowledgements', () => {
+  it('declares what the protocol offers: no truncation, deletion, ephemeral responses, acknowledgements, recoverable errors or compound responses', () => {
     expect(new GeminiLiveModel({ apiKey: 'k' }).capabilities).toEqual({
       ephemeralResponse: false,
       messageTruncation: false,
@@ -75,6 +75,9 @@ describe('GeminiLiveModel options, checked before any socket', () => {
       commitStartsResponse: true,
       responseInstructions: false,
       sessionResumption: true,
+      recoverableErrors: false,
+      compoundResponses: false,
+      toolCallCancellation: true,
     });
     const fixed = new GeminiLiveModel({ apiKey: 'k', sessionResumption: false }).capabilities;
     expect([fixed.mutableInstructions, fixed.mutableTools, fixed.sessionResumption]).toEqual([

@@ -1,67 +1,3 @@
-export type {
-  JsonObject,
-  LiveAppendKind,
-  LiveAudioFormat,
-  LiveBackendItem,
-  LiveBackendResponse,
-  LiveBackendStreamEvent,
-  LiveCloseReason,
-  LiveContextAppended,
-  LiveDecisionItemCreated,
-  LiveDecisionItemDeleted,
-  LiveDecisionMessage,
-  LiveDecisionQuestion,
-  LiveDecisionTrigger,
-  LiveDelegationConfig,
-  LiveDelegationCreated,
-  LiveDelegationTarget,
-  LiveErrorEvent,
-  LiveFixturePlayed,
-  LiveFixturePlaying,
-  LiveFunctionTool,
-  LiveHostedTool,
-  LiveInfoEvent,
-  LiveInitialItem,
-  LiveInputAudioMuted,
-  LiveInputAudioReflection,
-  LiveInputAudioUnmuted,
-  LiveOutputAudioDelta,
-  LiveResponseEvent,
-  LiveResponsesBackend,
-  LiveServerEvent,
-  LiveServerEventBase,
-  LiveSessionClosed,
-  LiveSessionConfig,
-  LiveSessionResource,
-  LiveSessionStarted,
-  LiveSessionUpdated,
-  LiveTimelineSpan,
-  LiveTranscriptDelta,
-  LiveTransportEvent,
-  LiveUsage,
-  LiveUsageUpdated,
-  LiveVoice,
-  WireContentPart,
-  WireError,
-  WireItem,
-  WireResponseCreateParams,
-} from '@parley/openai/wire';
-export {
-  WIRE_CLIENT_EVENT_TYPES,
-  WIRE_SERVER_EVENT_TYPES,
-  type WireClientEvent,
-  type WireClientEventFields,
-  type WireClientEventType,
-  type WireContentIds,
-  type WireRateLimit,
-  type WireResponse,
-  type WireResponsePart,
-  type WireServerEvent,
-  type WireServerEventFields,
-  type WireServerEventType,
-  type WireTranscriptionUsage,
-  type WireUsage,
-} from '@parley/openai/wire';
 export type { HarnessTransport } from '@parley/transport/testing';
 export type { GeminiScriptedOutput, GeminiScriptedTurn } from './gemini/gemini-script.js';
 export { GeminiSimSession } from './gemini/gemini-sim-session.js';
@@ -88,7 +24,7 @@ export {
 } from './live/live-harness.js';
 export type { LiveTranscriber } from './live/live-listener.js';
 export type { LiveSimulatorDelegation, LiveSimulatorSession } from './live/live-sim-session.js';
-export type { LiveSimulatorSocket } from './live/live-sim-socket.js';
+export type { LiveSessionPeer, LiveSimulatorSocket } from './live/live-sim-socket.js';
 export {
   type LiveRecordedClientEvent,
   type LiveSimulator,
@@ -96,6 +32,13 @@ export {
   type LiveUpgradeRecord,
   startLiveSimulator,
 } from './live/live-simulator.js';
+export type {
+  LiveIncomingSipCallOptions,
+  LiveIncomingSipCallResult,
+  LivePhoneLine,
+  LiveSimulatorCall,
+  LiveSimulatorCallControl,
+} from './live/live-sip.js';
 export {
   type BrainMessage,
   type BrainOutput,
@@ -141,6 +84,7 @@ export {
   type SimulatorHarnessOptions,
 } from './realtime/simulator-harness.js';
 export { FastForwardClock, type FastForwardClockOptions } from './shared/fast-forward-clock.js';
+export { SimulatorHarnessBase } from './shared/harness-base.js';
 export { DEFAULT_PACE, type SimulatorPace, type SimulatorPacing } from './shared/pace.js';
 export { decodeSpeechTexts, type SpeechAudioOptions, silenceAudio, speechAudio } from './shared/sim-audio.js';
 export type { SimulatorServiceError } from './shared/sim-errors.js';

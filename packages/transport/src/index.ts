@@ -30,6 +30,7 @@ export {
 } from './open-socket.js';
 export {
   type ConnectFailure,
+  type EventSink,
   type SocketCodec,
   SocketConnection,
   type SocketConnectionSettings,

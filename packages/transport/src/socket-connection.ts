@@ -5,8 +5,8 @@ import { ConnectPhase } from './connect-phase.js';
 import { type ResolvedKeepalive, startKeepalive } from './keepalive.js';
 import {
   frameText,
-  isNodeBuffer,
   listenToSocket,
+  NodeBuffer,
   type NodeTextFrame,
   reportListenerError,
   upgradeStatus,
@@ -35,19 +35,28 @@ export interface ConnectFailure {
 }
 
 /**
+ * Where a codec hands the events it decodes: `deliver` is the subscriber itself while exactly one listens and nothing
+ * is held back (so a delta reaches it with no call in between), else the skeleton's `emit` (backlog, several
+ * listeners). A listener that throws is reported as an `EventTarget` reports it, and the socket keeps being read.
+ */
+export interface EventSink {
+  readonly deliver: (event: RealtimeEvent) => void;
+}
+
+/**
  * The codec side of a connection: what the skeleton hands to the protocol (frames, the socket opening, the end) and
  * what it asks of it (the errors that name a failed connect).
  */
 export interface SocketCodec {
   /** The socket opened (the upgrade succeeded): a protocol that starts its session by a message sends it here. */
   opened?(): void;
-  /** One text frame from the peer. */
-  frame(text: string): void;
+  /** One text frame from the peer; a hot event it decodes (a delta) may go to `sink`, any event to `emit`. */
+  readonly frame: (text: string, sink: EventSink) => void;
   /**
    * One text frame as a `ws` socket hands it over (UTF-8 bytes, not decoded yet); without it the skeleton decodes
-   * the bytes and calls `frame`.
+   * the bytes and calls `frame`. Called unbound (an arrow property, or a bound function).
    */
-  frameBytes?(bytes: NodeTextFrame): void;
+  readonly frameBytes?: ((bytes: NodeTextFrame, sink: EventSink) => void) | undefined;
   /** The connection stopped (lost, or its socket closed): end what is half-done (a segment, a turn). */
   stopped?(): void;
   /** The error `connect()` rejects with when the socket closed or failed before the session was ready. */
@@ -95,6 +104,8 @@ export class SocketConnection {
   #listeners: ((event: RealtimeEvent) => void)[] = [];
   /** Events emitted before anyone subscribed; delivered to the first subscriber. */
   #backlog: RealtimeEvent[] | undefined = [];
+  /** What the codec hands its events to (see {@link EventSink}); kept current by `onEvent` and its unsubscribe. */
+  readonly #sink: { deliver: (event: RealtimeEvent) => void } = { deliver: (event) => this.emit(event) };
   #closed: Promise<void> | undefined;
   #resolveClosed: (() => void) | undefined;
   /** The owner's `close()` (or a failed connect) started the close: its end is not reported. */
@@ -140,24 +151,30 @@ export class SocketConnection {
         queueMicrotask(() => {
           const pending = this.#backlog ?? [];
           this.#backlog = undefined;
-          for (const event of pending) this.#dispatch(event);
+          this.#aim();
+          for (const event of pending) this.emit(event);
         });
       }
     }
+    this.#aim();
     return () => {
       this.#listeners = this.#listeners.filter((l) => l !== listener);
+      this.#aim();
     };
   }
 
-  emit(event: RealtimeEvent): void {
+  /** Points the codec's sink at the one listener where that is safe, else at `emit`. */
+  #aim(): void {
+    const only = this.#backlog === undefined && this.#listeners.length === 1 ? this.#listeners[0] : undefined;
+    this.#sink.deliver = only ?? this.emit;
+  }
+
+  /** Hands `event` to every listener (held back until the first one subscribes); an arrow, so it serves as a sink. */
+  readonly emit = (event: RealtimeEvent): void => {
     if (this.#backlog !== undefined) {
       this.#backlog.push(event);
       return;
     }
-    this.#dispatch(event);
-  }
-
-  #dispatch(event: RealtimeEvent): void {
     for (const listener of this.#listeners) {
       try {
         listener(event);
@@ -165,7 +182,7 @@ export class SocketConnection {
         reportListenerError(error);
       }
     }
-  }
+  };
 
   // --- writing ---
 
@@ -363,15 +380,26 @@ export class SocketConnection {
     const text = frameText(event.data);
     if (text === undefined) return;
     if (this.#settings.rawEvents) this.#emitRaw(text);
-    this.#codec.frame(text);
+    try {
+      this.#codec.frame(text, this.#sink);
+    } catch (error) {
+      // The one listener, reached through the sink, threw: reported, and the socket is still read.
+      reportListenerError(error);
+    }
   };
 
   /** A `ws` socket's frame: a text frame as its bytes (a `Buffer`), else what the WHATWG interface would carry. */
   readonly #onNodeMessage = (data: unknown, isBinary?: boolean): void => {
     const { frameBytes } = this.#codec;
-    if (isBinary === false && isNodeBuffer(data) && frameBytes && !this.#settings.rawEvents) {
-      frameBytes(data);
-      return;
+    if (isBinary === false && frameBytes && NodeBuffer !== undefined && data instanceof NodeBuffer) {
+      if (!this.#settings.rawEvents) {
+        try {
+          frameBytes(data as NodeTextFrame, this.#sink);
+        } catch (error) {
+          reportListenerError(error);
+        }
+        return;
+      }
     }
     this.#onMessage({ data });
   };

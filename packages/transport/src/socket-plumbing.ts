@@ -52,7 +52,12 @@ export interface NodeTextFrame extends Uint8Array {
   toString(encoding?: 'utf8' | 'latin1'): string;
 }
 
-const NodeBuffer = (globalThis as { Buffer?: { isBuffer(value: unknown): boolean } }).Buffer;
+/** Node's `Buffer` class; `undefined` outside Node. */
+export const NodeBuffer = (
+  globalThis as {
+    Buffer?: (abstract new (...args: never[]) => NodeTextFrame) & { isBuffer(value: unknown): boolean };
+  }
+).Buffer;
 
 /** `true` for a Node `Buffer`. */
 export function isNodeBuffer(data: unknown): data is NodeTextFrame {

@@ -7,7 +7,7 @@ import {
   type SocketEventMap,
   type WebSocketLike,
 } from '@parley/transport';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 
 type Listener = (event: never) => void;
 
@@ -84,8 +84,10 @@ function setup(options: { rawEvents?: boolean } = {}) {
   let link!: SocketConnection;
   const codec: SocketCodec = {
     opened: () => link.transmit('start', '{"type":"start"}'),
-    frame: (text) => {
+    frame: (text, sink) => {
       if (text === 'ready') link.ready();
+      else if (text.startsWith('sink:'))
+        sink.deliver({ type: 'text_delta', responseId: 'r', itemId: 'i', delta: text.slice(5) });
       else link.emit({ type: 'text_delta', responseId: 'r', itemId: 'i', delta: text });
     },
     stopped: () => stopped.push('stopped'),
@@ -133,6 +135,54 @@ describe('SocketConnection', () => {
     expect(rig.events).toEqual([]);
     await Promise.resolve();
     expect(rig.events.map((e) => e.type)).toEqual(['text_delta', 'connection_status']);
+  });
+
+  test('what the codec hands its sink reaches the listeners in order: after the backlog, one listener or several', async () => {
+    const rig = setup();
+    const ready = rig.link.waitUntilReady(undefined);
+    rig.socket.open();
+    rig.socket.receive('sink:early');
+    rig.socket.receive('ready');
+    await ready;
+    rig.listen();
+    rig.socket.receive('sink:queued');
+    await Promise.resolve();
+    rig.socket.receive('sink:one');
+    const second: string[] = [];
+    const off = rig.link.onEvent((e) => e.type === 'text_delta' && second.push(e.delta));
+    rig.socket.receive('sink:two');
+    off();
+    rig.socket.receive('sink:three');
+    const deltas = rig.events.flatMap((e) => (e.type === 'text_delta' ? [e.delta] : []));
+    expect(deltas).toEqual(['early', 'queued', 'one', 'two', 'three']);
+    expect(second).toEqual(['two']);
+  });
+
+  test('a listener that throws on what the codec handed its sink is reported; the socket is still read', async () => {
+    const reported: unknown[] = [];
+    vi.stubGlobal('reportError', (error: unknown) => reported.push(error));
+    try {
+      const rig = setup();
+      const ready = rig.link.waitUntilReady(undefined);
+      rig.socket.open();
+      rig.socket.receive('ready');
+      await ready;
+      const heard: string[] = [];
+      // The one listener: the sink hands it events directly.
+      rig.link.onEvent((e) => {
+        if (e.type !== 'text_delta') return;
+        heard.push(e.delta);
+        if (e.delta === 'boom') throw new Error('listener failed');
+      });
+      await Promise.resolve();
+      rig.socket.receive('sink:boom');
+      rig.socket.receive('sink:after');
+      expect(heard).toEqual(['boom', 'after']);
+      expect(reported).toEqual([new Error('listener failed')]);
+      expect(rig.link.status).toBe('open');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   test('a write to a socket that stopped being open throws; disconnected is reported after send returns', async () => {

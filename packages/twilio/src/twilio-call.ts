@@ -32,7 +32,9 @@ export type TwilioSessionSource<TContext> =
 export interface TwilioCallOptions {
   /**
    * What a DTMF digit also becomes, besides the `dtmf` event: the text of a user message sent to the session
-   * (`sendMessage`, which asks for a response). Return `undefined` to send nothing for a digit. Default: nothing.
+   * (`sendMessage`, which asks for a response), or, to a model that takes its turns by itself (GPT-Live), commentary
+   * it speaks about (`appendContext('commentary', …)`). Return `undefined` to send nothing for a digit. Default:
+   * nothing.
    */
   dtmfMessage?: (digit: string) => string | undefined;
   /** Close the session when the call ends. Default `true` (the call owns its session). */
@@ -343,7 +345,10 @@ export class TwilioCall<TContext = unknown> {
     const text = this.#options.dtmfMessage?.(digit);
     if (text === undefined || !session || session.status !== 'connected') return;
     try {
-      session.sendMessage(text);
+      // A model that takes its turns by itself (no response requests) takes the key as context to speak about.
+      const { responseRequests, contextAppends } = session.capabilities;
+      if (!responseRequests && contextAppends) session.appendContext('commentary', text);
+      else session.sendMessage(text);
     } catch (error) {
       this.#fail('dtmf_not_sent', error, false);
     }

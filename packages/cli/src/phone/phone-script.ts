@@ -1,19 +1,20 @@
 import { Agent, tool } from '@parley/core';
-import type { BrainResponse, GeminiScriptedTurn } from '@parley/simulator';
+import { MockModel } from '@parley/mock';
+import type { BrainResponse, GeminiScriptedTurn, LiveReaction } from '@parley/simulator';
 import { z } from 'zod';
+
+const checkPrescription = tool({
+  name: 'check_prescription',
+  description: 'Whether a prescription is ready for pickup',
+  parameters: z.object({ prescriptionId: z.string() }),
+  execute: ({ prescriptionId }) => ({ prescriptionId, ready: true, counter: 2 }),
+});
 
 /** The phone demo's agent: a pharmacy line with one tool. */
 export const pharmacyAgent = new Agent({
   name: 'Pharmacy',
   instructions: 'You answer the phone for a pharmacy. Be brief.',
-  tools: [
-    tool({
-      name: 'check_prescription',
-      description: 'Whether a prescription is ready for pickup',
-      parameters: z.object({ prescriptionId: z.string() }),
-      execute: ({ prescriptionId }) => ({ prescriptionId, ready: true, counter: 2 }),
-    }),
-  ],
+  tools: [checkPrescription],
 });
 
 /** The tool call the model makes first. */
@@ -41,6 +42,39 @@ export const GEMINI_PHONE_SCRIPT: readonly GeminiScriptedTurn[] = [
   { outputs: [{ type: 'call', name: CALL.name, args: { ...CALL.arguments } }] },
   ...ANSWERS.map((answer): GeminiScriptedTurn => ({ outputs: [{ type: 'speech', ...answer }] })),
 ];
+
+/** GPT-Live's voice front: it talks and listens, and delegates what needs the pharmacy's data. */
+export const pharmacyVoice = new Agent({
+  name: 'Pharmacy',
+  instructions:
+    'You answer the phone for a pharmacy. Be brief. Delegate anything that needs prescription data.',
+});
+
+/** GPT-Live's delegated backend: the same tool, run by the session's Runner on a scripted text model. */
+export function pharmacyBackend(): Agent {
+  return new Agent({
+    name: 'Pharmacy backend',
+    instructions: 'Use the tools; answer in one short sentence the voice can say.',
+    model: new MockModel([
+      MockModel.toolCall(CALL.name, { ...CALL.arguments }),
+      MockModel.text(ANSWERS[0].text),
+    ]),
+    tools: [checkPrescription],
+  });
+}
+
+/**
+ * The same call as the GPT-Live simulator plays it: the voice delegates the first question (it acknowledges, then
+ * says the backend's answer), answers the barge-in itself, and speaks about the key the caller pressed.
+ */
+export const LIVE_PHONE_SCRIPT: readonly LiveReaction[] = [
+  { type: 'delegate' },
+  { type: 'speak', text: ANSWERS[1].text },
+];
+
+/** What a key the caller pressed tells the model. */
+export const keyMessage = (digit: string): string =>
+  `The caller pressed ${digit}: send the prescription for delivery.`;
 
 /** What the caller says, in order (the simulator hears the speech; G.711 carries no words, so the script decides). */
 export const CALLER_LINES = ['Is my prescription RX-1001 ready?', 'Sorry, can I have it delivered?'] as const;

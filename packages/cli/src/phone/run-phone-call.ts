@@ -14,7 +14,7 @@ import { SimulatedCaller } from '@parley/twilio/testing';
 import { encodeWav } from '../audio/wav.js';
 import type { Output } from '../output.js';
 import { type PhoneProviderName, startPhoneProvider } from './phone-provider.js';
-import { CALLER_LINES, pharmacyAgent } from './phone-script.js';
+import { CALLER_LINES, keyMessage } from './phone-script.js';
 
 /** Options of {@link runPhoneCall}. */
 export interface PhoneCallOptions {
@@ -40,10 +40,11 @@ export interface PhoneCallSummary {
   heardAtBargeInMs: number;
   heardAtInterruptionMs: number | undefined;
   truncatedAtMs: number | undefined;
+  /** The keys the caller pressed, as the session reported them to the app. */
   digits: string[];
   turns: { outcome: string; transcript: string }[];
   endReason: string;
-  /** The agent's audio as the caller heard it (µ-law 8 kHz). */
+  /** The agent's audio as the caller heard it: µ-law 8 kHz on a Twilio line, PCM16 24 kHz on the SIP path. */
   heardAudio: Uint8Array;
 }
 
@@ -68,14 +69,17 @@ export async function runPhoneCall(
   const clock = options.clock ?? systemClock;
   const provider = await startPhoneProvider(options.provider ?? 'openai', clock);
   const events: RealtimeSessionEvent[] = [];
+  /** The agent's messages the caller got audio of, in order. */
+  const spoken = new Set<string>();
   let caller: SimulatedCaller | undefined;
   const streams = new TwilioMediaStreamServer({
     path: '/media',
     clock,
-    dtmfMessage: (digit) => `The caller pressed ${digit}.`,
+    dtmfMessage: keyMessage,
     session: () => {
-      const session = new RealtimeSession(pharmacyAgent, {
+      const session = new RealtimeSession(provider.agent, {
         model: provider.model,
+        ...(provider.delegate && { delegate: provider.delegate }),
         clock,
         playbackTracker: new ReportedPlaybackTracker(),
         config: {
@@ -85,10 +89,22 @@ export async function runPhoneCall(
         },
         reconnect: false,
       });
-      for (const type of ['tool_done', 'audio_interrupted', 'turn_done', 'error'] as const) {
+      for (const type of [
+        'tool_done',
+        'audio_interrupted',
+        'turn_done',
+        'response_started',
+        'dtmf',
+        'error',
+      ] as const) {
         session.on(type, (event) => events.push(event));
       }
-      session.on('tool_started', (event) => output.line(`agent      ⚙ ${event.name}(${event.arguments})`));
+      session.on('audio', (event) => spoken.add(event.itemId));
+      session.on('tool_started', (event) =>
+        output.line(
+          `${event.delegationId === undefined ? 'agent    ' : 'delegate '}  ⚙ ${event.name}(${event.arguments})`,
+        ),
+      );
       session.on('tool_done', (event) => output.line(`           ↳ ${event.output}`));
       session.on('turn_done', (event) => {
         if (event.transcript)
@@ -118,20 +134,19 @@ export async function runPhoneCall(
     });
     const live = caller;
     const call = [...streams.calls][0] as TwilioCall;
-    const digits: string[] = [];
     call.on('dtmf', (event) => {
-      digits.push(event.digit);
-      output.line(
-        `caller     # pressed ${event.digit} → the model hears "The caller pressed ${event.digit}."`,
-      );
+      output.line(`caller     # pressed ${event.digit} → the model hears "${keyMessage(event.digit)}"`);
     });
 
     output.line(`caller     🎙 "${CALLER_LINES[0]}"`);
     live.say(utterance(CALLER_LINES[0]));
-    await live.until((c) => c.heardBytes >= 2000 * BYTES_PER_MS);
-    const heardAtBargeIn = live.echoedMarks.at(-1)?.heardBytes ?? 0;
+    // The answer: the first message Twilio's marks say the caller has heard 2 s of.
+    const heardOf = (itemId: string) => call.session?.playback.playedMs(itemId) ?? 0;
+    const answer = () => [...spoken].find((itemId) => heardOf(itemId) >= 2000);
+    await live.until(() => answer() !== undefined);
+    const heardAtBargeIn = heardOf(answer() as string);
     output.line(
-      `caller     ✋ barges in: "${CALLER_LINES[1]}" (Twilio has echoed the marks up to ${Math.floor(heardAtBargeIn / BYTES_PER_MS)} ms)`,
+      `caller     ✋ barges in: "${CALLER_LINES[1]}" (Twilio has echoed the marks up to ${heardAtBargeIn} ms of the answer)`,
     );
     live.say(utterance(CALLER_LINES[1]));
     const truncations = provider.truncations;
@@ -143,7 +158,11 @@ export async function runPhoneCall(
         ? `line       ⏹ clear sent; the caller heard ${heardAtInterruption} ms (the last acknowledged mark): the provider cannot truncate, the session keeps what was heard`
         : `line       ⏹ clear sent; the answer is truncated at ${truncations[0]} ms (the last acknowledged mark)`,
     );
-    await live.until(() => events.filter((e) => e.type === 'turn_done').length >= 3);
+    // The reply to the barge-in: a response that started after it, heard to its end.
+    const before = new Set(events.flatMap((e) => (e.type === 'response_started' ? [e.responseId] : [])));
+    await live.until(() =>
+      events.some((e) => e.type === 'turn_done' && !before.has(e.responseId) && e.outcome === 'full'),
+    );
     const beforeKey = live.heardBytes;
     live.pressDigit('1');
     await live.until((c) => c.heardBytes >= beforeKey + 1000 * BYTES_PER_MS);
@@ -162,10 +181,11 @@ export async function runPhoneCall(
     );
     return {
       toolCalls: events.flatMap((e) => (e.type === 'tool_done' ? [e.name] : [])),
-      heardAtBargeInMs: Math.floor(heardAtBargeIn / BYTES_PER_MS),
+      heardAtBargeInMs: heardAtBargeIn,
       heardAtInterruptionMs: heardAtInterruption,
       truncatedAtMs: truncations?.[0],
-      digits,
+      // The keys the session reported to the app (its `dtmf` events from the line).
+      digits: events.flatMap((e) => (e.type === 'dtmf' && e.source === 'line' ? [e.digit] : [])),
       turns,
       endReason,
       heardAudio,

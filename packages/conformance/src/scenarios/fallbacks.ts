@@ -3,6 +3,9 @@ import { expect } from 'vitest';
 import type { ConformanceScenario } from '../scenario.js';
 import { commandsOf, withSession } from '../support.js';
 
+/** What the first (ephemeral, instructed) response may warn about. */
+const FIRST_RESPONSE_WARNINGS = ['ephemeral_response_unsupported', 'response_instructions_persist'];
+
 /**
  * Every provider, whatever it declares: what the session cannot do for lack of a capability is a
  * `warning` naming what stays behind, and the conversation goes on.
@@ -39,23 +42,21 @@ export const capabilityFallbacksScenario: ConformanceScenario = {
         );
 
         if (audioOutput) {
-          // One message partly heard, one never heard.
-          await harness.respondWith({
-            output: [
-              { type: 'message', text: 'Partly heard.', audioMs: 400 },
-              { type: 'message', text: 'Never heard.', audioMs: 400 },
-            ],
-            hold: true,
-          });
-          const responseId = await session.generateResponse();
-          await events.waitFor('audio_done', (e) => e.responseId === responseId, 2);
-          const [heard, unheard] = events
-            .of('audio_done')
-            .filter((e) => e.responseId === responseId)
-            .map((e) => e.itemId) as [string, string];
-          session.playback.played(heard, 100);
-          session.interrupt();
-          await events.waitFor('response_done', (e) => e.responseId === responseId);
+          // One message partly heard, then one never heard: each its own response, as every provider can speak.
+          const interrupted = async (text: string, heardMs: number) => {
+            await harness.respondWith({
+              output: [{ type: 'message', text, audioMs: 400 }],
+              hold: true,
+            });
+            const responseId = await session.generateResponse();
+            const { itemId } = await events.waitFor('audio_done', (e) => e.responseId === responseId);
+            if (heardMs > 0) session.playback.played(itemId, heardMs);
+            session.interrupt();
+            await events.waitFor('response_done', (e) => e.responseId === responseId);
+            return itemId;
+          };
+          const heard = await interrupted('Partly heard.', 100);
+          const unheard = await interrupted('Never heard.', 0);
           if (messageTruncation) await harness.waitForCommand('truncateItem', { count: 2 });
           if (mutableChatContext) await harness.waitForCommand('deleteItem');
           const commands = await harness.commands();
@@ -72,7 +73,7 @@ export const capabilityFallbacksScenario: ConformanceScenario = {
           );
           const interruptionWarnings = events
             .of('warning')
-            .filter((w) => w.code !== 'ephemeral_response_unsupported')
+            .filter((w) => !FIRST_RESPONSE_WARNINGS.includes(w.code))
             .map((w) => [w.code, w.itemId]);
           expect(interruptionWarnings).toEqual([
             ...(messageTruncation ? [] : [['message_not_truncated', heard]]),

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { RealtimeHarness } from '../harness.js';
 import type { ConformanceScenario } from '../scenario.js';
 import { audioMsOf, commandsOf, type EventRecorder, withSession } from '../support.js';
+import { interruptStory } from './interrupted-story.js';
 
 /** The app reports playback itself, so what "was heard" is exact on every backend. */
 const reported = () => ({ playbackTracker: new ReportedPlaybackTracker() });
@@ -43,22 +44,11 @@ export const interruptMidMessageScenario: ConformanceScenario = {
       new Agent({ name: 'Storyteller' }),
       async (session, events) => {
         await session.connect();
-        await harness.respondWith({
-          output: [
-            {
-              type: 'message',
-              text: 'Once upon a time there was a very long story.',
-              audioMs: 1000,
-              holdAfterMs: 600,
-            },
-          ],
+        // Interrupted twice in the same turn: one cancel.
+        const { responseId, itemId } = await interruptStory(harness, session, events, {
+          playedMs: 480.7,
+          times: 2,
         });
-        const responseId = await session.generateResponse();
-        const itemId = await firstAudioItem(events, responseId);
-        await events.waitFor('audio', (e) => e.itemId === itemId && audioMsOf(events, itemId) >= 600);
-        session.playback.played(itemId, 480.7);
-        session.interrupt();
-        session.interrupt();
         await events.waitFor('response_done', (e) => e.responseId === responseId);
         const { messageTruncation } = harness.model.capabilities;
         await contextEdits(harness, messageTruncation ? 1 : 0, 0);
@@ -253,7 +243,7 @@ export const truncationWithoutTranscriptScenario: ConformanceScenario = {
 /** Two messages in each of two responses: full, partial, partial, skipped. */
 export const multiMessageScenario: ConformanceScenario = {
   name: 'several messages in one response: each ends full, partial or skipped, cut at its own position',
-  requires: ['audioOutput', 'responseRequests'],
+  requires: ['audioOutput', 'responseRequests', 'compoundResponses'],
   exercises: ['messageTruncation', 'mutableChatContext'],
   async run(harness) {
     await withSession(

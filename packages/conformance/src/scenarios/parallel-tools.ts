@@ -59,10 +59,13 @@ export const parallelToolsAfterEndScenario: ConformanceScenario = {
   },
 };
 
-/** Three calls that all finish while their response is still active: its end starts the only follow-up. */
+/**
+ * Three calls that all finish while their response is still active: its end starts the only follow-up. Its premise is
+ * a response that stays open after its calls (`compoundResponses`).
+ */
 export const parallelToolsBeforeEndScenario: ConformanceScenario = {
   name: 'parallel tool calls finishing before the response ends: exactly one follow-up response',
-  requires: ['responseRequests'],
+  requires: ['responseRequests', 'compoundResponses'],
   exercises: ['autoToolResponseGeneration'],
   async run(harness) {
     const { agent, gates } = gatedAgent();

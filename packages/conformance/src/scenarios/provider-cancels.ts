@@ -11,11 +11,13 @@ import { commandsOf, withSession } from '../support.js';
  */
 export const providerCancelledToolScenario: ConformanceScenario = {
   name: 'a tool call the provider cancels is stopped and sends no output',
-  requires: ['responseRequests'],
+  requires: ['responseRequests', 'toolCallCancellation'],
   async run(harness) {
     const cancelToolCall = harness.cancelToolCall?.bind(harness);
     if (!cancelToolCall)
-      throw new ScenarioSkippedError('the harness cannot cancel a tool call (cancelToolCall)');
+      throw new ScenarioSkippedError(
+        `the harness of provider "${harness.model.provider}" cannot cancel a tool call (no cancelToolCall())`,
+      );
     const signals: AbortSignal[] = [];
     const wait = tool({
       name: 'wait_for_it',

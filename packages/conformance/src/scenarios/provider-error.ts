@@ -1,24 +1,30 @@
 import { Agent, ResponseRefusedError } from '@parley/core';
 import { expect } from 'vitest';
 import type { ConformanceScenario } from '../scenario.js';
-import { withSession } from '../support.js';
+import { cannotReportErrors, withSession } from '../support.js';
 
-/** Provider errors surface as error events with the provider's code; the session stays usable. */
+/**
+ * Provider errors surface as error events with the provider's code; the session stays usable. Its premise is an error
+ * that leaves the connection open (`recoverableErrors`).
+ */
 export const providerErrorScenario: ConformanceScenario = {
   name: 'provider errors surface as error events with their code; the session stays usable',
-  requires: [],
+  requires: ['recoverableErrors'],
   exercises: ['responseRequests'],
   async run(harness) {
+    const { emitError, refuseNextResponse } = harness;
+    if (!emitError || !refuseNextResponse)
+      throw cannotReportErrors(harness, 'emitError(), refuseNextResponse()');
     await withSession(harness, new Agent({ name: 'Sturdy' }), async (session, events) => {
       await session.connect();
-      await harness.emitError({ code: 'server_error', message: 'Something broke on our side.' });
+      await emitError.call(harness, { code: 'server_error', message: 'Something broke on our side.' });
       const unsolicited = await events.waitFor('error');
       expect(unsolicited).toMatchObject({ source: 'provider', code: 'server_error' });
       expect(session.status).toBe('connected');
       // Refused and answered responses: where the app can ask for one.
       if (!harness.model.capabilities.responseRequests) return;
 
-      await harness.refuseNextResponse({ code: 'rate_limit_exceeded', message: 'Slow down.' });
+      await refuseNextResponse.call(harness, { code: 'rate_limit_exceeded', message: 'Slow down.' });
       const refused = session.generateResponse();
       const error = await refused.catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ResponseRefusedError);

@@ -2,7 +2,7 @@ import { Agent, declaresCapability, MAX_ERROR_FOLLOW_UPS, ResponseRefusedError }
 import { expect } from 'vitest';
 import type { RealtimeHarness } from '../harness.js';
 import type { ConformanceScenario } from '../scenario.js';
-import { commandsOf, withSession } from '../support.js';
+import { cannotReportErrors, commandsOf, withSession } from '../support.js';
 
 async function creates(harness: RealtimeHarness): Promise<number> {
   return commandsOf(await harness.commands(), 'createResponse').length;
@@ -11,11 +11,13 @@ async function creates(harness: RealtimeHarness): Promise<number> {
 /** A refused request releases the queue even when the refusal does not name it. */
 export const unnamedRefusalScenario: ConformanceScenario = {
   name: 'a refusal that names no request releases the queue at once',
-  requires: ['responseRequests'],
+  requires: ['responseRequests', 'recoverableErrors'],
   async run(harness) {
+    const collide = harness.collideNextResponse;
+    if (!collide) throw cannotReportErrors(harness, 'collideNextResponse()');
     await withSession(harness, new Agent({ name: 'Patient' }), async (session, events) => {
       await session.connect();
-      await harness.collideNextResponse();
+      await collide.call(harness);
       await harness.respondWith({ output: [{ type: 'message', text: 'Here I am.' }] });
       const first = session.generateResponse();
       const second = session.generateResponse();

@@ -2,6 +2,7 @@ import { Agent, ReportedPlaybackTracker } from '@parley/core';
 import { expect } from 'vitest';
 import type { ConformanceScenario } from '../scenario.js';
 import { commandsOf, withSession } from '../support.js';
+import { interruptStory, STORY } from './interrupted-story.js';
 
 /**
  * Where the service plays the audio (a WebRTC call, a phone line), an interruption is a cancel plus
@@ -17,21 +18,8 @@ export const servicePlaybackScenario: ConformanceScenario = {
       new Agent({ name: 'Storyteller' }),
       async (session, events) => {
         await session.connect();
-        await harness.respondWith({
-          output: [
-            {
-              type: 'message',
-              text: 'Once upon a time there was a very long story.',
-              audioMs: 1000,
-              holdAfterMs: 600,
-            },
-          ],
-        });
-        const responseId = await session.generateResponse();
-        const { itemId } = await events.waitFor('audio', (e) => e.responseId === responseId);
         // An app report the session must not use: the service knows better.
-        session.playback.played(itemId, 999_999);
-        session.interrupt();
+        const { responseId, itemId } = await interruptStory(harness, session, events, { playedMs: 999_999 });
         const interrupted = await events.waitFor('audio_interrupted', (e) => e.responseId === responseId);
         await events.waitFor('response_done', (e) => e.responseId === responseId);
         const commands = await harness.commands();
@@ -42,7 +30,7 @@ export const servicePlaybackScenario: ConformanceScenario = {
         expect(commandsOf(commands, 'truncateItem')).toEqual([]);
         expect(interrupted.itemId).toBe(itemId);
         expect(Number.isInteger(interrupted.heardMs)).toBe(true);
-        expect(interrupted.heardMs).toBeLessThan(1000);
+        expect(interrupted.heardMs).toBeLessThan(STORY.audioMs);
         const heard = session.history.find((item) => item.itemId === itemId);
         if ((interrupted.heardMs ?? 0) > 0)
           expect(heard).toMatchObject({ interrupted: true, heardMs: interrupted.heardMs });

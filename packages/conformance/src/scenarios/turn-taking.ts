@@ -21,6 +21,7 @@ export const pushToTalkScenario: ConformanceScenario = {
     if (!commitAnswers && !capabilities.responseRequests) {
       throw new ScenarioSkippedError(
         'nothing answers a commit: no commitStartsResponse, no responseRequests',
+        { missing: ['commitStartsResponse', 'responseRequests'] },
       );
     }
     const options = { config: { turnDetection: null } };

@@ -25,23 +25,33 @@ export const createdItems = (connection: { commands: readonly RealtimeCommand[] 
   connection.commands.flatMap((c) => (c.type === 'createItem' ? [c.item] : []));
 
 /**
- * A session on the model `createModel` makes, with one tool, `book({ at })` (answers `booked for <at>`; `runs`
- * lists each `at` it ran with), one ManualClock and exact reconnect backoff: the rig of the tests about inputs lost
- * at a cut.
+ * The rig of the tests about connections (cuts, reconnects, recycles, resumption): `agent`'s session on the model
+ * `createModel` makes, both on one ManualClock, with exact reconnect backoff (no jitter) unless `options` says
+ * otherwise, its events recorded.
  */
-export function bookingSession<M extends RealtimeModel>(
+export function sessionRig<M extends RealtimeModel>(
+  agent: Agent,
   createModel: (clock: ManualClock) => M,
   options: Partial<RealtimeSessionOptions> = {},
 ) {
   const clock = new ManualClock();
   const model = createModel(clock);
-  const runs: string[] = [];
-  const session = new RealtimeSession(new Agent({ name: 'Host', tools: [bookingTool(runs)] }), {
-    model,
-    clock,
-    reconnect: { jitter: 0 },
-    ...options,
-  });
+  const session = new RealtimeSession(agent, { model, clock, reconnect: { jitter: 0 }, ...options });
   const log = new EventRecorder(session);
-  return { clock, model, session, log, runs };
+  return { clock, model, session, log };
+}
+
+/**
+ * {@link sessionRig} with one tool, `book({ at })` (answers `booked for <at>`; `runs` lists each `at` it ran with): the
+ * rig of the tests about inputs lost at a cut.
+ */
+export function bookingSession<M extends RealtimeModel>(
+  createModel: (clock: ManualClock) => M,
+  options: Partial<RealtimeSessionOptions> = {},
+) {
+  const runs: string[] = [];
+  return {
+    ...sessionRig(new Agent({ name: 'Host', tools: [bookingTool(runs)] }), createModel, options),
+    runs,
+  };
 }

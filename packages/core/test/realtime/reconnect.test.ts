@@ -1,4 +1,4 @@
-import { deferred, EventRecorder } from '@parley/conformance';
+import { deferred, type EventRecorder } from '@parley/conformance';
 import {
   Agent,
   ConnectionLostError,
@@ -15,7 +15,7 @@ import {
 import { flushMicrotasks, ManualClock, MockConnectError, MockRealtimeModel } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { createdItems } from './fixtures.js';
+import { createdItems, sessionRig } from './fixtures.js';
 import { forecaster as agent } from './shared-fixtures.js';
 
 /** Exact backoff (no jitter) unless a test says otherwise. */
@@ -25,21 +25,14 @@ function setup(
   options: Partial<RealtimeSessionOptions> & { lifetimeMs?: number; agent?: Agent } = {},
   mockOptions: ConstructorParameters<typeof MockRealtimeModel>[0] = {},
 ) {
-  const clock = new ManualClock();
   const { lifetimeMs, agent: sessionAgent = agent, ...sessionOptions } = options;
-  const model = new MockRealtimeModel({
-    clock,
-    ...(lifetimeMs !== undefined && { sessionLifetimeMs: lifetimeMs }),
-    ...mockOptions,
-  });
-  const session = new RealtimeSession(sessionAgent, {
-    model,
-    clock,
-    reconnect: RECONNECT,
-    ...sessionOptions,
-  });
-  const log = new EventRecorder(session);
-  return { clock, model, session, log };
+  const createModel = (clock: ManualClock) =>
+    new MockRealtimeModel({
+      clock,
+      ...(lifetimeMs !== undefined && { sessionLifetimeMs: lifetimeMs }),
+      ...mockOptions,
+    });
+  return sessionRig(sessionAgent, createModel, { reconnect: RECONNECT, ...sessionOptions });
 }
 
 /** Event types emitted from index `from` on. */

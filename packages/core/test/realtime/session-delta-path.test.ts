@@ -96,3 +96,34 @@ describe('the per-delta path', () => {
     await session.close();
   });
 });
+
+describe('a listener subscribed twice', () => {
+  test('hears each event twice; each unsubscribe removes its own subscription, once', async () => {
+    const { session, c } = await connected();
+    const heard: string[] = [];
+    const listener = (event: { itemId: string }) => heard.push(event.itemId);
+    const first = session.on('audio', listener);
+    const second = session.on('audio', listener);
+    const r = 'resp_twice';
+    c.emit({ type: 'response_started', responseId: r, ephemeral: false });
+    c.emit({ type: 'audio_delta', responseId: r, itemId: 'A', audio: mockPcm16(10, 1) });
+    await flushMicrotasks();
+    expect(heard).toEqual(['A', 'A']);
+    first();
+    first();
+    c.emit({ type: 'audio_delta', responseId: r, itemId: 'B', audio: mockPcm16(10, 1) });
+    await flushMicrotasks();
+    expect(heard).toEqual(['A', 'A', 'B']);
+    const third = session.on('audio', listener);
+    first();
+    c.emit({ type: 'audio_delta', responseId: r, itemId: 'C', audio: mockPcm16(10, 1) });
+    await flushMicrotasks();
+    expect(heard).toEqual(['A', 'A', 'B', 'C', 'C']);
+    second();
+    third();
+    c.emit({ type: 'audio_delta', responseId: r, itemId: 'D', audio: mockPcm16(10, 1) });
+    await flushMicrotasks();
+    expect(heard).toEqual(['A', 'A', 'B', 'C', 'C']);
+    await session.close();
+  });
+});

@@ -1,7 +1,7 @@
-import { EventRecorder } from '@parley/conformance';
-import { Agent, RealtimeSession, type RealtimeSessionOptions } from '@parley/core';
-import { flushMicrotasks, ManualClock, MockRealtimeModel } from '@parley/mock';
+import { Agent, type RealtimeSessionOptions } from '@parley/core';
+import { flushMicrotasks, MockRealtimeModel } from '@parley/mock';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { sessionRig } from './fixtures.js';
 
 /**
  * `session_expiring`: a provider says, after connecting, when it will end the session (or moves that time). The
@@ -23,11 +23,10 @@ afterEach(() => {
 function setup(
   reconnect: RealtimeSessionOptions['reconnect'] = { jitter: 0, recycleBeforeExpiryMs: 10_000 },
 ) {
-  const clock = new ManualClock();
   // No `sessionLifetimeMs`: the connection states no limit when it opens.
-  const model = new MockRealtimeModel({ clock });
-  const session = new RealtimeSession(agent, { model, clock, reconnect });
-  const log = new EventRecorder(session);
+  const { clock, model, session, log } = sessionRig(agent, (clock) => new MockRealtimeModel({ clock }), {
+    reconnect,
+  });
   const expiring = (inMs: number) =>
     model.connection.emit({ type: 'session_expiring', expiresAt: Date.now() + inMs });
   return { clock, model, session, log, expiring };

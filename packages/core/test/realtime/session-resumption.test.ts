@@ -1,15 +1,14 @@
-import { EventRecorder } from '@parley/conformance';
 import {
   Agent,
   type RealtimeCapabilities,
   type RealtimeItem,
-  RealtimeSession,
   type RealtimeSessionOptions,
   tool,
 } from '@parley/core';
-import { flushMicrotasks, ManualClock, MockRealtimeModel } from '@parley/mock';
+import { flushMicrotasks, type ManualClock, MockRealtimeModel } from '@parley/mock';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
+import { sessionRig } from './fixtures.js';
 
 /**
  * Providers that acknowledge nothing (`contentAcknowledgements: false`) and providers that resume a conversation on a
@@ -33,19 +32,9 @@ const note = tool({
 });
 
 function setup(capabilities: Partial<RealtimeCapabilities>, options: Partial<RealtimeSessionOptions> = {}) {
-  const clock = new ManualClock();
-  const model = new MockRealtimeModel({
-    clock,
-    capabilities: { autoToolResponseGeneration: false, ...capabilities },
-  });
-  const session = new RealtimeSession(new Agent({ name: 'Keeper', tools: [note] }), {
-    model,
-    clock,
-    reconnect: { jitter: 0 },
-    ...options,
-  });
-  const log = new EventRecorder(session);
-  return { clock, model, session, log };
+  const createModel = (clock: ManualClock) =>
+    new MockRealtimeModel({ clock, capabilities: { autoToolResponseGeneration: false, ...capabilities } });
+  return sessionRig(new Agent({ name: 'Keeper', tools: [note] }), createModel, options);
 }
 
 /** A connected session after one answered turn ("Remember 4711." → "First answer."), its events delivered. */

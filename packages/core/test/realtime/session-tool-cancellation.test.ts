@@ -44,7 +44,10 @@ const slowCall = (callId: string) =>
 async function start(options: { needsApproval?: boolean } = {}) {
   const clock = new ManualClock();
   const rig = slowTool(options);
-  const model = new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: false }, clock });
+  const model = new MockRealtimeModel({
+    capabilities: { autoToolResponseGeneration: false, toolCallCancellation: true },
+    clock,
+  });
   const session = new RealtimeSession(rig.agent, { model, clock, reconnect: { jitter: 0 } });
   const log = new EventRecorder(session);
   await session.connect();

@@ -1,3 +1,4 @@
+import { escapeWatch } from '@parley/conformance';
 import {
   Agent,
   RealtimeSession,
@@ -10,19 +11,9 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { bookingSession, createdItems } from './fixtures.js';
 
 // A raw throw that escapes (an unhandled rejection or an uncaught exception) fails the test that caused it.
-const escaped: unknown[] = [];
-const onEscape = (reason: unknown) => escaped.push(reason);
-beforeEach(() => {
-  escaped.length = 0;
-  process.on('unhandledRejection', onEscape);
-  process.on('uncaughtException', onEscape);
-});
-afterEach(async () => {
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  process.off('unhandledRejection', onEscape);
-  process.off('uncaughtException', onEscape);
-  expect(escaped).toEqual([]);
-});
+const escapes = escapeWatch();
+beforeEach(() => escapes.start());
+afterEach(async () => expect(await escapes.stop()).toEqual([]));
 
 const setup = (options?: Partial<RealtimeSessionOptions>) =>
   bookingSession((clock) => new MockRealtimeModel({ clock }), options);

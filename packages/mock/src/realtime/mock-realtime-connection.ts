@@ -307,7 +307,9 @@ export class MockRealtimeConnection implements RealtimeConnection {
       undefined,
       false,
       undefined,
-      script === undefined ? undefined : toScript(script),
+      script === undefined
+        ? undefined
+        : toScript(script, { compound: declaresCapability(this.#link.capabilities, 'compoundResponses') }),
     );
   }
 
@@ -364,6 +366,7 @@ export class MockRealtimeConnection implements RealtimeConnection {
     message = 'The mock refused this response.',
     options: { echoRequestId?: boolean } = {},
   ): void {
+    this.#requireRecoverableErrors('refuseNextResponse()');
     this.#refusals.push({ kind: 'refuse', code, message, echoRequestId: options.echoRequestId ?? true });
   }
 
@@ -396,6 +399,9 @@ export class MockRealtimeConnection implements RealtimeConnection {
    */
   cancelToolCalls(...callIds: string[]): void {
     this.#requireOpen();
+    if (!declaresCapability(this.#link.capabilities, 'toolCallCancellation')) {
+      throw new UserError('cancelToolCalls() needs the toolCallCancellation capability on the mock.');
+    }
     for (const callId of callIds) this.#emit({ type: 'function_call_cancelled', callId });
   }
 
@@ -413,6 +419,13 @@ export class MockRealtimeConnection implements RealtimeConnection {
     return token;
   }
 
+  #requireRecoverableErrors(method: string): void {
+    if (declaresCapability(this.#link.capabilities, 'recoverableErrors')) return;
+    throw new UserError(
+      `${method} needs the recoverableErrors capability on the mock: without it every provider failure ends the connection (failFatally()).`,
+    );
+  }
+
   #offerResume(): string | undefined {
     if (!declaresCapability(this.#link.capabilities, 'sessionResumption')) return undefined;
     const token = this.#link.keepForResume(this.#conversation);
@@ -420,9 +433,13 @@ export class MockRealtimeConnection implements RealtimeConnection {
     return token;
   }
 
-  /** Emits a provider error that answers no request. */
+  /**
+   * Emits a provider error that answers no request. One that leaves the connection usable (not `fatal`) needs the
+   * `recoverableErrors` capability on the mock (without it, use {@link failFatally}).
+   */
   emitError(error: { code: string; message?: string; fatal?: boolean }): void {
     this.#requireOpen();
+    if (error.fatal !== true) this.#requireRecoverableErrors('emitError()');
     this.#emit({
       type: 'error',
       code: error.code,

@@ -79,6 +79,9 @@ export const ALL_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.
   contentDuringResponse: true,
   commitStartsResponse: true,
   responseInstructions: true,
+  recoverableErrors: true,
+  compoundResponses: true,
+  toolCallCancellation: true,
 });
 
 const MODEL_OPTIONS = optionKeys<MockRealtimeModelOptions>('MockRealtimeModelOptions', {
@@ -110,18 +113,22 @@ const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptio
   commitStartsResponse: true,
   responseInstructions: true,
   servicePlayback: true,
+  recoverableErrors: true,
+  compoundResponses: true,
+  toolCallCancellation: true,
 });
 
 /**
- * The mock's default capabilities: every one on except `autoToolResponseGeneration`, `sessionResumption` and
- * `commitStartsResponse`, matching what the OpenAI adapter declares, so tests on the mock meet the tool follow-ups,
- * reconnect replays and push-to-talk requests users meet in production.
+ * The mock's default capabilities: every one on except `autoToolResponseGeneration`, `sessionResumption`,
+ * `commitStartsResponse` and `toolCallCancellation`, matching what the OpenAI adapter declares, so tests on the mock
+ * meet the tool follow-ups, reconnect replays and push-to-talk requests users meet in production.
  */
 export const DEFAULT_MOCK_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.freeze({
   ...ALL_REALTIME_CAPABILITIES,
   autoToolResponseGeneration: false,
   sessionResumption: false,
   commitStartsResponse: false,
+  toolCallCancellation: false,
 });
 
 /** The error a mock connect fails with by default. */
@@ -280,8 +287,9 @@ export class MockRealtimeModel implements RealtimeModel {
 
   /** Queues what the model does for the next responses, in order. A waiting response takes it at once. */
   respondWith(...inputs: MockResponseInput[]): this {
+    const compound = declaresCapability(this.capabilities, 'compoundResponses');
     for (const input of inputs) {
-      const script = toScript(input);
+      const script = toScript(input, { compound });
       const taker = this.#takers.shift();
       if (taker) taker.resolve({ script });
       else this.#scripts.push(script);

@@ -86,8 +86,11 @@ export interface MockResponseScript {
 /** A script, or a plain string for a one-message response. */
 export type MockResponseInput = MockResponseScript | string;
 
-/** Normalizes {@link MockResponseInput} and checks it. */
-export function toScript(input: MockResponseInput): MockResponseScript {
+/**
+ * Normalizes {@link MockResponseInput} and checks it. Without `compound` (the `compoundResponses` capability off) a
+ * response is one message, or function calls that end it (after a message or not).
+ */
+export function toScript(input: MockResponseInput, options: { compound: boolean }): MockResponseScript {
   const script = typeof input === 'string' ? { output: [{ type: 'message' as const, text: input }] } : input;
   if (!script || !Array.isArray(script.output)) {
     throw new UserError(
@@ -102,6 +105,7 @@ export function toScript(input: MockResponseInput): MockResponseScript {
       throw new UserError('An expect_input step needs userText or a check function.');
     }
   }
+  if (!options.compound) checkSimple(script.output);
   return script;
 }
 
@@ -161,4 +165,17 @@ export function unmetExpectation(
     }
   }
   return undefined;
+}
+
+/** Refuses a script only a provider with `compoundResponses` could play. */
+function checkSimple(output: readonly MockResponseStep[]): void {
+  const messages = output.filter((step) => step.type === 'message').length;
+  const firstCall = output.findIndex((step) => step.type === 'function_call');
+  const afterCalls = firstCall >= 0 && output.slice(firstCall).some((step) => step.type !== 'function_call');
+  if (messages > 1 || afterCalls) {
+    throw new UserError(
+      'This mock has compoundResponses off: a response is one message, or function calls that end it (no second ' +
+        'message, nothing after its calls). Switch the capability on to script one.',
+    );
+  }
 }

@@ -30,18 +30,24 @@ async function open(model = new MockRealtimeModel(), cfg: RealtimeSessionConfig 
 }
 
 describe('MockRealtimeModel', () => {
-  test('declares the current specification and every capability but autoToolResponseGeneration, sessionResumption and commitStartsResponse by default; each can be changed', () => {
+  test('declares the current specification and every capability but autoToolResponseGeneration, sessionResumption, commitStartsResponse and toolCallCancellation by default; each can be changed', () => {
     const model = new MockRealtimeModel();
     expect(model.specificationVersion).toBe(REALTIME_SPECIFICATION_VERSION);
     const producerOwn = {
       autoToolResponseGeneration: false,
       sessionResumption: false,
       commitStartsResponse: false,
+      toolCallCancellation: false,
     };
     expect(model.capabilities).toEqual({ ...ALL_REALTIME_CAPABILITIES, ...producerOwn });
     expect(model.capabilities).toEqual(DEFAULT_MOCK_REALTIME_CAPABILITIES);
-    expect(Object.keys(model.capabilities)).toHaveLength(15);
-    const allOn = { autoToolResponseGeneration: true, sessionResumption: true, commitStartsResponse: true };
+    expect(Object.keys(model.capabilities)).toHaveLength(18);
+    const allOn = {
+      autoToolResponseGeneration: true,
+      sessionResumption: true,
+      commitStartsResponse: true,
+      toolCallCancellation: true,
+    };
     expect(new MockRealtimeModel({ capabilities: allOn }).capabilities).toEqual(ALL_REALTIME_CAPABILITIES);
     const off = new MockRealtimeModel({ capabilities: { messageTruncation: false } });
     expect(off.capabilities.messageTruncation).toBe(false);
@@ -422,6 +428,34 @@ describe('MockRealtimeModel', () => {
 });
 
 describe('MockRealtimeModel script checks', () => {
+  test('without compoundResponses a response is one message, or function calls that end it', async () => {
+    const model = new MockRealtimeModel({ capabilities: { compoundResponses: false } });
+    const call = { type: 'function_call' as const, name: 'look_up' };
+    const message = { type: 'message' as const, text: 'Let me look.' };
+    expect(() => model.respondWith({ output: [message, call, call] }, 'Plain.')).not.toThrow();
+    for (const output of [
+      [message, message],
+      [call, message],
+      [call, { type: 'pause' as const }],
+    ]) {
+      expect(() => model.respondWith({ output })).toThrow(/compoundResponses off/);
+    }
+    const { connection } = await open(model);
+    expect(() => connection.startResponse({ output: [message, message] })).toThrow(/compoundResponses off/);
+    expect(() => new MockRealtimeModel().respondWith({ output: [message, message] })).not.toThrow();
+  });
+
+  test('without recoverableErrors every failure ends the connection: no error leaves it open, no request is refused', async () => {
+    const { connection, of } = await open(
+      new MockRealtimeModel({ capabilities: { recoverableErrors: false } }),
+    );
+    expect(() => connection.emitError({ code: 'server_error' })).toThrow(/recoverableErrors/);
+    expect(() => connection.refuseNextResponse('rate_limit_exceeded')).toThrow(/recoverableErrors/);
+    connection.emitError({ code: 'quota_exhausted', fatal: true });
+    await flushMicrotasks();
+    expect(of('error')).toEqual([expect.objectContaining({ code: 'quota_exhausted', fatal: true })]);
+  });
+
   test('assertComplete passes when every script played, and names scripts left unplayed', async () => {
     const { model, connection } = await open();
     model.respondWith('One.', 'Two.');

@@ -33,6 +33,8 @@ export interface LiveCommandPorts {
   eventId(type: string): string;
   /** The app sent input audio (no silence frame is needed this period). */
   heardFromApp(): void;
+  /** Ends the response being spoken (`responseId`, or whichever it is) on the seam. */
+  cancelSpeech(responseId: string | undefined): void;
 }
 
 /**
@@ -63,6 +65,13 @@ export class LiveCommands {
     const ports = this.#ports;
     switch (command.type) {
       case 'appendInputAudio':
+        if (this.#options.sessionId !== undefined) {
+          ports.refuse(
+            command,
+            "A SIP call's audio is on the phone line: its sideband takes no input audio.",
+          );
+          return;
+        }
         ports.heardFromApp();
         ports.transmit(
           command.type,
@@ -70,8 +79,14 @@ export class LiveCommands {
         );
         return;
       case 'commitInputAudio':
+        // The voice model end-points by itself; there is nothing to commit.
+        return;
+      case 'clearOutputAudio':
+        // GPT-Live has no such command: the service stops its voice by itself when the caller talks over it.
+        return;
       case 'cancelResponse':
-        // The voice model end-points and yields the floor by itself; there is nothing to commit or cancel.
+        // Nothing on the wire stops the voice: the response ends here, and what it says next is a new one.
+        ports.cancelSpeech(command.responseId);
         return;
       case 'appendContext': {
         const responses = this.#options.delegation === 'responses';

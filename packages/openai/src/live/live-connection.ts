@@ -104,6 +104,10 @@ export class OpenAILiveConnection implements RealtimeConnection {
   #expiresAt: number | undefined;
   #silenceTimer: TimerHandle | undefined;
   #heardFromApp = false;
+  /** `input_speech_started` went out for the user's current turn. */
+  #userSpeaking = false;
+  /** The user's words over the voice are being reported (a cancel now is theirs). */
+  #bargeIn = false;
 
   private constructor(
     socket: WebSocketLike,
@@ -115,12 +119,23 @@ export class OpenAILiveConnection implements RealtimeConnection {
     this.#secrets = [apiKey];
     this.#start = toSessionStart(options, connect.config);
     const emit = (event: RealtimeEvent) => this.#link.emit(event);
-    this.#turns = new InputTurns({ emit, nextId: () => this.#nextId('item'), gapMs: options.turnGapMs });
+    this.#turns = new InputTurns({
+      emit,
+      nextId: () => this.#nextId('item'),
+      gapMs: options.turnGapMs,
+      started: (startMs) => this.#userStarted(startMs),
+      stopped: () => {
+        if (!this.#userSpeaking) return;
+        this.#userSpeaking = false;
+        emit({ type: 'input_speech_stopped' });
+      },
+    });
     this.#segmenter = new OutputSegmenter({
       emit,
       nextId: (prefix) => this.#nextId(prefix),
       gapMs: options.turnGapMs,
       onSpeechStart: () => this.#turns.finish(),
+      servicePlayback: options.sessionId !== undefined,
     });
     this.#backend = new BackendRelay(emit, () =>
       this.#write({ type: 'response.create', event_id: this.#eventId('continue') }),
@@ -136,6 +151,8 @@ export class OpenAILiveConnection implements RealtimeConnection {
         heardFromApp: () => {
           this.#heardFromApp = true;
         },
+        cancelSpeech: (responseId) =>
+          this.#segmenter.end(this.#bargeIn ? 'user_turn' : 'client_cancelled', responseId),
       },
       connect.config.instructions,
     );
@@ -163,7 +180,12 @@ export class OpenAILiveConnection implements RealtimeConnection {
         redact: (text) => redactSecrets(text, this.#secrets),
       },
       {
-        opened: () => this.#write({ type: 'session.start', event_id: 'parley.start', session: this.#start }),
+        opened: () => {
+          // A sideband joins a running session: nothing to start.
+          if (options.sessionId === undefined) {
+            this.#write({ type: 'session.start', event_id: 'parley.start', session: this.#start });
+          } else this.#started({ id: options.sessionId });
+        },
         frame: (text) => this.#reader.frame(text),
         stopped: () => {
           this.#stopSilence();
@@ -203,6 +225,14 @@ export class OpenAILiveConnection implements RealtimeConnection {
 
   get status(): 'open' | 'closed' {
     return this.#link.status;
+  }
+
+  /**
+   * On a SIP call's sideband the service plays the audio on the phone line: the output deltas are what it played, and
+   * a cut is where the listener stopped hearing.
+   */
+  get servicePlayback(): boolean {
+    return this.#options.sessionId !== undefined;
   }
 
   /** GPT-Live takes and speaks PCM16 at 24 kHz whatever the session configured: the session converts the app's. */
@@ -297,13 +327,33 @@ export class OpenAILiveConnection implements RealtimeConnection {
     this.#silenceTimer = undefined;
   }
 
+  /**
+   * The user started a turn. GPT-Live stops its voice by itself when spoken over and says nothing about it: the words
+   * are the only sign. Said over the response being spoken, they end it (what follows is a new response) and the
+   * session hears the user start speaking, so it stops what is still playing and cuts it where the listener stopped
+   * hearing. Words said before that response began (transcribed late) interrupt nothing.
+   */
+  #userStarted(startMs: number): void {
+    if (this.#segmenter.speaking && !this.#segmenter.spokenOver(startMs)) return;
+    this.#userSpeaking = true;
+    // The session's cancel (sent while it handles the event) ends the response as the user's doing.
+    this.#bargeIn = true;
+    try {
+      this.#link.emit({ type: 'input_speech_started' });
+    } finally {
+      this.#bargeIn = false;
+    }
+    this.#segmenter.end('user_turn');
+  }
+
   // --- the session's lifecycle on the wire ---
 
   #started(session: JsonObject): void {
     if (this.#link.phase !== 'connecting') return;
     this.#sessionId = typeof session.id === 'string' ? session.id : undefined;
     this.#expiresAt = expiryOf(session);
-    this.#scheduleSilence();
+    // A sideband's audio is the phone line's: the timeline moves without it.
+    if (this.#options.sessionId === undefined) this.#scheduleSilence();
     this.#link.ready();
   }
 
@@ -338,7 +388,8 @@ export class OpenAILiveConnection implements RealtimeConnection {
   }
 
   #sessionClosed(reason: string): void {
-    this.#segmenter.end();
+    // Ended mid-sentence (a caller who hung up, an expiry): the voice was cut where it was.
+    this.#segmenter.end('connection_lost');
     this.#turns.cut();
     this.#stopSilence();
     if (this.#link.phase === 'closing') {

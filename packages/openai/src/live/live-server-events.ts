@@ -70,7 +70,10 @@ export class LiveServerEvents {
         return;
       }
       case 'session.output_transcript.delta':
-        segmenter.transcript(stringField(event.delta) ?? '');
+        segmenter.transcript(
+          stringField(event.delta) ?? '',
+          typeof event.start_ms === 'number' ? event.start_ms : undefined,
+        );
         return;
       case 'session.input_transcript.delta':
         turns.fragment(stringField(event.delta) ?? '', num(event.start_ms), num(event.end_ms));

@@ -12,6 +12,14 @@ import { OpenAILiveError } from './errors.js';
 import { OpenAILiveConnection } from './live-connection.js';
 import { type OpenAILiveModelOptions, type ResolvedLiveOptions, resolveLiveOptions } from './options.js';
 
+/** The URL to open: the primary endpoint, or a running session's sideband. */
+function attachUrl(options: ResolvedLiveOptions): string {
+  const id = options.sessionId;
+  return id === undefined
+    ? options.url
+    : `${options.url.replace(/\/+$/, '')}/${encodeURIComponent(id)}/attach`;
+}
+
 /**
  * OpenAI GPT-Live (`/v1/live/sessions`) as a Parley {@link RealtimeModel}: a full-duplex voice model that takes its
  * turns by itself and delegates work instead of calling tools. See docs/providers/openai-live.md.
@@ -55,7 +63,7 @@ export class OpenAILiveModel implements RealtimeModel {
           (message, cause) => new OpenAILiveError('live_api_key_unavailable', message, { cause }),
         ),
       handshake: (key) => ({
-        url: this.#options.url,
+        url: attachUrl(this.#options),
         ...(this.#options.authHeader === 'api-key'
           ? { headers: { ...headers, 'api-key': key }, protocols: [] }
           : handshakeCredentials(this.#style, key, headers)),

@@ -33,6 +33,12 @@ export interface OpenAILiveModelOptions {
   /** Extra upgrade headers (e.g. `OpenAI-Organization`). Authorization is set from the key. */
   headers?: Record<string, string>;
   /**
+   * Attach to this running session on its sideband (`<url>/{sessionId}/attach`) instead of starting one: a SIP call's
+   * (see `answerSipCall`). The service plays the audio on the phone line (`servicePlayback`); no `session.start`, no
+   * input audio. Its model and instructions are the ones the call was accepted with.
+   */
+  sessionId?: string;
+  /**
    * Who does delegated work. `'client'` (default): the app or the session's `delegate` agent answers each delegation
    * with context appends. `'responses'`: a hosted Responses model (`backend`) runs with the agent's tools, whose
    * function calls the session executes.
@@ -74,6 +80,8 @@ export interface ResolvedLiveOptions {
   /** The URL to open, as a string: a `URL` object would be kept per model. */
   url: string;
   headers: Record<string, string>;
+  /** The session to attach to on its sideband, if any. */
+  sessionId: string | undefined;
   delegation: 'client' | 'responses';
   backend: { model: string; instructions?: string } | undefined;
   acknowledgementDelayMs: number | undefined;
@@ -90,7 +98,10 @@ export interface ResolvedLiveOptions {
 
 /** The option keys of a GPT-Live session that are not about where and as whom (shared with other hosts' forms). */
 export const LIVE_SESSION_OPTION_KEYS: OptionKeyList<
-  Omit<OpenAILiveModelOptions, 'apiKey' | 'apiKeyProvider' | 'authHeader' | 'model' | 'url' | 'headers'>
+  Omit<
+    OpenAILiveModelOptions,
+    'apiKey' | 'apiKeyProvider' | 'authHeader' | 'model' | 'url' | 'headers' | 'sessionId'
+  >
 > = {
   delegation: true,
   backend: true,
@@ -113,6 +124,7 @@ const OPTIONS = optionKeys<OpenAILiveModelOptions>('OpenAILiveModelOptions', {
   model: true,
   url: true,
   headers: true,
+  sessionId: true,
   ...LIVE_SESSION_OPTION_KEYS,
 });
 type LiveInputMessage = NonNullable<OpenAILiveModelOptions['input']>[number];
@@ -249,12 +261,17 @@ export function resolveLiveOptions(options: OpenAILiveModelOptions = {}): Resolv
     throw invalid("webSocketStyle must be 'ws' or 'headers-init'; leave it out to detect it.");
   }
   const clock = resolveClockOption(options.clock, invalid);
+  const sessionId = options.sessionId;
+  if (sessionId !== undefined && (typeof sessionId !== 'string' || sessionId.trim() === '')) {
+    throw invalid("sessionId must be a GPT-Live session's id (a SIP call's, e.g. 'live_…').");
+  }
   return {
     apiKey,
     authHeader,
     model,
     url: url.href,
     headers,
+    sessionId,
     delegation,
     backend,
     acknowledgementDelayMs: ack,

@@ -12,6 +12,10 @@ interface Speech {
   itemId: string;
   transcript: string;
   trailingSilenceMs: number;
+  /** Where its first transcript fragment starts on the session timeline, once one arrived. */
+  startMs: number | undefined;
+  /** Milliseconds of its audio so far. */
+  audioMs: number;
 }
 
 /**
@@ -24,6 +28,7 @@ export class OutputSegmenter {
   readonly #nextId: (prefix: 'resp' | 'item') => string;
   readonly #gapMs: number;
   readonly #onSpeechStart: () => void;
+  readonly #servicePlayback: boolean;
   #speech: Speech | undefined;
 
   constructor(deps: {
@@ -31,11 +36,17 @@ export class OutputSegmenter {
     nextId: (prefix: 'resp' | 'item') => string;
     gapMs: number;
     onSpeechStart: () => void;
+    /**
+     * The service plays the audio (a SIP call's sideband, whose output deltas are what the line played): each
+     * response reports its playback starting and stopping, and where a cut left the listener.
+     */
+    servicePlayback?: boolean;
   }) {
     this.#emit = deps.emit;
     this.#nextId = deps.nextId;
     this.#gapMs = deps.gapMs;
     this.#onSpeechStart = deps.onSpeechStart;
+    this.#servicePlayback = deps.servicePlayback === true;
   }
 
   /** One output delta (PCM16 24 kHz). */
@@ -49,6 +60,7 @@ export class OutputSegmenter {
       }
       speech = this.#start();
     }
+    speech.audioMs += pcm.length / BYTES_PER_MS;
     this.#emit({ type: 'audio_delta', responseId: speech.responseId, itemId: speech.itemId, audio: pcm });
     if (!silent) {
       speech.trailingSilenceMs = 0;
@@ -58,20 +70,42 @@ export class OutputSegmenter {
     if (speech.trailingSilenceMs >= this.#gapMs) this.end();
   }
 
-  /** One output transcript fragment. */
-  transcript(delta: string): void {
+  /** Whether the model is speaking a response now. */
+  get speaking(): boolean {
+    return this.#speech !== undefined;
+  }
+
+  /**
+   * Whether the user's words at `startMs` (timeline ms) were said over the response being spoken: `false` before its
+   * first transcript fragment's position (words said before it began, transcribed late), `true` when unknown.
+   */
+  spokenOver(startMs: number): boolean {
+    const speech = this.#speech;
+    return speech !== undefined && (speech.startMs === undefined || startMs >= speech.startMs);
+  }
+
+  /** One output transcript fragment, starting at `startMs` of the session timeline. */
+  transcript(delta: string, startMs?: number): void {
     const speech = this.#speech ?? this.#start();
+    if (speech.startMs === undefined && startMs !== undefined) speech.startMs = startMs;
     speech.transcript += delta;
     speech.trailingSilenceMs = 0;
     this.#emit({ type: 'transcript_delta', responseId: speech.responseId, itemId: speech.itemId, delta });
   }
 
-  /** Ends the response being spoken, if any. */
-  end(): void {
+  /**
+   * Ends the response being spoken, if any: `completed` when the voice went silent; `cancelled` when the session cut
+   * it (the user spoke over it, or the app stopped it). GPT-Live cannot be told to stop its voice: whatever it says
+   * after a cut is a new response.
+   */
+  end(cut?: 'user_turn' | 'client_cancelled' | 'connection_lost', only?: string): void {
     const speech = this.#speech;
-    if (!speech) return;
+    if (!speech || (only !== undefined && only !== speech.responseId)) return;
     this.#speech = undefined;
     const { responseId, itemId, transcript } = speech;
+    // The line played what came so far; a cut leaves the listener there.
+    if (this.#servicePlayback && cut)
+      this.#emit({ type: 'item_truncated', itemId, heardMs: Math.floor(speech.audioMs) });
     this.#emit({ type: 'audio_done', responseId, itemId });
     this.#emit({ type: 'transcript_done', responseId, itemId, transcript });
     this.#emit({
@@ -83,10 +117,16 @@ export class OutputSegmenter {
         itemId,
         role: 'assistant',
         content: [{ type: 'audio', transcript }],
-        status: 'completed',
+        status: cut ? 'incomplete' : 'completed',
       },
     });
-    this.#emit({ type: 'response_done', responseId, status: 'completed', ephemeral: false });
+    if (this.#servicePlayback && !cut) this.#emit({ type: 'output_audio_stopped', responseId });
+    this.#emit({
+      type: 'response_done',
+      responseId,
+      ephemeral: false,
+      ...(cut ? { status: 'cancelled', reason: cut } : { status: 'completed' }),
+    });
   }
 
   #start(): Speech {
@@ -96,10 +136,13 @@ export class OutputSegmenter {
       itemId: this.#nextId('item'),
       transcript: '',
       trailingSilenceMs: 0,
+      startMs: undefined,
+      audioMs: 0,
     };
     this.#speech = speech;
     this.#emit({ type: 'response_started', responseId: speech.responseId, ephemeral: false });
     this.#emit({ type: 'message_started', responseId: speech.responseId, itemId: speech.itemId });
+    if (this.#servicePlayback) this.#emit({ type: 'output_audio_started', responseId: speech.responseId });
     return speech;
   }
 }

@@ -19,6 +19,7 @@ import { isNetworkFailure } from '../shared/network-failure.js';
 import type { WireSession, WireTurnDetection } from '../shared/realtime-wire.js';
 import { redactCause, redactFields, redactSecrets } from '../shared/redact.js';
 import { type ClientEvent, commandEventId, commandTypeOfEventId, toClientEvent } from './client-events.js';
+import { DeltaFrameReader } from './delta-frame.js';
 import { OpenAIRealtimeError } from './errors.js';
 import type { OpenAIRealtimeSessionConfig } from './options.js';
 import { ServerEventNormalizer } from './server-events.js';
@@ -98,6 +99,7 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
         this.#rejectedUpdate = commandTypeOfEventId(eventId) === 'updateSession';
       },
     });
+    const reader = new DeltaFrameReader(this.#normalizer);
     this.#link = new SocketConnection(
       socket,
       {
@@ -110,8 +112,8 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
         redact: (text) => this.#redact(text),
       },
       {
-        frame: (text) => this.#normalizer.handleFrame(text),
-        frameBytes: (bytes) => this.#normalizer.handleFrameBytes(bytes),
+        frame: reader.frame,
+        frameBytes: reader.frameBytes,
         connectFailed: (failure) => this.#connectError(failure),
         connectTimedOut: (ms) =>
           new OpenAIRealtimeError(

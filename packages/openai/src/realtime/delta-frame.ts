@@ -8,9 +8,12 @@
  * What it accepts, `JSON.parse` accepts with the same meaning: numbers follow the JSON grammar, no string holds a raw
  * control character, and a read key repeated with a value of another type is left to the full parse (the last
  * value wins there). The one exception is the audio's base64, which is not scanned here: the caller decodes it
- * with `decodeBase64Exact`, which accepts only well-formed base64 (so no control character either) and otherwise
+ * with `decodeBase64(…, true)`, which accepts only well-formed base64 (so no control character either) and otherwise
  * sends the frame to the full parse too.
  */
+
+import type { EventSink, NodeTextFrame } from '@parley/transport';
+import { decodeBase64 } from '../shared/base64.js';
 
 /** Which delta a frame carries. */
 export type DeltaKind = 'audio' | 'transcript' | 'text';
@@ -18,7 +21,7 @@ export type DeltaKind = 'audio' | 'transcript' | 'text';
 /** The fields of a delta frame read by the fast path. For `audio`, `delta` is still base64. */
 export interface DeltaFrame {
   kind: DeltaKind;
-  /** For `audio`, not yet checked: decode it with `decodeBase64Exact`. */
+  /** For `audio`, not yet checked: decode it with `decodeBase64(…, true)`. */
   responseId: string;
   itemId: string;
   delta: string;
@@ -39,12 +42,6 @@ const KINDS_BY_LENGTH: readonly (readonly [string, DeltaKind] | undefined)[] = (
   }
   return table;
 })();
-
-/** The kind of delta the `type` value at `frame[from, to)` names, without slicing it out. */
-function kindAt(frame: string, from: number, to: number): DeltaKind | undefined {
-  const entry = KINDS_BY_LENGTH[to - from];
-  return entry !== undefined && frame.startsWith(entry[0], from) ? entry[1] : undefined;
-}
 
 const QUOTE = 34;
 const COMMA = 44;
@@ -98,8 +95,32 @@ function isNumber(frame: string, from: number, to: number): boolean {
   return i === to;
 }
 
-/** `true` when `frame[from, to)` is `true`, `false`, `null` or a JSON number. */
-function isScalar(frame: string, from: number, to: number): boolean {
+/**
+ * `true` when a value that is not a string may be skipped: `frame[from, to)` is `true`, `false`, `null` or a JSON
+ * number, under a key the fast path does not read (`keyLength` characters from `keyFrom`). A read key repeated with
+ * a value of another type is left to the full parse: `JSON.parse` keeps the last value, which is not a string.
+ */
+function isSkippedScalar(
+  frame: string,
+  keyFrom: number,
+  keyLength: number,
+  from: number,
+  to: number,
+): boolean {
+  switch (keyLength) {
+    case 4:
+      if (frame.startsWith('type', keyFrom)) return false;
+      break;
+    case 5:
+      if (frame.startsWith('delta', keyFrom)) return false;
+      break;
+    case 7:
+      if (frame.startsWith('item_id', keyFrom)) return false;
+      break;
+    case 11:
+      if (frame.startsWith('response_id', keyFrom)) return false;
+      break;
+  }
   const length = to - from;
   if (length === 4) {
     if (frame.startsWith('true', from) || frame.startsWith('null', from)) return true;
@@ -130,22 +151,6 @@ function hasRefusedCharacter(frame: string, from: number, to: number, asciiOnly:
   }
   const text = from === 0 && to === frame.length ? frame : frame.slice(from, to);
   return (asciiOnly ? CONTROL_OR_NON_ASCII : CONTROL_CHARACTER).test(text);
-}
-
-/** `true` when the key at `frame[from, from + length)` is one the fast path reads. */
-function isReadKey(frame: string, from: number, length: number): boolean {
-  switch (length) {
-    case 4:
-      return frame.startsWith('type', from);
-    case 5:
-      return frame.startsWith('delta', from);
-    case 7:
-      return frame.startsWith('item_id', from);
-    case 11:
-      return frame.startsWith('response_id', from);
-    default:
-      return false;
-  }
 }
 
 /**
@@ -179,8 +184,9 @@ export function readDeltaFrame(frame: string, asciiOnly = false): DeltaFrame | u
       switch (keyEnd - at - 1) {
         case 4:
           if (frame.startsWith('type', at + 1)) {
-            kind = kindAt(frame, valueAt + 1, valueEnd);
-            if (kind === undefined) return undefined;
+            const entry = KINDS_BY_LENGTH[valueEnd - valueAt - 1];
+            if (entry === undefined || !frame.startsWith(entry[0], valueAt + 1)) return undefined;
+            kind = entry[1];
           }
           break;
         case 5:
@@ -201,11 +207,9 @@ export function readDeltaFrame(frame: string, asciiOnly = false): DeltaFrame | u
     } else {
       // A number, true, false or null runs to the next comma (or the end); nested values are not read here.
       if (first === OPEN_BRACE || first === OPEN_BRACKET) return undefined;
-      // A read key repeated with a value of another type: JSON.parse keeps the last value, which is not a string.
-      if (isReadKey(frame, at + 1, keyEnd - at - 1)) return undefined;
       const comma = frame.indexOf(',', valueAt);
       next = comma === -1 ? last : comma;
-      if (!isScalar(frame, valueAt, next)) return undefined;
+      if (!isSkippedScalar(frame, at + 1, keyEnd - at - 1, valueAt, next)) return undefined;
     }
     const separator = frame.charCodeAt(next);
     if (separator === CLOSE_BRACE) {
@@ -227,4 +231,63 @@ export function readDeltaFrame(frame: string, asciiOnly = false): DeltaFrame | u
     return undefined;
   }
   return { kind, responseId, itemId, delta };
+}
+
+/** From this size, a text frame given as bytes is first read as `latin1` (see {@link DeltaFrameReader.frameBytes}). */
+const LARGE_FRAME_BYTES = 1024;
+
+/** What reads a frame that is not a delta this reader understands: the Realtime codec's full reader. */
+export interface FullFrameReader {
+  handleFrame(frame: string): void;
+}
+
+/**
+ * The Realtime codec's entry for frames: a delta frame is read here and its seam event handed straight to the
+ * subscriber (`sink.deliver`, the listener itself where one listens); any other frame, or a delta this reader does
+ * not fully understand, goes to the full reader. The entries are arrow properties: the connection skeleton calls
+ * them as they are, with no closure in between.
+ */
+export class DeltaFrameReader {
+  readonly #full: FullFrameReader;
+
+  constructor(full: FullFrameReader) {
+    this.#full = full;
+  }
+
+  /** One text frame. */
+  readonly frame = (text: string, sink: EventSink): void => {
+    const fast = readDeltaFrame(text);
+    if (fast === undefined || !this.#deliver(fast, sink)) this.#full.handleFrame(text);
+  };
+
+  /**
+   * One text frame given as its UTF-8 bytes (a Node `Buffer`, as the `ws` package delivers it). A large frame is
+   * nearly always audio: its text is first taken as `latin1` (a plain copy, where UTF-8 decoding checks every byte)
+   * and read in the ASCII-only mode; anything else is decoded as UTF-8 and handled as text.
+   */
+  readonly frameBytes = (bytes: NodeTextFrame, sink: EventSink): void => {
+    if (bytes.length >= LARGE_FRAME_BYTES) {
+      const fast = readDeltaFrame(bytes.toString('latin1'), true);
+      if (fast !== undefined && this.#deliver(fast, sink)) return;
+    }
+    this.frame(bytes.toString('utf8'), sink);
+  };
+
+  /** Delivers the event of a delta; `false` when its audio is not well-formed base64 (the full parse takes it). */
+  #deliver(fast: DeltaFrame, sink: EventSink): boolean {
+    const { responseId, itemId, delta } = fast;
+    if (fast.kind !== 'audio') {
+      sink.deliver({
+        type: fast.kind === 'text' ? 'text_delta' : 'transcript_delta',
+        responseId,
+        itemId,
+        delta,
+      });
+      return true;
+    }
+    const audio = decodeBase64(delta, true);
+    if (audio === undefined) return false;
+    sink.deliver({ type: 'audio_delta', responseId, itemId, audio });
+    return true;
+  }
 }

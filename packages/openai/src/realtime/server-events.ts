@@ -7,13 +7,11 @@ import type {
   RealtimeUsage,
 } from '@parley/core';
 import { RecentIds } from '@parley/core/internal';
-import type { NodeTextFrame } from '@parley/transport';
 import { ENDED_RESPONSES_LIMIT } from '../constants.js';
-import { decodeBase64, decodeBase64Exact } from '../shared/base64.js';
+import { decodeBase64 } from '../shared/base64.js';
 import { isPlainObject, type JsonObject, stringField } from '../shared/deep-merge.js';
 import type { WireServerEventType } from '../shared/realtime-wire-events.js';
 import { CLIENT_REQUEST_ID_KEY, commandTypeOfEventId } from './client-events.js';
-import { type DeltaFrame, readDeltaFrame } from './delta-frame.js';
 
 /** Beta (preview) server event names the adapter still reads besides the GA ones. */
 type BetaServerEventType =
@@ -119,15 +117,12 @@ function toStatus(value: unknown): RealtimeResponseStatus {
   return value === 'cancelled' || value === 'incomplete' || value === 'failed' ? value : 'completed';
 }
 
-/** From this size, a text frame given as bytes is first read as `latin1` (see `handleFrameBytes`). */
 /** The service's playback events (WebRTC and SIP calls) as the seam names them. */
 const OUTPUT_AUDIO_EVENTS = {
   'output_audio_buffer.started': 'output_audio_started',
   'output_audio_buffer.stopped': 'output_audio_stopped',
   'output_audio_buffer.cleared': 'output_audio_cleared',
 } as const;
-
-const LARGE_FRAME_BYTES = 1024;
 
 /** The service's refusal of a `response.create` that collides with the active response. */
 const ACTIVE_RESPONSE_CODE = 'conversation_already_has_active_response';
@@ -209,46 +204,8 @@ export class ServerEventNormalizer {
     this.#pendingRequests.set(clientRequestId, ephemeral);
   }
 
-  /** Handles one text frame. */
+  /** Parses one text frame (a delta frame only where the fast path of `delta-frame.ts` could not read it). */
   handleFrame(frame: string): void {
-    const fast = readDeltaFrame(frame);
-    if (fast === undefined || !this.#emitDelta(fast)) this.#parseFrame(frame);
-  }
-
-  /**
-   * Handles one text frame given as its UTF-8 bytes (a Node `Buffer`, as the `ws` package delivers it). A large
-   * frame is nearly always audio: its text is first taken as `latin1` (a plain copy, where UTF-8 decoding checks
-   * every byte) and read by the fast path in its ASCII-only mode; anything else is decoded as UTF-8 and handled as
-   * text.
-   */
-  handleFrameBytes(frame: NodeTextFrame): void {
-    if (frame.length >= LARGE_FRAME_BYTES) {
-      const fast = readDeltaFrame(frame.toString('latin1'), true);
-      if (fast !== undefined && this.#emitDelta(fast)) return;
-    }
-    this.handleFrame(frame.toString('utf8'));
-  }
-
-  /** Emits the event of a delta read by the fast path; `false` when its audio is not well-formed base64. */
-  #emitDelta(fast: DeltaFrame): boolean {
-    const { responseId, itemId, delta } = fast;
-    if (fast.kind !== 'audio') {
-      this.#hooks.emit({
-        type: fast.kind === 'text' ? 'text_delta' : 'transcript_delta',
-        responseId,
-        itemId,
-        delta,
-      });
-      return true;
-    }
-    // Base64 that is not well-formed (a raw control character among others) takes the full parse.
-    const audio = decodeBase64Exact(delta);
-    if (audio === undefined) return false;
-    this.#hooks.emit({ type: 'audio_delta', responseId, itemId, audio });
-    return true;
-  }
-
-  #parseFrame(frame: string): void {
     let event: unknown;
     try {
       event = JSON.parse(frame);

@@ -28,8 +28,45 @@ const SLAB_MAX_CHUNK = SLAB_SIZE / 4;
 let slab: NodeBufferInstance | undefined;
 let slabOffset = 0;
 
-function decodeIntoSlab(text: string, Buffer: NodeBufferLike, exactBytes?: number): Uint8Array | undefined {
-  const maxBytes = Math.ceil(text.length / 4) * 3;
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const DECODE_TABLE = new Uint8Array(128).fill(255);
+for (let i = 0; i < ALPHABET.length; i++) DECODE_TABLE[ALPHABET.charCodeAt(i)] = i;
+// base64url characters decode too, like Buffer does.
+DECODE_TABLE['-'.charCodeAt(0)] = 62;
+DECODE_TABLE['_'.charCodeAt(0)] = 63;
+
+const EQUALS = 61;
+
+/**
+ * Decodes standard base64 into bytes. Characters outside the alphabet are skipped, as Node does. On Node the result
+ * is a plain `Uint8Array` view of memory the decoder wrote once and never touches again (see the slab above).
+ *
+ * With `exact`, only well-formed padded base64 decodes (a multiple of 4 characters, `=` only as the last one or two);
+ * anything else returns `undefined`. Both decoders skip characters outside the alphabet, so one decodes to exactly
+ * `3 × length / 4 − padding` bytes only when none was skipped: the check costs no pass of its own over the text.
+ * One function on both paths: an audio delta's decode is one call.
+ */
+export function decodeBase64(text: string): Uint8Array;
+export function decodeBase64(text: string, exact: true): Uint8Array | undefined;
+export function decodeBase64(text: string, exact = false): Uint8Array | undefined {
+  const length = text.length;
+  let exactBytes: number | undefined;
+  if (exact) {
+    if ((length & 3) !== 0) return undefined;
+    const padding =
+      length === 0 || text.charCodeAt(length - 1) !== EQUALS
+        ? 0
+        : text.charCodeAt(length - 2) === EQUALS
+          ? 2
+          : 1;
+    exactBytes = (length >> 2) * 3 - padding;
+  }
+  const Buffer = NodeBuffer;
+  if (Buffer === undefined) {
+    const bytes = decodeBase64Portable(text);
+    return exactBytes === undefined || bytes.length === exactBytes ? bytes : undefined;
+  }
+  const maxBytes = Math.ceil(length / 4) * 3;
   if (maxBytes > SLAB_MAX_CHUNK) {
     const buffer = Buffer.from(text, 'base64');
     if (exactBytes !== undefined && buffer.byteLength !== exactBytes) return undefined;
@@ -45,44 +82,6 @@ function decodeIntoSlab(text: string, Buffer: NodeBufferLike, exactBytes?: numbe
   const view = new Uint8Array(slab.buffer, slab.byteOffset + slabOffset, written);
   slabOffset += (written + 7) & ~7;
   return view;
-}
-
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const DECODE_TABLE = new Uint8Array(128).fill(255);
-for (let i = 0; i < ALPHABET.length; i++) DECODE_TABLE[ALPHABET.charCodeAt(i)] = i;
-// base64url characters decode too, like Buffer does.
-DECODE_TABLE['-'.charCodeAt(0)] = 62;
-DECODE_TABLE['_'.charCodeAt(0)] = 63;
-
-/**
- * Decodes standard base64 into bytes. Characters outside the alphabet are skipped, as Node does. On Node the result
- * is a plain `Uint8Array` view of memory the decoder wrote once and never touches again (see the slab above).
- */
-export function decodeBase64(text: string): Uint8Array {
-  if (NodeBuffer) return decodeIntoSlab(text, NodeBuffer) as Uint8Array;
-  return decodeBase64Portable(text);
-}
-
-const EQUALS = 61;
-
-/**
- * Decodes well-formed padded base64 (a multiple of 4 characters, `=` only as the last one or two), or returns
- * `undefined` for anything else. Both decoders skip characters outside the alphabet, so one decodes to exactly
- * `3 × length / 4 − padding` bytes only when none was skipped: the check costs no pass of its own over the text.
- */
-export function decodeBase64Exact(text: string): Uint8Array | undefined {
-  const length = text.length;
-  if ((length & 3) !== 0) return undefined;
-  const padding =
-    length === 0 || text.charCodeAt(length - 1) !== EQUALS
-      ? 0
-      : text.charCodeAt(length - 2) === EQUALS
-        ? 2
-        : 1;
-  const exactBytes = (length >> 2) * 3 - padding;
-  if (NodeBuffer) return decodeIntoSlab(text, NodeBuffer, exactBytes);
-  const bytes = decodeBase64Portable(text);
-  return bytes.length === exactBytes ? bytes : undefined;
 }
 
 /** The decoder used where `Buffer` does not exist; exported for tests. */

@@ -1,9 +1,16 @@
-import { type Agent, RealtimeSession, type RealtimeSessionOptions, UserError } from '@parley/core';
+import {
+  type Agent,
+  type RealtimeModel,
+  RealtimeSession,
+  type RealtimeSessionOptions,
+  UserError,
+} from '@parley/core';
 import type { WebSocketConstructor } from '@parley/transport';
+import { OpenAILiveModel } from '../live/openai-live-model.js';
 import { OpenAIRealtimeModel } from '../realtime/openai-realtime-model.js';
 import type { OpenAIRealtimeSessionConfig } from '../realtime/options.js';
-import { OpenAISipCallControl, type RealtimeSipSession } from './call-control.js';
-import type { IncomingRealtimeSipCall, SipHeader } from './incoming-call.js';
+import { type LiveSipSession, OpenAISipCallControl, type RealtimeSipSession } from './call-control.js';
+import type { IncomingSipCall, SipHeader } from './incoming-call.js';
 
 /** Options of {@link answerSipCall}. */
 export interface AnswerSipCallOptions<TContext> {
@@ -11,16 +18,27 @@ export interface AnswerSipCallOptions<TContext> {
   agent: Agent<TContext>;
   /** The project key (stays on your server). Default `OPENAI_API_KEY`. */
   apiKey?: string;
-  /** The session the call is accepted with (`model` defaults to `gpt-realtime`); the agent's config follows on the sideband. */
-  accept?: RealtimeSipSession;
+  /**
+   * The session the call is accepted with. Realtime (`model` defaults to `gpt-realtime`): the agent's config follows
+   * on the sideband. GPT-Live (`model` defaults to `gpt-live-1`): its instructions are fixed here, so they default to
+   * the agent's (when they are a string).
+   */
+  accept?: RealtimeSipSession | LiveSipSession;
+  /**
+   * GPT-Live calls: the text agent that answers the voice's delegations (the voice model calls no tools; see
+   * `RealtimeSession`'s `delegate`).
+   */
+  delegate?: Agent<TContext>;
   /** GA session fields every sideband `session.update` carries (as `OpenAIRealtimeModel`'s `sessionConfig`). */
   sessionConfig?: OpenAIRealtimeSessionConfig;
   /** The session's options besides its model (context, memory, guardrails, events…). */
   session?: Omit<RealtimeSessionOptions<TContext>, 'model'>;
   /** The HTTP API root for call control. Default `https://api.openai.com/v1`. */
   baseURL?: string;
-  /** The sideband's WebSocket endpoint. Default `wss://api.openai.com/v1/realtime`. */
+  /** The sideband's WebSocket endpoint of a Realtime call. Default `wss://api.openai.com/v1/realtime`. */
   realtimeURL?: string;
+  /** GPT-Live's sessions endpoint, under which a call's sideband is (`/{id}/attach`). Default `wss://api.openai.com/v1/live/sessions`. */
+  liveURL?: string;
   /** The WebSocket class for the sideband (as `OpenAIRealtimeModel`'s). */
   WebSocket?: WebSocketConstructor;
   /** Call control to use instead of one made from `apiKey` and `baseURL`. */
@@ -29,8 +47,12 @@ export interface AnswerSipCallOptions<TContext> {
 
 /** An answered SIP call: its session on the sideband, and the call's controls. */
 export interface SipCall<TContext> {
-  /** The agent's session, attached to the call (`?call_id=`): the service plays its audio on the phone line. */
+  /**
+   * The agent's session, attached to the call (Realtime: `?call_id=`; GPT-Live: `/attach`): the service plays its
+   * audio on the phone line.
+   */
   readonly session: RealtimeSession<TContext>;
+  /** The call's id: a Realtime call id, or a GPT-Live session id. */
   readonly callId: string;
   /** The caller's INVITE headers: caller-controlled, **untrusted** (route or greet with them, never authorize). */
   readonly sipHeaders: readonly SipHeader[];
@@ -41,21 +63,28 @@ export interface SipCall<TContext> {
 }
 
 /**
- * Answers a Realtime SIP call announced to `OpenAISipWebhookHandler`'s `onCall`: accepts it, then runs `agent` as a
- * `RealtimeSession` on a sideband attached to the call by its id, so tools and guardrails run on your server while
- * the audio stays on the phone line. The service plays that audio, so the session interrupts with a cancel plus
- * `output_audio_buffer.clear` and takes what the caller heard from the service. If the sideband cannot be opened,
- * the call is hung up and the error rethrown.
+ * Answers a SIP call announced to `OpenAISipWebhookHandler`'s `onCall`: accepts it, then runs `agent` as a
+ * `RealtimeSession` on a sideband attached to the call, so tools and guardrails run on your server while the audio
+ * stays on the phone line. The service plays that audio: a Realtime session interrupts with a cancel plus
+ * `output_audio_buffer.clear` and takes what the caller heard from the service; a GPT-Live call (`OpenAILiveModel`
+ * on `/v1/live/sessions/{id}/attach`) delegates to `delegate`, and GPT-Live stops its voice by itself when the caller
+ * talks over it. If the sideband cannot be opened, the call is hung up and the error rethrown.
  */
 export async function answerSipCall<TContext>(
-  call: IncomingRealtimeSipCall,
+  call: IncomingSipCall,
   options: AnswerSipCallOptions<TContext>,
 ): Promise<SipCall<TContext>> {
-  if (call?.api !== 'realtime' || typeof call.callId !== 'string') {
+  const live = call?.api === 'live' && typeof call.sessionId === 'string';
+  if (!live && (call?.api !== 'realtime' || typeof call.callId !== 'string')) {
     throw new UserError(
-      'answerSipCall answers Realtime calls ({ api: "realtime", callId }); GPT-Live calls are answered with OpenAISipCallControl.',
+      'answerSipCall answers the calls onCall receives: { api: "realtime", callId } or { api: "live", sessionId }.',
       { code: 'invalid_option' },
     );
+  }
+  if (!live && options.delegate !== undefined) {
+    throw new UserError("delegate is for GPT-Live calls; give a Realtime call's agent the tools.", {
+      code: 'invalid_option',
+    });
   }
   const apiKey =
     options.apiKey ??
@@ -66,16 +95,33 @@ export async function answerSipCall<TContext>(
       ...(apiKey !== undefined && { apiKey }),
       ...(options.baseURL !== undefined && { baseURL: options.baseURL }),
     });
-  const model = new OpenAIRealtimeModel({
-    ...(apiKey !== undefined && { apiKey }),
-    callId: call.callId,
-    ...(options.realtimeURL !== undefined && { url: options.realtimeURL }),
-    ...(options.WebSocket !== undefined && { WebSocket: options.WebSocket }),
-    ...(options.sessionConfig !== undefined && { sessionConfig: options.sessionConfig }),
-  });
-  await control.accept(call, options.accept ?? {});
+  const callId = call.api === 'live' ? call.sessionId : call.callId;
+  let model: RealtimeModel;
+  let accept: RealtimeSipSession | LiveSipSession = options.accept ?? {};
+  if (call.api === 'live') {
+    model = new OpenAILiveModel({
+      ...(apiKey !== undefined && { apiKey }),
+      sessionId: call.sessionId,
+      ...(options.liveURL !== undefined && { url: options.liveURL }),
+      ...(options.WebSocket !== undefined && { WebSocket: options.WebSocket }),
+    });
+    const instructions = options.agent.instructions;
+    if (!('instructions' in accept) && typeof instructions === 'string') accept = { ...accept, instructions };
+  } else {
+    model = new OpenAIRealtimeModel({
+      ...(apiKey !== undefined && { apiKey }),
+      callId: call.callId,
+      ...(options.realtimeURL !== undefined && { url: options.realtimeURL }),
+      ...(options.WebSocket !== undefined && { WebSocket: options.WebSocket }),
+      ...(options.sessionConfig !== undefined && { sessionConfig: options.sessionConfig }),
+    });
+  }
+  await control.accept(call, accept);
   const session = new RealtimeSession(options.agent, {
+    // A GPT-Live call ends with its session: there is nothing to reattach to.
+    ...(call.api === 'live' && { reconnect: false }),
     ...options.session,
+    ...(options.delegate !== undefined && { delegate: options.delegate }),
     model,
   } as RealtimeSessionOptions<TContext>);
   let ended: Promise<void> | undefined;
@@ -97,7 +143,7 @@ export async function answerSipCall<TContext>(
   }
   return {
     session,
-    callId: call.callId,
+    callId,
     sipHeaders: call.sipHeaders,
     refer: (targetUri) => end(() => control.refer(call, targetUri)),
     hangUp: () => end(() => control.hangUp(call)),

@@ -7,11 +7,14 @@ import type {
   GeminiSetup,
 } from '@parley/google';
 import { durationString } from '@parley/google';
+import { EnergyVad } from '../shared/energy-vad.js';
 import { assistantAudio, decodeSpeechTexts } from '../shared/sim-audio.js';
 import { echoTurn, type GeminiScript, type GeminiScriptedOutput, speechMs } from './gemini-script.js';
 import type { ResolvedSimulatorSettings } from './gemini-sim-settings.js';
-import { EnergyActivityDetector } from './gemini-speech.js';
 import type { ResumptionStore } from './resumption-store.js';
+
+/** RMS level (0–1 of full scale) from which a frame of user audio is speech. */
+const SPEECH_LEVEL = 0.05;
 
 /** The socket side a simulated session writes to (the `ws` package's server socket). */
 export interface SimSocket {
@@ -83,7 +86,7 @@ export class GeminiSimSession {
   readonly #clock: Clock;
   readonly #script: GeminiScript;
   readonly #store: ResumptionStore;
-  readonly #detector = new EnergyActivityDetector();
+  readonly #detector = new EnergyVad();
   #phase: 'setup' | 'ready' | 'closed' = 'setup';
   #turn: ActiveTurn | undefined;
   #userAudio: Uint8Array[] = [];
@@ -355,7 +358,7 @@ export class GeminiSimSession {
       this.#settings.silenceMs;
     const wasActive = this.#detector.active;
     if (wasActive) this.#userAudio.push(bytes);
-    for (const transition of this.#detector.push(bytes, rate, silenceMs)) {
+    for (const transition of this.#detector.push(bytes, { rate, level: SPEECH_LEVEL, silenceMs })) {
       if (transition.type === 'start') {
         if (!wasActive) this.#userAudio.push(bytes);
         this.#userStarts();

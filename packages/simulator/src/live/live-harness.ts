@@ -8,9 +8,9 @@ import type {
 import type { LiveSessionResource } from '@parley/openai/wire';
 import { decodeBase64, isPlainObject } from '@parley/openai/wire';
 import { type HarnessTransport, TransportFaults } from '@parley/transport/testing';
+import { SimulatorHarnessBase } from '../shared/harness-base.js';
 import { LIVE_HARNESS_OPTIONS } from '../shared/option-keys.js';
 import { speechAudio } from '../shared/sim-audio.js';
-import { waitForCommands } from '../shared/wait-for-command.js';
 import type { LiveReaction } from './live-brain.js';
 import type { LiveSimulatorSession } from './live-sim-session.js';
 import { type LiveSimulator, type LiveSimulatorOptions, startLiveSimulator } from './live-simulator.js';
@@ -110,19 +110,23 @@ function seamConfigOf(resource: LiveSessionResource): RealtimeSessionConfig {
  * `responseRequests` or `turnDetection`, which a GPT-Live model does not declare. It has no
  * `respondAnnouncingItemsEarly()`: GPT-Live has no conversation items to announce, early or late.
  */
-export class LiveSimulatorHarness {
-  /** The adapter under test. */
-  readonly model: RealtimeModel;
-  /** The simulator behind it. */
-  readonly simulator: LiveSimulator;
-
-  readonly #faults: TransportFaults | undefined;
-
+export class LiveSimulatorHarness extends SimulatorHarnessBase<LiveSimulator> {
   /** `faults` is the transport `model` was given (without it, the harness has no transport faults). */
   constructor(simulator: LiveSimulator, model: RealtimeModel, faults?: TransportFaults) {
-    this.simulator = simulator;
-    this.model = model;
-    this.#faults = faults;
+    super(simulator, model, faults);
+  }
+
+  protected commandOfFrame(frame: unknown): RealtimeCommand['type'] | undefined {
+    return liveEventToCommand(frame)?.type;
+  }
+
+  /** What the primary socket received (the sideband and data channels carry no seam commands). */
+  protected receivedCommands(): RealtimeCommand[] {
+    return this.simulator.clientEvents.flatMap((recorded) => {
+      if (recorded.socket !== 'primary') return [];
+      const command = liveEventToCommand(recorded.event);
+      return command ? [command] : [];
+    });
   }
 
   /** Queues what the voice model says after the next utterances (spoken messages only: it never calls tools). */
@@ -185,43 +189,6 @@ export class LiveSimulatorHarness {
     const session = await this.#latest();
     session.dropPrimary();
     await session.primaryClosed;
-  }
-
-  /**
-   * The adapter's primary socket stops being open without a word (see `SimulatorHarness.connectionStopsSilently`).
-   * Present once the adapter opened its socket through the harness's transport.
-   */
-  get connectionStopsSilently(): (() => Promise<void>) | undefined {
-    return this.#faults?.stopSilentlyHook;
-  }
-
-  /** The next frame the adapter writes for a command of this type fails to write (the socket's `send` throws). */
-  get failNextWrite(): ((commandType: RealtimeCommand['type']) => Promise<void>) | undefined {
-    return this.#faults?.failNextWriteHook((frame) => liveEventToCommand(JSON.parse(frame))?.type);
-  }
-
-  async commands(): Promise<readonly RealtimeCommand[]> {
-    return this.#commands();
-  }
-
-  #commands(): RealtimeCommand[] {
-    return this.simulator.clientEvents.flatMap((recorded) => {
-      if (recorded.socket !== 'primary') return [];
-      const command = liveEventToCommand(recorded.event);
-      return command ? [command] : [];
-    });
-  }
-
-  waitForCommand(
-    match: RealtimeCommand['type'] | ((command: RealtimeCommand) => boolean),
-    options: { count?: number; timeoutMs?: number } = {},
-  ): Promise<RealtimeCommand[]> {
-    return waitForCommands(
-      () => this.#commands(),
-      (listener) => this.simulator.onClientEvent(listener),
-      match,
-      options,
-    );
   }
 
   /** The latest session's resolved configuration (its start merged with accepted updates), in the seam's shape. */

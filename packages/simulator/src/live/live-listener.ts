@@ -13,6 +13,8 @@ export interface HeardSpan {
   speechStartMs?: number;
   /** The user finished an utterance (the model's own end-pointing). */
   utterance?: LiveUtterance;
+  /** The user is still speaking, and the model already knows what they say (interim transcription). */
+  interim?: LiveUtterance;
 }
 
 /**
@@ -23,20 +25,31 @@ export class InputListener {
   readonly #threshold: number;
   readonly #endSilenceMs: number;
   readonly #transcribe: LiveTranscriber;
+  readonly #interimMs: number | undefined;
   #chunks: Uint8Array[] = [];
+  /** The utterance's text, once transcribed (while it goes on, with interim transcription). */
+  #text: string | undefined;
   #speechStartMs: number | undefined;
   #lastSpeechEndMs = 0;
 
-  constructor(options: { threshold: number; endSilenceMs: number; transcribe: LiveTranscriber }) {
+  constructor(options: {
+    threshold: number;
+    endSilenceMs: number;
+    transcribe: LiveTranscriber;
+    /** Speech after which the utterance is transcribed while it goes on; `undefined`: only once it ended. */
+    interimMs: number | undefined;
+  }) {
     this.#threshold = options.threshold;
     this.#endSilenceMs = options.endSilenceMs;
     this.#transcribe = options.transcribe;
+    this.#interimMs = options.interimMs;
   }
 
   /** Forgets a half-heard utterance (input dropped, e.g. during a fixture). */
   reset(): void {
     this.#chunks = [];
     this.#speechStartMs = undefined;
+    this.#text = undefined;
   }
 
   hear(pcm24: Uint8Array, startMs: number, endMs: number): HeardSpan {
@@ -49,20 +62,29 @@ export class InputListener {
       }
       this.#chunks.push(pcm24);
       this.#lastSpeechEndMs = endMs;
+      const start = this.#speechStartMs;
+      if (this.#text === undefined && this.#interimMs !== undefined && endMs - start >= this.#interimMs) {
+        this.#text = this.#transcription();
+        span.interim = { text: this.#text, startMs: start, endMs };
+      }
       return span;
     }
     if (this.#speechStartMs === undefined) return span;
     this.#chunks.push(pcm24);
     if (endMs - this.#lastSpeechEndMs < this.#endSilenceMs) return span;
-    const audio = concat(this.#chunks);
-    const heard = decodeSpeechTexts(audio).join(' ');
     span.utterance = {
-      text: this.#transcribe(audio, { heard }),
+      text: this.#text ?? this.#transcription(),
       startMs: this.#speechStartMs,
       endMs: this.#lastSpeechEndMs,
     };
     this.reset();
     return span;
+  }
+
+  /** What was said so far, by the transcriber. */
+  #transcription(): string {
+    const audio = concat(this.#chunks);
+    return this.#transcribe(audio, { heard: decodeSpeechTexts(audio).join(' ') });
   }
 }
 

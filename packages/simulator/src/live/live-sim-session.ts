@@ -21,7 +21,7 @@ import { type LiveBrain, type LiveUtterance, reactionsOf } from './live-brain.js
 import { applyUpdate, estimateTokens } from './live-config.js';
 import { InputListener, type LiveTranscriber } from './live-listener.js';
 import { layOut, OutputTrack, type TimedText } from './live-output-track.js';
-import type { LiveSimulatorSocket } from './live-sim-socket.js';
+import type { LiveSessionPeer, LiveSimulatorSocket } from './live-sim-socket.js';
 
 /** Timing and behaviour knobs of a simulated session (all timeline milliseconds unless said otherwise). */
 export interface LiveSessionTuning {
@@ -31,6 +31,8 @@ export interface LiveSessionTuning {
   usageIntervalMs: number;
   speechThreshold: number;
   acknowledgement: string;
+  /** Speech after which the user's first words are transcribed while they go on speaking; `undefined`: at the end. */
+  interimTranscriptMs: number | undefined;
   /** Wall-clock delay before `session.updated`. */
   updateLatencyMs: number;
   transcribe: LiveTranscriber;
@@ -70,6 +72,8 @@ export interface LiveSimulatorDelegation {
  */
 export class LiveSimulatorSession {
   readonly delegations = new Map<string, LiveSimulatorDelegation>();
+  /** Keys sent to the caller of a SIP call (`transport.dtmf.send`), in order. */
+  readonly digitsSent: string[] = [];
   readonly #ids: IdGenerator;
   readonly #clock: Clock;
   readonly #tuning: LiveSessionTuning;
@@ -80,7 +84,9 @@ export class LiveSimulatorSession {
   readonly #backend: ResponsesBackend;
   readonly #onClosed: (session: LiveSimulatorSession) => void;
   #resource: LiveSessionResource;
-  #primary: LiveSimulatorSocket;
+  #primary: LiveSessionPeer;
+  /** The session answers a SIP call: its primary is the phone line, and DTMF goes over its sidebands. */
+  readonly #phoneCall: boolean;
   #sidebands = new Set<LiveSimulatorSocket>();
   #timelineMs = 0;
   #muted = false;
@@ -94,10 +100,14 @@ export class LiveSimulatorSession {
   #decisionItems = new Set<string>();
   #fixtureEventId: string | undefined;
   #transcript: { role: 'user' | 'assistant'; text: string; startMs: number }[] = [];
+  /** The fragment of the current utterance already sent while the user spoke (interim transcription). */
+  #interim: TimedText | undefined;
 
   constructor(deps: {
     resource: LiveSessionResource;
-    primary: LiveSimulatorSocket;
+    primary: LiveSessionPeer;
+    /** The session answers a SIP call (its primary is the phone line). Default `false`. */
+    phoneCall?: boolean;
     ids: IdGenerator;
     clock: Clock;
     tuning: LiveSessionTuning;
@@ -107,6 +117,7 @@ export class LiveSimulatorSession {
   }) {
     this.#resource = deps.resource;
     this.#primary = deps.primary;
+    this.#phoneCall = deps.phoneCall === true;
     this.#ids = deps.ids;
     this.#clock = deps.clock;
     this.#tuning = deps.tuning;
@@ -117,6 +128,7 @@ export class LiveSimulatorSession {
       threshold: deps.tuning.speechThreshold,
       endSilenceMs: deps.tuning.endOfUtteranceMs,
       transcribe: deps.tuning.transcribe,
+      interimMs: deps.tuning.interimTranscriptMs,
     });
     this.#track = new OutputTrack(deps.tuning.msPerChar);
     this.#backend = new ResponsesBackend({
@@ -226,7 +238,7 @@ export class LiveSimulatorSession {
   }
 
   /** Sends `error` to one socket; the session continues. */
-  fail(socket: LiveSimulatorSocket, error: SimulatorServiceError, clientEventId?: string): void {
+  fail(socket: LiveSessionPeer, error: SimulatorServiceError, clientEventId?: string): void {
     socket.send(
       this.#event(
         {
@@ -245,7 +257,7 @@ export class LiveSimulatorSession {
   }
 
   /** A client event from one of the session's sockets. */
-  handle(socket: LiveSimulatorSocket, raw: unknown): void {
+  handle(socket: LiveSessionPeer, raw: unknown): void {
     if (this.#closed) return;
     const event = isPlainObject(raw) ? raw : {};
     const clientEventId = typeof event.event_id === 'string' ? event.event_id : undefined;
@@ -258,7 +270,7 @@ export class LiveSimulatorSession {
   }
 
   #dispatch(
-    socket: LiveSimulatorSocket,
+    socket: LiveSessionPeer,
     event: Record<string, unknown>,
     clientEventId: string | undefined,
   ): void {
@@ -357,12 +369,26 @@ export class LiveSimulatorSession {
         socket.send(this.#event({ type: 'decision.item.deleted', item_id: id }, clientEventId));
         return;
       }
-      case 'transport.dtmf.send':
-        throw new SimulatorServiceError(
-          'invalid_request_error',
-          'DTMF can only be sent on a SIP call.',
-          'type',
-        );
+      case 'transport.dtmf.send': {
+        if (!this.#phoneCall || socket.role !== 'sideband') {
+          throw new SimulatorServiceError(
+            'invalid_request_error',
+            'DTMF can only be sent on a SIP call.',
+            'type',
+          );
+        }
+        const digit = event.event;
+        if (typeof digit !== 'string' || !/^[0-9A-D*#]$/.test(digit)) {
+          throw new SimulatorServiceError(
+            'invalid_value',
+            'event must be one key: 0-9, A-D, * or #.',
+            'event',
+          );
+        }
+        this.digitsSent.push(digit);
+        socket.send(this.#event({ type: 'transport.dtmf.sent', event: digit }, clientEventId));
+        return;
+      }
       case 'session.close':
         this.close('close_requested', clientEventId);
         return;
@@ -468,6 +494,7 @@ export class LiveSimulatorSession {
     // Barge-in: the model stops talking on the server side; no event tells the client.
     if (span.speechStartMs !== undefined && this.#track.speaking) this.#track.interrupt(span.speechStartMs);
     this.#timelineMs = endMs;
+    if (span.interim) this.#heardSoFar(span.interim);
     if (span.utterance) this.#heard(span.utterance);
     this.#flushAppends();
     this.#flushAcks();
@@ -478,9 +505,7 @@ export class LiveSimulatorSession {
   #heard(utterance: LiveUtterance): void {
     if (utterance.text.trim().length === 0) return;
     this.#transcript.push({ role: 'user', text: utterance.text, startMs: utterance.startMs });
-    const span = Math.max(1, utterance.endMs - utterance.startMs);
-    const fragments = layOut(utterance.text, utterance.startMs, span / Math.max(1, utterance.text.length));
-    this.#transcriptDeltas('session.input_transcript.delta', fragments);
+    this.#transcriptDeltas('session.input_transcript.delta', this.#restOf(utterance));
     for (const reaction of reactionsOf(this.#brain()(utterance))) {
       if (reaction.type === 'speak') this.#track.say(reaction.text, this.#timelineMs);
       if (reaction.type !== 'delegate') continue;
@@ -508,6 +533,27 @@ export class LiveSimulatorSession {
       this.#acks.push(this.#timelineMs + (this.#resource.delegation?.acknowledgement_delay_ms ?? 0));
       backend?.run();
     }
+  }
+
+  /** Interim transcription: the first word of what the user is saying, while they go on. */
+  #heardSoFar(utterance: LiveUtterance): void {
+    const [word] = utterance.text.split(/\s+/).filter((w) => w.length > 0);
+    if (word === undefined) return;
+    this.#interim = { delta: word, startMs: utterance.startMs, endMs: utterance.endMs };
+    this.#transcriptDeltas('session.input_transcript.delta', [this.#interim]);
+  }
+
+  /** The fragments of a finished utterance not sent yet, laid out over the rest of its span. */
+  #restOf(utterance: LiveUtterance): TimedText[] {
+    const interim = this.#interim;
+    this.#interim = undefined;
+    if (!interim) {
+      const span = Math.max(1, utterance.endMs - utterance.startMs);
+      return layOut(utterance.text, utterance.startMs, span / Math.max(1, utterance.text.length));
+    }
+    const rest = utterance.text.trimStart().slice(interim.delta.length);
+    const from = Math.min(interim.endMs, utterance.endMs);
+    return layOut(rest, from, Math.max(1, utterance.endMs - from) / Math.max(1, rest.length));
   }
 
   #transcriptDeltas(

@@ -1,8 +1,19 @@
 import type { LiveServerEvent } from '@parley/openai/wire';
 import type { WebSocket } from 'ws';
 
+/** What a simulated session talks to: a WebSocket, or the phone line of a SIP call (its primary). */
+export interface LiveSessionPeer {
+  readonly id: string;
+  readonly role: 'primary' | 'sideband';
+  readonly closed: Promise<{ code: number; reason: string }>;
+  send(event: LiveServerEvent): void;
+  close(code: number, reason: string): void;
+  /** Cuts the connection without a closing handshake (a dropped network). */
+  terminate(): void;
+}
+
 /** One WebSocket of a simulated GPT-Live session: the primary (audio in and out) or a sideband observer. */
-export class LiveSimulatorSocket {
+export class LiveSimulatorSocket implements LiveSessionPeer {
   readonly id: string;
   readonly role: 'primary' | 'sideband';
   readonly closed: Promise<{ code: number; reason: string }>;

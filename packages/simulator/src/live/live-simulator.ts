@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { type Clock, systemClock } from '@parley/core';
 import type { LiveServerEvent } from '@parley/openai/wire';
@@ -19,6 +19,14 @@ import { resolveSession, validateStart } from './live-config.js';
 import type { LiveTranscriber } from './live-listener.js';
 import { type LiveSessionTuning, LiveSimulatorSession } from './live-sim-session.js';
 import { LiveSimulatorSocket } from './live-sim-socket.js';
+import {
+  deliverLiveIncomingCall,
+  handleLiveCallRequest,
+  type LiveIncomingSipCallOptions,
+  type LiveIncomingSipCallResult,
+  LivePhoneLine,
+  type LiveSimulatorCall,
+} from './live-sip.js';
 
 /** Options of {@link startLiveSimulator}. */
 export interface LiveSimulatorOptions {
@@ -43,6 +51,13 @@ export interface LiveSimulatorOptions {
   appendLatencyMs?: number;
   /** Silence that ends a user utterance (the model's end-pointing). Default 500 ms. */
   endOfUtteranceMs?: number;
+  /**
+   * Interim transcription: after this much of an utterance's speech, its first word goes out as a
+   * `session.input_transcript.delta` while the user still speaks (the rest when the utterance ends), as the service
+   * streams fragments on ~200 ms frames. It is the only sign a client gets that the user talks over the model.
+   * Default: none (the whole utterance is transcribed when it ends).
+   */
+  interimTranscriptMs?: number;
   /** Timeline interval of `session.usage.updated`. Default 15 s. */
   usageIntervalMs?: number;
   /** What the model says to acknowledge a delegation. Default "One moment, let me check." */
@@ -82,6 +97,14 @@ export interface LiveSimulator {
   script(...reactions: (LiveReaction | string | readonly LiveReaction[])[]): void;
   /** Calls `listener` after every client event is recorded; returns its removal. */
   onClientEvent(listener: (event: LiveRecordedClientEvent) => void): () => void;
+  /**
+   * A caller dials in over SIP: the call is created (ringing; its session id `live_…`) and the signed webhook(s) are
+   * delivered to the app. `accept` (`POST /v1/live/sessions/{id}/accept` at {@link LiveSimulator.baseURL}) starts
+   * its session, the phone line its primary; the app observes and controls it on a sideband (`/attach`).
+   */
+  incomingSipCall(options: LiveIncomingSipCallOptions): Promise<LiveIncomingSipCallResult>;
+  /** A SIP call by its session id: its state, control requests, phone line and session. */
+  call(sessionId: string): LiveSimulatorCall | undefined;
   /** Resolves with the `index`-th started session (0-based). */
   waitForSession(index?: number): Promise<LiveSimulatorSession>;
   /** Closes every socket and the server. Idempotent. */
@@ -141,6 +164,7 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
     usageIntervalMs: options.usageIntervalMs ?? 15_000,
     speechThreshold: 0.02,
     acknowledgement: options.acknowledgement ?? 'One moment, let me check.',
+    interimTranscriptMs: options.interimTranscriptMs,
     updateLatencyMs: options.updateLatencyMs ?? 0,
     transcribe: options.transcribe ?? ((_audio, info) => info.heard),
   };
@@ -162,10 +186,72 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
   const respond: LiveBrain = (utterance) => scripted.shift() ?? brain(utterance);
 
   const wss = new WebSocketServer({ noServer: true });
-  const server = createServer((_req, res) => {
-    res.writeHead(404, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ error: { message: 'Not found' } }));
+  const calls = new Map<string, LiveSimulatorCall>();
+  const sessionStarted = (session: LiveSimulatorSession) => {
+    sessions.push(session);
+    live.set(session.id, session);
+    for (const waiter of [...waiters]) {
+      if (waiter.index < sessions.length) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(sessions[waiter.index] as LiveSimulatorSession);
+      }
+    }
+  };
+  const callRoutes = {
+    calls,
+    answer(call: LiveSimulatorCall, config: Record<string, unknown>) {
+      const resource = resolveSession(
+        validateStart(config),
+        call.sessionId,
+        Math.floor((Date.now() + lifetimeMs) / 1000),
+      );
+      const session = new LiveSimulatorSession({
+        resource,
+        primary: call.line,
+        phoneCall: true,
+        ids,
+        clock,
+        tuning,
+        brain: () => respond,
+        lifetimeMs,
+        onClosed: (s) => {
+          live.delete(s.id);
+          call.line.close(1000, 'session closed');
+          if (call.state === 'accepted') call.state = 'ended';
+        },
+      });
+      call.session = session;
+      sessionStarted(session);
+      call.line.connect(session);
+    },
+  };
+  const server = createServer((req, res) => {
+    const serve = async () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const path = url.pathname.replace(/\/+$/, '');
+      if (path.startsWith(prefix) && req.method === 'POST') {
+        if (!authorized(req)) {
+          res.writeHead(401, { 'Content-Type': 'application/json' });
+          res.end(JSON.stringify(refusal('Incorrect API key provided.', 'invalid_api_key')));
+          return;
+        }
+        if (await handleLiveCallRequest(callRoutes, req, res, path.slice(prefix.length))) return;
+      }
+      res.writeHead(404, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'Not found' } }));
+    };
+    serve().catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: String(error), type: 'server_error', code: null } }));
+    });
   });
+  const authorized = (request: IncomingMessage): boolean => {
+    const apiKeyHeader = options.azure ? request.headers['api-key'] : undefined;
+    const key =
+      /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ??
+      (typeof apiKeyHeader === 'string' ? apiKeyHeader : undefined);
+    return key !== undefined && (options.apiKeys === undefined || options.apiKeys.includes(key));
+  };
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -213,20 +299,13 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
         lifetimeMs,
         onClosed: (s) => live.delete(s.id),
       });
-      sessions.push(session);
-      live.set(session.id, session);
       socket.send({
         type: 'session.started',
         event_id: ids.next('event'),
         session: resource,
         ...(clientEventId !== undefined && { client_event_id: clientEventId }),
       });
-      for (const waiter of [...waiters]) {
-        if (waiter.index < sessions.length) {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve(sessions[waiter.index] as LiveSimulatorSession);
-        }
-      }
+      sessionStarted(session);
       return session;
     } catch (error) {
       if (!(error instanceof SimulatorServiceError)) throw error;
@@ -243,11 +322,7 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
       refuseUpgrade(socket, record, target.status, refusal(target.message));
       return;
     }
-    const apiKeyHeader = options.azure ? request.headers['api-key'] : undefined;
-    const key =
-      /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ??
-      (typeof apiKeyHeader === 'string' ? apiKeyHeader : undefined);
-    if (!key || (options.apiKeys !== undefined && !options.apiKeys.includes(key))) {
+    if (!authorized(request)) {
       refuseUpgrade(socket, record, 401, refusal('Incorrect API key provided.', 'invalid_api_key'));
       return;
     }
@@ -315,6 +390,25 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
     script(...reactions) {
       scripted.push(...reactions);
     },
+    async incomingSipCall(callOptions) {
+      const sessionId = ids.next('live');
+      const call: LiveSimulatorCall = {
+        sessionId,
+        state: 'ringing',
+        control: [],
+        sipHeaders: callOptions.sipHeaders ?? [
+          { name: 'From', value: '"Caller" <sip:+14155550100@sip.example.com>' },
+          { name: 'To', value: '<sip:+14155550199@sip.api.openai.com>' },
+          { name: 'Call-ID', value: `${sessionId}@sip.example.com` },
+        ],
+        line: new LivePhoneLine(`line_${sessionId}`, clock),
+      };
+      calls.set(sessionId, call);
+      return deliverLiveIncomingCall(call, callOptions);
+    },
+    call(sessionId) {
+      return calls.get(sessionId);
+    },
     waitForSession(index = 0) {
       const existing = sessions[index];
       if (existing) return Promise.resolve(existing);
@@ -329,6 +423,7 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
       }));
       closing = closeSimulatorServer(server, wss, clients, () => {
         for (const session of live.values()) session.close('connection_lost');
+        for (const call of calls.values()) call.line.close(1001, 'simulator closed');
       });
       return closing;
     },

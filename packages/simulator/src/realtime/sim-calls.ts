@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { deepMerge, isPlainObject, type WireSession } from '@parley/openai/wire';
-import { Webhook } from 'standardwebhooks';
+import { deliverSignedWebhook } from '../shared/signed-webhook.js';
 import type { SimulatorCall } from './sim-connection.js';
 import { answerWebRTCCall, type WebRTCCallPeer } from './sim-webrtc-front.js';
 
@@ -208,21 +208,13 @@ export async function deliverIncomingSipCall(
     created_at: timestamp,
     data: { call_id: call.id, sip_headers: sipHeaders },
   });
-  const signature = new Webhook(options.secret).sign(webhookId, new Date(timestamp * 1000), body);
-  const statuses: number[] = [];
-  for (let i = 0; i < (options.deliveries ?? 1); i++) {
-    const response = await fetch(options.webhookUrl, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'webhook-id': webhookId,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signature,
-      },
-      body,
-    });
-    await response.arrayBuffer();
-    statuses.push(response.status);
-  }
+  const statuses = await deliverSignedWebhook({
+    url: options.webhookUrl,
+    secret: options.secret,
+    id: webhookId,
+    timestampSeconds: timestamp,
+    body,
+    ...(options.deliveries !== undefined && { deliveries: options.deliveries }),
+  });
   return { callId: call.id, webhookId, statuses };
 }

@@ -14,6 +14,7 @@ import {
   type WireTurnDetection,
 } from '@parley/openai/wire';
 import type { WebSocket } from 'ws';
+import { EnergyVad } from '../shared/energy-vad.js';
 import type { IdGenerator } from '../shared/ids.js';
 import type { Pace } from '../shared/pace.js';
 import { decodeSpeechTexts } from '../shared/sim-audio.js';
@@ -39,7 +40,7 @@ import {
   defaultTranscriptionSession,
   effectiveSession,
 } from './sim-session.js';
-import { EnergyVad } from './sim-vad.js';
+import { vadSettings } from './sim-vad.js';
 import type { SimulatorRefusal, SimulatorStrictness } from './simulator.js';
 
 const ACTIVE_RESPONSE_CODE = 'conversation_already_has_active_response';
@@ -611,9 +612,10 @@ export class SimulatorConnection {
     this.#totalAppendedMs += ms;
     const turnDetection = this.session.audio?.input?.turn_detection;
     if (!turnDetection) return;
-    for (const transition of this.#vad.push(wireToPcm24(format, audio), turnDetection)) {
-      if (transition.type === 'start') this.#speechStarted(transition.audioStartMs);
-      else this.#speechStopped(transition.audioEndMs, undefined);
+    const settings = vadSettings(turnDetection);
+    for (const transition of this.#vad.push(wireToPcm24(format, audio), settings)) {
+      if (transition.type === 'start') this.#speechStarted(Math.max(0, transition.atMs - settings.prefixMs));
+      else this.#speechStopped(transition.atMs, undefined);
     }
     this.#checkIdle(turnDetection);
   }
@@ -625,7 +627,7 @@ export class SimulatorConnection {
    */
   #checkIdle(turnDetection: WireTurnDetection): void {
     const idleMs = turnDetection.type === 'server_vad' ? turnDetection.idle_timeout_ms : null;
-    if (!idleMs || this.#vad.speaking || this.#activeDefault) return;
+    if (!idleMs || this.#vad.active || this.#activeDefault) return;
     const nowMs = this.#appendedMs;
     if (nowMs - this.#idleSinceMs < idleMs) return;
     const itemId = this.#ids.next('item');

@@ -1,8 +1,8 @@
 import type { RealtimeCommand, RealtimeItem, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
 import { type HarnessTransport, TransportFaults } from '@parley/transport/testing';
 import { FastForwardClock } from '../shared/fast-forward-clock.js';
+import { SimulatorHarnessBase } from '../shared/harness-base.js';
 import { HARNESS_OPTIONS, HARNESS_SIMULATOR_OPTIONS } from '../shared/option-keys.js';
-import { waitForCommands } from '../shared/wait-for-command.js';
 import { type BrainOutput, type BrainResponse, createHold, type Hold } from './brain.js';
 import {
   clientEventToCommand,
@@ -63,25 +63,18 @@ export interface SimulatorHarnessOptions {
  * received, read back as seam commands. It satisfies `RealtimeHarness` structurally, so an adapter's conformance
  * test is `defineConformanceSuite('openai', () => createSimulatorHarness({ createModel }))`.
  */
-export class SimulatorHarness {
-  /** The adapter under test. */
-  readonly model: RealtimeModel;
-  /** The simulator behind it. */
-  readonly simulator: RealtimeSimulator;
+export class SimulatorHarness extends SimulatorHarnessBase<RealtimeSimulator> {
   readonly #queue: ScriptedResponse[] = [];
   readonly #holds: Hold[] = [];
   readonly #msPerChar: number;
-  readonly #faults: TransportFaults | undefined;
 
   /**
    * `msPerChar` must match the simulator's (it places `holdAfterMs` holds in messages without `audioMs`); `faults`
    * is the transport `model` was given (without it, the harness has no transport faults).
    */
   constructor(simulator: RealtimeSimulator, model: RealtimeModel, msPerChar = 50, faults?: TransportFaults) {
-    this.simulator = simulator;
-    this.model = model;
+    super(simulator, model, faults);
     this.#msPerChar = msPerChar;
-    this.#faults = faults;
     simulator.brain = () => this.#nextReply();
   }
 
@@ -248,43 +241,12 @@ export class SimulatorHarness {
     await connection.closed;
   }
 
-  /**
-   * The adapter's socket stops being open without a word (closing, its close never acknowledged): it reports
-   * CLOSING, delivers nothing more and drops what the adapter writes. Present once the adapter opened its socket
-   * through the harness's transport (see `createModel`).
-   */
-  get connectionStopsSilently(): (() => Promise<void>) | undefined {
-    return this.#faults?.stopSilentlyHook;
+  protected commandOfFrame(frame: unknown): RealtimeCommand['type'] | undefined {
+    return clientEventToCommand(frame)?.type;
   }
 
-  /**
-   * The next frame the adapter writes for a command of this type fails to write (the socket's `send` throws). Present
-   * once the adapter opened its socket through the harness's transport.
-   */
-  get failNextWrite(): ((commandType: RealtimeCommand['type']) => Promise<void>) | undefined {
-    return this.#faults?.failNextWriteHook((frame) => clientEventToCommand(JSON.parse(frame))?.type);
-  }
-
-  /** Everything received on every connection, as seam commands (connect-time configurations left out). */
-  async commands(): Promise<readonly RealtimeCommand[]> {
-    return this.#commands();
-  }
-
-  #commands(): RealtimeCommand[] {
+  protected receivedCommands(): RealtimeCommand[] {
     return this.simulator.connections.flatMap((connection) => seamCommandsOf(connection.clientEvents));
-  }
-
-  /** Resolves with the matching commands once `count` arrived; rejects after `timeoutMs` (default 2000). */
-  waitForCommand(
-    match: RealtimeCommand['type'] | ((command: RealtimeCommand) => boolean),
-    options: { count?: number; timeoutMs?: number } = {},
-  ): Promise<RealtimeCommand[]> {
-    return waitForCommands(
-      () => this.#commands(),
-      (listener) => this.simulator.onClientEvent(listener),
-      match,
-      options,
-    );
   }
 
   /** The latest connection's effective session, in the seam's shape. */

@@ -56,6 +56,7 @@ export const LIVE_SIMULATOR_OPTIONS = optionKeys<LiveSimulatorOptions>('LiveSimu
   msPerChar: true,
   appendLatencyMs: true,
   endOfUtteranceMs: true,
+  interimTranscriptMs: true,
   usageIntervalMs: true,
   acknowledgement: true,
   updateLatencyMs: true,

@@ -1,10 +1,6 @@
 import { connect } from 'node:net';
-import {
-  createHold,
-  type SimulatorConnection,
-  WIRE_CLIENT_EVENT_TYPES,
-  WIRE_SERVER_EVENT_TYPES,
-} from '@parley/simulator';
+import { WIRE_CLIENT_EVENT_TYPES, WIRE_SERVER_EVENT_TYPES } from '@parley/openai/wire';
+import { createHold, type SimulatorConnection } from '@parley/simulator';
 import OpenAI from 'openai';
 import type { OpenAIRealtimeError } from 'openai/realtime/internal-base';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';

@@ -1,7 +1,7 @@
 import {
   type HarnessResponse,
+  isCompoundResponse,
   type RealtimeHarness,
-  ScenarioSkippedError,
   SeamCommandLog,
 } from '@parley/conformance';
 import type {
@@ -45,21 +45,11 @@ const CONTENT: ReadonlySet<RealtimeCommand['type']> = new Set([
   'sendToolOutput',
 ]);
 
-const NO_IN_BAND_ERRORS =
-  'Gemini Live has no error message: every failure closes the connection, so an error that leaves the session ' +
-  'usable cannot be scripted.';
-const NO_REFUSALS = 'Gemini Live has no response requests to refuse: turnComplete always starts the answer.';
-
 function toTurn(response: HarnessResponse): GeminiScriptedTurn {
-  if (response.output.filter((output) => output.type === 'message').length > 1) {
-    throw new ScenarioSkippedError(
-      'Gemini Live has no conversation items: what the model says in one turn is one message.',
-    );
-  }
-  if (response.hold && response.output.some((output) => output.type === 'function_call')) {
-    throw new ScenarioSkippedError(
-      'Gemini Live ends a response at its tool call (the model waits for the tool responses): a response cannot ' +
-        'stay open around its calls.',
+  if (isCompoundResponse(response)) {
+    throw new Error(
+      'Gemini Live has no compound responses (compoundResponses): a model turn is one message, or tool calls that ' +
+        'end it while the model waits for their responses.',
     );
   }
   const outputs = response.output.map(
@@ -176,9 +166,10 @@ export function commandsIn(message: GeminiClientMessage): [RealtimeCommand['type
 }
 
 /**
- * Drives `GeminiLiveModel` through the Gemini simulator the way `RealtimeHarness` describes. What the protocol
- * cannot express (an error that leaves the session usable, a refused response request, a response held open around
- * its tool calls) is reported skipped with the reason.
+ * Drives `GeminiLiveModel` through the Gemini simulator the way `RealtimeHarness` describes. It has no `emitError`,
+ * `refuseNextResponse` or `collideNextResponse`: every Gemini Live failure ends the connection (no
+ * `recoverableErrors`), and no turn holds several messages or goes on after its tool calls (no `compoundResponses`);
+ * the scenarios that need them require those capabilities.
  */
 export async function createGeminiHarness(options: GeminiHarnessOptions): Promise<RealtimeHarness> {
   const clock = new FastForwardClock();
@@ -231,15 +222,6 @@ export async function createGeminiHarness(options: GeminiHarnessOptions): Promis
       const session = latest();
       session.cutMidTranscription(partial);
       await session.closed;
-    },
-    async emitError() {
-      throw new ScenarioSkippedError(NO_IN_BAND_ERRORS);
-    },
-    async refuseNextResponse() {
-      throw new ScenarioSkippedError(NO_REFUSALS);
-    },
-    async collideNextResponse() {
-      throw new ScenarioSkippedError(NO_REFUSALS);
     },
     async disconnect() {
       const session = latest();

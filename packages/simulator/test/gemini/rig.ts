@@ -1,17 +1,7 @@
+import { EventRecorder } from '@parley/conformance';
 import { type Agent, RealtimeSession, type RealtimeSessionOptions } from '@parley/core';
 import { GeminiLiveModel, type GeminiLiveModelOptions } from '@parley/google';
 import { FastForwardClock, type GeminiSimulatorOptions, startGeminiSimulator } from '@parley/simulator';
-import { SessionEventLog } from '../realtime/session-rig.js';
-
-/** The session events a test recorded, with a way to wait for the n-th one of a kind. */
-export class EventLog extends SessionEventLog {
-  constructor(session: RealtimeSession) {
-    super();
-    void (async () => {
-      for await (const event of session) this.record(event);
-    })();
-  }
-}
 
 /** A simulator on a fast-forward clock and a model pointed at it. */
 export async function geminiRig(
@@ -38,7 +28,7 @@ export async function geminiRig(
         ...sessionOptions,
       } as RealtimeSessionOptions<unknown>);
       sessions.push(session);
-      return { session, events: new EventLog(session) };
+      return { session, events: new EventRecorder(session) };
     },
     async close() {
       for (const session of sessions) await session.close();

@@ -23,7 +23,7 @@ async function rig(
     options.voice ??
     new Agent({ name: 'Voice', instructions: 'Be brief. Delegate anything that needs data.' });
   const session = closeAfterTest(
-    new RealtimeSession(voice, { model, ...(options.delegate && { delegate: options.delegate }) }),
+    new RealtimeSession(voice, { model, clock, ...(options.delegate && { delegate: options.delegate }) }),
   );
   const events: RealtimeSessionEvent[] = [];
   const waiters: { match: (e: RealtimeSessionEvent) => boolean; resolve: () => void }[] = [];
@@ -35,6 +35,7 @@ async function rig(
     'delegation_approval_requested',
     'context_appended',
     'usage_updated',
+    'tool_started',
     'tool_done',
     'transcript_delta',
     'response_done',
@@ -269,6 +270,24 @@ describe('delegation to a Parley agent', () => {
     session.approve(request?.callId ?? '');
     await until((e) => e.type === 'delegation_done');
     expect(deployed).toBe(1);
+    // The delegate's call is on the session's events like the voice agent's, naming its delegation.
+    expect(ofType('tool_started')).toEqual([
+      expect.objectContaining({
+        callId: request?.callId,
+        name: 'deploy',
+        arguments: '{"env":"staging"}',
+        delegationId: request?.delegationId,
+      }),
+    ]);
+    expect(ofType('tool_done')).toEqual([
+      expect.objectContaining({
+        callId: request?.callId,
+        name: 'deploy',
+        output: 'deployed',
+        status: 'completed',
+        delegationId: request?.delegationId,
+      }),
+    ]);
     await speak(silenceAudio(1500));
     expect(live.delegations.get(request?.delegationId ?? '')?.answers).toEqual([
       { kind: 'commentary', content: 'Deployed to staging.' },
@@ -415,11 +434,13 @@ describe('reconnect', () => {
 
 describe('a connection cut mid-transcription', () => {
   test('a user turn still open when the connection drops gets no made-up final transcript: partial in history and in the replay', async () => {
-    const { sim, live, session, until, speak } = await rig();
+    const { sim, live, session, clock, until, speak } = await rig();
     sim.script('Good morning to you.');
     await speak(speechAudio('good morning', { durationMs: 600 }));
     await speak(silenceAudio(2000));
     await until((e) => e.type === 'response_done');
+    // The answer has played by the time the user speaks again (the session's playback runs on this clock).
+    await clock.advance(1000);
     const reconnected = new Promise((resolve) => session.on('reconnected', resolve));
     // The user is mid-sentence: the start of the transcript arrives, then the network drops.
     live.transcribeUnfinished('what is my acc');

@@ -157,6 +157,34 @@ describe('client delegation', () => {
   });
 });
 
+describe('interim transcription (interimTranscriptMs)', () => {
+  test("the first word goes out while the user speaks over the model: the client's only sign of a barge-in", async () => {
+    const sim = await liveSimulator({ msPerChar: 10, interimTranscriptMs: 200 });
+    const client = LiveSdkClient.primary(sim, { model: 'gpt-live-1' });
+    await client.waitFor('session.started');
+    sim.script('The forecast for tomorrow is sunny with a high of twenty degrees', 'Sunday is rainy.');
+    await client.stream(speechAudio('weather', { durationMs: 300 }));
+    await client.stream(silenceAudio(700));
+    expect(sim.sessions[0]?.speaking).toBe(true);
+    const heardBefore = client.ofType('session.input_transcript.delta').length;
+    // 300 ms of a 600 ms utterance: the model already sent its first word, with the utterance's start.
+    await client.stream(speechAudio('what about sunday', { durationMs: 600 }).subarray(0, 300 * 48));
+    const interim = client.ofType('session.input_transcript.delta').slice(heardBefore);
+    expect(interim.map((e) => e.delta)).toEqual(['what']);
+    expect(interim[0]).toMatchObject({ start_ms: 1000, end_ms: 1200 });
+    // The rest follows when the utterance ends, after the first word on the timeline, and nothing is said twice.
+    await client.stream(speechAudio('what about sunday', { durationMs: 600 }).subarray(300 * 48));
+    await client.stream(silenceAudio(700));
+    const words = client.ofType('session.input_transcript.delta').slice(heardBefore);
+    expect(words.map((e) => e.delta).join('')).toBe('what about sunday');
+    for (const [i, w] of words.entries()) if (i > 0) expect(w.start_ms).toBeGreaterThanOrEqual(1200);
+    expect(sim.sessions[0]?.transcript.filter((t) => t.role === 'user').map((t) => t.text)).toEqual([
+      'weather',
+      'what about sunday',
+    ]);
+  });
+});
+
 describe('Responses delegation', () => {
   const responses = {
     model: 'gpt-live-1',

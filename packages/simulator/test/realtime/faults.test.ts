@@ -1,3 +1,4 @@
+import { escapeWatch } from '@parley/conformance';
 import {
   Agent,
   ConnectionLostError,
@@ -13,20 +14,9 @@ import { connected, simulator } from './helpers.js';
 import { SessionUnderTest } from './session-harness.js';
 
 // Anything that escapes as an unhandled rejection or an uncaught exception fails the test that caused it.
-const escaped: unknown[] = [];
-const onEscape = (reason: unknown) => escaped.push(reason);
-beforeEach(() => {
-  escaped.length = 0;
-  process.on('unhandledRejection', onEscape);
-  process.on('uncaughtException', onEscape);
-});
-afterEach(async () => {
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  process.off('unhandledRejection', onEscape);
-  process.off('uncaughtException', onEscape);
-  expect(escaped).toEqual([]);
-});
+const escapes = escapeWatch();
+beforeEach(() => escapes.start());
+afterEach(async () => expect(await escapes.stop()).toEqual([]));
 
 /** A connected session whose next reply streams `Part one. ` and then waits at a hold. */
 async function midResponse(options: { msPerChar?: number } = {}) {

@@ -20,6 +20,7 @@ import { Reconnection } from './connection/reconnection.js';
 import { Recycler } from './connection/recycle.js';
 import type { RealtimeSessionEvent } from './events/events.js';
 import { ProviderEventRouter } from './events/provider-events.js';
+import { ResponseEvents } from './events/response-events.js';
 import { traceSession } from './events/session-tracing.js';
 import { TurnReports } from './events/turn-reports.js';
 import { correctTrippedResponse } from './guardrails/guardrail-correction.js';
@@ -34,6 +35,7 @@ import type { TurnSources } from './history/lost-turn.js';
 import { RealtimeMemoryWrites } from './history/memory-writes.js';
 import { UnacknowledgedInputs } from './history/unacknowledged-inputs.js';
 import type { ResolvedSessionOptions } from './options.js';
+import { ContentDelivery } from './playback/content-delivery.js';
 import {
   type InterruptionPort,
   Interruptions,
@@ -78,6 +80,8 @@ export interface SessionParts<TContext> {
   readonly memory: RealtimeMemoryWrites | undefined;
   /** Held for the units' own tests (`#session-units`); the façade does not use them. */
   readonly router: ProviderEventRouter<TContext>;
+  readonly responseEvents: ResponseEvents<TContext>;
+  readonly content: ContentDelivery<TContext>;
   readonly executor: ToolExecutor<TContext>;
 }
 
@@ -138,6 +142,8 @@ class SessionAssembly<TContext>
   /** What a lost turn is read from, besides the state and the turn activity. */
   readonly turn: Omit<TurnSources<TContext>, 'state' | 'activity'>;
   readonly lifecycle: ConnectionLifecycle<TContext>;
+  readonly content: ContentDelivery<TContext>;
+  readonly responseEvents: ResponseEvents<TContext>;
   readonly router: ProviderEventRouter<TContext>;
   readonly decisions: CallDecisions<TContext>;
   readonly userInput: UserInput<TContext>;
@@ -174,7 +180,7 @@ class SessionAssembly<TContext>
     const identity = { runContext, capabilities, provider };
     const isStopped = (responseId: string) => this.interruptions.isStopped(responseId);
     this.stale = new StaleResponses(clock, options.staleResponseMs, (id, blocked) =>
-      this.router.dropStale(id, blocked),
+      this.responseEvents.dropStale(id, blocked),
     );
     this.generation = new ResponseGeneration(state, options, this.stale);
     this.coordinator = this.generation.coordinator;
@@ -194,6 +200,7 @@ class SessionAssembly<TContext>
       responses,
       isStopped,
       () => ephemeral.inFlight !== undefined || responses.outOfBandStreaming(),
+      (itemId) => this.turns.removing(itemId),
     );
     this.interruptions = new Interruptions<TContext>(identity, this);
     this.playback = new SessionPlayback(
@@ -253,30 +260,35 @@ class SessionAssembly<TContext>
       replaysMessages: historyReplayStrategy(capabilities) === 'items',
     };
     this.lifecycle = new ConnectionLifecycle<TContext>(identity, this);
-    this.router = new ProviderEventRouter(state, {
-      runContext,
-      delegations: this.delegations,
-      lifecycle: this.lifecycle,
-      steps: this.steps,
-      messageOrder,
-      delivery: {
-        messageOrder,
-        tracker,
-        mirror: this.mirror,
-        guardrails: this.guardrails,
-        responses,
-        hub: state.hub,
-      },
-      mirror: this.mirror,
-      coordinator,
-      responses,
+    this.content = new ContentDelivery<TContext>({
       stale: this.stale,
-      requests: this.requests,
-      ephemeral,
+      interruptions: this.interruptions,
+      messageOrder,
+      tracker,
+      mirror: this.mirror,
+      guardrails: this.guardrails,
+      responses,
+      hub: state.hub,
+    });
+    this.responseEvents = new ResponseEvents<TContext>(identity, {
+      state,
+      responses,
+      generation: this.generation,
+      content: this.content,
       interruptions: this.interruptions,
       guardrails: this.guardrails,
-      executor: this.executor,
+      mirror: this.mirror,
       turns: this.turns,
+    });
+    this.router = new ProviderEventRouter(state, {
+      steps: this.steps,
+      lifecycle: this.lifecycle,
+      responses: this.responseEvents,
+      content: this.content,
+      mirror: this.mirror,
+      interruptions: this.interruptions,
+      executor: this.executor,
+      delegations: this.delegations,
     });
     this.decisions = new CallDecisions(state, this.approvals, this.delegations);
     this.userInput = new UserInput(

@@ -26,7 +26,7 @@ const call = (callId: string) => ({
 });
 
 /** A ToolExecutor on fakes: every step it takes is written to `steps`, in order. */
-function executorOnFakes() {
+function executorOnFakes(dropped: readonly string[] = []) {
   const steps: string[] = [];
   const events: RealtimeSessionEvent[] = [];
   const port: ToolExecutorPort<unknown> = {
@@ -51,8 +51,9 @@ function executorOnFakes() {
       },
     },
     approvals: { standing: () => undefined, wait: () => Promise.resolve({ approved: true }) },
-    responses: { get: () => undefined },
+    responses: { get: () => undefined, wasDropped: (id) => dropped.includes(id) },
     mirror: {
+      functionCallArrived: (event) => steps.push(`arrived ${event.callId}`),
       functionCall: (event) => steps.push(`mirror call ${event.callId}`),
       toolOutput: (callId, output) => steps.push(`mirror output ${callId}: ${output}`),
       toolCancelled: (callId) => steps.push(`mirror cancelled ${callId}`),
@@ -86,6 +87,7 @@ describe('ToolExecutor from its port', () => {
     executor.callReceived(call('Oslo'));
     await flushMicrotasks();
     expect(steps).toEqual([
+      'arrived Oslo',
       'mirror call Oslo',
       'started Oslo',
       'send sendToolOutput',
@@ -106,6 +108,14 @@ describe('ToolExecutor from its port', () => {
     expect(events.filter((e) => e.type === 'warning').map((e) => (e as { code: string }).code)).toEqual([
       'tool_call_repeated',
     ]);
+  });
+
+  test('a call of a response the session dropped as stale is neither mirrored nor run: a warning', async () => {
+    const { executor, steps, events } = executorOnFakes(['resp_stale']);
+    executor.callReceived({ ...call('Oslo'), responseId: 'resp_stale' });
+    await flushMicrotasks();
+    expect(steps).toEqual([]);
+    expect(events.map((e) => e.type === 'warning' && e.code)).toEqual(['response_event_ignored']);
   });
 });
 

@@ -53,13 +53,17 @@ export class EventHub<E extends { type: string }> {
   }
 
   on(type: string, listener: (event: E) => void): () => void {
-    // Wrapped so the same function can be subscribed twice and unsubscribed independently.
-    const entry = (event: E) => listener(event);
+    const present = this.#listeners.get(type) ?? [];
+    // A function subscribed again is wrapped, so each subscription is unsubscribed on its own; a first one is held
+    // as it is (the app's listener is the delta path's last call, with nothing in between).
+    const entry = present.includes(listener) ? (event: E) => listener(event) : listener;
     // `concat` sizes the new list exactly (a spread grows it to spare capacity, kept per session).
-    this.#listeners.set(type, (this.#listeners.get(type) ?? []).concat(entry));
+    this.#listeners.set(type, present.concat(entry));
+    let subscribed = true;
     return () => {
       const listeners = this.#listeners.get(type);
-      if (!listeners?.includes(entry)) return;
+      if (!subscribed || !listeners?.includes(entry)) return;
+      subscribed = false;
       const rest = listeners.filter((l) => l !== entry);
       if (rest.length > 0) this.#listeners.set(type, rest);
       else this.#listeners.delete(type);

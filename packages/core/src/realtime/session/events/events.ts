@@ -175,6 +175,8 @@ export type RealtimeSessionEvent<TContext = unknown> =
       name: string;
       arguments: string;
       responseId?: string;
+      /** The call of a `delegate` agent answering this delegation (not of the voice model). */
+      delegationId?: string;
     }
   /**
    * A function tool call ended and its `output` was sent to the model; with status `cancelled` the provider withdrew
@@ -188,6 +190,8 @@ export type RealtimeSessionEvent<TContext = unknown> =
       output: string;
       status: RealtimeToolCallStatus;
       responseId?: string;
+      /** The call of a `delegate` agent answering this delegation (not of the voice model). */
+      delegationId?: string;
       /** `true`: the tool returned a `backgroundResult`; its output asked the model for no response. */
       background?: true;
       /**

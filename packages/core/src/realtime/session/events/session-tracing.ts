@@ -93,7 +93,9 @@ export function traceSession<TContext>(
     ended.set(responseId, span);
     if (ended.size > TRACED_ENDED_RESPONSES_LIMIT) ended.delete(ended.keys().next().value as string);
   });
-  on('tool_started', ({ callId, name, responseId, agent }) => {
+  on('tool_started', ({ callId, name, responseId, agent, delegationId }) => {
+    // A delegate's call is traced by its own run.
+    if (delegationId !== undefined) return;
     tools.get(callId)?.end();
     tools.set(
       callId,

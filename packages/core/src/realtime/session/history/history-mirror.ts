@@ -25,22 +25,27 @@ export class HistoryMirror<TContext> {
   readonly #responses: ResponseTracker<TContext>;
   readonly #stopped: (responseId: string) => boolean;
   readonly #unclaimed: UnclaimedItems;
+  readonly #removing: (itemId: string) => void;
   /** User messages whose transcription has begun (deltas arrived) but not finished. Created on first use. */
   #transcribing: Set<string> | undefined;
 
   /**
    * `stopped` says whether a response was interrupted: its later messages never enter the history.
    * `outOfBandPending`: an out-of-band response is requested or streaming (it may claim announced items).
+   * `removing` is told of an item the provider deletes before it leaves the history (the turn reports keep a
+   * stopped response's message).
    */
   constructor(
     history: RealtimeHistory,
     responses: ResponseTracker<TContext>,
     stopped: (responseId: string) => boolean,
     outOfBandPending: () => boolean = () => false,
+    removing: (itemId: string) => void = () => {},
   ) {
     this.#history = history;
     this.#responses = responses;
     this.#stopped = stopped;
+    this.#removing = removing;
     this.#unclaimed = new UnclaimedItems(outOfBandPending);
   }
 
@@ -204,6 +209,7 @@ export class HistoryMirror<TContext> {
   }
 
   itemDeleted(event: EventOf<'item_deleted'>): void {
+    this.#removing(event.itemId);
     this.#history.remove(event.itemId);
   }
 

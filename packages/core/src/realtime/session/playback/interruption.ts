@@ -3,8 +3,7 @@ import type { PlaybackTracker } from '../../playback/playback-tracker.js';
 import type { RealtimeCapabilities, RealtimeCommand } from '../../seam.js';
 import { messageCorrectionStrategy } from '../capability-strategies.js';
 import type { RealtimeMessageOutcome, RealtimeSessionEvent } from '../events/events.js';
-import type { EphemeralResponses } from '../responses/ephemeral-responses.js';
-import type { ResponseCoordinator } from '../responses/response-coordinator.js';
+import type { ResponseGeneration } from '../responses/response-generation.js';
 import type { ResponseTracker } from '../responses/response-tracker.js';
 import type { MessageOrder, OrderedMessage } from './message-order.js';
 import { ServicePlaybackState } from './service-playback.js';
@@ -38,10 +37,11 @@ export interface InterruptionPort<TContext> {
   readonly responses: Pick<ResponseTracker<TContext>, 'get' | 'track'>;
   readonly messageOrder: MessageOrder;
   readonly tracker: Pick<PlaybackTracker, 'playedMs' | 'stopped'>;
-  /** Knows the conversation response the provider is generating; abandons ephemeral requests not yet started. */
-  readonly coordinator: Pick<ResponseCoordinator, 'activeResponseId' | 'abandon'>;
-  /** The ephemeral response in flight, stopped with every interruption that names no single response. */
-  readonly ephemeral: Pick<EphemeralResponses, 'release'>;
+  /**
+   * The responses being generated, the ephemeral one in flight included: released (or abandoned before the provider
+   * starts it) by every interruption that names no single response.
+   */
+  readonly generation: Pick<ResponseGeneration<TContext>, 'releaseInFlight'>;
   /** The way out to the provider (cancels, truncations) and to the app. */
   readonly state: {
     send(command: RealtimeCommand): void;
@@ -105,15 +105,7 @@ export class Interruptions<TContext> {
   interrupt(source: InterruptSource, responseId?: string): void {
     const early: string[] = [];
     if (responseId !== undefined) early.push(responseId);
-    else {
-      const ephemeral = this.#host.ephemeral.release();
-      if (ephemeral && ephemeral.responseId === undefined) {
-        this.#host.coordinator.abandon(ephemeral.clientRequestId);
-      }
-      const active = this.#host.coordinator.activeResponseId;
-      if (active !== undefined) early.push(active);
-      if (ephemeral?.responseId !== undefined) early.push(ephemeral.responseId);
-    }
+    else early.push(...this.#host.generation.releaseInFlight());
     const service = this.#host.servicePlayback();
     // Where the service plays the audio, what it is playing is audible whether or not the session got its audio.
     if (service && responseId === undefined) early.push(...this.servicePlaying.responses);

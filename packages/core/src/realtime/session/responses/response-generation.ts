@@ -1,11 +1,11 @@
 import type { ToolChoice } from '../../../model.js';
-import type { CreateResponseCommand } from '../../seam.js';
+import type { CreateResponseCommand, RealtimeEvent } from '../../seam.js';
 import {
   ephemeralResponseStrategy,
   responseInstructionsStrategy,
   toolFollowUpStrategy,
 } from '../capability-strategies.js';
-import { FollowUpLimitError } from '../errors.js';
+import { FollowUpLimitError, ResponseRefusedError } from '../errors.js';
 import type { ResolvedSessionOptions } from '../options.js';
 import type { SessionState } from '../session-state.js';
 import { EphemeralResponses } from './ephemeral-responses.js';
@@ -13,6 +13,8 @@ import { type PendingResponseRequest, ResponseCoordinator } from './response-coo
 import type { ResponseHandle } from './response-handle.js';
 import { ResponseRequests } from './response-requests.js';
 import type { StaleResponses } from './stale-responses.js';
+
+type EventOf<T extends RealtimeEvent['type']> = Extract<RealtimeEvent, { type: T }>;
 
 /** Options of {@link RealtimeSession.generateResponse}. */
 export interface GenerateResponseOptions {
@@ -43,7 +45,8 @@ export class ResponseGeneration<TContext> {
   readonly #state: SessionState<TContext>;
   readonly #options: ResolvedSessionOptions<TContext>;
   readonly #ephemeralStrategy: ReturnType<typeof ephemeralResponseStrategy>;
-  readonly #stale: StaleResponses;
+  /** Bounds how long a started response may go silent. */
+  readonly stale: StaleResponses;
   readonly #timeoutMs: number;
 
   constructor(
@@ -53,7 +56,7 @@ export class ResponseGeneration<TContext> {
   ) {
     this.#state = state;
     this.#options = options;
-    this.#stale = stale;
+    this.stale = stale;
     this.#timeoutMs = options.responseTimeoutMs;
     const { model, clock } = options;
     this.#ephemeralStrategy = ephemeralResponseStrategy(model.capabilities, model.provider);
@@ -70,6 +73,74 @@ export class ResponseGeneration<TContext> {
       clock,
       providerFollowUpTimeoutMs: options.responseTimeoutMs,
     });
+  }
+
+  /**
+   * The provider started a response: the coordinator learns which request it answers (if any, and whether the
+   * session gave up on that one), its stale watch begins, and the request's handle and ephemeral slot learn its id.
+   */
+  responseStarted(event: EventOf<'response_started'>): ReturnType<ResponseCoordinator['responseStarted']> {
+    const started = this.coordinator.responseStarted(event);
+    this.stale.begin(event.responseId);
+    const id = event.clientRequestId;
+    if (id !== undefined) {
+      this.requests.started(id, event.responseId);
+      this.ephemeral.started(id, event.responseId);
+    }
+    return started;
+  }
+
+  /**
+   * A response ended (`wasStarted`: its start had been reported): its stale watch ends, and its request is
+   * answered (started, if it was not reported so) and no longer timed; an ephemeral one frees its slot.
+   */
+  answered(event: EventOf<'response_done'>, wasStarted: boolean): void {
+    const id = event.clientRequestId;
+    this.stale.end(event.responseId);
+    if (id !== undefined) {
+      if (!wasStarted) this.requests.started(id, event.responseId);
+      this.requests.stopTimeout(id);
+    }
+    this.ephemeral.ended(id, event.responseId);
+  }
+
+  /** After a response's truncations went out: the coordinator may request the next one; its handles are done. */
+  responseDone(event: EventOf<'response_done'>): void {
+    this.coordinator.responseDone(event);
+    this.requests.responseDone(event.responseId, event.status);
+  }
+
+  /**
+   * The provider refused a command. A refusal of a response request releases the queue, whether or not it names
+   * the request; the request's handle fails with the returned error. Returns the request id the error concerns.
+   */
+  refused(event: EventOf<'error'>): { clientRequestId?: string; refusal?: ResponseRefusedError } {
+    let id = event.clientRequestId;
+    if (id === undefined && event.commandType !== 'createResponse') return {};
+    const request = this.coordinator.requestRefused(id);
+    id ??= request?.clientRequestId;
+    if (id !== undefined) {
+      this.requests.stopTimeout(id);
+      this.ephemeral.ended(id);
+    }
+    if (!request) return id === undefined ? {} : { clientRequestId: id };
+    const refusal = new ResponseRefusedError(event.code, event.message, request.clientRequestId);
+    this.requests.fail(request.clientRequestId, refusal);
+    return { clientRequestId: request.clientRequestId, refusal };
+  }
+
+  /**
+   * An interruption that names no single response: the ephemeral response in flight is released (its request
+   * abandoned when the provider has not started it yet); returns the responses being generated, to be stopped.
+   */
+  releaseInFlight(): string[] {
+    const ephemeral = this.ephemeral.release();
+    if (ephemeral && ephemeral.responseId === undefined) this.coordinator.abandon(ephemeral.clientRequestId);
+    const generating: string[] = [];
+    const active = this.coordinator.activeResponseId;
+    if (active !== undefined) generating.push(active);
+    if (ephemeral?.responseId !== undefined) generating.push(ephemeral.responseId);
+    return generating;
   }
 
   /** See `RealtimeSession.generateResponse()`; the session is connected. */
@@ -142,7 +213,7 @@ export class ResponseGeneration<TContext> {
   #queued(id: string): void {
     this.#startTimeout(id);
     const active = this.coordinator.activeResponseId;
-    if (active !== undefined) this.#stale.blocking(active, id, Math.floor(this.#timeoutMs / 3));
+    if (active !== undefined) this.stale.blocking(active, id, Math.floor(this.#timeoutMs / 3));
   }
 
   /** The request has `responseTimeoutMs` from now to be started: queued behind a response or on the wire. */

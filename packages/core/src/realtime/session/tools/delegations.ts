@@ -3,6 +3,7 @@ import { CONTEXT_APPEND_CHUNK_CHARS } from '../../../constants.js';
 import type { RunContext } from '../../../context.js';
 import { UserError } from '../../../errors.js';
 import { assistantMessage, type ConversationItem, userMessage } from '../../../items.js';
+import { RunHooks } from '../../../runner/hooks.js';
 import type { ToolApprovalItem } from '../../../runner/run-items.js';
 import type { RunResult } from '../../../runner/run-result.js';
 import type { RunState } from '../../../runner/run-state.js';
@@ -135,9 +136,11 @@ export class Delegations<TContext> {
     let answer: string;
     let status: 'completed' | 'failed' = 'completed';
     try {
+      const hooks = this.#toolEvents(delegationId);
       let result: RunResult<TContext, undefined> = await this.#delegateRunner().run(delegate, input, {
         context: host.runContext.context,
         signal,
+        hooks,
       });
       while (result.interruptions.length > 0) {
         const state = result.state;
@@ -147,6 +150,7 @@ export class Delegations<TContext> {
         result = await this.#delegateRunner().run(delegate, state, {
           context: host.runContext.context,
           signal,
+          hooks,
         });
       }
       const output = result.finalOutput;
@@ -160,6 +164,38 @@ export class Delegations<TContext> {
     if (signal.aborted) return;
     this.append(host.delivery, answer, delegationId);
     host.emit({ type: 'delegation_done', delegationId, status, output: answer });
+  }
+
+  /**
+   * The delegate's tool calls, reported as the voice agent's are (`tool_started`, `tool_done`) with the delegation's
+   * id: an app sees every tool a call ran, whichever model called it.
+   */
+  #toolEvents(delegationId: string): RunHooks<TContext> {
+    const hooks = new RunHooks<TContext>();
+    hooks.on('tool_started', ({ agent, call }) => {
+      this.#host.emit({
+        type: 'tool_started',
+        agent: agent as Agent<TContext>,
+        callId: call.callId,
+        name: call.name,
+        arguments: call.arguments,
+        delegationId,
+      });
+    });
+    hooks.on('tool_done', ({ agent, call, result }) => {
+      this.#host.emit({
+        type: 'tool_done',
+        agent: agent as Agent<TContext>,
+        callId: call.callId,
+        name: call.name,
+        output: result.output,
+        status: result.status,
+        delegationId,
+        ...(result.status === 'completed' && result.background && { background: true as const }),
+        ...(result.status === 'failed' && { error: result.error }),
+      });
+    });
+    return hooks;
   }
 
   #awaitDecision(

@@ -54,8 +54,12 @@ export interface ToolExecutorPort<TContext> {
   readonly state: Pick<SessionState<TContext>, 'agent' | 'live' | 'send' | 'emit' | 'reportError'>;
   readonly tasks: Pick<TaskSet, 'spawn'>;
   readonly approvals: Pick<ApprovalBook<TContext>, 'standing' | 'wait'>;
-  readonly responses: Pick<ResponseTracker<TContext>, 'get'>;
-  readonly mirror: Pick<HistoryMirror<TContext>, 'functionCall' | 'toolOutput' | 'toolCancelled'>;
+  /** The response of a call: its agent, whether it runs with tools off, whether the session dropped it as stale. */
+  readonly responses: Pick<ResponseTracker<TContext>, 'get' | 'wasDropped'>;
+  readonly mirror: Pick<
+    HistoryMirror<TContext>,
+    'functionCallArrived' | 'functionCall' | 'toolOutput' | 'toolCancelled'
+  >;
   readonly coordinator: Pick<ResponseCoordinator, 'toolCallStarted' | 'toolCallFinished'>;
   /** Outputs sent (or lost under a failed write) that the provider has not acknowledged. */
   readonly unacknowledged: Pick<UnacknowledgedInputs, 'outputSent' | 'outputLost'>;
@@ -93,6 +97,15 @@ export class ToolExecutor<TContext> {
   /** The provider called a function. */
   callReceived(event: Extract<RealtimeEvent, { type: 'function_call' }>): void {
     const host = this.#host;
+    if (event.responseId !== undefined && host.responses.wasDropped(event.responseId)) {
+      host.state.emit({
+        type: 'warning',
+        code: 'response_event_ignored',
+        message: `The provider delivered tool call ${event.callId} of response ${event.responseId} after the session dropped that response as stale; not run.`,
+      });
+      return;
+    }
+    host.mirror.functionCallArrived(event);
     const response = event.responseId !== undefined ? host.responses.get(event.responseId) : undefined;
     if (response?.ephemeral === true) {
       host.state.emit({

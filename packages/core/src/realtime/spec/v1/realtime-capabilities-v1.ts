@@ -97,6 +97,28 @@ export interface RealtimeCapabilitiesV1 {
    * declare it for itself ({@link RealtimeConnectionV1.servicePlayback}) where one model opens connections of both kinds.
    */
   servicePlayback?: boolean;
+  /**
+   * Optional (absent means `true`: what every v1 adapter written before it does). A failure that does not end the
+   * connection reaches the session as an `error` event on the open connection: one that answers no request, or one that
+   * refuses a request (a response request among them), and the connection stays usable. Declared `false` (a provider
+   * whose every failure ends the connection, with a close code at most), provider errors only ever arrive as fatal ones,
+   * and a response request is never refused. The session needs no strategy for it: it handles both alike.
+   */
+  recoverableErrors?: boolean;
+  /**
+   * Optional (absent means `true`: what every v1 adapter written before it does). A response may hold several outputs
+   * one after the other: more than one assistant message, and further output (or only its end) after its function
+   * calls, so their outputs may be sent while it is still active. Declared `false` (a provider whose response is one
+   * message, or function calls that end it), nothing changes in the session: it handles both shapes alike.
+   */
+  compoundResponses?: boolean;
+  /**
+   * Optional (absent means `false`). The provider may withdraw a function call it made (typically after the user
+   * interrupted the response that made it): `function_call_cancelled` with the call id, once per call, and the
+   * session stops the tool and sends no output. Without it no call is ever withdrawn: every tool runs to its end
+   * and its output is sent. The session needs no strategy for it.
+   */
+  toolCallCancellation?: boolean;
 }
 
 /** The names of all capability flags. */
@@ -107,4 +129,6 @@ export const REALTIME_CAPABILITY_DEFAULTS_V1: Readonly<Partial<RealtimeCapabilit
   contentAcknowledgements: true,
   contentDuringResponse: true,
   responseInstructions: true,
+  recoverableErrors: true,
+  compoundResponses: true,
 });
