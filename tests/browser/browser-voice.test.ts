@@ -179,7 +179,12 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
 
       // The barge-in, heard by the service on the track: it stops its playback and cuts the answer where it stopped.
       const truncated = await bounded(
-        "the service's truncation (conversation.item.truncated)",
+        () =>
+          "the service's truncation (conversation.item.truncated); its last events: " +
+          connection.serverEvents
+            .slice(-12)
+            .map((e) => (e as { type?: string }).type)
+            .join(', '),
         connection.waitForServerEvent('conversation.item.truncated'),
       );
       const packets = await receivedAudio();

@@ -9,8 +9,11 @@ import type { MicrophonePart, MicrophoneScript } from './fake-microphone.js';
 
 export const QUESTION = 'What is the weather in Paris?';
 export const BARGE_IN = 'Stop, thank you.';
-/** The answer is long, so the barge-in (4.5 s after the question ends) lands while it plays. */
-export const ANSWER_AUDIO_MS = 10_000;
+/**
+ * The answer is long, so the barge-in (6 s after the question ends) lands while it plays, even when a loaded machine
+ * takes seconds over the tool's round trip.
+ */
+export const ANSWER_AUDIO_MS = 12_000;
 /** The server VAD's defaults: speech starts `prefix_padding_ms` early and stops after `silence_duration_ms`. */
 const PREFIX_PADDING_MS = 300;
 const SILENCE_DURATION_MS = 200;
@@ -21,7 +24,7 @@ export const MICROPHONE_PARTS: readonly MicrophonePart[] = [
   // connection carries it (a WebRTC call's ICE, DTLS and data channel take a second or two, more on a loaded machine).
   { silenceMs: 4000 },
   { say: QUESTION },
-  { silenceMs: 4500 },
+  { silenceMs: 6000 },
   { say: BARGE_IN },
   { silenceMs: 1500 },
 ];
