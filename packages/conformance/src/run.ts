@@ -50,6 +50,8 @@ export async function judgeCapabilities(
 ): Promise<CapabilityVerdict[]> {
   const verdicts: CapabilityVerdict[] = [];
   for (const capability of Object.keys(declared) as RealtimeCapability[]) {
+    // Flags only: the list of hosted tool kinds (`hostedTools`) is no flag a scenario proves.
+    if (typeof declared[capability] !== 'boolean') continue;
     const covering = scenarios.filter((scenario) => scenarioCovers(scenario, capability));
     if (declared[capability]) {
       const ran = results.filter(

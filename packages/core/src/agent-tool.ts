@@ -126,7 +126,9 @@ export function agentAsTool<TContext, TParameters extends z.ZodObject>(
       ): Promise<RunResult<TContext, AnyAgent['outputType']>> => {
         const onEvent = port?.onEvent;
         if (!onEvent) return await runner.run(agent, nestedInput, runOptions());
-        const streamed = await runner.run(agent, nestedInput, { ...runOptions(), stream: true });
+        // The same options object: the span the run hangs under is keyed by it.
+        const options = Object.assign(runOptions(), { stream: true as const });
+        const streamed = await runner.run(agent, nestedInput, options);
         for await (const event of streamed) onEvent(event as RunStreamEvent<unknown>);
         await streamed.completed;
         return new RunResult(streamed.state);

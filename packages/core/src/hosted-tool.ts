@@ -1,3 +1,4 @@
+import type { RunContext } from './context.js';
 import { UserError } from './errors.js';
 import { optionKeys } from './option-keys.js';
 
@@ -48,6 +49,28 @@ export interface ImageGenerationHostedTool extends HostedToolBase {
   readonly kind: 'image_generation';
 }
 
+/** A hosted MCP call waiting for a decision, as {@link McpHostedTool.onApproval} gets it. */
+export interface HostedMcpApprovalRequest {
+  /** The server's label. */
+  readonly server: string;
+  /** The server's tool the model wants to call. */
+  readonly name: string;
+  /** The call's JSON arguments, as the model wrote them. */
+  readonly arguments: string;
+  /** Aborted when the answer is no longer needed (the run is cancelled; the session closes or loses its connection). */
+  readonly signal: AbortSignal;
+}
+
+/** A decision on a hosted MCP call: approve it, or reject it (`reason` goes to the model). */
+export type HostedMcpApprovalDecision = { approve: true } | { approve: false; reason?: string };
+
+/** Decides a hosted MCP call's approval by itself (see {@link McpHostedTool.onApproval}). */
+export type HostedMcpApprovalFunction = (
+  // biome-ignore lint/suspicious/noExplicitAny: a hosted tool serves agents of every context type
+  runContext: RunContext<any>,
+  request: HostedMcpApprovalRequest,
+) => HostedMcpApprovalDecision | Promise<HostedMcpApprovalDecision>;
+
 /** The provider connects to an MCP server and calls its tools itself. */
 export interface McpHostedTool extends HostedToolBase {
   readonly kind: 'mcp';
@@ -62,6 +85,12 @@ export interface McpHostedTool extends HostedToolBase {
    * (`result.interruptions`, or the realtime session's `tool_approval_requested`). `'never'`: calls run at once.
    */
   readonly requireApproval?: 'always' | 'never';
+  /**
+   * Decides each approval the provider asks for, instead of pausing for the app: the run goes on (or the realtime
+   * session answers the provider) with its decision. It may be async. A function that throws rejects the call (fail
+   * closed) and the error is reported. Absent: approvals pause as described under `requireApproval`.
+   */
+  readonly onApproval?: HostedMcpApprovalFunction;
   /**
    * HTTP headers the provider sends to the server (e.g. `Authorization`). They go to the provider only: never
    * into errors, events, logs, spans or a saved `RunState`.
@@ -106,6 +135,7 @@ const KEYS = {
     url: true,
     allowedTools: true,
     requireApproval: true,
+    onApproval: true,
     headers: true,
   }),
 };
@@ -168,6 +198,11 @@ export function hostedTool<const T extends HostedToolOptions>(
     if (options.requireApproval !== undefined && !['always', 'never'].includes(options.requireApproval)) {
       throw invalid(`hostedTool(mcp) "${options.server}": requireApproval must be 'always' or 'never'.`);
     }
+    if (options.onApproval !== undefined && typeof options.onApproval !== 'function') {
+      throw invalid(
+        `hostedTool(mcp) "${options.server}": onApproval must be a function returning { approve: true } or { approve: false, reason? }.`,
+      );
+    }
   }
   return Object.freeze({ ...options, type: 'hosted' }) as unknown as Extract<HostedTool, { kind: T['kind'] }>;
 }
@@ -207,4 +242,40 @@ export function checkHostedTools(
       throw new HostedToolUnsupportedError(tool.kind, provider, where, supported ?? []);
     }
   }
+}
+
+/**
+ * Asks `tool.onApproval` for its decision on a hosted MCP call; `undefined` when the tool has none (the app decides).
+ * A function that throws, or returns something else than a decision, rejects the call; `onError` gets the error.
+ */
+export async function decideHostedMcpApproval(
+  tool: McpHostedTool | undefined,
+  runContext: RunContext<unknown>,
+  request: HostedMcpApprovalRequest,
+  onError: (error: unknown) => void,
+): Promise<HostedMcpApprovalDecision | undefined> {
+  const decide = tool?.onApproval;
+  if (decide === undefined) return undefined;
+  try {
+    const decision = await decide(runContext, request);
+    if (decision?.approve === true) return { approve: true };
+    if (decision?.approve === false) {
+      return typeof decision.reason === 'string'
+        ? { approve: false, reason: decision.reason }
+        : { approve: false };
+    }
+    throw new UserError(
+      `The onApproval of hosted MCP server "${request.server}" returned ${JSON.stringify(decision)}; return { approve: true } or { approve: false, reason? }.`,
+      { code: 'invalid_approval_decision' },
+    );
+  } catch (error) {
+    if (request.signal.aborted) throw error;
+    onError(error);
+    return { approve: false };
+  }
+}
+
+/** The hosted MCP server labelled `server` among `tools`. */
+export function findHostedMcpTool(tools: readonly HostedTool[], server: string): McpHostedTool | undefined {
+  return tools.find((tool): tool is McpHostedTool => tool.kind === 'mcp' && tool.server === server);
 }

@@ -61,6 +61,9 @@ export {
   type CodeInterpreterHostedTool,
   type FileSearchHostedTool,
   HOSTED_TOOL_KINDS,
+  type HostedMcpApprovalDecision,
+  type HostedMcpApprovalFunction,
+  type HostedMcpApprovalRequest,
   type HostedTool,
   type HostedToolBase,
   type HostedToolKind,
@@ -149,6 +152,7 @@ export type {
   RealtimeContentPart,
   RealtimeEvent,
   RealtimeEventType,
+  RealtimeHostedTool,
   RealtimeItem,
   RealtimeItemInput,
   RealtimeModel,
@@ -241,7 +245,12 @@ export type { RealtimeToolDefinitionV1 } from './realtime/spec/v1/realtime-tool-
 export type { RealtimeTurnDetectionV1 } from './realtime/spec/v1/realtime-turn-detection-v1.js';
 export type { RealtimeUsageUpdatedEventV1 } from './realtime/spec/v1/realtime-usage-updated-event-v1.js';
 export type { RealtimeUsageV1 } from './realtime/spec/v1/realtime-usage-v1.js';
+export type {
+  RealtimeCapabilitiesV2,
+  RealtimeCapabilityV2,
+} from './realtime/spec/v2/realtime-capabilities-v2.js';
 export type { RealtimeCommandV2 } from './realtime/spec/v2/realtime-command-v2.js';
+export type { RealtimeConnectOptionsV2 } from './realtime/spec/v2/realtime-connect-options-v2.js';
 export type { RealtimeConnectionV2 } from './realtime/spec/v2/realtime-connection-v2.js';
 export type { RealtimeCreateResponseCommandV2 } from './realtime/spec/v2/realtime-create-response-command-v2.js';
 export type {
@@ -251,6 +260,15 @@ export type {
 } from './realtime/spec/v2/realtime-dtmf-v2.js';
 export type { RealtimeErrorEventV2 } from './realtime/spec/v2/realtime-error-event-v2.js';
 export type { RealtimeEventV2 } from './realtime/spec/v2/realtime-event-v2.js';
+export type {
+  RealtimeHostedMcpActionV2,
+  RealtimeHostedMcpToolV2,
+  RealtimeHostedToolApprovalRequestedEventV2,
+  RealtimeHostedToolCallEventV2,
+  RealtimeHostedToolKindV2,
+  RealtimeHostedToolV2,
+  RealtimeSendHostedToolApprovalCommandV2,
+} from './realtime/spec/v2/realtime-hosted-tools-v2.js';
 export {
   REALTIME_SPECIFICATION_VERSION_V2,
   type RealtimeModelV2,
@@ -258,6 +276,7 @@ export {
 export type { RealtimeResponseDoneEventV2 } from './realtime/spec/v2/realtime-response-done-event-v2.js';
 export type { RealtimeResponseEndReasonV2 } from './realtime/spec/v2/realtime-response-end-reason-v2.js';
 export type { RealtimeResponseStartedEventV2 } from './realtime/spec/v2/realtime-response-started-event-v2.js';
+export type { RealtimeSessionConfigV2 } from './realtime/spec/v2/realtime-session-config-v2.js';
 export type { RealtimeTruncateItemCommandV2 } from './realtime/spec/v2/realtime-truncate-item-command-v2.js';
 export {
   GuardrailExecutionError,

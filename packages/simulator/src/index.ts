@@ -67,6 +67,12 @@ export type {
 } from './realtime/sim-connection.js';
 export type { SimulatorConversation, StoredItem } from './realtime/sim-conversation.js';
 export { g711ToPcm16, toSessionAudio } from './realtime/sim-format.js';
+export type {
+  BrainHostedApproval,
+  BrainHostedCall,
+  SimulatedMcpServer,
+  SimulatedMcpTool,
+} from './realtime/sim-mcp.js';
 export {
   type RealtimeSimulator,
   type RealtimeSimulatorOptions,

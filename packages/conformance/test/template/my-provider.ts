@@ -80,6 +80,7 @@ export class MyRealtimeConnection implements RealtimeConnection {
       case 'appendContext': // only providers that declare contextAppends receive it
       case 'clearOutputAudio': // only providers that declare servicePlayback receive it
       case 'sendDtmf': // a key to press on the phone call your provider carries; refuse it if it carries none
+      case 'sendHostedToolApproval': // only providers that declare hostedTools receive it
         // TODO: translate the command into your service's message and send it. Problems the service reports
         // later arrive as `error` events (with the command's `clientRequestId` where it has one), never as throws.
         return;

@@ -87,6 +87,10 @@ function commandV1(command: RealtimeCommand): RealtimeCommandV1 {
       throw new UserError('A version 1 realtime model carries no phone call: it cannot press a key.', {
         code: 'capability_not_supported',
       });
+    case 'sendHostedToolApproval':
+      throw new UserError('A version 1 realtime model runs no hosted tools: it has no approval to answer.', {
+        code: 'capability_not_supported',
+      });
     default:
       return command;
   }

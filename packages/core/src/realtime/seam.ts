@@ -12,6 +12,7 @@ import {
   type RealtimeCreateResponseCommandV2,
   type RealtimeDtmfDigitV2,
   type RealtimeEventV2,
+  type RealtimeHostedToolV2,
   type RealtimeItemInputV2,
   type RealtimeItemV2,
   type RealtimeModelV2,
@@ -59,6 +60,7 @@ export type RealtimeContentPart = RealtimeContentPartV2;
 export type RealtimeSessionConfig = RealtimeSessionConfigV2;
 export type RealtimeAudioStreamFormat = RealtimeAudioStreamFormatV2;
 export type RealtimeToolDefinition = RealtimeToolDefinitionV2;
+export type RealtimeHostedTool = RealtimeHostedToolV2;
 export type TurnDetectionConfig = RealtimeTurnDetectionV2;
 export type RealtimeResponseStatus = RealtimeResponseStatusV2;
 export type RealtimeResponseEndReason = RealtimeResponseEndReasonV2;

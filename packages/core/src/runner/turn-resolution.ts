@@ -4,6 +4,7 @@ import type { AnyAgent, AnyFunctionTool, FunctionToolResult, ToolsToFinalOutputF
 import { ModelBehaviorError } from '../errors.js';
 import type { ToolGuardrailResult } from '../guardrails.js';
 import type { Handoff } from '../handoff.js';
+import { decideHostedMcpApproval, findHostedMcpTool } from '../hosted-tool.js';
 import type {
   FunctionCallItem,
   FunctionCallOutputItem,
@@ -11,6 +12,7 @@ import type {
   HostedToolApprovalResponseItem,
   MessageItem,
 } from '../items.js';
+import { errorText, log } from '../logger.js';
 import type { ModelResponse } from '../model.js';
 import { NestedRunPaused, type NestedRunPort, toolAgent } from '../nested-run.js';
 import {
@@ -177,7 +179,7 @@ async function resolveCalls<TContext>(
   const toRun: { call: FunctionCallItem; tool: AnyFunctionTool<TContext>; parsed?: ParsedToolArguments }[] =
     [];
   const awaitingApproval: (FunctionCallItem | HostedToolApprovalRequestItem)[] = [];
-  const hostedDecisions = decideHostedApprovals(env, turn, awaitingApproval);
+  const hostedDecisions = await decideHostedApprovals(env, agent, turn, awaitingApproval);
   let chosenHandoff: { call: FunctionCallItem; handoff: Handoff<TContext> } | undefined;
   let firstHandoffName: string | undefined;
 
@@ -278,20 +280,40 @@ async function resolveCalls<TContext>(
 }
 
 /**
- * The decisions the app made on the turn's hosted approval requests, as the items that answer them; the
- * requests still waiting go to `awaiting`. A request already answered is skipped.
+ * The decisions on the turn's hosted approval requests, as the items that answer them: the app's (`state.approve()`),
+ * else the server's `onApproval`; the requests still waiting go to `awaiting`. A request already answered is skipped.
  */
-function decideHostedApprovals<TContext>(
+async function decideHostedApprovals<TContext>(
   env: LoopEnv<TContext>,
+  agent: AnyAgent<TContext>,
   turn: PendingTurn,
   awaiting: (FunctionCallItem | HostedToolApprovalRequestItem)[],
-): HostedToolApprovalResponseItem[] {
+): Promise<HostedToolApprovalResponseItem[]> {
   const decided: HostedToolApprovalResponseItem[] = [];
   for (const request of turn.hostedApprovals ?? []) {
     if (env.answeredCallIds.has(request.callId)) continue;
     const decision = env.data.approvals.get(request.callId);
     if (!decision || decision.arguments !== request.arguments) {
-      awaiting.push(request);
+      const automatic = await decideHostedMcpApproval(
+        findHostedMcpTool(agent.hostedTools, request.server),
+        env.data.runContext,
+        { server: request.server, name: request.name, arguments: request.arguments, signal: env.signal },
+        (error) =>
+          log.error(
+            `The onApproval of hosted MCP server "${request.server}" failed; the call was rejected: ${errorText(error)}`,
+            { event: 'hosted_approval_failed', server: request.server, tool: request.name },
+          ),
+      );
+      if (automatic === undefined) {
+        awaiting.push(request);
+        continue;
+      }
+      decided.push({
+        type: 'hosted_tool_approval_response',
+        callId: request.callId,
+        approved: automatic.approve,
+        ...(!automatic.approve && automatic.reason !== undefined && { reason: automatic.reason }),
+      });
       continue;
     }
     const response: HostedToolApprovalResponseItem = {

@@ -1,5 +1,5 @@
 import { EventRecorder } from '@parley/conformance';
-import { Agent, RealtimeSession, tool } from '@parley/core';
+import { Agent, RealtimeSession, type RealtimeSessionEventOf, tool } from '@parley/core';
 import { flushMicrotasks, MockModel, MockRealtimeModel } from '@parley/mock';
 import { afterEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -100,6 +100,67 @@ describe('an agent tool in a realtime session', () => {
     expect(outputs(h.model)).toEqual([]);
     expect(h.refunds).toEqual([]);
     await g.session.close();
+  });
+
+  test("the specialist's run streams into the session as agent_tool_event, tagged with its agent, tool and call", async () => {
+    const g = voiceFront();
+    const nested: RealtimeSessionEventOf<'agent_tool_event'>[] = [];
+    const order: string[] = [];
+    g.session.on('agent_tool_event', (event) => {
+      nested.push(event);
+      order.push(`nested ${event.event.type}`);
+    });
+    g.session.on('tool_approval_requested', (event) => order.push(`approval ${event.callId}`));
+    g.session.on('tool_done', (event) => order.push(`tool_done ${event.callId}`));
+    await g.session.connect();
+    g.session.sendMessage('refund A1');
+    await flushMicrotasks();
+    g.session.approve('inner_1');
+    await flushMicrotasks();
+
+    expect(nested.length).toBeGreaterThan(0);
+    for (const event of nested) {
+      expect(event).toMatchObject({ agent: g.specialist, toolName: 'billing', toolCallId: 'outer_1' });
+    }
+    const items = nested.flatMap(({ event }) =>
+      event.type === 'run_item' ? [`${event.name} ${event.item.type}`] : [],
+    );
+    expect(items).toEqual([
+      'tool_called tool_call_item',
+      'tool_approval_requested tool_approval_item',
+      // resumed after approve(): the approved call's output, then the answer
+      'tool_output tool_call_output_item',
+      'message_output_created message_output_item',
+    ]);
+    // The specialist's model was streamed; its events came before the outer call's output, around its approval.
+    expect(g.specialistModel.calls.map((call) => call.streamed)).toEqual([true, true]);
+    expect(order.indexOf('approval inner_1')).toBeGreaterThan(0);
+    expect(order.at(-1)).toBe('tool_done outer_1');
+    expect(order.slice(0, -1).every((entry) => !entry.startsWith('tool_done'))).toBe(true);
+    await g.session.close();
+  });
+
+  test('nobody listening: the specialist runs unstreamed and no agent_tool_event is made', async () => {
+    const specialistModel = new MockModel([MockModel.text('Order A1 is on its way.')]);
+    const specialist = new Agent({ name: 'Billing', model: specialistModel });
+    const voice = new Agent({
+      name: 'Voice',
+      tools: [specialist.asTool({ name: 'billing', description: 'd' })],
+    });
+    const model = new MockRealtimeModel({ capabilities: { autoToolResponseGeneration: false } });
+    model.respondWith(
+      {
+        output: [{ type: 'function_call', name: 'billing', arguments: { input: 'A1?' }, callId: 'outer_1' }],
+      },
+      'It is on its way.',
+    );
+    const session = new RealtimeSession(voice, { model });
+    const done = new Promise<string>((resolve) => session.on('tool_done', (event) => resolve(event.output)));
+    await session.connect();
+    session.sendMessage('where is A1?');
+    expect(await done).toBe('Order A1 is on its way.');
+    expect(specialistModel.calls.map((call) => call.streamed)).toEqual([false]);
+    await session.close();
   });
 
   test("the specialist's run is traced under the session's tool-call span", async () => {

@@ -2,6 +2,7 @@ import { Agent, Runner, type RunStreamEvent, tool } from '@parley/core';
 import { MockModel } from '@parley/mock';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { memoryTracing } from '../tracing/spans.js';
 
 function graph() {
   const lookup = tool({
@@ -80,6 +81,22 @@ describe('a streamed run carries the events of its agent tools runs', () => {
         .join('')
         .replaceAll('[Billing/outer_1] delta ', ''),
     ).toBe('Order A1 totals 250.');
+  });
+
+  test("the streamed specialist's run is traced under the manager's tool-call span", async () => {
+    const tracing = memoryTracing();
+    try {
+      const g = graph();
+      const stream = await new Runner().run(g.manager, 'How much is A1?', { stream: true });
+      for await (const _ of stream);
+      await stream.completed;
+      const tool = tracing.named('execute_tool billing')[0];
+      const nested = tracing.named('invoke_agent Billing')[0];
+      expect(tool).toBeDefined();
+      expect(nested?.parentSpanContext?.spanId).toBe(tool?.spanContext().spanId);
+    } finally {
+      tracing.close();
+    }
   });
 
   test('a plain run does not stream the nested run', async () => {

@@ -90,6 +90,69 @@ describe('hosted tools in the Runner', () => {
     });
   });
 
+  test('onApproval decides by itself (async too): the run never pauses and the decision reaches the model', async () => {
+    const asked: string[] = [];
+    const second: ConversationItem = {
+      type: 'hosted_tool_approval_request',
+      callId: 'req_2',
+      server: 'wiki',
+      name: 'delete',
+      arguments: '{"q":"runs"}',
+    };
+    // One tool for both modes: the requests of both are compared, the tool with them.
+    const deciding = hostedTool({
+      kind: 'mcp',
+      server: 'wiki',
+      url: 'https://wiki.example/mcp',
+      onApproval: async (context, request) => {
+        asked.push(`${request.server}/${request.name} ${request.arguments} ${String(context.context)}`);
+        return request.name === 'search' ? { approve: true } : { approve: false, reason: 'Read-only.' };
+      },
+    });
+    await bothWays(async (h) => {
+      asked.length = 0;
+      const model = h.model(
+        [{ type: 'output', output: [approvalRequest, second] }, MockModel.text('Found it.')],
+        { capabilities: { hostedTools: ['mcp'] } },
+      );
+      const agent = new Agent({ name: 'Assistant', model, hostedTools: [deciding] });
+
+      const done = await h.run(agent, 'Search the wiki', { context: 'ctx' });
+
+      expect(done.finalOutput).toBe('Found it.');
+      expect(done.interruptions).toEqual([]);
+      expect(asked).toEqual(['wiki/search {"q":"runs"} ctx', 'wiki/delete {"q":"runs"} ctx']);
+      expect(model.calls[1]?.request.input.slice(-2)).toEqual([
+        { type: 'hosted_tool_approval_response', callId: 'req_1', approved: true },
+        { type: 'hosted_tool_approval_response', callId: 'req_2', approved: false, reason: 'Read-only.' },
+      ]);
+    });
+  });
+
+  test('an onApproval that throws rejects the call instead of pausing or failing the run', async () => {
+    const broken = hostedTool({
+      kind: 'mcp',
+      server: 'wiki',
+      url: 'https://wiki.example/mcp',
+      onApproval: () => {
+        throw new Error('policy service down');
+      },
+    });
+    await bothWays(async (h) => {
+      const model = h.model([{ type: 'output', output: [approvalRequest] }, MockModel.text('Could not.')], {
+        capabilities: { hostedTools: ['mcp'] },
+      });
+      const agent = new Agent({ name: 'Assistant', model, hostedTools: [broken] });
+      const done = await h.run(agent, 'Search the wiki');
+      expect(done.finalOutput).toBe('Could not.');
+      expect(model.calls[1]?.request.input.at(-1)).toEqual({
+        type: 'hosted_tool_approval_response',
+        callId: 'req_1',
+        approved: false,
+      });
+    });
+  });
+
   test('a saved state with a malformed hosted item is refused', () => {
     const agent = new Agent({ name: 'Assistant', hostedTools: [wiki] });
     const saved = JSON.parse(

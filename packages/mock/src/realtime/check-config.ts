@@ -26,6 +26,9 @@ export function checkConfig(
   if (config.inputTranscription && !capabilities.userTranscription) {
     return capabilityOff('userTranscription', 'inputTranscription');
   }
+  if (config.hostedTools?.some((tool) => !capabilities.hostedTools?.includes(tool.kind))) {
+    return "This mock provider runs no hosted tools of that kind (create it with capabilities: { hostedTools: ['mcp'] }).";
+  }
   if (config.outputModalities?.includes('audio') && !capabilities.audioOutput) {
     return capabilityOff('audioOutput', "outputModalities ['audio']");
   }

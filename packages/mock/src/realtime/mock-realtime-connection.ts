@@ -580,6 +580,16 @@ export class MockRealtimeConnection implements RealtimeConnection {
       case 'sendDtmf':
         this.#error(command, 'capability_not_supported', 'The mock realtime model carries no phone call.');
         return;
+      case 'sendHostedToolApproval':
+        // The decision is recorded like every command; a test plays the hosted call with `emit()`.
+        if (!this.#link.capabilities.hostedTools?.includes('mcp')) {
+          this.#error(
+            command,
+            'capability_not_supported',
+            "This mock provider runs no hosted tools (create it with capabilities: { hostedTools: ['mcp'] }).",
+          );
+        }
+        return;
     }
   }
 

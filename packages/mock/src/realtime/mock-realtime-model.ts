@@ -116,6 +116,7 @@ const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptio
   recoverableErrors: true,
   compoundResponses: true,
   toolCallCancellation: true,
+  hostedTools: true,
 });
 
 /**

@@ -2,7 +2,7 @@ import type { RealtimeCapabilities } from '@parley/core';
 
 /**
  * What the public OpenAI Realtime endpoint (GA, WebSocket) supports. The follow-up response after a tool output
- * is never automatic: the client asks for it.
+ * (or an MCP approval decision) is never automatic: the client asks for it. Remote MCP servers are hosted tools.
  */
 export const OPENAI_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.freeze({
   ephemeralResponse: true,
@@ -15,4 +15,5 @@ export const OPENAI_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Obje
   mutableTools: true,
   autoToolResponseGeneration: false,
   responseRequests: true,
+  hostedTools: Object.freeze(['mcp'] as const),
 });

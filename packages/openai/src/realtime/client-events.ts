@@ -29,6 +29,7 @@ const COMMAND_TYPES: ReadonlySet<string> = new Set<RealtimeCommand['type']>([
   'cancelResponse',
   'sendToolOutput',
   'clearOutputAudio',
+  'sendHostedToolApproval',
 ]);
 
 /** The command type encoded in an event id made by {@link commandEventId}. */
@@ -133,6 +134,17 @@ export function toClientEvent(
         type: 'conversation.item.create',
         event_id: eventId,
         item: { type: 'function_call_output', call_id: command.callId, output: command.output },
+      };
+    case 'sendHostedToolApproval':
+      return {
+        type: 'conversation.item.create',
+        event_id: eventId,
+        item: {
+          type: 'mcp_approval_response',
+          approval_request_id: command.approvalId,
+          approve: command.approved,
+          ...(command.reason !== undefined && { reason: command.reason }),
+        },
       };
     case 'sendDtmf':
       throw new UserError('The OpenAI Realtime API has no message that presses a key on a call.', {

@@ -25,6 +25,7 @@ import type { OpenAIRealtimeSessionConfig } from './options.js';
 import { ServerEventNormalizer } from './server-events.js';
 import {
   fromWireTurnDetection,
+  hostedToolSecrets,
   mergeSessionConfig,
   toTranscriptionSession,
   toWireSession,
@@ -225,6 +226,10 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
 
   /** Sends the complete merged session with `update` applied; every update carries everything set so far. */
   #sendSessionUpdate(update: RealtimeSessionConfig): string {
+    // A hosted MCP server's credentials are secrets of this connection from now on.
+    for (const secret of hostedToolSecrets(update.hostedTools)) {
+      if (!this.#settings.secrets.includes(secret)) this.#settings.secrets.push(secret);
+    }
     const eventId = commandEventId('updateSession', ++this.#eventCounter);
     this.#pendingUpdates.push({ eventId, update });
     this.#write({
@@ -248,7 +253,12 @@ export class OpenAIRealtimeConnection implements RealtimeConnection {
         ? redactFields(normalized, this.#settings.secrets)
         : normalized.type === 'response_done' && normalized.errorCode !== undefined
           ? { ...normalized, errorCode: this.#redact(normalized.errorCode) }
-          : normalized;
+          : normalized.type === 'hosted_tool_call' && normalized.action.error !== undefined
+            ? {
+                ...normalized,
+                action: { ...normalized.action, error: this.#redact(normalized.action.error) },
+              }
+            : normalized;
     const rejectedUpdate = event.type === 'error' && this.#rejectedUpdate;
     this.#rejectedUpdate = false;
     if (this.#link.phase === 'connecting' && event.type === 'error') {

@@ -12,6 +12,7 @@ import { decodeBase64 } from '../shared/base64.js';
 import { isPlainObject, type JsonObject, stringField } from '../shared/deep-merge.js';
 import type { WireServerEventType } from '../shared/realtime-wire-events.js';
 import { CLIENT_REQUEST_ID_KEY, commandTypeOfEventId } from './client-events.js';
+import { toHostedToolEvent } from './hosted-tool-events.js';
 
 /** Beta (preview) server event names the adapter still reads besides the GA ones. */
 type BetaServerEventType =
@@ -193,6 +194,8 @@ export class ServerEventNormalizer {
   #modelItems: Set<string> | undefined;
   /** Responses that ended: a late `response.created` of one is reported but not tracked again. */
   readonly #ended = new RecentIds(ENDED_RESPONSES_LIMIT);
+  /** Hosted MCP tool listings already reported (a listing may be announced by its response and its conversation). */
+  readonly #listings = new RecentIds(ENDED_RESPONSES_LIMIT);
 
   constructor(hooks: NormalizerHooks) {
     this.#hooks = hooks;
@@ -302,6 +305,12 @@ export class ServerEventNormalizer {
         });
         return;
       }
+      case 'conversation.item.done': {
+        // A server's tool list, fetched when the session's tools name it (outside any response).
+        if (isPlainObject(event.item) && event.item.type === 'mcp_list_tools')
+          this.#hosted(undefined, event.item);
+        return;
+      }
       case 'conversation.item.deleted': {
         const itemId = stringField(event.item_id);
         if (itemId !== undefined) emit({ type: 'item_deleted', itemId });
@@ -369,8 +378,8 @@ export class ServerEventNormalizer {
         return;
       }
       default:
-        // Unknown, informational or transport-specific events (rate_limits.updated, content_part.*, text done,
-        // conversation.item.done, MCP …) carry nothing the seam needs.
+        // Unknown, informational or transport-specific events (rate_limits.updated, content_part.*, text done, the
+        // MCP progress events: their items carry what the seam needs) carry nothing more.
         return;
     }
   }
@@ -503,7 +512,9 @@ export class ServerEventNormalizer {
     this.#modelItems ??= new Set<string>();
     this.#modelItems.add(itemId);
     this.#responses?.get(responseId)?.items.add(itemId);
-    if (item.type === 'message') {
+    if (item.type === 'mcp_call') {
+      this.#hosted(responseId, item, 'in_progress');
+    } else if (item.type === 'message') {
       this.#hooks.emit({ type: 'message_started', responseId, itemId });
     } else if (item.type === 'function_call') {
       this.#responses
@@ -514,6 +525,14 @@ export class ServerEventNormalizer {
 
   #outputItemDone(event: JsonObject): void {
     const responseId = stringField(event.response_id);
+    if (
+      isPlainObject(event.item) &&
+      typeof event.item.type === 'string' &&
+      event.item.type.startsWith('mcp_')
+    ) {
+      this.#hosted(responseId, event.item);
+      return;
+    }
     const item = toRealtimeItem(event.item);
     if (!item) return;
     if (responseId === undefined) {
@@ -528,6 +547,17 @@ export class ServerEventNormalizer {
     } else if (item.type === 'function_call' && isCompletedCall(event.item)) {
       this.#reportCall(responseId, item.itemId, item.callId, item.name, item.arguments);
     }
+  }
+
+  /** A hosted MCP item (a call, an approval request, a tool list) as its seam event; each listing reported once. */
+  #hosted(responseId: string | undefined, item: JsonObject, status?: 'in_progress'): void {
+    const event = toHostedToolEvent(responseId, item, status);
+    if (event === undefined) return;
+    if (event.type === 'hosted_tool_call' && event.action.type === 'list_tools') {
+      if (this.#listings.has(event.itemId)) return;
+      this.#listings.add(event.itemId);
+    }
+    this.#hooks.emit(event);
   }
 
   #argumentsDone(event: JsonObject): void {

@@ -1,16 +1,20 @@
 import type {
   RealtimeAudioFormat,
+  RealtimeHostedTool,
   RealtimeSessionConfig,
   RealtimeToolDefinition,
   ToolChoice,
   TurnDetectionConfig,
 } from '@parley/core';
 import { deepMerge, type JsonObject } from '../shared/deep-merge.js';
+import { toWireMcpTool } from '../shared/mcp-wire-tool.js';
 import {
   PCM_24K,
   type WireAudioFormat,
   type WireFunctionTool,
+  type WireMcpTool,
   type WireSession,
+  type WireTool,
   type WireToolChoice,
   type WireTurnDetection,
 } from '../shared/realtime-wire.js';
@@ -43,6 +47,31 @@ export function mergeSessionConfig(
 /** A tool of the seam as a GA function tool. */
 export function toWireTool(tool: RealtimeToolDefinition): WireFunctionTool {
   return { type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters };
+}
+
+/** A hosted tool of the seam (a remote MCP server the service calls) as a GA `mcp` tool. */
+export function toWireHostedTool(tool: RealtimeHostedTool): WireMcpTool {
+  return toWireMcpTool(tool);
+}
+
+/** The credentials hosted tools carry (header values, an `authorization` token): scrubbed from what the app sees. */
+export function hostedToolSecrets(tools: readonly RealtimeHostedTool[] | undefined): string[] {
+  const secrets: string[] = [];
+  for (const tool of tools ?? []) {
+    for (const value of Object.values(tool.headers ?? {})) secrets.push(value);
+    const authorization = tool.providerData?.authorization;
+    if (typeof authorization === 'string') secrets.push(authorization);
+  }
+  // Short values (`json`, `1`) are no credentials, and scrubbing them would garble messages.
+  return secrets.filter((secret) => secret.length >= 8);
+}
+
+/** The one tool list of the wire: the function tools, then the hosted ones. */
+export function toWireTools(
+  tools: readonly RealtimeToolDefinition[] | undefined,
+  hostedTools: readonly RealtimeHostedTool[] | undefined,
+): WireTool[] {
+  return [...(tools ?? []).map(toWireTool), ...(hostedTools ?? []).map(toWireHostedTool)];
 }
 
 /** The seam's tool choice on the wire. */
@@ -109,7 +138,9 @@ export function toWireSession(
   const input = (seam.audio as { input: JsonObject }).input;
   const output = (seam.audio as { output: JsonObject }).output;
   if (config.instructions !== undefined) seam.instructions = config.instructions;
-  if (config.tools !== undefined) seam.tools = config.tools.map(toWireTool);
+  if (config.tools !== undefined || config.hostedTools !== undefined) {
+    seam.tools = toWireTools(config.tools, config.hostedTools);
+  }
   if (config.toolChoice !== undefined) seam.tool_choice = toWireToolChoice(config.toolChoice);
   if (config.outputModalities !== undefined) seam.output_modalities = [...config.outputModalities];
   if (config.voice !== undefined) output.voice = config.voice;

@@ -1,6 +1,7 @@
 import {
   type CodeInterpreterHostedTool,
   type FileSearchHostedTool,
+  type HostedMcpApprovalFunction,
   type HostedTool,
   type HostedToolKind,
   hostedTool,
@@ -9,6 +10,7 @@ import {
   type WebSearchHostedTool,
 } from '@parley/core';
 import { optionKeys } from '@parley/core/internal';
+import { toWireMcpTool } from '../shared/mcp-wire-tool.js';
 
 /** The hosted tool kinds the Responses API runs. */
 export const RESPONSES_HOSTED_TOOLS: readonly HostedToolKind[] = Object.freeze([
@@ -69,6 +71,11 @@ export interface HostedMcpToolOptions {
   allowedTools?: string[];
   /** `'always'` (default): each call waits for the app's approval. `'never'`: calls run at once. */
   requireApproval?: 'always' | 'never';
+  /**
+   * Decides each approval instead of pausing for the app (sync or async): `{ approve: true }` or
+   * `{ approve: false, reason? }`. A throw rejects the call.
+   */
+  onApproval?: HostedMcpApprovalFunction;
   /** HTTP headers sent to the server. Sent to OpenAI only. */
   headers?: Record<string, string>;
 }
@@ -100,6 +107,7 @@ const MCP_OPTIONS = optionKeys<HostedMcpToolOptions>('hostedMcpTool options', {
   serverDescription: true,
   allowedTools: true,
   requireApproval: true,
+  onApproval: true,
   headers: true,
 });
 
@@ -172,6 +180,7 @@ export function hostedMcpTool(options: HostedMcpToolOptions): McpHostedTool {
     ...(serverUrl !== undefined && { url: serverUrl }),
     ...(options?.allowedTools !== undefined && { allowedTools: options.allowedTools }),
     ...(options?.requireApproval !== undefined && { requireApproval: options.requireApproval }),
+    ...(options?.onApproval !== undefined && { onApproval: options.onApproval }),
     ...(options?.headers !== undefined && { headers: options.headers }),
     providerData: defined({
       connector_id: connectorId,
@@ -199,15 +208,7 @@ export function toResponsesHostedTool(tool: HostedTool): Record<string, unknown>
     case 'image_generation':
       return { type: 'image_generation', ...extra };
     case 'mcp':
-      return {
-        type: 'mcp',
-        server_label: tool.server,
-        ...(tool.url !== undefined && { server_url: tool.url }),
-        ...(tool.allowedTools !== undefined && { allowed_tools: [...tool.allowedTools] }),
-        require_approval: tool.requireApproval ?? 'always',
-        ...(tool.headers !== undefined && { headers: { ...tool.headers } }),
-        ...extra,
-      };
+      return toWireMcpTool(tool);
   }
 }
 

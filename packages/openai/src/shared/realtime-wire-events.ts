@@ -167,6 +167,24 @@ export interface WireServerEventFields {
     name: string;
     arguments: string;
   };
+  'response.mcp_call_arguments.delta': {
+    response_id: string;
+    item_id: string;
+    output_index: number;
+    delta: string;
+  };
+  'response.mcp_call_arguments.done': {
+    response_id: string;
+    item_id: string;
+    output_index: number;
+    arguments: string;
+  };
+  'response.mcp_call.in_progress': { item_id: string; output_index: number };
+  'response.mcp_call.completed': { item_id: string; output_index: number };
+  'response.mcp_call.failed': { item_id: string; output_index: number };
+  'mcp_list_tools.in_progress': { item_id: string };
+  'mcp_list_tools.completed': { item_id: string };
+  'mcp_list_tools.failed': { item_id: string };
   'rate_limits.updated': { rate_limits: WireRateLimit[] };
   /** WebRTC and SIP calls only: the service began playing a response's audio to the listener. */
   'output_audio_buffer.started': { response_id: string };
@@ -216,6 +234,14 @@ export const WIRE_SERVER_EVENT_TYPES = Object.keys({
   'response.output_audio_transcript.done': true,
   'response.function_call_arguments.delta': true,
   'response.function_call_arguments.done': true,
+  'response.mcp_call_arguments.delta': true,
+  'response.mcp_call_arguments.done': true,
+  'response.mcp_call.in_progress': true,
+  'response.mcp_call.completed': true,
+  'response.mcp_call.failed': true,
+  'mcp_list_tools.in_progress': true,
+  'mcp_list_tools.completed': true,
+  'mcp_list_tools.failed': true,
   'rate_limits.updated': true,
   'output_audio_buffer.started': true,
   'output_audio_buffer.stopped': true,

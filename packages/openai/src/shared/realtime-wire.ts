@@ -130,6 +130,45 @@ export type WireItem =
       status?: 'completed' | 'incomplete' | 'in_progress';
       call_id: string;
       output: string;
+    }
+  | WireMcpItem;
+
+/** The items of a hosted MCP server (`mcp` tools): its tool list, a call, and an approval asked and given. */
+export type WireMcpItem =
+  | {
+      type: 'mcp_list_tools';
+      id?: string;
+      object?: 'realtime.item';
+      server_label: string;
+      tools: { name: string; description?: string | null; input_schema: unknown; annotations?: unknown }[];
+      error?: string | null;
+    }
+  | {
+      type: 'mcp_call';
+      id?: string;
+      object?: 'realtime.item';
+      server_label: string;
+      name: string;
+      arguments: string;
+      approval_request_id?: string | null;
+      output?: string | null;
+      error?: unknown;
+    }
+  | {
+      type: 'mcp_approval_request';
+      id?: string;
+      object?: 'realtime.item';
+      server_label: string;
+      name: string;
+      arguments: string;
+    }
+  | {
+      type: 'mcp_approval_response';
+      id?: string;
+      object?: 'realtime.item';
+      approval_request_id: string;
+      approve: boolean;
+      reason?: string | null;
     };
 
 /** `response.create.response` (GA `RealtimeResponseCreateParams`). */

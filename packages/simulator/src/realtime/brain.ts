@@ -1,4 +1,5 @@
 import type { WireItem, WireTool, WireToolChoice } from '@parley/openai/wire';
+import type { BrainHostedApproval, BrainHostedCall } from './sim-mcp.js';
 
 /**
  * A point where a simulated response stops streaming until the test releases it, so a test can interleave a
@@ -91,6 +92,18 @@ export type BrainOutput =
       /** `conversation.item.added` before `response.output_item.added`, as for a message. */
       announceEarly?: boolean;
     }
+  /**
+   * A call of a tool of the session's `mcp` server labelled `server` (the simulator's `mcpServers` entry for its
+   * `server_url`). Where `require_approval` asks for it, the response ends with an `mcp_approval_request` (the rest of
+   * the outputs are dropped) and the call runs at the start of the next response once approved. Otherwise it runs at
+   * once and the brain is asked again, with the call in `hostedCalls`, for the rest of the response.
+   */
+  | {
+      type: 'mcp_call';
+      server: string;
+      name: string;
+      arguments?: string | Record<string, unknown>;
+    }
   /** Pauses the response here (before the next output) until the hold is released. */
   | { type: 'hold'; hold: Hold }
   /** Ends the response with `status: 'failed'` (e.g. `inference_rate_limit_exceeded`). */
@@ -122,6 +135,10 @@ export interface BrainTurn {
   lastUserText: string | undefined;
   /** `function_call_output` items after the last user message. */
   toolOutputs: readonly { callId: string; output: string }[];
+  /** Hosted MCP calls after the last user message, with their output or error. */
+  hostedCalls: readonly BrainHostedCall[];
+  /** Decisions on hosted MCP approval requests after the last user message. */
+  hostedApprovals: readonly BrainHostedApproval[];
   instructions: string;
   tools: readonly WireTool[];
   toolChoice: WireToolChoice;
@@ -133,12 +150,17 @@ export interface BrainTurn {
 export type RealtimeBrain = (turn: BrainTurn) => BrainResponse | Promise<BrainResponse>;
 
 /**
- * The default brain: after tool outputs it reports them (`The tool said: …`); otherwise it echoes the last user
- * message (`You said: …`), or says `Hello.` when there is none.
+ * The default brain: after tool outputs it reports them (`The tool said: …`), after hosted MCP calls theirs
+ * (`The server said: …`), after rejected MCP approvals says so (`I was not allowed to call …`); otherwise it echoes
+ * the last user message (`You said: …`), or says `Hello.` when there is none.
  */
 export const echoBrain: RealtimeBrain = (turn) => {
   if (turn.toolOutputs.length > 0)
     return `The tool said: ${turn.toolOutputs.map((t) => t.output).join('; ')}`;
+  if (turn.hostedCalls.length > 0)
+    return `The server said: ${turn.hostedCalls.map((c) => c.output ?? c.error ?? '').join('; ')}`;
+  const rejected = turn.hostedApprovals.filter((a) => !a.approved);
+  if (rejected.length > 0) return `I was not allowed to call ${rejected.map((a) => a.name).join(', ')}.`;
   return turn.lastUserText === undefined ? 'Hello.' : `You said: ${turn.lastUserText}`;
 };
 

@@ -31,6 +31,7 @@ import type { SimulatorCallControl } from './sim-calls.js';
 import { SimulatorConversation, type StoredItem } from './sim-conversation.js';
 import { pcm24ToWire, wireBytesPerMs, wireToPcm24 } from './sim-format.js';
 import { checkItem } from './sim-items.js';
+import { type SimulatedMcpServer, SimulatorMcp } from './sim-mcp.js';
 import { type PlayoutSink, ServicePlayout } from './sim-playout.js';
 import { type ResponseHost, type ResponseParams, ResponseRun } from './sim-response.js';
 import { parseResponseRequest } from './sim-response-request.js';
@@ -102,6 +103,8 @@ export interface SimulatorConnectionInit {
   transcribe: Transcriber;
   /** GA session fields merged into the default session reported by `session.created`. */
   initialSession: Partial<WireSession> | undefined;
+  /** The MCP servers `mcp` tools name, by URL. */
+  mcpServers?: Readonly<Record<string, SimulatedMcpServer>> | undefined;
   /** What the URL opened: a model session, a transcription session, or an existing call (its shared state). */
   target: SimulatorTarget;
   /** The protocol on the wire: GA, or the beta dialect (legacy Azure path). Default GA. */
@@ -212,6 +215,7 @@ export class SimulatorConnection {
       msPerChar: init.msPerChar,
       chunkMs: init.chunkMs,
       brain: init.brain,
+      mcp: new SimulatorMcp(init.mcpServers, init.ids, this.conversation, (event) => this.#emit(event)),
       promptCache: { text: 0, audio: 0 },
       pace: init.pace,
       clock: init.clock,
@@ -592,6 +596,7 @@ export class SimulatorConnection {
     if (this.#init.target.kind === 'call') this.#init.target.call.session = this.session;
     if (!this.session.audio?.input?.turn_detection) this.#vad.reset();
     this.#emit({ type: 'session.updated', session: structuredClone(this.session) });
+    this.#host.mcp.sessionTools(this.session.tools);
   }
 
   #append(event: JsonObject): void {
@@ -768,6 +773,7 @@ export class SimulatorConnection {
     if (item.id !== undefined && this.conversation.has(item.id)) {
       throw invalidValue('item.id', `Invalid value: an item with id '${item.id}' already exists.`);
     }
+    if (item.type === 'mcp_approval_response') this.#checkApprovalResponse(item.approval_request_id);
     const stored = {
       ...item,
       id: item.id ?? this.#ids.next('item'),
@@ -797,6 +803,26 @@ export class SimulatorConnection {
       item: structuredClone(stored),
     });
     this.#emit({ type: 'conversation.item.done', previous_item_id: previous, item: structuredClone(stored) });
+  }
+
+  /** An approval response must answer an approval request of the conversation, once. */
+  #checkApprovalResponse(requestId: string): void {
+    const request = this.conversation.get(requestId);
+    if (request?.type !== 'mcp_approval_request') {
+      throw invalidValue(
+        'item.approval_request_id',
+        `Invalid value: '${requestId}'. No mcp_approval_request with that id exists.`,
+      );
+    }
+    const answered = this.conversation.items.some(
+      (i) => i.type === 'mcp_approval_response' && i.approval_request_id === requestId,
+    );
+    if (answered) {
+      throw invalidValue(
+        'item.approval_request_id',
+        `Invalid value: '${requestId}'. That approval request was already answered.`,
+      );
+    }
   }
 
   #retrieveItem(event: JsonObject): void {

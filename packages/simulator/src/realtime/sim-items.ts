@@ -6,6 +6,7 @@ const ITEM_KEYS: Record<string, readonly string[]> = {
   message: ['id', 'type', 'object', 'status', 'role', 'content'],
   function_call: ['id', 'type', 'object', 'status', 'name', 'arguments', 'call_id'],
   function_call_output: ['id', 'type', 'object', 'status', 'call_id', 'output'],
+  mcp_approval_response: ['id', 'type', 'object', 'approval_request_id', 'approve', 'reason'],
 };
 
 const PART_KEYS: Record<string, readonly string[]> = {
@@ -74,7 +75,7 @@ export function checkItem(raw: unknown, path: string): WireItem {
   if (!keys) {
     throw invalidValue(
       `${path}.type`,
-      `Invalid value: '${String(type)}'. Supported values are: 'message', 'function_call', and 'function_call_output'.`,
+      `Invalid value: '${String(type)}'. Supported values are: 'message', 'function_call', 'function_call_output', and 'mcp_approval_response'.`,
     );
   }
   checkKeys(raw, keys, path);
@@ -103,6 +104,18 @@ export function checkItem(raw: unknown, path: string): WireItem {
       const args = requireString(raw, 'arguments', path);
       const callId = raw.call_id === undefined ? {} : { call_id: requireString(raw, 'call_id', path) };
       return { type: 'function_call', ...id, name, arguments: args, ...callId };
+    }
+    case 'mcp_approval_response': {
+      if (typeof raw.approve !== 'boolean') throw invalidType(`${path}.approve`, 'a boolean');
+      const reason =
+        raw.reason === undefined || raw.reason === null ? {} : { reason: requireString(raw, 'reason', path) };
+      return {
+        type: 'mcp_approval_response',
+        ...id,
+        approval_request_id: requireString(raw, 'approval_request_id', path),
+        approve: raw.approve,
+        ...reason,
+      };
     }
     default:
       return {

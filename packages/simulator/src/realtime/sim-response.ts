@@ -23,6 +23,13 @@ import {
 } from './brain.js';
 import type { SimulatorConversation, StoredItem } from './sim-conversation.js';
 import { pcm24ToWire, wireBytesPerMs } from './sim-format.js';
+import {
+  approvedPending,
+  hostedActivity,
+  mcpHeaders,
+  mcpNeedsApproval,
+  type SimulatorMcp,
+} from './sim-mcp.js';
 
 /** The resolved parameters of one response. */
 export interface ResponseParams {
@@ -66,6 +73,8 @@ export interface ResponseHost {
   readonly msPerChar: number;
   readonly chunkMs: number;
   readonly brain: RealtimeBrain;
+  /** The connection's hosted MCP servers. */
+  readonly mcp: SimulatorMcp;
   /** How fast responses stream (`undefined`: instantly), on `clock`. */
   readonly pace: Pace;
   readonly clock: Clock;
@@ -103,7 +112,16 @@ interface OpenFunctionCall {
 
 type Status = 'completed' | 'cancelled' | 'failed' | 'incomplete';
 
+/** How many times one response asks the brain again after hosted MCP calls, at most. */
+const MAX_MCP_ROUNDS = 8;
+
 const clone = <T>(value: T): T => structuredClone(value);
+
+/** A brain output's arguments as the wire carries them: JSON text (`{}` when it gives none). */
+function argumentsText(args: string | Record<string, unknown> | undefined): string {
+  if (args === undefined) return '{}';
+  return typeof args === 'string' ? args : JSON.stringify(args);
+}
 
 function normalizeReply(response: BrainResponse): readonly BrainOutput[] {
   const list: readonly (BrainOutput | string)[] = Array.isArray(response)
@@ -154,6 +172,13 @@ export class ResponseRun {
       cache.audio = this.#input.audio;
     }
     this.#host.send({ type: 'response.created', response: this.#responseObject('in_progress', null, null) });
+    // Approved MCP calls run first; the model then answers with their results.
+    const approved =
+      this.params.conversation === 'default' ? approvedPending(this.#host.conversation.items) : [];
+    if (approved.length > 0) {
+      void this.#runApproved(approved);
+      return;
+    }
     let response: BrainResponse | Promise<BrainResponse>;
     try {
       response = this.#host.brain(this.#turn());
@@ -175,6 +200,142 @@ export class ResponseRun {
       );
     } else {
       void this.#stream(normalizeReply(response));
+    }
+  }
+
+  async #runApproved(requests: (StoredItem & { type: 'mcp_approval_request' })[]): Promise<void> {
+    for (const request of requests) {
+      const ran = await this.#runMcpCall(request.server_label, request.name, request.arguments, request.id);
+      if (!ran) return;
+    }
+    await this.#continue(1);
+  }
+
+  /** Asks the brain again (after hosted calls) and streams what it says; `round` bounds the rounds. */
+  async #continue(round: number): Promise<void> {
+    if (this.#finished) return;
+    if (round > MAX_MCP_ROUNDS) {
+      this.#fail('mcp_call_limit', `The model made hosted MCP calls in ${MAX_MCP_ROUNDS} rounds in a row.`);
+      return;
+    }
+    let outputs: readonly BrainOutput[];
+    try {
+      outputs = normalizeReply(await this.#host.brain(this.#turn()));
+    } catch (error) {
+      this.#fail('brain_error', String(error), 'server_error');
+      return;
+    }
+    await this.#stream(outputs, round);
+  }
+
+  #fail(code: string, message: string, type = 'invalid_request_error'): void {
+    this.#finish('failed', { type: 'failed', error: { type, code, message } });
+  }
+
+  /**
+   * The brain's `mcp_call`: an approval request that ends the response (`'approval'`), or the call run now
+   * (`'ran'`); `'stopped'` when the response ended meanwhile (cancelled, or failed for a call the session cannot
+   * make).
+   */
+  async #mcpCall(
+    output: Extract<BrainOutput, { type: 'mcp_call' }>,
+  ): Promise<'approval' | 'ran' | 'stopped'> {
+    const args = argumentsText(output.arguments);
+    const tool = this.#mcpTool(output.server);
+    if (!tool) {
+      this.#fail(
+        'mcp_server_not_configured',
+        `No mcp tool with server_label '${output.server}' in the session.`,
+      );
+      return 'stopped';
+    }
+    const offered = await this.#host.mcp.tools(tool);
+    if (this.#finished) return 'stopped';
+    if (!offered?.some((t) => t.name === output.name)) {
+      this.#fail('mcp_tool_not_found', `The MCP server '${output.server}' offers no tool '${output.name}'.`);
+      return 'stopped';
+    }
+    if (!mcpNeedsApproval(tool, output.name)) {
+      return (await this.#runMcpCall(output.server, output.name, args)) ? 'ran' : 'stopped';
+    }
+    const item: StoredItem & { type: 'mcp_approval_request' } = {
+      id: this.#host.ids.next('item'),
+      object: 'realtime.item',
+      type: 'mcp_approval_request',
+      server_label: output.server,
+      name: output.name,
+      arguments: args,
+    };
+    const { outputIndex, previousItemId } = this.#addOutputItem(item);
+    this.#itemDone(item, outputIndex, previousItemId);
+    return 'approval';
+  }
+
+  #mcpTool(server: string) {
+    return this.params.tools.find(
+      (tool): tool is Extract<WireTool, { type: 'mcp' }> =>
+        tool.type === 'mcp' && tool.server_label === server,
+    );
+  }
+
+  /** Runs one hosted MCP call with its events; `false` when the response ended meanwhile. */
+  async #runMcpCall(
+    server: string,
+    name: string,
+    args: string,
+    approvalRequestId?: string,
+  ): Promise<boolean> {
+    const tool = this.#mcpTool(server);
+    const item: StoredItem & { type: 'mcp_call' } = {
+      id: this.#host.ids.next('item'),
+      object: 'realtime.item',
+      type: 'mcp_call',
+      server_label: server,
+      name,
+      arguments: '',
+      approval_request_id: approvalRequestId ?? null,
+      output: null,
+      error: null,
+    };
+    const { outputIndex, previousItemId } = this.#addOutputItem(item);
+    const ids = { response_id: this.id, item_id: item.id, output_index: outputIndex };
+    this.#host.send({ type: 'response.mcp_call_arguments.delta', ...ids, delta: args });
+    this.#host.send({ type: 'response.mcp_call_arguments.done', ...ids, arguments: args });
+    item.arguments = args;
+    this.#outputChars += args.length;
+    this.#host.send({ type: 'response.mcp_call.in_progress', item_id: item.id, output_index: outputIndex });
+    const server_ = tool && this.#host.mcp.server(tool);
+    try {
+      if (!tool || !server_) throw new Error(`The MCP server '${server}' is not reachable.`);
+      const parsed = JSON.parse(args || '{}') as Record<string, unknown>;
+      item.output = await server_.callTool(name, parsed, mcpHeaders(tool));
+    } catch (error) {
+      item.error = error instanceof Error ? error.message : String(error);
+    }
+    if (this.#finished) return false;
+    this.#host.send({
+      type: item.error === null ? 'response.mcp_call.completed' : 'response.mcp_call.failed',
+      item_id: item.id,
+      output_index: outputIndex,
+    });
+    this.#itemDone(item, outputIndex, previousItemId);
+    return true;
+  }
+
+  /** `response.output_item.done`, and `conversation.item.done` in the default conversation. */
+  #itemDone(item: StoredItem, outputIndex: number, previousItemId: string | null): void {
+    this.#host.send({
+      type: 'response.output_item.done',
+      response_id: this.id,
+      output_index: outputIndex,
+      item: clone(item),
+    });
+    if (this.params.conversation === 'default') {
+      this.#host.send({
+        type: 'conversation.item.done',
+        previous_item_id: previousItemId,
+        item: clone(item),
+      });
     }
   }
 
@@ -200,6 +361,7 @@ export class ResponseRun {
         toolOutputs.push({ callId: item.call_id, output: item.output });
     }
     const lastUserItem = lastUser === -1 ? undefined : items[lastUser];
+    const hosted = hostedActivity(items.slice(lastUser + 1));
     return {
       connectionId: this.#host.connectionId,
       responseId: this.id,
@@ -209,6 +371,8 @@ export class ResponseRun {
       messages,
       lastUserText: lastUserItem ? conversation.textOf(lastUserItem) : undefined,
       toolOutputs,
+      hostedCalls: hosted.calls,
+      hostedApprovals: hosted.approvals,
       instructions: this.params.instructions,
       tools: clone(this.params.tools),
       toolChoice: clone(this.params.toolChoice),
@@ -217,7 +381,7 @@ export class ResponseRun {
     };
   }
 
-  async #stream(outputs: readonly BrainOutput[]): Promise<void> {
+  async #stream(outputs: readonly BrainOutput[], round = 0): Promise<void> {
     const firstOutput = outputs.length > 0 ? this.#elapse(this.#host.pace?.firstOutputMs ?? 0, 1) : undefined;
     if (firstOutput && !(await firstOutput)) return;
     for (const output of outputs) {
@@ -262,6 +426,17 @@ export class ResponseRun {
           }
           this.#finishFunctionCall(call);
           break;
+        }
+        case 'mcp_call': {
+          const outcome = await this.#mcpCall(output);
+          if (outcome === 'stopped') return;
+          if (outcome === 'approval') {
+            // The model waits for the decision: the response ends here.
+            this.#finish('completed', null);
+            return;
+          }
+          await this.#continue(round + 1);
+          return;
         }
         case 'fail':
           this.#finish('failed', {
@@ -487,12 +662,7 @@ export class ResponseRun {
   }
 
   #startFunctionCall(output: Extract<BrainOutput, { type: 'function_call' }>): OpenFunctionCall {
-    const args =
-      output.arguments === undefined
-        ? '{}'
-        : typeof output.arguments === 'string'
-          ? output.arguments
-          : JSON.stringify(output.arguments);
+    const args = argumentsText(output.arguments);
     const callId = output.callId ?? this.#host.ids.next('call');
     const item: StoredItem & { type: 'function_call' } = {
       id: this.#host.ids.next('item'),

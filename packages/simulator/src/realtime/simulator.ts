@@ -31,6 +31,7 @@ import {
 } from './sim-connection.js';
 import { SimulatorConversation } from './sim-conversation.js';
 import { allowBrowserCall } from './sim-cors.js';
+import type { SimulatedMcpServer } from './sim-mcp.js';
 import { type RecordedClientEvent, SimulatorRecords } from './sim-records.js';
 import { defaultSession, effectiveSession } from './sim-session.js';
 import type { WebRTCCallPeer } from './sim-webrtc-front.js';
@@ -99,6 +100,12 @@ export interface RealtimeSimulatorOptions {
    * (`parley simulator`) keeps a few.
    */
   keepEndedConnections?: number;
+  /**
+   * The MCP servers the simulated service calls for `mcp` tools, by `server_url`: the session lists each one's tools
+   * when its tools name it, and the model's hosted MCP calls (a brain's `mcp_call`) run against it, after an
+   * `mcp_approval_request` where `require_approval` asks for one. A URL not listed here fails its listing.
+   */
+  mcpServers?: Readonly<Record<string, SimulatedMcpServer>>;
   /**
    * Per connection: when more than this many bytes sent are waiting for the client to take them (a client that
    * stops reading), the simulator stops generating for it and drops it with close code 1008. Default 16 MiB.
@@ -421,6 +428,7 @@ export async function startRealtimeSimulator(
       initialSession: opened.boundSession
         ? (deepMerge(options.session ?? {}, opened.boundSession) as Partial<WireSession>)
         : options.session,
+      mcpServers: options.mcpServers,
       dialect: opened.dialect ?? 'ga',
       strict,
       maxBufferedBytes,

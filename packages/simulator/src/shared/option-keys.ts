@@ -21,6 +21,7 @@ const SIMULATOR_KEYS = {
   strict: true,
   keepEndedConnections: true,
   maxBufferedBytes: true,
+  mcpServers: true,
 } as const;
 
 export const SIMULATOR_OPTIONS = optionKeys<RealtimeSimulatorOptions>('RealtimeSimulatorOptions', {

@@ -21,6 +21,7 @@ describe('OpenAIRealtimeModel handshake', () => {
       mutableTools: true,
       autoToolResponseGeneration: false,
       responseRequests: true,
+      hostedTools: ['mcp'],
     });
   });
 

@@ -3,6 +3,7 @@ import {
   declaresCapability,
   type RealtimeCapabilities,
   type RealtimeConnection,
+  type RealtimeHostedTool,
   type RealtimeSessionConfig,
   type RealtimeToolDefinition,
 } from '../seam.js';
@@ -93,6 +94,7 @@ export function inputTranscriptionStrategy(
 interface AgentPart {
   instructions: string;
   tools: RealtimeToolDefinition[];
+  hostedTools: RealtimeHostedTool[];
   toolChoice: ToolChoice;
 }
 
@@ -115,12 +117,16 @@ export function agentSwitchStrategy(
       'switch to an agent with other instructions',
     );
   }
+  const hosted = current.hostedTools.length > 0 || next.hostedTools.length > 0;
   const toolsChanged =
     JSON.stringify(next.tools) !== JSON.stringify(current.tools) ||
-    JSON.stringify(next.toolChoice) !== JSON.stringify(current.toolChoice);
+    JSON.stringify(next.toolChoice) !== JSON.stringify(current.toolChoice) ||
+    (hosted && JSON.stringify(next.hostedTools) !== JSON.stringify(current.hostedTools));
   if (capabilities.mutableTools) {
     update.tools = next.tools;
     update.toolChoice = next.toolChoice;
+    // Sent with the function tools whenever either agent has some (`[]` removes the previous agent's).
+    if (hosted) update.hostedTools = next.hostedTools;
   } else if (toolsChanged) {
     throw new CapabilityNotSupportedError('mutableTools', provider, 'switch to an agent with other tools');
   }

@@ -19,7 +19,7 @@ import {
   type TurnDetectionConfig,
 } from '../seam.js';
 import { REALTIME_SPECIFICATION_VERSION_V1 } from '../spec/v1/index.js';
-import { refuseHostedTools } from './agents/realtime-hosted-tools.js';
+import { checkRealtimeHostedTools } from './agents/realtime-hosted-tools.js';
 import { delegationStrategy } from './capability-strategies.js';
 import {
   type RealtimeReconnectOptions,
@@ -208,7 +208,7 @@ export function resolveSessionOptions<TContext>(
         'Upgrade the provider package.',
     );
   }
-  refuseHostedTools(agent, model.provider);
+  checkRealtimeHostedTools(agent, model);
   if (options.asyncToolCalls !== undefined && typeof options.asyncToolCalls !== 'boolean') {
     throw invalid('asyncToolCalls must be true or false.');
   }

@@ -55,6 +55,7 @@ import { TaskSet } from './task-set.js';
 import { ApprovalBook } from './tools/approvals.js';
 import { CallDecisions } from './tools/call-decisions.js';
 import { Delegations } from './tools/delegations.js';
+import { HostedTools } from './tools/hosted-tools.js';
 import { ToolExecutor, type ToolExecutorPort } from './tools/tool-executor.js';
 import { UserInput } from './user-input.js';
 
@@ -134,6 +135,7 @@ class SessionAssembly<TContext>
   readonly playback: SessionPlayback;
   readonly switcher: AgentSwitcher<TContext>;
   readonly executor: ToolExecutor<TContext>;
+  readonly hostedTools: HostedTools<TContext>;
   readonly guardrails: OutputGuardrailMonitor<TContext>;
   readonly delegations: Delegations<TContext>;
   readonly steps: ConnectionSteps<TContext>;
@@ -222,6 +224,7 @@ class SessionAssembly<TContext>
       },
       this,
     );
+    this.hostedTools = new HostedTools<TContext>(runContext, this);
     this.guardrails = new OutputGuardrailMonitor<TContext>(this);
     this.delegations = new Delegations<TContext>({
       delegate: options.delegate,
@@ -289,6 +292,7 @@ class SessionAssembly<TContext>
       interruptions: this.interruptions,
       executor: this.executor,
       delegations: this.delegations,
+      hostedTools: this.hostedTools,
     });
     this.decisions = new CallDecisions(state, this.approvals, this.delegations);
     this.userInput = new UserInput(

@@ -12,7 +12,7 @@ import type {
   RealtimeModel,
   RealtimeSessionConfig,
 } from '../seam.js';
-import { refuseHostedTools } from './agents/realtime-hosted-tools.js';
+import { checkRealtimeHostedTools } from './agents/realtime-hosted-tools.js';
 import { requireContextAppends, requireResponseRequests } from './capability-strategies.js';
 import { RealtimeConnectError } from './errors.js';
 import type {
@@ -306,7 +306,7 @@ export class RealtimeSession<TContext = unknown>
   updateAgent(agent: Agent<TContext>): Promise<void> {
     if (!(agent instanceof Agent)) return Promise.reject(new UserError('updateAgent(agent) needs an Agent.'));
     try {
-      refuseHostedTools(agent, this.#parts.options.model.provider);
+      checkRealtimeHostedTools(agent, this.#parts.options.model);
     } catch (error) {
       return Promise.reject(error);
     }

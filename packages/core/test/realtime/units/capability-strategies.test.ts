@@ -70,9 +70,9 @@ describe('capability strategies', () => {
   });
 
   test('mutableInstructions / mutableTools: an agent switch sends what may change, and refuses what may not', () => {
-    const current = { instructions: 'A', tools: [], toolChoice: 'auto' as const };
+    const current = { instructions: 'A', tools: [], hostedTools: [], toolChoice: 'auto' as const };
     const tool = { name: 't', description: 'd', parameters: { type: 'object' } };
-    const next = { instructions: 'B', tools: [tool], toolChoice: 'auto' as const };
+    const next = { instructions: 'B', tools: [tool], hostedTools: [], toolChoice: 'auto' as const };
     expect(agentSwitchStrategy(current, next, ALL, 'p')).toEqual({
       instructions: 'B',
       tools: [tool],

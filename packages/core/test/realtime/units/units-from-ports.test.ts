@@ -42,6 +42,7 @@ function executorOnFakes(dropped: readonly string[] = []) {
       reportError: (_source, error) => {
         steps.push(`error ${String(error)}`);
       },
+      hub: { observed: () => false },
     },
     tasks: {
       spawn: (run, onError) => {

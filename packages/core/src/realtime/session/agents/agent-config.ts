@@ -2,7 +2,12 @@ import type { Agent } from '../../../agent.js';
 import type { RunContext } from '../../../context.js';
 import type { ToolChoice } from '../../../model.js';
 import { loadToolSources } from '../../../tool-source.js';
-import type { RealtimeCapabilities, RealtimeSessionConfig, RealtimeToolDefinition } from '../../seam.js';
+import type {
+  RealtimeCapabilities,
+  RealtimeHostedTool,
+  RealtimeSessionConfig,
+  RealtimeToolDefinition,
+} from '../../seam.js';
 import {
   type CapabilityWarning,
   inputTranscriptionStrategy,
@@ -10,11 +15,14 @@ import {
   turnDetectionStrategy,
 } from '../capability-strategies.js';
 import type { RealtimeSessionSettings } from '../options.js';
+import { realtimeHostedTools } from './realtime-hosted-tools.js';
 
 /** What an agent contributes to the provider's session configuration. */
 export interface AgentSessionConfig {
   instructions: string;
   tools: RealtimeToolDefinition[];
+  /** The tools the provider runs itself (empty for most agents). */
+  hostedTools: RealtimeHostedTool[];
   toolChoice: ToolChoice;
 }
 
@@ -35,7 +43,12 @@ export async function agentSessionConfig<TContext>(
     description,
     parameters,
   }));
-  return { instructions, tools, toolChoice: agent.modelSettings.toolChoice ?? 'auto' };
+  return {
+    instructions,
+    tools,
+    hostedTools: realtimeHostedTools(agent),
+    toolChoice: agent.modelSettings.toolChoice ?? 'auto',
+  };
 }
 
 /** The configuration sent with `connect()`: the agent's part plus settings the provider can honour. */
@@ -55,6 +68,7 @@ export function initialSessionConfig(
     toolChoice: agentConfig.toolChoice,
     outputModalities: output.outputModalities,
   };
+  if (agentConfig.hostedTools.length > 0) config.hostedTools = agentConfig.hostedTools;
   if (settings.voice !== undefined) config.voice = settings.voice;
   if (settings.providerData !== undefined) config.providerData = settings.providerData;
   if (settings.inputAudioFormat !== undefined) config.inputAudioFormat = settings.inputAudioFormat;

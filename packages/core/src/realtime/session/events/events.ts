@@ -1,4 +1,6 @@
-import type { Agent } from '../../../agent.js';
+import type { Agent, AnyAgent } from '../../../agent.js';
+import type { HostedToolCallItem } from '../../../items.js';
+import type { RunStreamEvent } from '../../../runner/stream-events.js';
 import type { ToolInvocationResult } from '../../../tool.js';
 import type {
   ContextAppendKind,
@@ -200,7 +202,28 @@ export type RealtimeSessionEvent<TContext = unknown> =
        */
       error?: unknown;
     }
-  /** A tool call waits for `session.approve(callId)` or `session.reject(callId)`. */
+  /**
+   * An event of the run of an agent tool (`agent.asTool()`) the model called, as a streamed `Runner` run reports it
+   * (`agent_tool_event`): the nested run is streamed while anyone listens for this type when the call starts, and each
+   * of its events arrives here before the call's `tool_done`.
+   */
+  | {
+      type: 'agent_tool_event';
+      /** The agent the nested run runs. */
+      agent: AnyAgent<TContext>;
+      /** The agent tool's name, as the model called it. */
+      toolName: string;
+      /** The id of the session's tool call the nested run answers. */
+      toolCallId: string;
+      /** The nested run's event (itself an `agent_tool_event` for a run nested deeper). */
+      event: RunStreamEvent<TContext>;
+      /** The response that made the call. */
+      responseId?: string;
+    }
+  /**
+   * A tool call waits for `session.approve(callId)` or `session.reject(callId)`: a function tool's, or (with `hosted`)
+   * a call the provider asks to make to a hosted MCP server's tool `name`.
+   */
   | {
       type: 'tool_approval_requested';
       agent: Agent<TContext>;
@@ -208,6 +231,20 @@ export type RealtimeSessionEvent<TContext = unknown> =
       name: string;
       arguments: string;
       responseId?: string;
+      /** Set for a tool the provider runs itself (`hostedTools`): the hosted MCP server the tool belongs to. */
+      hosted?: { readonly kind: 'mcp'; readonly server: string };
+    }
+  /**
+   * The provider called one of its hosted tools (a hosted MCP server's tool: started, then completed or failed with
+   * its output), or listed a hosted MCP server's tools. `item` has the shape of a text run's hosted tool item.
+   */
+  | {
+      type: 'hosted_tool_call';
+      agent: Agent<TContext>;
+      item: Extract<HostedToolCallItem, { kind: 'mcp' }>;
+      responseId?: string;
+      /** The approval the call was made under (the `callId` of its `tool_approval_requested`). */
+      approvalId?: string;
     }
   /**
    * The voice model delegated work (providers with `delegation`). `target: 'app'`: answer with

@@ -7,6 +7,7 @@ import type { ContentDelivery } from '../playback/content-delivery.js';
 import type { Interruptions } from '../playback/interruption.js';
 import type { SessionState } from '../session-state.js';
 import type { Delegations } from '../tools/delegations.js';
+import type { HostedTools } from '../tools/hosted-tools.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { ResponseEvents } from './response-events.js';
 
@@ -29,6 +30,8 @@ export interface ProviderEventConsumers<TContext> {
   readonly interruptions: Pick<Interruptions<TContext>, 'interrupt' | 'serviceTruncated' | 'servicePlaying'>;
   readonly executor: Pick<ToolExecutor<TContext>, 'callReceived' | 'callCancelled'>;
   readonly delegations: Pick<Delegations<TContext>, 'requested'>;
+  /** The provider's own (hosted) tool calls and their approvals. */
+  readonly hostedTools: Pick<HostedTools<TContext>, 'called' | 'approvalRequested'>;
 }
 
 /**
@@ -95,6 +98,12 @@ export class ProviderEventRouter<TContext> {
         return;
       case 'function_call_cancelled':
         to.executor.callCancelled(event.callId);
+        return;
+      case 'hosted_tool_call':
+        to.hostedTools.called(event);
+        return;
+      case 'hosted_tool_approval_requested':
+        to.hostedTools.approvalRequested(event);
         return;
       case 'input_speech_started':
         to.interruptions.interrupt('speech');

@@ -8,6 +8,15 @@ export interface PendingApproval<TContext = unknown> {
   readonly arguments: string;
   readonly agent: Agent<TContext>;
   readonly responseId?: string;
+  /** Set for a call of a tool the provider runs itself: `name` is then a tool of this hosted MCP server. */
+  readonly hosted?: { readonly kind: 'mcp'; readonly server: string };
+}
+
+/** What a standing decision (`always: true`) covers: a function tool by name, a hosted tool by server and name. */
+function standingKey(approval: Pick<PendingApproval, 'name' | 'hosted'>): string {
+  return approval.hosted
+    ? `${approval.hosted.kind}:${approval.hosted.server}\u0000${approval.name}`
+    : approval.name;
 }
 
 /** The app's decision on one call. */
@@ -32,9 +41,9 @@ export class ApprovalBook<TContext> {
     return this.#waiting ? [...this.#waiting.values()].map((w) => w.approval) : [];
   }
 
-  /** A standing decision for this tool, if the app gave one with `always: true`. */
-  standing(toolName: string): ApprovalDecision | undefined {
-    return this.#standing?.get(toolName);
+  /** A standing decision for this call's tool, if the app gave one with `always: true`. */
+  standing(approval: Pick<PendingApproval, 'name' | 'hosted'>): ApprovalDecision | undefined {
+    return this.#standing?.get(standingKey(approval));
   }
 
   /** Waits for the decision on `approval`; rejects with the signal's reason when it aborts. */
@@ -76,9 +85,10 @@ export class ApprovalBook<TContext> {
     settle(waiting);
     if (!always) return;
     this.#standing ??= new Map();
-    this.#standing.set(waiting.approval.name, decision);
+    const key = standingKey(waiting.approval);
+    this.#standing.set(key, decision);
     for (const other of [...(this.#waiting?.values() ?? [])]) {
-      if (other.approval.name === waiting.approval.name) settle(other);
+      if (standingKey(other.approval) === key) settle(other);
     }
   }
 

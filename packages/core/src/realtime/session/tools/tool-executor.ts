@@ -8,6 +8,7 @@ import { errorText } from '../../../logger.js';
 import { type NestedRunPort, toolAgent } from '../../../nested-run.js';
 import { formatToolError, type ToolErrorFormatter, type ToolErrorKind } from '../../../runner/run-config.js';
 import type { RunState } from '../../../runner/run-state.js';
+import type { RunStreamEvent } from '../../../runner/stream-events.js';
 import { callNeedsApproval, defaultToolErrorFunction, invokeFunctionTool } from '../../../tool.js';
 import type { RealtimeEvent } from '../../seam.js';
 import type { AgentSwitcher } from '../agents/agent-switch.js';
@@ -51,7 +52,10 @@ export interface ToolExecutorSettings<TContext> {
 /** What the executor needs from its session. */
 export interface ToolExecutorPort<TContext> {
   /** The active agent (calls of a response the session does not know run against it), the way out. */
-  readonly state: Pick<SessionState<TContext>, 'agent' | 'live' | 'send' | 'emit' | 'reportError'>;
+  readonly state: Pick<SessionState<TContext>, 'agent' | 'live' | 'send' | 'emit' | 'reportError'> & {
+    /** Whether anyone listens for an event type (an agent tool's run is streamed only then). */
+    readonly hub: Pick<SessionState<TContext>['hub'], 'observed'>;
+  };
   readonly tasks: Pick<TaskSet, 'spawn'>;
   readonly approvals: Pick<ApprovalBook<TContext>, 'standing' | 'wait'>;
   /** The response of a call: its agent, whether it runs with tools off, whether the session dropped it as stale. */
@@ -306,7 +310,7 @@ export class ToolExecutor<TContext> {
               error,
             ),
         }),
-        ...(toolAgent(tool) !== undefined && { nested: this.#nestedRunPort(call, signal) }),
+        ...(toolAgent(tool) !== undefined && { nested: this.#nestedRunPort(tool, call, signal) }),
       });
       output = result.output;
       status = result.status;
@@ -359,7 +363,7 @@ export class ToolExecutor<TContext> {
 
   /** Asks the app to decide on a call (unless a standing decision covers its tool). */
   async #ask(approval: PendingApproval<TContext>, signal: AbortSignal): Promise<ApprovalDecision> {
-    const standing = this.#host.approvals.standing(approval.name);
+    const standing = this.#host.approvals.standing(approval);
     if (standing) return standing;
     const decision = this.#host.approvals.wait(approval, signal);
     this.#host.state.emit({ type: 'tool_approval_requested', ...approval });
@@ -369,9 +373,29 @@ export class ToolExecutor<TContext> {
   /**
    * What an agent tool's run borrows from this call: its approvals are asked like the session's own (a
    * `tool_approval_requested` naming the nested agent and call), and the nested run resumes once all are decided.
+   * While anyone listens for `agent_tool_event` when the call starts, the nested run is streamed and each of its
+   * events is emitted tagged with the nested agent, the tool and this call.
    */
-  #nestedRunPort(call: ToolCall<TContext>, signal: AbortSignal): NestedRunPort {
+  #nestedRunPort(
+    tool: AnyFunctionTool<TContext>,
+    call: ToolCall<TContext>,
+    signal: AbortSignal,
+  ): NestedRunPort {
+    const state = this.#host.state;
+    const nestedAgent = toolAgent<TContext>(tool);
+    const streamed = nestedAgent !== undefined && state.hub.observed('agent_tool_event');
     return {
+      ...(streamed && {
+        onEvent: (event: RunStreamEvent<unknown>) =>
+          state.emit({
+            type: 'agent_tool_event',
+            agent: nestedAgent,
+            toolName: tool.name,
+            toolCallId: call.callId,
+            event: event as RunStreamEvent<TContext>,
+            ...(call.responseId !== undefined && { responseId: call.responseId }),
+          }),
+      }),
       parentSpan: sessionToolSpan(this.#settings.runContext as RunContext<unknown>, call.callId),
       pausedRun: undefined,
       paused: async (paused) => {

@@ -1,5 +1,5 @@
-import type { RealtimeCapabilitiesV1 } from '../v1/realtime-capabilities-v1.js';
-import type { RealtimeConnectOptionsV1 } from '../v1/realtime-connect-options-v1.js';
+import type { RealtimeCapabilitiesV2 } from './realtime-capabilities-v2.js';
+import type { RealtimeConnectOptionsV2 } from './realtime-connect-options-v2.js';
 import type { RealtimeConnectionV2 } from './realtime-connection-v2.js';
 
 /** The specification version a {@link RealtimeModelV2} declares. */
@@ -12,6 +12,6 @@ export interface RealtimeModelV2 {
   readonly provider: string;
   /** Optional: the provider's id of the model it connects to (e.g. for traces and logs), when it has one. */
   readonly modelId?: string;
-  readonly capabilities: RealtimeCapabilitiesV1;
-  connect(options: RealtimeConnectOptionsV1): Promise<RealtimeConnectionV2>;
+  readonly capabilities: RealtimeCapabilitiesV2;
+  connect(options: RealtimeConnectOptionsV2): Promise<RealtimeConnectionV2>;
 }
