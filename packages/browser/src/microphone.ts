@@ -16,6 +16,15 @@ export const DEFAULT_MICROPHONE_CONSTRAINTS: Readonly<MediaTrackConstraints> = O
   channelCount: 1,
 });
 
+/** The report of a microphone that stopped by itself after the start. */
+export function microphoneEndedError(): BrowserVoiceError {
+  return new BrowserVoiceError(
+    'microphone_ended',
+    'The microphone stopped by itself (unplugged, its permission revoked, or ended by the system): no more audio ' +
+      'goes to the session. Ask for a microphone again (a new voice, or new call audio).',
+  );
+}
+
 /** Opens the microphone (`getUserMedia`), mapping the browser's refusals to {@link BrowserVoiceError} codes. */
 export async function openMicrophone(constraints: MediaTrackConstraints): Promise<MediaStream> {
   const devices = globalThis.navigator?.mediaDevices;

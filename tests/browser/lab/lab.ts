@@ -1,6 +1,6 @@
 // A bare page for tests/browser: @parley/browser with a mock model, and every AudioContext the page makes, so a test
 // can check each was closed.
-import { BrowserVoiceError, connectBrowserVoice } from '@parley/browser';
+import { BrowserVoiceError, connectBrowserVoice, openCallAudio } from '@parley/browser';
 import { Agent, type RealtimeAudioFormat, RealtimeSession, ReportedPlaybackTracker } from '@parley/core';
 import { MockRealtimeModel } from '@parley/mock';
 
@@ -30,6 +30,6 @@ function mockSession(options: { turnDetection?: null; format?: RealtimeAudioForm
   return { session, model };
 }
 
-export const lab = { connectBrowserVoice, BrowserVoiceError, mockSession, contexts };
+export const lab = { connectBrowserVoice, openCallAudio, BrowserVoiceError, mockSession, contexts };
 export type Lab = typeof lab;
 Object.assign(globalThis, { lab });

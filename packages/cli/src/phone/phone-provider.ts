@@ -79,7 +79,7 @@ export async function startPhoneProvider(name: PhoneProviderName, clock: Clock):
       sim.script(...LIVE_PHONE_SCRIPT);
       return {
         label: 'GPT-Live simulator',
-        audioPath: "µ-law 8 kHz ↔ PCM16 24 kHz, converted by the session's AudioConverter",
+        audioPath: 'G.711 µ-law passed through both ways (audio/pcmu on the primary WebSocket)',
         model: new OpenAILiveModel({ apiKey: 'sk-simulator', url: sim.url, clock, keepalive: false }),
         agent: pharmacyVoice,
         delegate: pharmacyBackend(),

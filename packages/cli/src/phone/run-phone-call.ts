@@ -13,6 +13,7 @@ import { type TwilioCall, TwilioMediaStreamServer } from '@parley/twilio';
 import { SimulatedCaller } from '@parley/twilio/testing';
 import { encodeWav } from '../audio/wav.js';
 import type { Output } from '../output.js';
+import { callSummaryParts, followCall } from './call-timeline.js';
 import { type PhoneProviderName, startPhoneProvider } from './phone-provider.js';
 import { CALLER_LINES, keyMessage } from './phone-script.js';
 
@@ -89,29 +90,8 @@ export async function runPhoneCall(
         },
         reconnect: false,
       });
-      for (const type of [
-        'tool_done',
-        'audio_interrupted',
-        'turn_done',
-        'response_started',
-        'dtmf',
-        'error',
-      ] as const) {
-        session.on(type, (event) => events.push(event));
-      }
+      followCall(session, output, (event) => events.push(event));
       session.on('audio', (event) => spoken.add(event.itemId));
-      session.on('tool_started', (event) =>
-        output.line(
-          `${event.delegationId === undefined ? 'agent    ' : 'delegate '}  ⚙ ${event.name}(${event.arguments})`,
-        ),
-      );
-      session.on('tool_done', (event) => output.line(`           ↳ ${event.output}`));
-      session.on('turn_done', (event) => {
-        if (event.transcript)
-          output.line(
-            `agent      🔊 "${event.transcript}" (${event.outcome === 'full' ? 'heard in full' : `${event.outcome}: as heard`})`,
-          );
-      });
       return session;
     },
   });
@@ -176,17 +156,13 @@ export async function runPhoneCall(
         `The call as the caller heard it (${heardAudio.byteLength / BYTES_PER_MS} ms): ${options.wavPath}`,
       );
     }
-    const turns = events.flatMap((e) =>
-      e.type === 'turn_done' ? [{ outcome: e.outcome, transcript: e.transcript }] : [],
-    );
     return {
-      toolCalls: events.flatMap((e) => (e.type === 'tool_done' ? [e.name] : [])),
+      ...callSummaryParts(events),
       heardAtBargeInMs: heardAtBargeIn,
       heardAtInterruptionMs: heardAtInterruption,
       truncatedAtMs: truncations?.[0],
       // The keys the session reported to the app (its `dtmf` events from the line).
       digits: events.flatMap((e) => (e.type === 'dtmf' && e.source === 'line' ? [e.digit] : [])),
-      turns,
       endReason,
       heardAudio,
     };

@@ -7,6 +7,7 @@ import { answerSipCall, OpenAISipWebhookError, OpenAISipWebhookHandler, type Sip
 import { silenceAudio, speechAudio, startLiveSimulator } from '@parley/simulator';
 import { encodeWav } from '../audio/wav.js';
 import type { Output } from '../output.js';
+import { callSummaryParts, followCall } from './call-timeline.js';
 import {
   CALLER_LINES,
   keyMessage,
@@ -98,27 +99,10 @@ export async function runSipPhoneCall(
       });
       answered.then(
         ({ session }) => {
-          for (const type of [
-            'tool_done',
-            'audio_interrupted',
-            'turn_done',
-            'response_started',
-            'dtmf',
-            'connection_status',
-          ] as const) {
-            session.on(type, note);
-          }
+          followCall(session, output, note);
           session.on('audio', (e) => {
             audioMs.set(e.itemId, (audioMs.get(e.itemId) ?? 0) + e.data.byteLength / PCM24_BYTES_PER_MS);
             for (const listener of [...changed]) listener();
-          });
-          session.on('tool_started', (e) => output.line(`delegate   ⚙ ${e.name}(${e.arguments})`));
-          session.on('tool_done', (e) => output.line(`           ↳ ${e.output}`));
-          session.on('turn_done', (e) => {
-            if (e.transcript)
-              output.line(
-                `agent      🔊 "${e.transcript}" (${e.outcome === 'full' ? 'heard in full' : `${e.outcome}: as heard`})`,
-              );
           });
           // A key the caller pressed: GPT-Live takes no user messages, so the app tells it as commentary.
           session.on('dtmf', ({ digit }) => session.appendContext('commentary', keyMessage(digit)));
@@ -199,14 +183,11 @@ export async function runSipPhoneCall(
       );
     }
     return {
-      toolCalls: events.flatMap((e) => (e.type === 'tool_done' ? [e.name] : [])),
+      ...callSummaryParts(events),
       heardAtBargeInMs: heardAtBargeIn,
       heardAtInterruptionMs: heardAtInterruption,
       truncatedAtMs: undefined,
       digits: events.flatMap((e) => (e.type === 'dtmf' ? [e.digit] : [])),
-      turns: events.flatMap((e) =>
-        e.type === 'turn_done' ? [{ outcome: e.outcome, transcript: e.transcript }] : [],
-      ),
       endReason: sim.call(incoming.sessionId)?.state === 'ended' ? 'hang_up' : 'session_ended',
       heardAudio,
     };

@@ -1,4 +1,5 @@
 import type {
+  RealtimeAudioStreamFormat,
   RealtimeCommand,
   RealtimeConnection,
   RealtimeEvent,
@@ -9,7 +10,7 @@ import { type ConnectFailure, SocketConnection, type WebSocketLike } from '@parl
 import { encodeBase64 } from '../shared/base64.js';
 import type { JsonObject } from '../shared/deep-merge.js';
 import type { LiveClientEvent } from '../shared/live-wire-events.js';
-import type { LiveSessionConfig } from '../shared/live-wire-session.js';
+import type { LiveAudioFormat, LiveSessionConfig } from '../shared/live-wire-session.js';
 import { redactSecrets } from '../shared/redact.js';
 import { BackendRelay } from './backend-relay.js';
 import { OpenAILiveError } from './errors.js';
@@ -18,11 +19,30 @@ import { LiveCommands, toLiveTools } from './live-client-events.js';
 import { LiveServerEvents } from './live-server-events.js';
 import type { ResolvedLiveOptions } from './options.js';
 import { OutputSegmenter } from './output-segmenter.js';
+import { audioShape } from './wire-audio.js';
 
 /** A session resource's `expires_at` (Unix seconds) as epoch milliseconds; `undefined` when it states none. */
 function expiryOf(session: JsonObject): number | undefined {
   const seconds = session.expires_at;
   return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+}
+
+/**
+ * The one audio format of a primary WebSocket, both ways: G.711 when the app speaks it both ways (a phone line:
+ * passed through untouched), else PCM16 24 kHz, which the session converts the app's audio to and from.
+ */
+function wireFormat(config: RealtimeSessionConfig): LiveAudioFormat {
+  const { inputAudioFormat: input, outputAudioFormat: output } = config;
+  if (input === 'g711_ulaw' && output === 'g711_ulaw') return { type: 'audio/pcmu', rate: 8000 };
+  if (input === 'g711_alaw' && output === 'g711_alaw') return { type: 'audio/pcma', rate: 8000 };
+  return { type: 'audio/pcm', rate: 24000 };
+}
+
+/** The seam's stream format of a wire format. */
+function streamFormat(format: LiveAudioFormat): RealtimeAudioStreamFormat {
+  if (format.type === 'audio/pcmu') return { encoding: 'g711_ulaw' };
+  if (format.type === 'audio/pcma') return { encoding: 'g711_alaw' };
+  return { encoding: 'pcm16', sampleRate: format.rate };
 }
 
 /** The `session.start` a seam configuration and the model's options produce. Only fields the service knows. */
@@ -34,7 +54,7 @@ export function toSessionStart(
   const session: LiveSessionConfig = {
     model: options.model,
     audio: {
-      format: { type: 'audio/pcm', rate: 24000 },
+      format: wireFormat(config),
       ...(config.voice !== undefined && { output: { voice: config.voice } }),
     },
   };
@@ -99,6 +119,8 @@ export class OpenAILiveConnection implements RealtimeConnection {
   readonly #silenceFrame: string;
   readonly #secrets: string[];
   readonly #start: LiveSessionConfig;
+  /** The audio format on the wire, both ways. */
+  readonly #wireFormat: LiveAudioFormat;
   #ids = 0;
   #sessionId: string | undefined;
   #expiresAt: number | undefined;
@@ -118,6 +140,11 @@ export class OpenAILiveConnection implements RealtimeConnection {
     this.#options = options;
     this.#secrets = [apiKey];
     this.#start = toSessionStart(options, connect.config);
+    this.#wireFormat =
+      options.sessionId === undefined
+        ? (this.#start.audio?.format ?? { type: 'audio/pcm', rate: 24000 })
+        : { type: 'audio/pcm', rate: 24000 };
+    const audio = audioShape(this.#wireFormat);
     const emit = (event: RealtimeEvent) => this.#link.emit(event);
     this.#turns = new InputTurns({
       emit,
@@ -136,6 +163,7 @@ export class OpenAILiveConnection implements RealtimeConnection {
       gapMs: options.turnGapMs,
       onSpeechStart: () => this.#turns.finish(),
       servicePlayback: options.sessionId !== undefined,
+      audio,
     });
     this.#backend = new BackendRelay(emit, () =>
       this.#write({ type: 'response.create', event_id: this.#eventId('continue') }),
@@ -167,7 +195,9 @@ export class OpenAILiveConnection implements RealtimeConnection {
       },
       { segmenter: this.#segmenter, turns: this.#turns, backend: this.#backend },
     );
-    this.#silenceFrame = encodeBase64(new Uint8Array(options.silenceFrameMs * 48));
+    this.#silenceFrame = encodeBase64(
+      new Uint8Array(options.silenceFrameMs * audio.bytesPerMs).fill(audio.silenceByte),
+    );
     this.#link = new SocketConnection(
       socket,
       {
@@ -235,11 +265,14 @@ export class OpenAILiveConnection implements RealtimeConnection {
     return this.#options.sessionId !== undefined;
   }
 
-  /** GPT-Live takes and speaks PCM16 at 24 kHz whatever the session configured: the session converts the app's. */
-  readonly audioFormats = {
-    input: { encoding: 'pcm16', sampleRate: 24_000 },
-    output: { encoding: 'pcm16', sampleRate: 24_000 },
-  } as const;
+  /**
+   * What GPT-Live takes and speaks: G.711 both ways when the session configured it both ways (passed through), else
+   * PCM16 24 kHz, which the session converts the app's audio to and from. A sideband's audio is always PCM16 24 kHz.
+   */
+  get audioFormats(): { input: RealtimeAudioStreamFormat; output: RealtimeAudioStreamFormat } {
+    const format = streamFormat(this.#wireFormat);
+    return { input: format, output: format };
+  }
 
   /** The service's session id (`live_…`), once started. */
   get sessionId(): string | undefined {

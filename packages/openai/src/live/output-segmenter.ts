@@ -1,11 +1,5 @@
 import type { RealtimeEvent } from '@parley/core';
-
-const BYTES_PER_MS = 48; // PCM16 24 kHz mono
-
-function isSilent(pcm: Uint8Array): boolean {
-  for (let i = 0; i < pcm.length; i++) if (pcm[i] !== 0) return false;
-  return true;
-}
+import type { WireAudio } from './wire-audio.js';
 
 interface Speech {
   responseId: string;
@@ -29,6 +23,7 @@ export class OutputSegmenter {
   readonly #gapMs: number;
   readonly #onSpeechStart: () => void;
   readonly #servicePlayback: boolean;
+  readonly #audio: WireAudio;
   #speech: Speech | undefined;
 
   constructor(deps: {
@@ -41,32 +36,36 @@ export class OutputSegmenter {
      * response reports its playback starting and stopping, and where a cut left the listener.
      */
     servicePlayback?: boolean;
+    /** The output track's format. */
+    audio: WireAudio;
   }) {
     this.#emit = deps.emit;
     this.#nextId = deps.nextId;
     this.#gapMs = deps.gapMs;
     this.#onSpeechStart = deps.onSpeechStart;
     this.#servicePlayback = deps.servicePlayback === true;
+    this.#audio = deps.audio;
   }
 
-  /** One output delta (PCM16 24 kHz). */
+  /** One output delta, in the wire format. */
   audio(pcm: Uint8Array): void {
-    const silent = isSilent(pcm);
+    const silent = this.#audio.isSilent(pcm);
+    const ms = pcm.length / this.#audio.bytesPerMs;
     let speech = this.#speech;
     if (!speech) {
       if (silent) {
-        this.#emit({ type: 'output_silence', durationMs: pcm.length / BYTES_PER_MS });
+        this.#emit({ type: 'output_silence', durationMs: ms });
         return;
       }
       speech = this.#start();
     }
-    speech.audioMs += pcm.length / BYTES_PER_MS;
+    speech.audioMs += ms;
     this.#emit({ type: 'audio_delta', responseId: speech.responseId, itemId: speech.itemId, audio: pcm });
     if (!silent) {
       speech.trailingSilenceMs = 0;
       return;
     }
-    speech.trailingSilenceMs += pcm.length / BYTES_PER_MS;
+    speech.trailingSilenceMs += ms;
     if (speech.trailingSilenceMs >= this.#gapMs) this.end();
   }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock, TimerHandle } from '@parley/core';
 import { decodeBase64, encodeBase64, isPlainObject, type LiveServerEvent } from '@parley/openai/wire';
+import { callControlError, isSipRejectStatus } from '../shared/call-control.js';
 import { deliverSignedWebhook } from '../shared/signed-webhook.js';
 import { SimulatorServiceError } from '../shared/sim-errors.js';
 import type { LiveSimulatorSession } from './live-sim-session.js';
@@ -164,10 +165,7 @@ export interface LiveCallRoutesHost {
 
 const ACTIONS = new Set(['accept', 'reject', 'refer', 'hangup']);
 
-function error(res: ServerResponse, status: number, message: string, code: string | null = null): void {
-  res.writeHead(status, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify({ error: { message, type: 'invalid_request_error', code } }));
-}
+const error = callControlError;
 
 /**
  * `POST /v1/live/sessions/{id}/accept|reject|refer|hangup` (call control of a GPT-Live SIP call). `path` is the
@@ -233,12 +231,7 @@ export async function handleLiveCallRequest(
     }
     case 'reject': {
       const statusCode = fields.status_code;
-      if (
-        typeof statusCode !== 'number' ||
-        !Number.isInteger(statusCode) ||
-        statusCode < 300 ||
-        statusCode > 699
-      ) {
+      if (!isSipRejectStatus(statusCode)) {
         error(res, 400, 'status_code is required: an integer between 300 and 699.', 'invalid_value');
         return true;
       }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { deepMerge, isPlainObject, type WireSession } from '@parley/openai/wire';
+import { callControlError, isSipRejectStatus } from '../shared/call-control.js';
 import { deliverSignedWebhook } from '../shared/signed-webhook.js';
 import type { SimulatorCall } from './sim-connection.js';
 import { answerWebRTCCall, type WebRTCCallPeer } from './sim-webrtc-front.js';
@@ -53,14 +54,7 @@ export interface CallRoutesHost {
 
 const ACTIONS = new Set(['accept', 'reject', 'refer', 'hangup']);
 
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-function error(res: ServerResponse, status: number, message: string, code: string | null = null): void {
-  json(res, status, { error: { message, type: 'invalid_request_error', code } });
-}
+const error = callControlError;
 
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -126,12 +120,7 @@ export async function handleCallRequest(
     }
     case 'reject': {
       const statusCode = fields.status_code ?? 603;
-      if (
-        typeof statusCode !== 'number' ||
-        !Number.isInteger(statusCode) ||
-        statusCode < 300 ||
-        statusCode > 699
-      ) {
+      if (!isSipRejectStatus(statusCode)) {
         error(res, 400, 'status_code must be an integer between 300 and 699.', 'invalid_value');
         return true;
       }

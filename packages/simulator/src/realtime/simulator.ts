@@ -484,9 +484,16 @@ export async function startRealtimeSimulator(
       if (allowBrowserCall(req, res)) return;
     }
     if (req.method === 'POST' && path === `${basePath}/client_secrets` && auth.kind === 'openai') {
-      void mintClientSecret(req, res, isAuthorized(req, url) ? bearerOf(req) : undefined).then((secret) => {
-        if (secret) minted.set(secret.value, secret);
-      });
+      void mintClientSecret(req, res, isAuthorized(req, url) ? bearerOf(req) : undefined).then(
+        (secret) => {
+          if (secret) minted.set(secret.value, secret);
+        },
+        () => {
+          // The request broke off while its body was read.
+          if (!res.headersSent) res.writeHead(500);
+          res.end();
+        },
+      );
       return;
     }
     void handleCallRequest(callRoutes, req, res, url, basePath)

@@ -1,68 +1,24 @@
-import {
-  type RealtimeReconnectOptions,
-  RealtimeSession,
-  ReconnectFailedError,
-  TurnLostError,
-} from '@parley/core';
+import { type RealtimeReconnectOptions, ReconnectFailedError, TurnLostError } from '@parley/core';
 import { ManualClock } from '@parley/mock';
-import { OpenAIRealtimeModel } from '@parley/openai';
-import {
-  createHold,
-  type RealtimeSimulator,
-  type RealtimeSimulatorOptions,
-  type SimulatorConnection,
-} from '@parley/simulator';
+import { createHold, type RealtimeSimulatorOptions, type SimulatorConnection } from '@parley/simulator';
 import { describe, expect, test } from 'vitest';
-import type { WebSocket as WsWebSocket } from 'ws';
 // The core reconnect tests' agent, so both suites exercise the same tool round trip.
 import { forecaster as agent } from '../../../core/test/realtime/shared-fixtures.js';
-import { API_KEY, simulator } from './helpers.js';
-import { closeAndExpectNoSockets, SessionEventLog, trackedWebSocket } from './session-rig.js';
+import { simulator } from './helpers.js';
+import { closeAndExpectNoSockets, SimulatedSession } from './session-rig.js';
 
 /**
  * A session on an `OpenAIRealtimeModel` pointed at a simulator, one ManualClock for the simulator, the adapter
  * and the session, and the ws sockets the adapter opened, so a test can assert nothing is left.
  */
-class Rig extends SessionEventLog {
-  readonly clock: ManualClock;
-  readonly sim: RealtimeSimulator;
-  readonly session: RealtimeSession;
-  readonly sockets: WsWebSocket[] = [];
-
-  private constructor(clock: ManualClock, sim: RealtimeSimulator, reconnect: RealtimeReconnectOptions) {
-    super();
-    this.clock = clock;
-    this.sim = sim;
-    const model = new OpenAIRealtimeModel({
-      apiKey: API_KEY,
-      url: sim.url,
-      WebSocket: trackedWebSocket(this.sockets),
-      clock,
-    });
-    this.session = new RealtimeSession(agent, { model, clock, reconnect: { jitter: 0, ...reconnect } });
-    const iterator = this.session[Symbol.asyncIterator]();
-    void (async () => {
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) return;
-        this.record(next.value);
-      }
-    })();
-  }
-
+class Rig extends SimulatedSession {
   static async start(
     simOptions: Omit<RealtimeSimulatorOptions, 'clock'> = {},
     reconnect: RealtimeReconnectOptions = {},
   ): Promise<Rig> {
     const clock = new ManualClock();
     const sim = await simulator({ ...simOptions, clock });
-    return new Rig(clock, sim, reconnect);
-  }
-
-  /** Connects and returns the simulator's side of the connection. */
-  async connect(): Promise<SimulatorConnection> {
-    await this.session.connect();
-    return this.sim.waitForConnection(this.sim.connections.length - 1);
+    return new Rig(sim, clock, agent, { reconnect });
   }
 
   /** Sends a user message and waits for the `count`-th `response_done` since the start. */

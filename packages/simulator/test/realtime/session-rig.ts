@@ -1,13 +1,17 @@
-import type {
+import {
+  type Agent,
+  type RealtimeReconnectOptions,
   RealtimeSession,
-  RealtimeSessionEvent,
-  RealtimeSessionEventOf,
-  RealtimeSessionEventType,
+  type RealtimeSessionEvent,
+  type RealtimeSessionEventOf,
+  type RealtimeSessionEventType,
 } from '@parley/core';
 import type { ManualClock } from '@parley/mock';
-import type { RealtimeSimulator } from '@parley/simulator';
+import { OpenAIRealtimeModel } from '@parley/openai';
+import type { RealtimeSimulator, SimulatorConnection } from '@parley/simulator';
 import { expect } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
+import { API_KEY } from './helpers.js';
 
 const SOCKET_EVENTS = ['open', 'message', 'error', 'close'] as const;
 
@@ -77,4 +81,52 @@ export async function closeAndExpectNoSockets(
   expect(sockets.map((s) => SOCKET_EVENTS.reduce((n, type) => n + s.listenerCount(type), 0))).toEqual(
     sockets.map(() => 0),
   );
+}
+
+/** A `ws` WebSocket class, as the adapter takes it. */
+type WsClass = new (...args: ConstructorParameters<typeof WsWebSocket>) => WsWebSocket;
+
+/**
+ * The rig of the connection tests (reconnects, socket cuts): a reconnecting session (exact backoff) on an
+ * `OpenAIRealtimeModel` over `sim`, one ManualClock for all three, and the ws sockets the adapter opened (made by
+ * `wrap`, where a test faults them); the session's events are recorded from before `connect()`.
+ */
+export class SimulatedSession extends SessionEventLog {
+  readonly sockets: WsWebSocket[] = [];
+  readonly session: RealtimeSession;
+
+  constructor(
+    readonly sim: RealtimeSimulator,
+    readonly clock: ManualClock,
+    agent: Agent,
+    options: { reconnect?: RealtimeReconnectOptions; wrap?: (socket: WsClass) => WsClass } = {},
+  ) {
+    super();
+    const tracked = trackedWebSocket(this.sockets);
+    const model = new OpenAIRealtimeModel({
+      apiKey: API_KEY,
+      url: sim.url,
+      WebSocket: options.wrap ? options.wrap(tracked) : tracked,
+      clock,
+    });
+    this.session = new RealtimeSession(agent, {
+      model,
+      clock,
+      reconnect: { jitter: 0, ...options.reconnect },
+    });
+    const iterator = this.session[Symbol.asyncIterator]();
+    void (async () => {
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return;
+        this.record(next.value);
+      }
+    })();
+  }
+
+  /** Connects and returns the simulator's side of the connection. */
+  async connect(): Promise<SimulatorConnection> {
+    await this.session.connect();
+    return this.sim.waitForConnection(this.sim.connections.length - 1);
+  }
 }

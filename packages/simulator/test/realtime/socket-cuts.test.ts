@@ -1,4 +1,4 @@
-import { Agent, RealtimeSession, SessionNotConnectedError } from '@parley/core';
+import { Agent, SessionNotConnectedError } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAIRealtimeModel } from '@parley/openai';
 import type { RealtimeSimulator, SimulatorConnection } from '@parley/simulator';
@@ -6,52 +6,24 @@ import { describe, expect, test } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
 import { bookingTool } from '../../../core/test/realtime/shared-fixtures.js';
 import { API_KEY, simulator } from './helpers.js';
-import { closeAndExpectNoSockets, SessionEventLog, trackedWebSocket } from './session-rig.js';
+import { closeAndExpectNoSockets, SimulatedSession, trackedWebSocket } from './session-rig.js';
 
 /**
  * A reconnecting session on an `OpenAIRealtimeModel` over the simulator, one ManualClock for all three, and the ws
  * sockets the adapter opened.
  */
-class CutRig extends SessionEventLog {
-  readonly clock = new ManualClock();
-  readonly sockets: WsWebSocket[] = [];
+class CutRig extends SimulatedSession {
   /** Frames whose write throws (a broken socket), matched on the frame's text; each fails once. */
-  readonly failWrites: ((frame: string) => boolean)[] = [];
-  readonly session: RealtimeSession;
+  readonly failWrites: ((frame: string) => boolean)[];
 
-  constructor(
-    readonly sim: RealtimeSimulator,
-    agent = new Agent({ name: 'Listener', instructions: 'Answer.' }),
-  ) {
-    super();
-    const model = new OpenAIRealtimeModel({
-      apiKey: API_KEY,
-      url: sim.url,
-      WebSocket: failingWrites(trackedWebSocket(this.sockets), this.failWrites),
-      clock: this.clock,
-    });
-    this.session = new RealtimeSession(agent, {
-      model,
-      clock: this.clock,
-      reconnect: { jitter: 0 },
-    });
-    const iterator = this.session[Symbol.asyncIterator]();
-    void (async () => {
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) return;
-        this.record(next.value);
-      }
-    })();
+  constructor(sim: RealtimeSimulator, agent = new Agent({ name: 'Listener', instructions: 'Answer.' })) {
+    const failWrites: ((frame: string) => boolean)[] = [];
+    super(sim, new ManualClock(), agent, { wrap: (socket) => failingWrites(socket, failWrites) });
+    this.failWrites = failWrites;
   }
 
   static async start(agent?: Agent): Promise<CutRig> {
     return new CutRig(await simulator({ clock: new ManualClock(), pace: 'instant' }), agent);
-  }
-
-  async connect(): Promise<SimulatorConnection> {
-    await this.session.connect();
-    return this.sim.waitForConnection(this.sim.connections.length - 1);
   }
 
   async closeAndExpectReleased(): Promise<void> {
