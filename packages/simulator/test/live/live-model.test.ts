@@ -129,6 +129,7 @@ describe('OpenAILiveModel behind the realtime seam', () => {
     expect(() => new OpenAILiveModel({ apiKey: 'sk', backend: { model: 'x' } })).toThrow(
       /only used with delegation/,
     );
+    expect(() => new OpenAILiveModel({ apiKey: 'sk', sessionId: ' ' })).toThrow(/sessionId must be/);
   });
 
   test('a WebSocket constructor that throws rejects connect with a typed live_handshake_failed', async () => {
