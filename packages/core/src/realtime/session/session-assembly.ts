@@ -284,7 +284,6 @@ class SessionAssembly<TContext>
       turns: this.turns,
     });
     this.router = new ProviderEventRouter(state, {
-      steps: this.steps,
       lifecycle: this.lifecycle,
       responses: this.responseEvents,
       content: this.content,

@@ -91,6 +91,14 @@ export class ConnectionLifecycle<TContext> {
     if (connection === this.#port.state.connection) this.ended(detail, 'connection_lost');
   }
 
+  /**
+   * Sees every event of the live connection but content deltas before the router hands it on (the turn activity,
+   * the replay's echoes); `true` means "drop it" (an echo of the replay).
+   */
+  observe(event: RealtimeEvent): boolean {
+    return this.#port.steps.observe(event);
+  }
+
   /** The provider issued a resume token for the live connection's conversation. */
   resumeToken(event: Extract<RealtimeEvent, { type: 'resume_token' }>): void {
     this.#port.state.resumption.tokenIssued(event, this.#port.turn.history.items);

@@ -1,6 +1,5 @@
 import type { RealtimeConnection, RealtimeEvent } from '../../seam.js';
 import type { ConnectionLifecycle } from '../connection/connection-lifecycle.js';
-import type { ConnectionSteps } from '../connection/connection-steps.js';
 import { SessionNotConnectedError } from '../errors.js';
 import type { HistoryMirror } from '../history/history-mirror.js';
 import type { ContentDelivery } from '../playback/content-delivery.js';
@@ -15,9 +14,11 @@ type EventOf<T extends RealtimeEvent['type']> = Extract<RealtimeEvent, { type: T
 
 /** The units provider events go to (the router's port). */
 export interface ProviderEventConsumers<TContext> {
-  /** Sees every event but content deltas first (turn activity, replay echoes). */
-  readonly steps: Pick<ConnectionSteps<TContext>, 'observe'>;
-  readonly lifecycle: Pick<ConnectionLifecycle<TContext>, 'ended' | 'expiring' | 'resumeToken'>;
+  /**
+   * The live connection's owner: it sees every event but content deltas first (turn activity, replay echoes), and
+   * ends the connection, plans its recycle at an expiry, keeps a resume token.
+   */
+  readonly lifecycle: Pick<ConnectionLifecycle<TContext>, 'observe' | 'ended' | 'expiring' | 'resumeToken'>;
   /** A response's start and end, the provider's errors, and that a response is alive. */
   readonly responses: Pick<ResponseEvents<TContext>, 'seen' | 'started' | 'done' | 'error'>;
   /** The content of a response's messages (the per-delta path). */
@@ -71,7 +72,7 @@ export class ProviderEventRouter<TContext> {
       to.content.delta(event);
       return;
     }
-    if (to.steps.observe(event)) return;
+    if (to.lifecycle.observe(event)) return;
     if ('responseId' in event && event.responseId !== undefined) to.responses.seen(event.responseId);
     switch (type) {
       case 'connection_status':
