@@ -5,6 +5,7 @@ import {
   type RealtimeSessionOptions,
   UserError,
 } from '@parley/core';
+import { optionKeys } from '@parley/core/internal';
 import type { WebSocketConstructor } from '@parley/transport';
 import { OpenAILiveModel } from '../live/openai-live-model.js';
 import { OpenAIRealtimeModel } from '../realtime/openai-realtime-model.js';
@@ -45,6 +46,20 @@ export interface AnswerSipCallOptions<TContext> {
   control?: OpenAISipCallControl;
 }
 
+const ANSWER_OPTIONS = optionKeys<AnswerSipCallOptions<unknown>>('AnswerSipCallOptions', {
+  agent: true,
+  apiKey: true,
+  accept: true,
+  delegate: true,
+  sessionConfig: true,
+  session: true,
+  baseURL: true,
+  realtimeURL: true,
+  liveURL: true,
+  WebSocket: true,
+  control: true,
+});
+
 /** An answered SIP call: its session on the sideband, and the call's controls. */
 export interface SipCall<TContext> {
   /**
@@ -74,6 +89,7 @@ export async function answerSipCall<TContext>(
   call: IncomingSipCall,
   options: AnswerSipCallOptions<TContext>,
 ): Promise<SipCall<TContext>> {
+  ANSWER_OPTIONS.check(options ?? {});
   const live = call?.api === 'live' && typeof call.sessionId === 'string';
   if (!live && (call?.api !== 'realtime' || typeof call.callId !== 'string')) {
     throw new UserError(

@@ -1,6 +1,7 @@
-import { ServiceUnreachableError, UnknownOptionError, UserError } from '@parley/core';
+import { Agent, ServiceUnreachableError, UnknownOptionError, UserError } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import {
+  answerSipCall,
   type IncomingSipCall,
   OpenAINotFoundError,
   OpenAISipCallControl,
@@ -169,5 +170,26 @@ describe('OpenAISipCallControl', () => {
       fetch: () => Promise.reject(new TypeError('fetch failed')),
     });
     await expect(offline.hangUp(realtime)).rejects.toThrow(ServiceUnreachableError);
+  });
+});
+
+describe('answerSipCall', () => {
+  test('an unknown option is refused before the call is accepted or a sideband opened', async () => {
+    const control = new OpenAISipCallControl({ apiKey: API_KEY });
+    const call: IncomingSipCall = {
+      api: 'realtime',
+      eventType: 'realtime.call.incoming',
+      callId: 'rtc_abc',
+      webhookId: 'wh_1',
+      sipHeaders: [],
+    };
+    const answering = answerSipCall(call, {
+      agent: new Agent({ name: 'Support' }),
+      control,
+      realtimeUrl: 'wss://proxy.example/v1/realtime',
+    } as Parameters<typeof answerSipCall>[1]);
+    await expect(answering).rejects.toBeInstanceOf(UnknownOptionError);
+    await expect(answering).rejects.toThrow(/realtimeUrl.*realtimeURL/);
+    expect(requests).toEqual([]);
   });
 });
