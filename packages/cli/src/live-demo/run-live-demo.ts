@@ -78,8 +78,11 @@ export async function runLiveDemo(output: Output, options: LiveDemoOptions = {})
     session.on('output_silence', (e) => track.push(new Uint8Array(e.durationMs * 48)));
     session.on('error', (e) => printer.say('session', `⚠ ${e.source} error ${e.code}: ${e.message}`));
     const spoken: string[] = [];
+    // An item is updated in place after it completes (its heard position, for one): one line per item.
+    const spokenItems = new Set<string>();
     session.on('history_updated', ({ item }) => {
-      if (!isCompleted(item, 'assistant')) return;
+      if (!isCompleted(item, 'assistant') || spokenItems.has(item.itemId)) return;
+      spokenItems.add(item.itemId);
       spoken.push(item.text);
       const ms = audioMs.get(item.responseId ?? '') ?? 0;
       printer.say('Voice', `🔊 "${item.text.trim()}" (${Math.round(ms)} ms of audio)`);
