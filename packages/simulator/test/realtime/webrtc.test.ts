@@ -36,6 +36,19 @@ function browserLikeFetch(this: unknown, input: RequestInfo | URL, init?: Reques
   return fetch(input, init);
 }
 
+/**
+ * Advances the simulator's clock in 100 ms steps until `done()` holds. The simulator may start pacing a response a
+ * few turns of the event loop after the request reached it (the data channel delivers it asynchronously), so one
+ * large advance can land before its timers exist; bounded at 20 s of simulated time.
+ */
+async function advanceUntil(clock: ManualClock, done: () => boolean, what: string): Promise<void> {
+  for (let step = 0; step < 200 && !done(); step++) {
+    await clock.advance(100);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (!done()) throw new Error(`20 s of simulated time passed without ${what}`);
+}
+
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
@@ -100,14 +113,24 @@ describe('OpenAI Realtime over WebRTC against the simulator (werift on both ends
     );
     session.sendMessage('What is the weather in Paris?');
     await server.waitForClientEvent('response.create');
-    await clock.advance(600);
+    await advanceUntil(
+      clock,
+      () => sent(server, 'response.create').length >= 2,
+      'the follow-up response.create',
+    );
     // The tool's output, then the one follow-up request.
     await server.waitForClientEvent('response.create', 2);
     expect(sent(server, 'conversation.item.create').at(-1)?.item).toMatchObject({
       type: 'function_call_output',
       output: 'Sunny in Paris',
     });
-    await clock.advance(1_000);
+    await advanceUntil(
+      clock,
+      () =>
+        server.serverEvents.filter((e) => e.type === 'response.done').length >= 2 &&
+        server.serverEvents.some((e) => e.type === 'output_audio_buffer.stopped'),
+      'the answer to be played out',
+    );
     await server.waitForServerEvent('response.done', 2);
     await server.waitForServerEvent('output_audio_buffer.stopped');
     // The voice travels on the track: no audio delta on the data channel.
