@@ -12,6 +12,7 @@ import {
 import { brand } from '@parley/core/internal';
 import type { RealtimeHarness } from './harness.js';
 import { ScenarioSkippedError } from './scenario.js';
+import { within } from './within.js';
 
 /** How long a scenario waits for something that should happen promptly. */
 export const WAIT_MS = 3000;
@@ -156,16 +157,8 @@ export function commandsOf<T extends RealtimeCommand['type']>(
  * Settles like `promise`, or rejects with a {@link ScenarioTimeoutError} after {@link WAIT_MS}: for something a
  * scenario must see end (a `close()`, a `for await` loop, a request that must time out).
  */
-export async function settlesWithin<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new ScenarioTimeoutError(what, 'it had not settled')), WAIT_MS);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function settlesWithin<T>(promise: Promise<T>, what: string): Promise<T> {
+  return within(promise, WAIT_MS, () => new ScenarioTimeoutError(what, 'it had not settled'));
 }
 
 /** A promise with its `resolve` and `reject` exposed, to hold a tool (or anything) until the test releases it. */
