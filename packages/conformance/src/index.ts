@@ -88,6 +88,7 @@ export {
   type Deferred,
   deferred,
   EventRecorder,
+  type EventRecorderOptions,
   openSession,
   ScenarioTimeoutError,
   settlesWithin,
