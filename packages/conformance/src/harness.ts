@@ -1,4 +1,10 @@
-import type { RealtimeCommand, RealtimeItem, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
+import type {
+  Clock,
+  RealtimeCommand,
+  RealtimeItem,
+  RealtimeModel,
+  RealtimeSessionConfig,
+} from '@parley/core';
 import type { ScriptedOutput } from '@parley/core/internal';
 
 /** One output item of a scripted response (a message, or a function call). */
@@ -33,6 +39,12 @@ export function isCompoundResponse(response: HarnessResponse): boolean {
   );
 }
 
+/** A {@link Clock} that moves only when told to: `ManualClock` from `@parley/mock` is one. */
+export interface SteppedClock extends Clock {
+  /** Moves time forward by `ms`, firing the timers due meanwhile, and resolves once their effects settled. */
+  advance(ms: number): Promise<void>;
+}
+
 /** Which commands {@link RealtimeHarness.waitForCommand} waits for: a type, or a predicate. */
 export type CommandMatch = RealtimeCommand['type'] | ((command: RealtimeCommand) => boolean);
 
@@ -59,6 +71,15 @@ export type CommandMatch = RealtimeCommand['type'] | ((command: RealtimeCommand)
 export interface RealtimeHarness {
   /** The adapter under test, wired to this harness's backend. */
   readonly model: RealtimeModel;
+
+  /**
+   * A clock the scenarios that test the session's own timeouts (a response that never ends) give the session
+   * (`RealtimeSessionOptions.clock`) and move themselves, so that a loaded machine can fire no timeout early or late.
+   * Give a fresh one per harness that nothing else reads (not your backend's pacing clock): `new ManualClock()` from
+   * `@parley/mock`. Optional: without it those scenarios run on the system clock with short real bounds, which a
+   * heavily loaded machine can miss.
+   */
+  readonly sessionClock?: SteppedClock | undefined;
 
   /** Queues what the model does for the next responses, in order. */
   respondWith(...responses: HarnessResponse[]): Promise<void>;

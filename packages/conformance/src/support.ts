@@ -128,20 +128,26 @@ export class EventRecorder<TContext = unknown> {
     count = 1,
     timeoutMs = WAIT_MS,
   ): Promise<RealtimeSessionEventOf<T, TContext>> {
+    return this.waitUntil(() => this.of(type).filter(where)[count - 1], `${count} × ${type}`, timeoutMs);
+  }
+
+  /**
+   * Resolves with what `found` returns once it returns something (checked now and after every event); rejects after
+   * `timeoutMs` (default {@link WAIT_MS}) with `what` and the events seen.
+   */
+  waitUntil<R>(found: () => R | undefined, what: string, timeoutMs = WAIT_MS): Promise<R> {
     return new Promise((resolve, reject) => {
       const check = () => {
-        const matching = this.of(type).filter(where);
-        if (matching.length < count) return false;
+        const result = found();
+        if (result === undefined) return false;
         this.#waiters.delete(check);
         clearTimeout(timer);
-        resolve(matching[count - 1]!);
+        resolve(result);
         return true;
       };
       const timer = setTimeout(() => {
         this.#waiters.delete(check);
-        reject(
-          new ScenarioTimeoutError(`${count} × ${type}`, this.events.map((e) => e.type).join(', ') || 'none'),
-        );
+        reject(new ScenarioTimeoutError(what, this.events.map((e) => e.type).join(', ') || 'none'));
       }, timeoutMs);
       if (!check()) this.#waiters.add(check);
     });

@@ -1,4 +1,10 @@
-import type { RealtimeCommand, RealtimeItem, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
+import type {
+  Clock,
+  RealtimeCommand,
+  RealtimeItem,
+  RealtimeModel,
+  RealtimeSessionConfig,
+} from '@parley/core';
 import type { ScriptedOutput } from '@parley/core/internal';
 import { type HarnessTransport, TransportFaults } from '@parley/transport/testing';
 import { FastForwardClock } from '../shared/fast-forward-clock.js';
@@ -45,6 +51,12 @@ export interface SimulatorHarnessOptions {
    * simulator's default) on a `FastForwardClock`, so they take virtual time and no test sleeps.
    */
   simulator?: Omit<RealtimeSimulatorOptions, 'brain'>;
+  /**
+   * The harness's `sessionClock`: a clock that moves only when told to (`new ManualClock()` from `@parley/mock`),
+   * which the conformance scenarios that test the session's own timeouts give the session and move themselves. Not
+   * the simulator's clock. Without it those scenarios run on the system clock.
+   */
+  sessionClock?: Clock & { advance(ms: number): Promise<void> };
 }
 
 /**
@@ -60,10 +72,17 @@ export class SimulatorHarness extends SimulatorHarnessBase<RealtimeSimulator> {
 
   /**
    * `msPerChar` must match the simulator's (it places `holdAfterMs` holds in messages without `audioMs`); `faults`
-   * is the transport `model` was given (without it, the harness has no transport faults).
+   * is the transport `model` was given (without it, the harness has no transport faults); `sessionClock` as in
+   * {@link SimulatorHarnessOptions}.
    */
-  constructor(simulator: RealtimeSimulator, model: RealtimeModel, msPerChar = 50, faults?: TransportFaults) {
-    super(simulator, model, faults);
+  constructor(
+    simulator: RealtimeSimulator,
+    model: RealtimeModel,
+    msPerChar = 50,
+    faults?: TransportFaults,
+    sessionClock?: Clock & { advance(ms: number): Promise<void> },
+  ) {
+    super(simulator, model, faults, sessionClock);
     this.#msPerChar = msPerChar;
     simulator.brain = () => this.#nextReply();
   }
@@ -286,5 +305,6 @@ export async function createSimulatorHarness(options: SimulatorHarnessOptions): 
     options.createModel(simulator, faults.transport),
     options.simulator?.msPerChar,
     faults,
+    options.sessionClock,
   );
 }
