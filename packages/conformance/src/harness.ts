@@ -5,31 +5,10 @@ import type {
   RealtimeModel,
   RealtimeSessionConfig,
 } from '@parley/core';
+import type { ScriptedOutput } from '@parley/core/internal';
 
-/** One output item of a scripted response. */
-export type HarnessOutput =
-  /**
-   * An assistant message. In audio mode the model speaks it: `audioMs` milliseconds of PCM16 audio
-   * (any number of chunks; the adapter's default length when omitted) with `text` as its transcript.
-   * In text mode `text` arrives as text deltas.
-   *
-   * `transcriptDeltas: false` (audio mode): no transcript deltas arrive for it, as with output
-   * transcription off or a transcript lagging behind the audio; only its audio arrives (the final
-   * transcript may still come with the message's end).
-   */
-  | {
-      type: 'message';
-      text: string;
-      audioMs?: number;
-      transcriptDeltas?: boolean;
-      /**
-       * Audio mode only: hold the response in the middle of this message, once at least this many
-       * milliseconds of its audio were sent, until {@link RealtimeHarness.finishResponse} (or a cancel).
-       */
-      holdAfterMs?: number;
-    }
-  /** A function call. `callId` defaults to one the adapter's backend assigns. */
-  | { type: 'function_call'; name: string; arguments?: Record<string, unknown>; callId?: string };
+/** One output item of a scripted response (a message, or a function call). */
+export type HarnessOutput = ScriptedOutput;
 
 /**
  * What the model does in one response. Only a model declaring `compoundResponses` is scripted a compound one (see

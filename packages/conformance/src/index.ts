@@ -89,6 +89,7 @@ export {
   type Deferred,
   deferred,
   EventRecorder,
+  type EventRecorderOptions,
   openSession,
   ScenarioTimeoutError,
   settlesWithin,

@@ -5,6 +5,7 @@ import type {
   RealtimeModel,
   RealtimeSessionConfig,
 } from '@parley/core';
+import type { ScriptedOutput } from '@parley/core/internal';
 import { type HarnessTransport, TransportFaults } from '@parley/transport/testing';
 import { FastForwardClock } from '../shared/fast-forward-clock.js';
 import { SimulatorHarnessBase } from '../shared/harness-base.js';
@@ -24,18 +25,7 @@ import {
   startRealtimeSimulator,
 } from './simulator.js';
 
-/** One output of a {@link ScriptedResponse}. */
-export type ScriptedOutput =
-  | {
-      type: 'message';
-      text: string;
-      audioMs?: number;
-      /** `false`: no transcript deltas are sent for it (its audio and final transcript are). */
-      transcriptDeltas?: boolean;
-      /** Hold the response mid-message once at least this much of its audio was sent, until `finishResponse()`. */
-      holdAfterMs?: number;
-    }
-  | { type: 'function_call'; name: string; arguments?: Record<string, unknown>; callId?: string };
+export type { ScriptedOutput };
 
 /**
  * What the simulated model does in one response; `hold` keeps it active until `finishResponse()`; `announceEarly`
