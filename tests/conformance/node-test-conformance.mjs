@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatReport, runConformance } from '@parley/conformance';
+import { ManualClock } from '@parley/mock';
 import { OpenAIRealtimeModel } from '@parley/openai';
 import { createSimulatorHarness } from '@parley/simulator';
 
@@ -10,6 +11,7 @@ test('the OpenAI adapter passes the conformance suite under node:test', async ()
     () =>
       createSimulatorHarness({
         createModel: (simulator) => new OpenAIRealtimeModel({ apiKey: 'sk-node-test', url: simulator.url }),
+        sessionClock: new ManualClock(),
       }),
     { probeUndeclared: false },
   );

@@ -175,15 +175,17 @@ describe('OpenAISipCallControl', () => {
 });
 
 describe('answerSipCall', () => {
+  /** A Realtime call as `onCall` receives it. */
+  const call: IncomingSipCall = {
+    api: 'realtime',
+    eventType: 'realtime.call.incoming',
+    callId: 'rtc_abc',
+    webhookId: 'wh_1',
+    sipHeaders: [],
+  };
+
   test('an unknown option is refused before the call is accepted or a sideband opened', async () => {
     const control = new OpenAISipCallControl({ apiKey: API_KEY });
-    const call: IncomingSipCall = {
-      api: 'realtime',
-      eventType: 'realtime.call.incoming',
-      callId: 'rtc_abc',
-      webhookId: 'wh_1',
-      sipHeaders: [],
-    };
     const answering = answerSipCall(call, {
       agent: new Agent({ name: 'Support' }),
       control,
@@ -200,13 +202,6 @@ describe('answerSipCall', () => {
   ] as const)(
     'a Realtime call refuses %s (GPT-Live only) before the call is accepted',
     async (option, extra, instead) => {
-      const call: IncomingSipCall = {
-        api: 'realtime',
-        eventType: 'realtime.call.incoming',
-        callId: 'rtc_abc',
-        webhookId: 'wh_1',
-        sipHeaders: [],
-      };
       const refused = await answerSipCall(call, {
         agent: new Agent({ name: 'Support' }),
         control: new OpenAISipCallControl({ apiKey: API_KEY }),

@@ -1,39 +1,27 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Agent } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import {
   type AnswerSipCallOptions,
   answerSipCall,
   type IncomingSipCall,
-  OpenAISipWebhookHandler,
   SipCallOptionError,
 } from '@parley/openai';
 import type { LiveSimulator } from '@parley/simulator';
 import { describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
+import { startPhoneApp } from '../sip-phone-app.js';
 import { closeAfterTest, liveSimulator } from './live-rig.js';
 
 const SECRET = `whsec_${Buffer.from('the GPT-Live simulator signs call options').toString('base64')}`;
 const API_KEY = 'sk-live-sip-options';
 
-/** A webhook endpoint that only records the calls it is told of; the test answers them. */
+/** A call the app was told of and left ringing: the test answers it. */
 async function ringingCall(sim: LiveSimulator): Promise<IncomingSipCall> {
-  const calls: IncomingSipCall[] = [];
-  const handler = new OpenAISipWebhookHandler({ secret: SECRET, onCall: (call) => void calls.push(call) });
-  const server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    await handler.handle({ headers: request.headers, body: Buffer.concat(chunks) });
-    response.writeHead(200).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closeAfterTest({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
-  const webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  const incoming = await sim.incomingSipCall({ webhookUrl, secret: SECRET });
+  const app = closeAfterTest(await startPhoneApp(SECRET, () => undefined));
+  const incoming = await sim.incomingSipCall({ webhookUrl: app.webhookUrl, secret: SECRET });
   expect(incoming.statuses).toEqual([200]);
-  expect(calls).toHaveLength(1);
-  return calls[0] as IncomingSipCall;
+  expect(app.calls).toHaveLength(1);
+  return app.calls[0] as IncomingSipCall;
 }
 
 describe('answerSipCall on a GPT-Live call: options only a Realtime call takes are refused before accepting', () => {

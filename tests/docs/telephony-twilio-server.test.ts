@@ -1,9 +1,14 @@
-// The deployable server of docs/telephony.md, as written there; only the environment differs: the model points at the
-// Realtime simulator, the server listens on a free loopback port, and console.log is collected.
-import { createServer, type IncomingMessage } from 'node:http';
+// The deployable server of docs/telephony.md, run as written against the Realtime simulator on loopback. Only the
+// environment differs, through the names the example uses: `process` holds its environment and records the SIGTERM
+// handler (the test runs it to shut down), `createServer(…).listen(8080)` listens on a free loopback port,
+// `OpenAIRealtimeModel` points at the simulator, and `console.log` is collected. The test checks that
+// docs/telephony.md shows this code.
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { codeRegion } from '@parley/conformance';
 import { Agent, RealtimeSession, ReportedPlaybackTracker, tool } from '@parley/core';
-import { OpenAIRealtimeModel } from '@parley/openai';
+import { OpenAIRealtimeModel as OpenAIModel } from '@parley/openai';
 import { FastForwardClock, startRealtimeSimulator } from '@parley/simulator';
 import {
   connectStreamTwiml,
@@ -14,22 +19,37 @@ import {
 import { SimulatedCaller } from '@parley/twilio/testing';
 import { expect, test } from 'vitest';
 import { z } from 'zod';
-import { callerSays } from './helpers.js';
+import { callerSays } from '../../packages/twilio/test/helpers.js';
 
-test('the deployable server of docs/telephony.md answers a signed webhook and runs the call it connects', async () => {
+const telephonyDoc = readFileSync(new URL('../../docs/telephony.md', import.meta.url), 'utf8');
+
+test('the deployable server of docs/telephony.md answers a signed webhook, runs the call it connects and shuts down', async () => {
   const clock = new FastForwardClock();
   const sim = await startRealtimeSimulator({ clock });
   const logged: string[] = [];
   const console = { log: (line: string) => logged.push(line) };
+  const shutdown: (() => Promise<void>)[] = [];
   const process = {
     env: {
       PUBLIC_HOST: 'phone.example.com',
       TWILIO_AUTH_TOKEN: 'tw-auth-token',
       OPENAI_API_KEY: 'sk-test',
     } as Record<string, string | undefined>,
+    on: (_signal: 'SIGTERM', handler: () => Promise<void>) => void shutdown.push(handler),
+  };
+  class OpenAIRealtimeModel extends OpenAIModel {
+    constructor(options: ConstructorParameters<typeof OpenAIModel>[0]) {
+      super({ ...options, url: sim.url });
+    }
+  }
+  const createServer = (listener: RequestListener) => {
+    const server = createHttpServer(listener);
+    const listen = server.listen.bind(server);
+    server.listen = ((_port: number) => listen(0, '127.0.0.1')) as typeof server.listen;
+    return server;
   };
 
-  // ── docs/telephony.md, "A deployable server" ──
+  // #region server
   const PUBLIC_HOST = process.env.PUBLIC_HOST ?? 'phone.example.com';
   const verifier = new TwilioWebhookVerifier({ authToken: process.env.TWILIO_AUTH_TOKEN ?? '' });
 
@@ -47,6 +67,7 @@ test('the deployable server of docs/telephony.md answers a signed webhook and ru
 
   const streams = new TwilioMediaStreamServer({
     path: '/media',
+    // Twilio signs the stream's upgrade request too (over the wss:// URL of your TwiML).
     authorize: (request) =>
       verifier.check({
         url: `wss://${PUBLIC_HOST}${request.url}`,
@@ -54,7 +75,7 @@ test('the deployable server of docs/telephony.md answers a signed webhook and ru
       }),
     session: (start) =>
       new RealtimeSession(agent, {
-        model: new OpenAIRealtimeModel({ apiKey: process.env.OPENAI_API_KEY, url: sim.url }),
+        model: new OpenAIRealtimeModel({ apiKey: process.env.OPENAI_API_KEY }),
         context: { from: start.customParameters.from },
         playbackTracker: new ReportedPlaybackTracker(),
         config: { inputAudioFormat: 'g711_ulaw', outputAudioFormat: 'g711_ulaw', voice: 'marin' },
@@ -94,10 +115,17 @@ test('the deployable server of docs/telephony.md answers a signed webhook and ru
   server.on('upgrade', (request, socket, head) => {
     if (!streams.handleUpgrade(request, socket, head)) socket.destroy();
   });
-  // ── end of the example (it listens on 8080; here a free port) ──
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.listen(8080);
 
+  process.on('SIGTERM', async () => {
+    await streams.close(); // ends every call (sessions closed, turns reported)
+    server.close();
+  });
+  // #endregion server
+
+  expect(telephonyDoc).toContain(await codeRegion(import.meta.url, 'server'));
   try {
+    if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
     const { port } = server.address() as AddressInfo;
     const params = { CallSid: 'CA1', From: '+15550100', To: '+15550199' };
     const body = new URLSearchParams(params).toString();
@@ -144,8 +172,12 @@ test('the deployable server of docs/telephony.md answers a signed webhook and ru
     await call?.ended;
     expect(logged).toEqual(['pressed 9', 'call ended: stop']);
   } finally {
-    await streams.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // SIGTERM, as the example handles it: every call ended, then the server closed.
+    expect(shutdown).toHaveLength(1);
+    const closed = new Promise((resolve) => server.once('close', resolve));
+    await shutdown[0]?.();
+    await closed;
+    expect(streams.calls.size).toBe(0);
     await sim.close();
   }
 });
