@@ -7,6 +7,7 @@ export {
   isCompoundResponse,
   type RealtimeHarness,
   type RealtimeHarnessFactory,
+  type SteppedClock,
 } from './harness.js';
 export {
   type CapabilityStatus,
@@ -88,6 +89,7 @@ export {
   type Deferred,
   deferred,
   EventRecorder,
+  type EventRecorderOptions,
   openSession,
   ScenarioTimeoutError,
   settlesWithin,

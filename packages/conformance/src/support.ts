@@ -8,10 +8,13 @@ import {
   type RealtimeSessionEventOf,
   type RealtimeSessionEventType,
   type RealtimeSessionOptions,
+  UserError,
 } from '@parley/core';
 import { brand } from '@parley/core/internal';
 import type { RealtimeHarness } from './harness.js';
 import { ScenarioSkippedError } from './scenario.js';
+import { SESSION_EVENT_TYPES } from './session-event-types.js';
+import { within } from './within.js';
 
 /** How long a scenario waits for something that should happen promptly. */
 export const WAIT_MS = 3000;
@@ -27,9 +30,24 @@ export class ScenarioTimeoutError extends ParleyError {
   }
 }
 
+/** How an {@link EventRecorder} collects a session's events. */
+export interface EventRecorderOptions {
+  /**
+   * `'iterator'` (the default): through the session's async iterator (`for await`), the path most apps take. Each
+   * event is recorded a few microtasks after it was emitted. A disconnect with no reconnect coming ends the
+   * session's iterators; the recorder opens a new one when it reads that `disconnected` status, so whatever the
+   * session emits between the two is not recorded. `ended` resolves when the iterator ends.
+   *
+   * `'listeners'`: a `session.on` listener for every event type. Each event is recorded as it is emitted, and none
+   * is missed across a disconnect: for a test that counts events at one moment and again after a cut. `ended`
+   * resolves at the session's last event (`connection_status: closed`).
+   */
+  via?: 'iterator' | 'listeners';
+}
+
 /**
- * Everything a session emitted (collected through its async iterator, the public path), with a way to wait
- * for more. The one session-event recorder of Parley's tests.
+ * Everything a session emitted (collected through its async iterator, the public path, or its listeners), with a
+ * way to wait for more. The one session-event recorder of Parley's tests.
  */
 export class EventRecorder<TContext = unknown> {
   /** Every event so far, in order. */
@@ -38,34 +56,56 @@ export class EventRecorder<TContext = unknown> {
   readonly ended: Promise<void>;
   readonly #waiters = new Set<() => void>();
 
-  constructor(session: RealtimeSession<TContext>) {
+  constructor(session: RealtimeSession<TContext>, options: EventRecorderOptions = {}) {
+    const via = options.via ?? 'iterator';
+    if (via !== 'iterator' && via !== 'listeners') {
+      throw new UserError(`EventRecorder's via is 'iterator' or 'listeners', not ${JSON.stringify(via)}.`);
+    }
+    this.ended = via === 'listeners' ? this.#listen(session) : this.#iterate(session);
+  }
+
+  #record(event: RealtimeSessionEvent<TContext>): void {
+    this.events.push(event);
+    for (const notify of [...this.#waiters]) notify();
+  }
+
+  #listen(session: RealtimeSession<TContext>): Promise<void> {
+    if (session.status === 'closed') return Promise.resolve();
+    return new Promise((resolve) => {
+      for (const type of SESSION_EVENT_TYPES) {
+        session.on(type, (event) => {
+          this.#record(event);
+          if (event.type === 'connection_status' && event.status === 'closed') resolve();
+        });
+      }
+    });
+  }
+
+  async #iterate(session: RealtimeSession<TContext>): Promise<void> {
     let iterator = session[Symbol.asyncIterator]();
     // A disconnect with no reconnect coming ends the session's iterators; the recorder goes on with one it
     // opens on `disconnected` (before anyone waiting can react), so it also records a later `connect()`.
     let successor: AsyncIterator<RealtimeSessionEvent<TContext>> | undefined;
-    this.ended = (async () => {
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) {
-          if (!successor || session.status === 'closed') break;
-          iterator = successor;
-          successor = undefined;
-          continue;
-        }
-        const event = next.value;
-        if (successor && event.type !== 'agent_done') {
-          void successor.return?.();
-          successor = undefined;
-        }
-        if (event.type === 'connection_status' && event.status === 'disconnected') {
-          successor = session[Symbol.asyncIterator]();
-        }
-        this.events.push(event);
-        for (const notify of [...this.#waiters]) notify();
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) {
+        if (!successor || session.status === 'closed') break;
+        iterator = successor;
+        successor = undefined;
+        continue;
       }
-      void successor?.return?.();
-      for (const notify of [...this.#waiters]) notify();
-    })();
+      const event = next.value;
+      if (successor && event.type !== 'agent_done') {
+        void successor.return?.();
+        successor = undefined;
+      }
+      if (event.type === 'connection_status' && event.status === 'disconnected') {
+        successor = session[Symbol.asyncIterator]();
+      }
+      this.#record(event);
+    }
+    void successor?.return?.();
+    for (const notify of [...this.#waiters]) notify();
   }
 
   /** The events of `type` so far, in order. */
@@ -88,20 +128,26 @@ export class EventRecorder<TContext = unknown> {
     count = 1,
     timeoutMs = WAIT_MS,
   ): Promise<RealtimeSessionEventOf<T, TContext>> {
+    return this.waitUntil(() => this.of(type).filter(where)[count - 1], `${count} × ${type}`, timeoutMs);
+  }
+
+  /**
+   * Resolves with what `found` returns once it returns something (checked now and after every event); rejects after
+   * `timeoutMs` (default {@link WAIT_MS}) with `what` and the events seen.
+   */
+  waitUntil<R>(found: () => R | undefined, what: string, timeoutMs = WAIT_MS): Promise<R> {
     return new Promise((resolve, reject) => {
       const check = () => {
-        const matching = this.of(type).filter(where);
-        if (matching.length < count) return false;
+        const result = found();
+        if (result === undefined) return false;
         this.#waiters.delete(check);
         clearTimeout(timer);
-        resolve(matching[count - 1]!);
+        resolve(result);
         return true;
       };
       const timer = setTimeout(() => {
         this.#waiters.delete(check);
-        reject(
-          new ScenarioTimeoutError(`${count} × ${type}`, this.events.map((e) => e.type).join(', ') || 'none'),
-        );
+        reject(new ScenarioTimeoutError(what, this.events.map((e) => e.type).join(', ') || 'none'));
       }, timeoutMs);
       if (!check()) this.#waiters.add(check);
     });
@@ -156,16 +202,8 @@ export function commandsOf<T extends RealtimeCommand['type']>(
  * Settles like `promise`, or rejects with a {@link ScenarioTimeoutError} after {@link WAIT_MS}: for something a
  * scenario must see end (a `close()`, a `for await` loop, a request that must time out).
  */
-export async function settlesWithin<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new ScenarioTimeoutError(what, 'it had not settled')), WAIT_MS);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function settlesWithin<T>(promise: Promise<T>, what: string): Promise<T> {
+  return within(promise, WAIT_MS, () => new ScenarioTimeoutError(what, 'it had not settled'));
 }
 
 /** A promise with its `resolve` and `reject` exposed, to hold a tool (or anything) until the test releases it. */

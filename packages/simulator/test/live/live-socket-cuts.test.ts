@@ -3,21 +3,8 @@ import { ManualClock } from '@parley/mock';
 import { OpenAILiveModel } from '@parley/openai';
 import { describe, expect, test } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
-import { trackedWebSocket } from '../realtime/session-rig.js';
+import { closingWithoutAcknowledgement, trackedWebSocket } from '../realtime/session-rig.js';
 import { closeAfterTest, liveSimulator } from './live-rig.js';
-
-const realReadyState = Object.getOwnPropertyDescriptor(WsWebSocket.prototype, 'readyState')?.get;
-
-/** The socket reports CLOSING with no close event to come; `ws` drops every frame sent to it in that state. */
-function closingWithoutAcknowledgement(socket: WsWebSocket): void {
-  Object.defineProperty(socket, 'readyState', {
-    configurable: true,
-    get(this: WsWebSocket) {
-      const real = realReadyState?.call(this) as number;
-      return real === WsWebSocket.CLOSED ? real : WsWebSocket.CLOSING;
-    },
-  });
-}
 
 async function connected() {
   const clock = new ManualClock();

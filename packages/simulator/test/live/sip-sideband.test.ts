@@ -1,18 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Agent, type RealtimeSessionEvent, tool } from '@parley/core';
 import { ManualClock, MockModel } from '@parley/mock';
-import {
-  answerSipCall,
-  type IncomingSipCall,
-  OpenAISipWebhookError,
-  OpenAISipWebhookHandler,
-  type SipCall,
-} from '@parley/openai';
+import { answerSipCall, type SipCall } from '@parley/openai';
 import { type LiveSimulator, speechAudio } from '@parley/simulator';
 import { describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { z } from 'zod';
+import { type PhoneApp, startPhoneApp } from '../sip-phone-app.js';
 import { closeAfterTest, liveSimulator } from './live-rig.js';
 
 const SECRET = `whsec_${Buffer.from('the GPT-Live simulator signs with this').toString('base64')}`;
@@ -25,48 +18,28 @@ const checkPrescription = tool({
   execute: ({ id }) => `Prescription ${id} is ready at counter two`,
 });
 
-/** The app: a node:http webhook endpoint in front of OpenAISipWebhookHandler, answering GPT-Live calls. */
-async function phoneApp(sim: LiveSimulator) {
-  const calls: IncomingSipCall[] = [];
-  const answered: Promise<SipCall<unknown>>[] = [];
-  const handler = new OpenAISipWebhookHandler({
-    secret: SECRET,
-    onCall: (call) => {
-      calls.push(call);
-      answered.push(
-        answerSipCall(call, {
-          agent: new Agent({ name: 'Pharmacy', instructions: 'Answer the phone for a pharmacy. Be brief.' }),
-          delegate: new Agent({
-            name: 'Pharmacy backend',
-            model: new MockModel([
-              MockModel.toolCall('check_prescription', { id: 'RX-1' }),
-              MockModel.text(
-                'Your prescription RX-1 is ready at counter two, and we are open until eight tonight.',
-              ),
-            ]),
-            tools: [checkPrescription],
-          }),
-          apiKey: API_KEY,
-          baseURL: sim.baseURL,
-          liveURL: sim.url,
-          WebSocket,
-        }),
-      );
-    },
-  });
-  const server: Server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    try {
-      await handler.handle({ headers: request.headers, body: Buffer.concat(chunks) });
-      response.writeHead(200).end();
-    } catch (error) {
-      response.writeHead(error instanceof OpenAISipWebhookError ? error.status : 500).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closeAfterTest({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
-  return { calls, answered, webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+/** The app, answering GPT-Live calls for a pharmacy: its voice delegates to a backend agent with a tool. */
+async function phoneApp(sim: LiveSimulator): Promise<PhoneApp> {
+  const app = await startPhoneApp(SECRET, (call) =>
+    answerSipCall(call, {
+      agent: new Agent({ name: 'Pharmacy', instructions: 'Answer the phone for a pharmacy. Be brief.' }),
+      delegate: new Agent({
+        name: 'Pharmacy backend',
+        model: new MockModel([
+          MockModel.toolCall('check_prescription', { id: 'RX-1' }),
+          MockModel.text(
+            'Your prescription RX-1 is ready at counter two, and we are open until eight tonight.',
+          ),
+        ]),
+        tools: [checkPrescription],
+      }),
+      apiKey: API_KEY,
+      baseURL: sim.baseURL,
+      liveURL: sim.url,
+      WebSocket,
+    }),
+  );
+  return closeAfterTest(app);
 }
 
 describe('GPT-Live over SIP: a signed webhook, call control and a RealtimeSession on the sideband', () => {

@@ -34,7 +34,7 @@ async function heardFirstPart(harness: SessionUnderTest, hold: { reached: Promis
   const started = await harness.waitFor('response_started');
   await harness.waitFor(
     'transcript_delta',
-    (e) => e.responseId === started.responseId && harness.transcript(started.responseId) === 'Part one. ',
+    (e) => e.responseId === started.responseId && harness.spokenText(started.responseId) === 'Part one. ',
   );
   // Paced, the part's audio follows its transcript (it is flushed when the response reaches the hold).
   await harness.waitFor('audio');
@@ -177,7 +177,7 @@ describe('frames the client cannot use', () => {
     hold.release();
     const done = await harness.waitFor('response_done');
     expect(done).toMatchObject({ responseId, status: 'completed' });
-    expect(harness.transcript(responseId)).toBe('Part one. Part two.');
+    expect(harness.spokenText(responseId)).toBe('Part one. Part two.');
     // Exactly the audio the server sent: the cut-off frame produced none.
     const wireAudio = server.serverEvents.filter((e) => e.type === 'response.output_audio.delta').length;
     expect(harness.of('audio')).toHaveLength(wireAudio);
@@ -211,7 +211,7 @@ describe('frames the client cannot use', () => {
     });
     hold.release();
     await harness.waitFor('response_done');
-    expect(harness.transcript(responseId)).toBe('Part one. (aside) Part two.');
+    expect(harness.spokenText(responseId)).toBe('Part one. (aside) Part two.');
     expect(harness.of('error')).toEqual([]);
     expect((await harness.exchange('again')).transcript).toBe('You said: again');
     await harness.closeAndExpectReleased();
@@ -310,7 +310,7 @@ describe('an error event for every code of the reference', () => {
     expect(session.status).toBe('connected');
     hold.release();
     expect(await harness.waitFor('response_done')).toMatchObject({ responseId, status: 'completed' });
-    expect(harness.transcript(responseId)).toBe('Part one. Part two.');
+    expect(harness.spokenText(responseId)).toBe('Part one. Part two.');
 
     // Refusing a reply request: the handle rejects with a typed error and the queue moves on.
     sim.refuseNextResponse({

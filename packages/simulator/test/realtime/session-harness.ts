@@ -1,9 +1,9 @@
+import { EventRecorder } from '@parley/conformance';
 import {
   Agent,
   type RealtimeConnection,
   type RealtimeModel,
   RealtimeSession,
-  type RealtimeSessionEventType,
   type RealtimeSessionOptions,
 } from '@parley/core';
 import { ManualClock } from '@parley/mock';
@@ -12,38 +12,24 @@ import type { RealtimeSimulator, SimulatorConnection } from '@parley/simulator';
 import { expect } from 'vitest';
 import type { WebSocket as WsWebSocket } from 'ws';
 import { API_KEY } from './helpers.js';
-import { closeAndExpectNoSockets, SessionEventLog, trackedWebSocket } from './session-rig.js';
-
-const RECORDED: readonly RealtimeSessionEventType[] = [
-  'connection_status',
-  'agent_started',
-  'agent_done',
-  'response_started',
-  'response_done',
-  'audio',
-  'audio_done',
-  'audio_interrupted',
-  'transcript_delta',
-  'text_delta',
-  'error',
-  'warning',
-];
+import { closeAndExpectNoSockets, trackedWebSocket } from './session-rig.js';
 
 /**
  * A `RealtimeSession` on an `OpenAIRealtimeModel` pointed at a simulator, with everything a leak check needs
  * observable from outside: the ws sockets the adapter opened (their listener counts), the connections the model
  * handed out (their status, and how many subscriptions the session holds on them), one injected ManualClock for
- * the adapter and the session, and an event iterator started before `connect()`.
+ * the adapter and the session, and an event iterator started before `connect()`. The events are recorded by
+ * listeners, as they are emitted: a test counts them at one moment and again after a cut, with none missed at a
+ * disconnect.
  */
-export class SessionUnderTest extends SessionEventLog {
-  readonly clock = new ManualClock();
+export class SessionUnderTest extends EventRecorder {
+  readonly clock: ManualClock;
   readonly session: RealtimeSession;
   /** The ws sockets the adapter created. */
-  readonly sockets: WsWebSocket[] = [];
+  readonly sockets: WsWebSocket[];
   /** The connections the model handed to the session. */
-  readonly connections: RealtimeConnection[] = [];
-  /** Subscriptions currently held on any connection. */
-  subscriptions = 0;
+  readonly connections: RealtimeConnection[];
+  readonly #held: { subscriptions: number };
   /** Everything the session's async iterator produced, resolved when the iterator ends. */
   readonly iterated: Promise<string[]>;
 
@@ -52,44 +38,25 @@ export class SessionUnderTest extends SessionEventLog {
     agent: Agent = new Agent({ name: 'Faulty', instructions: 'Answer.' }),
     options: Omit<RealtimeSessionOptions, 'model' | 'clock'> = {},
   ) {
-    super();
-    const inner = new OpenAIRealtimeModel({
-      apiKey: API_KEY,
-      url: sim.url,
-      WebSocket: trackedWebSocket(this.sockets),
-      clock: this.clock,
-    });
-    const model: RealtimeModel = {
-      specificationVersion: inner.specificationVersion,
-      provider: inner.provider,
-      capabilities: inner.capabilities,
-      connect: async (options) => {
-        const connection = await inner.connect(options);
-        this.connections.push(connection);
-        return {
-          get status() {
-            return connection.status;
-          },
-          send: (command) => connection.send(command),
-          close: () => connection.close(),
-          onEvent: (listener) => {
-            this.subscriptions++;
-            const off = connection.onEvent(listener);
-            let subscribed = true;
-            return () => {
-              if (subscribed) this.subscriptions--;
-              subscribed = false;
-              off();
-            };
-          },
-        };
-      },
-    };
+    const clock = new ManualClock();
+    const sockets: WsWebSocket[] = [];
+    const connections: RealtimeConnection[] = [];
+    const held = { subscriptions: 0 };
+    const model = countingModel(
+      new OpenAIRealtimeModel({ apiKey: API_KEY, url: sim.url, WebSocket: trackedWebSocket(sockets), clock }),
+      connections,
+      held,
+    );
     // These tests are about what the failure of one connection looks like from the app; automatic reconnection
     // is tested on its own (reconnect.test.ts).
-    this.session = new RealtimeSession(agent, { reconnect: false, ...options, model, clock: this.clock });
-    for (const type of RECORDED) this.session.on(type, (event) => this.record(event));
-    const iterator = this.session[Symbol.asyncIterator]();
+    const session = new RealtimeSession(agent, { reconnect: false, ...options, model, clock });
+    super(session, { via: 'listeners' });
+    this.clock = clock;
+    this.sockets = sockets;
+    this.connections = connections;
+    this.#held = held;
+    this.session = session;
+    const iterator = session[Symbol.asyncIterator]();
     this.iterated = (async () => {
       const types: string[] = [];
       for (;;) {
@@ -100,18 +67,15 @@ export class SessionUnderTest extends SessionEventLog {
     })();
   }
 
+  /** Subscriptions currently held on any connection. */
+  get subscriptions(): number {
+    return this.#held.subscriptions;
+  }
+
   /** Connects and returns the simulator's side of the connection. */
   async connect(): Promise<SimulatorConnection> {
     await this.session.connect();
     return this.sim.waitForConnection(this.sim.connections.length - 1);
-  }
-
-  /** The transcript of `responseId`, from its deltas. */
-  transcript(responseId: string): string {
-    return this.of('transcript_delta')
-      .filter((e) => e.responseId === responseId)
-      .map((e) => e.delta)
-      .join('');
   }
 
   /** Sends a user message and resolves with the reply's response id and transcript once it is done. */
@@ -120,7 +84,7 @@ export class SessionUnderTest extends SessionEventLog {
     this.session.sendMessage(text);
     const done = await this.waitFor('response_done', () => true, before + 1);
     expect(done.status).toBe('completed');
-    return { responseId: done.responseId, transcript: this.transcript(done.responseId) };
+    return { responseId: done.responseId, transcript: this.spokenText(done.responseId) };
   }
 
   /**
@@ -140,4 +104,38 @@ export class SessionUnderTest extends SessionEventLog {
       expect.objectContaining({ code: 'session_closed' }),
     );
   }
+}
+
+/** `inner`, recording the connections it hands out and counting the subscriptions held on them. */
+function countingModel(
+  inner: RealtimeModel,
+  connections: RealtimeConnection[],
+  held: { subscriptions: number },
+): RealtimeModel {
+  return {
+    specificationVersion: inner.specificationVersion,
+    provider: inner.provider,
+    capabilities: inner.capabilities,
+    connect: async (options) => {
+      const connection = await inner.connect(options);
+      connections.push(connection);
+      return {
+        get status() {
+          return connection.status;
+        },
+        send: (command) => connection.send(command),
+        close: () => connection.close(),
+        onEvent: (listener) => {
+          held.subscriptions++;
+          const off = connection.onEvent(listener);
+          let subscribed = true;
+          return () => {
+            if (subscribed) held.subscriptions--;
+            subscribed = false;
+            off();
+          };
+        },
+      };
+    },
+  };
 }

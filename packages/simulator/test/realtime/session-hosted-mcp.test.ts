@@ -1,34 +1,13 @@
-import {
-  Agent,
-  HostedToolUnsupportedError,
-  hostedTool,
-  RealtimeSession,
-  type RealtimeSessionEventType,
-} from '@parley/core';
+import { EventRecorder } from '@parley/conformance';
+import { Agent, HostedToolUnsupportedError, hostedTool, RealtimeSession } from '@parley/core';
 import { GeminiLiveModel } from '@parley/google';
 import { type HostedMcpToolOptions, hostedMcpTool, OpenAILiveModel } from '@parley/openai';
 import { echoBrain, type RealtimeSimulator, type SimulatedMcpServer } from '@parley/simulator';
 import { afterEach, describe, expect, test } from 'vitest';
 import { modelFor, sent, simulator } from './helpers.js';
-import { SessionEventLog } from './session-rig.js';
 
 const ORDERS_URL = 'https://mcp.orders.test/mcp';
 const TOKEN = 'Bearer SECRET-ORDERS-TOKEN';
-
-const RECORDED: RealtimeSessionEventType[] = [
-  'hosted_tool_call',
-  'tool_approval_requested',
-  'response_done',
-  'turn_done',
-  'error',
-];
-
-class Log extends SessionEventLog {
-  constructor(session: RealtimeSession) {
-    super();
-    for (const type of RECORDED) session.on(type, (event) => this.record(event));
-  }
-}
 
 /** A scripted MCP server: one tool, and every call it got (with the headers it came with). */
 function ordersServer() {
@@ -69,7 +48,7 @@ async function start(sim: RealtimeSimulator, options: Partial<HostedMcpToolOptio
     config: { outputModalities: ['text'] },
   });
   sessions.push(session);
-  const log = new Log(session);
+  const log = new EventRecorder(session, { via: 'listeners' });
   await session.connect();
   const server = await sim.waitForConnection();
   return { session, log, server };

@@ -1,54 +1,14 @@
-import {
-  type Agent,
-  type RealtimeReconnectOptions,
-  RealtimeSession,
-  type RealtimeSessionEvent,
-  type RealtimeSessionEventOf,
-  type RealtimeSessionEventType,
-} from '@parley/core';
+import { EventRecorder } from '@parley/conformance';
+import { type Agent, type RealtimeReconnectOptions, RealtimeSession } from '@parley/core';
 import type { ManualClock } from '@parley/mock';
 import { OpenAIRealtimeModel } from '@parley/openai';
 import type { RealtimeSimulator, SimulatorConnection } from '@parley/simulator';
+import { type HarnessTransport, TransportFaults } from '@parley/transport/testing';
 import { expect } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
 import { API_KEY } from './helpers.js';
 
 const SOCKET_EVENTS = ['open', 'message', 'error', 'close'] as const;
-
-type Waiter = { match: (e: RealtimeSessionEvent) => boolean; count: number; resolve: () => void };
-
-/** The session events a test recorded, with a way to wait for the n-th one of a kind. */
-export class SessionEventLog {
-  readonly events: RealtimeSessionEvent[] = [];
-  readonly #waiters: Waiter[] = [];
-
-  of<T extends RealtimeSessionEventType>(type: T): RealtimeSessionEventOf<T>[] {
-    return this.events.filter((e) => e.type === type) as RealtimeSessionEventOf<T>[];
-  }
-
-  /** Resolves with the `count`-th event of `type` matching (already seen or future). */
-  async waitFor<T extends RealtimeSessionEventType>(
-    type: T,
-    match: (event: RealtimeSessionEventOf<T>) => boolean = () => true,
-    count = 1,
-  ): Promise<RealtimeSessionEventOf<T>> {
-    const fn = (e: RealtimeSessionEvent) => e.type === type && match(e as RealtimeSessionEventOf<T>);
-    if (this.events.filter(fn).length < count) {
-      await new Promise<void>((resolve) => this.#waiters.push({ match: fn, count, resolve }));
-    }
-    return this.events.filter(fn)[count - 1] as RealtimeSessionEventOf<T>;
-  }
-
-  protected record(event: RealtimeSessionEvent): void {
-    this.events.push(event);
-    for (const waiter of [...this.#waiters]) {
-      if (this.events.filter(waiter.match).length >= waiter.count) {
-        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
-  }
-}
 
 /** A `ws` WebSocket class that adds every socket it creates to `sockets`. */
 export function trackedWebSocket(
@@ -83,45 +43,76 @@ export async function closeAndExpectNoSockets(
   );
 }
 
-/** A `ws` WebSocket class, as the adapter takes it. */
-type WsClass = new (...args: ConstructorParameters<typeof WsWebSocket>) => WsWebSocket;
+const realReadyState = Object.getOwnPropertyDescriptor(WsWebSocket.prototype, 'readyState')?.get;
+
+/**
+ * The socket starts its closing handshake and the close never completes (no close acknowledgement from the peer):
+ * it reports CLOSING, and `ws` drops every frame sent to it without a word, as it does in that state; frames from
+ * the peer still arrive. Once it really closes it reports CLOSED again.
+ */
+export function closingWithoutAcknowledgement(socket: WsWebSocket): void {
+  Object.defineProperty(socket, 'readyState', {
+    configurable: true,
+    get(this: WsWebSocket) {
+      const real = realReadyState?.call(this) as number;
+      return real === WsWebSocket.CLOSED ? real : WsWebSocket.CLOSING;
+    },
+  });
+}
+
+/** The ws sockets an adapter opens, and the model options that make it open them through `trackedWebSocket`. */
+export interface TrackedSockets {
+  readonly sockets: WsWebSocket[];
+  readonly transport: Pick<HarnessTransport, 'WebSocket'> & Partial<HarnessTransport>;
+}
+
+/** Plain tracked `ws` sockets (they ping, as the adapter's own would). */
+export function trackedSockets(): TrackedSockets {
+  const sockets: WsWebSocket[] = [];
+  return { sockets, transport: { WebSocket: trackedWebSocket(sockets) as HarnessTransport['WebSocket'] } };
+}
+
+/** Tracked sockets a test faults through `faults`. */
+export interface FaultableSockets extends TrackedSockets {
+  readonly faults: TransportFaults;
+}
+
+/**
+ * Tracked `ws` sockets behind the transport faults of the conformance harnesses: a test fails the next write of a
+ * frame (`faults.failNextWrite`) or makes the socket stop being open without a word (`faults.stopSilently`).
+ */
+export async function faultableSockets(): Promise<FaultableSockets> {
+  const sockets: WsWebSocket[] = [];
+  const faults = await TransportFaults.create(trackedWebSocket(sockets) as HarnessTransport['WebSocket']);
+  return { sockets, transport: faults.transport, faults };
+}
 
 /**
  * The rig of the connection tests (reconnects, socket cuts): a reconnecting session (exact backoff) on an
- * `OpenAIRealtimeModel` over `sim`, one ManualClock for all three, and the ws sockets the adapter opened (made by
- * `wrap`, where a test faults them); the session's events are recorded from before `connect()`.
+ * `OpenAIRealtimeModel` over `sim`, one ManualClock for all three, and the ws sockets the adapter opened (through
+ * `sockets`, where a test faults them); the session's events are recorded through its iterator from before
+ * `connect()`.
  */
-export class SimulatedSession extends SessionEventLog {
-  readonly sockets: WsWebSocket[] = [];
+export class SimulatedSession extends EventRecorder {
+  readonly sockets: WsWebSocket[];
   readonly session: RealtimeSession;
 
   constructor(
     readonly sim: RealtimeSimulator,
     readonly clock: ManualClock,
     agent: Agent,
-    options: { reconnect?: RealtimeReconnectOptions; wrap?: (socket: WsClass) => WsClass } = {},
+    options: { reconnect?: RealtimeReconnectOptions; sockets?: TrackedSockets } = {},
   ) {
-    super();
-    const tracked = trackedWebSocket(this.sockets);
-    const model = new OpenAIRealtimeModel({
-      apiKey: API_KEY,
-      url: sim.url,
-      WebSocket: options.wrap ? options.wrap(tracked) : tracked,
-      clock,
-    });
-    this.session = new RealtimeSession(agent, {
+    const { sockets, transport } = options.sockets ?? trackedSockets();
+    const model = new OpenAIRealtimeModel({ apiKey: API_KEY, url: sim.url, ...transport, clock });
+    const session = new RealtimeSession(agent, {
       model,
       clock,
       reconnect: { jitter: 0, ...options.reconnect },
     });
-    const iterator = this.session[Symbol.asyncIterator]();
-    void (async () => {
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) return;
-        this.record(next.value);
-      }
-    })();
+    super(session);
+    this.sockets = sockets;
+    this.session = session;
   }
 
   /** Connects and returns the simulator's side of the connection. */

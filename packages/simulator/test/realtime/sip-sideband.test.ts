@@ -1,19 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Agent, type RealtimeSessionEvent, tool } from '@parley/core';
 import { ManualClock } from '@parley/mock';
-import {
-  answerSipCall,
-  type IncomingSipCall,
-  OpenAISipWebhookError,
-  OpenAISipWebhookHandler,
-  type SipCall,
-  sipHeader,
-} from '@parley/openai';
+import { answerSipCall, type SipCall, sipHeader } from '@parley/openai';
 import { startRealtimeSimulator } from '@parley/simulator';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { z } from 'zod';
+import { type PhoneApp, startPhoneApp } from '../sip-phone-app.js';
 import { API_KEY, sent } from './helpers.js';
 
 const SECRET = `whsec_${Buffer.from('the simulator signs with this secret').toString('base64')}`;
@@ -30,45 +22,25 @@ const lookup = tool({
   execute: ({ order }) => `Order ${order} ships tomorrow`,
 });
 
-/** The app's webhook endpoint on loopback: a node:http server in front of OpenAISipWebhookHandler. */
-async function phoneApp(sim: Awaited<ReturnType<typeof startRealtimeSimulator>>) {
-  const calls: IncomingSipCall[] = [];
-  const answered: Promise<SipCall<unknown>>[] = [];
-  const handler = new OpenAISipWebhookHandler({
-    secret: SECRET,
-    onCall: (call) => {
-      calls.push(call);
-      if (call.api !== 'realtime') return;
-      const customer = sipHeader(call, 'X-Customer-Id');
-      answered.push(
-        answerSipCall(call, {
-          agent: new Agent({
-            name: 'Support',
-            instructions: `Help the caller (they say they are ${customer}; unverified).`,
-            tools: [lookup],
-          }),
-          apiKey: API_KEY,
-          baseURL: sim.httpBaseURL,
-          realtimeURL: sim.url,
-          WebSocket,
-        }),
-      );
-    },
+/** The app, answering Realtime calls (and no other) with a support agent told who the caller says they are. */
+async function phoneApp(sim: Awaited<ReturnType<typeof startRealtimeSimulator>>): Promise<PhoneApp> {
+  const app = await startPhoneApp(SECRET, (call) => {
+    if (call.api !== 'realtime') return undefined;
+    const customer = sipHeader(call, 'X-Customer-Id');
+    return answerSipCall(call, {
+      agent: new Agent({
+        name: 'Support',
+        instructions: `Help the caller (they say they are ${customer}; unverified).`,
+        tools: [lookup],
+      }),
+      apiKey: API_KEY,
+      baseURL: sim.httpBaseURL,
+      realtimeURL: sim.url,
+      WebSocket,
+    });
   });
-  const server: Server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    try {
-      await handler.handle({ headers: request.headers, body: Buffer.concat(chunks) });
-      response.writeHead(200).end();
-    } catch (error) {
-      response.writeHead(error instanceof OpenAISipWebhookError ? error.status : 500).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  return { calls, answered, webhookUrl };
+  cleanups.push(() => app.close());
+  return app;
 }
 
 describe('OpenAI SIP through a signed webhook and the sideband, against the simulator', () => {

@@ -1,29 +1,37 @@
+import { escapeWatch } from '@parley/conformance';
 import { Agent, SessionNotConnectedError } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAIRealtimeModel } from '@parley/openai';
 import type { RealtimeSimulator, SimulatorConnection } from '@parley/simulator';
-import { describe, expect, test } from 'vitest';
+import type { TransportFaults } from '@parley/transport/testing';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
 import { bookingTool } from '../../../core/test/realtime/shared-fixtures.js';
 import { API_KEY, simulator } from './helpers.js';
-import { closeAndExpectNoSockets, SimulatedSession, trackedWebSocket } from './session-rig.js';
+import {
+  closeAndExpectNoSockets,
+  closingWithoutAcknowledgement,
+  type FaultableSockets,
+  faultableSockets,
+  SimulatedSession,
+  trackedSockets,
+} from './session-rig.js';
 
 /**
  * A reconnecting session on an `OpenAIRealtimeModel` over the simulator, one ManualClock for all three, and the ws
- * sockets the adapter opened.
+ * sockets the adapter opened, behind the conformance harnesses' transport faults.
  */
 class CutRig extends SimulatedSession {
-  /** Frames whose write throws (a broken socket), matched on the frame's text; each fails once. */
-  readonly failWrites: ((frame: string) => boolean)[];
+  readonly faults: TransportFaults;
 
-  constructor(sim: RealtimeSimulator, agent = new Agent({ name: 'Listener', instructions: 'Answer.' })) {
-    const failWrites: ((frame: string) => boolean)[] = [];
-    super(sim, new ManualClock(), agent, { wrap: (socket) => failingWrites(socket, failWrites) });
-    this.failWrites = failWrites;
+  constructor(sim: RealtimeSimulator, agent: Agent, sockets: FaultableSockets) {
+    super(sim, new ManualClock(), agent, { sockets });
+    this.faults = sockets.faults;
   }
 
-  static async start(agent?: Agent): Promise<CutRig> {
-    return new CutRig(await simulator({ clock: new ManualClock(), pace: 'instant' }), agent);
+  static async start(agent = new Agent({ name: 'Listener', instructions: 'Answer.' })): Promise<CutRig> {
+    const sim = await simulator({ clock: new ManualClock(), pace: 'instant' });
+    return new CutRig(sim, agent, await faultableSockets());
   }
 
   async closeAndExpectReleased(): Promise<void> {
@@ -31,45 +39,10 @@ class CutRig extends SimulatedSession {
   }
 }
 
-/** A ws class whose `send` throws for the frames `failures` match (each matcher fails one write). */
-function failingWrites(
-  Base: new (...args: ConstructorParameters<typeof WsWebSocket>) => WsWebSocket,
-  failures: ((frame: string) => boolean)[],
-): new (
-  ...args: ConstructorParameters<typeof WsWebSocket>
-) => WsWebSocket {
-  return class FailingWrites extends Base {
-    constructor(...args: ConstructorParameters<typeof WsWebSocket>) {
-      super(...args);
-      const write = this.send.bind(this) as (...sendArgs: unknown[]) => void;
-      this.send = ((...sendArgs: unknown[]) => {
-        const index = failures.findIndex((fails) => fails(String(sendArgs[0])));
-        if (index >= 0) {
-          failures.splice(index, 1);
-          throw new Error('write EPIPE');
-        }
-        write(...sendArgs);
-      }) as WsWebSocket['send'];
-    }
-  };
-}
-
-const realReadyState = Object.getOwnPropertyDescriptor(WsWebSocket.prototype, 'readyState')?.get;
-
-/**
- * The socket starts its closing handshake and the close never completes (no close acknowledgement from the peer):
- * it reports CLOSING, fires no event, and `ws` drops every frame sent to it without a word, as it does in that
- * state. Once it really closes it reports CLOSED again.
- */
-function closingWithoutAcknowledgement(socket: WsWebSocket): void {
-  Object.defineProperty(socket, 'readyState', {
-    configurable: true,
-    get(this: WsWebSocket) {
-      const real = realReadyState?.call(this) as number;
-      return real === WsWebSocket.CLOSED ? real : WsWebSocket.CLOSING;
-    },
-  });
-}
+// A raw throw that escapes (an unhandled rejection or an uncaught exception) fails the test that caused it.
+const escapes = escapeWatch();
+beforeEach(() => escapes.start());
+afterEach(async () => expect(await escapes.stop()).toEqual([]));
 
 const userTexts = (server: SimulatorConnection) =>
   (server.clientEvents as { type?: string; item?: { content?: { text?: string }[] } }[])
@@ -80,9 +53,8 @@ describe('a socket that stops being open is a disconnect at once', () => {
   test('closing with no close acknowledgement: the next send is refused with a typed error and the session reconnects', async () => {
     const rig = await CutRig.start();
     const first = await rig.connect();
-    const socket = rig.sockets[0] as WsWebSocket;
 
-    closingWithoutAcknowledgement(socket);
+    closingWithoutAcknowledgement(rig.sockets[0] as WsWebSocket);
     let refused: unknown;
     try {
       rig.session.sendMessage('Are you there?');
@@ -152,7 +124,7 @@ describe('a write that fails at the socket', () => {
     );
     const first = await rig.connect();
     rig.sim.script({ type: 'function_call', name: 'book', arguments: { at: '8 pm' }, callId: 'call_book' });
-    rig.failWrites.push((frame) => frame.includes('"function_call_output"'));
+    rig.faults.failNextWrite((frame) => frame.includes('"function_call_output"'));
 
     rig.session.sendMessage('A table at 8 pm.');
     await rig.waitFor('reconnected');
@@ -232,11 +204,11 @@ describe('a user message the service had not acknowledged when the connection dr
 describe('a socket that stops being open while connecting', () => {
   test('before the initial session.update could be written: connect() fails with a typed error, nothing thrown elsewhere', async () => {
     const sim = await simulator({ clock: new ManualClock(), onConnection: () => 'defer' });
-    const sockets: WsWebSocket[] = [];
+    const { sockets, transport } = trackedSockets();
     const model = new OpenAIRealtimeModel({
       apiKey: API_KEY,
       url: sim.url,
-      WebSocket: trackedWebSocket(sockets),
+      ...transport,
       clock: new ManualClock(),
     });
     const connecting = model.connect({ config: {} });

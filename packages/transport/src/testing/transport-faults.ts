@@ -38,9 +38,12 @@ export class TransportFaults {
     this.transport = { WebSocket: HarnessWebSocket as WebSocketConstructor, webSocketStyle: style };
   }
 
-  /** Faults over the runtime's default WebSocket (`globalThis.WebSocket`, else the `ws` package). */
-  static async create(): Promise<TransportFaults> {
-    return new TransportFaults(await loadWebSocketConstructor(undefined), detectWebSocketStyle(undefined));
+  /**
+   * Faults over `WebSocket` (for example a `ws` subclass a test tracks its sockets with), else over the runtime's
+   * default WebSocket (`globalThis.WebSocket`, else the `ws` package).
+   */
+  static async create(WebSocket?: WebSocketConstructor): Promise<TransportFaults> {
+    return new TransportFaults(await loadWebSocketConstructor(WebSocket), detectWebSocketStyle(WebSocket));
   }
 
   /** Whether the adapter opened a socket through the transport (only then can the harness fault it). */
