@@ -53,3 +53,15 @@ export async function fetchToken(tokenProvider: AzureTokenProvider): Promise<str
   }
   return token;
 }
+
+/**
+ * The credential as `@parley/openai`'s key options: the key sent as the `api-key` header, or a token fetched before
+ * every request or connection and sent as `Authorization: Bearer`.
+ */
+export function openAIKeyOptions(
+  credential: AzureCredential,
+): { apiKey: string; authHeader: 'api-key' } | { apiKeyProvider: () => Promise<string> } {
+  return credential.kind === 'api-key'
+    ? { apiKey: credential.key, authHeader: 'api-key' }
+    : { apiKeyProvider: () => fetchToken(credential.tokenProvider) };
+}

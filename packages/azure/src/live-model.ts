@@ -7,7 +7,7 @@ import {
 import { optionKeys } from '@parley/core/internal';
 import { type OpenAILiveConnection, OpenAILiveModel, type OpenAILiveModelOptions } from '@parley/openai';
 import { checkNestedLiveOptionKeys, LIVE_SESSION_OPTION_KEYS } from '@parley/openai/protocol';
-import { fetchToken } from './credentials.js';
+import { openAIKeyOptions } from './credentials.js';
 import {
   type AzureOpenAIConnectionOptions,
   CONNECTION_OPTION_KEYS,
@@ -60,15 +60,12 @@ export class AzureOpenAILiveModel implements RealtimeModel {
     const { endpoint, resourceName, deployment, apiKey, tokenProvider, headers, ...live } = options;
     this.deployment = connection.deployment;
     this.url = liveURL(connection.base).href;
-    const { credential } = connection;
     this.#live = new OpenAILiveModel({
       ...live,
       url: this.url,
       model: connection.deployment,
       headers: connection.headers,
-      ...(credential.kind === 'api-key'
-        ? { apiKey: credential.key, authHeader: 'api-key' as const }
-        : { apiKeyProvider: () => fetchToken(credential.tokenProvider) }),
+      ...openAIKeyOptions(connection.credential),
     });
     this.capabilities = this.#live.capabilities;
   }

@@ -8,7 +8,7 @@ import {
 } from '@parley/core';
 import { optionKeys } from '@parley/core/internal';
 import { type OpenAIClientOptions, OpenAIResponsesModel } from '@parley/openai';
-import { fetchToken } from './credentials.js';
+import { openAIKeyOptions } from './credentials.js';
 import {
   type AzureOpenAIConnectionOptions,
   CONNECTION_OPTION_KEYS,
@@ -57,15 +57,12 @@ export class AzureOpenAIResponsesModel implements Model {
     }
     MODEL_OPTIONS.check(options);
     const connection = resolveAzureConnection(options, 'AzureOpenAIResponsesModel');
-    const { credential } = connection;
     const { fetch, maxRetries, clock, timeoutMs, structuredOutput } = options;
     this.deployment = connection.deployment;
     this.#inner = new OpenAIResponsesModel({
       model: connection.deployment,
       baseURL: responsesBaseURL(connection.base),
-      ...(credential.kind === 'api-key'
-        ? { apiKey: credential.key, authHeader: 'api-key' as const }
-        : { apiKeyProvider: () => fetchToken(credential.tokenProvider) }),
+      ...openAIKeyOptions(connection.credential),
       headers: connection.headers,
       fetch,
       maxRetries,

@@ -1,5 +1,6 @@
 import { Agent, Runner, tool, UserError } from '@parley/core';
 import {
+  OpenAIAPIError,
   OpenAIAuthenticationError,
   OpenAIChatCompletionsModel,
   OpenAIConnectionError,
@@ -225,6 +226,31 @@ describe('OpenAIChatCompletionsModel', () => {
     expect(error).toBeInstanceOf(OpenAIResponseFailedError);
     expect(error).toMatchObject({ code: '502', requestId: 'req_stream' });
     expect((error as Error).message).toContain('Provider overloaded');
+  });
+
+  it('a 200 answer that is no completion (a proxy page, no choices, an error body) is rejected once, not retried', async () => {
+    const recorded = scriptChat(server, [
+      () =>
+        new HttpResponse('<html>Gateway says hi</html>', {
+          status: 200,
+          headers: { 'x-request-id': 'req_html' },
+        }),
+      () =>
+        HttpResponse.json({ id: 'chatcmpl-1', choices: [] }, { headers: { 'x-request-id': 'req_empty' } }),
+      () => HttpResponse.json({ error: { message: 'Provider overloaded', code: 502 } }),
+    ]);
+    const { model } = makeChatModel();
+    const notJSON = await model.getResponse(userRequest(), {}).catch((e: unknown) => e);
+    expect(notJSON).toBeInstanceOf(OpenAIAPIError);
+    expect(notJSON).toMatchObject({ code: 'invalid_response', status: 200, requestId: 'req_html' });
+    expect((notJSON as Error).message).toContain('the body is not JSON');
+    const noChoice = await model.getResponse(userRequest(), {}).catch((e: unknown) => e);
+    expect(noChoice).toMatchObject({ code: 'invalid_response', status: 200, requestId: 'req_empty' });
+    expect((noChoice as Error).message).toContain('no choices[0].message');
+    const failed = await model.getResponse(userRequest(), {}).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(OpenAIResponseFailedError);
+    expect(failed).toMatchObject({ code: '502' });
+    expect(recorded).toHaveLength(3);
   });
 
   it('HTTP errors are the typed errors of the Responses model; 429 is retried after the backoff', async () => {

@@ -1,5 +1,10 @@
 import type { Clock, TimerHandle } from '@parley/core';
-import type { LiveAudioFormat, LiveCloseReason, LiveSessionResource } from '@parley/openai/wire';
+import type {
+  LiveAudioFormat,
+  LiveCloseReason,
+  LiveErrorEvent,
+  LiveSessionResource,
+} from '@parley/openai/wire';
 import {
   decodeBase64,
   encodeBase64,
@@ -267,13 +272,7 @@ export class LiveSimulatorSession {
       this.#event(
         {
           type: 'error',
-          error: {
-            type: error.errorType,
-            code: error.code ?? 'invalid_request_error',
-            message: error.message,
-            ...(error.param !== null && { param: error.param }),
-            ...(clientEventId !== undefined && { client_event_id: clientEventId }),
-          },
+          error: liveErrorBody(error, clientEventId),
         },
         clientEventId,
       ),
@@ -691,4 +690,15 @@ export class LiveSimulatorSession {
     for (const sideband of this.#sidebands) sideband.close(1000, reason);
     this.#onClosed(this);
   }
+}
+
+/** The `error` of GPT-Live's `error` event for a refused client event (`client_event_id` names it, when it had one). */
+export function liveErrorBody(error: SimulatorServiceError, clientEventId?: string): LiveErrorEvent['error'] {
+  return {
+    type: error.errorType,
+    code: error.code ?? 'invalid_request_error',
+    message: error.message,
+    ...(error.param !== null && { param: error.param }),
+    ...(clientEventId !== undefined && { client_event_id: clientEventId }),
+  };
 }

@@ -18,7 +18,7 @@ import {
 import { type LiveBrain, type LiveReaction, liveEchoBrain } from './live-brain.js';
 import { resolveSession, validateStart } from './live-config.js';
 import type { LiveTranscriber } from './live-listener.js';
-import { type LiveSessionTuning, LiveSimulatorSession } from './live-sim-session.js';
+import { type LiveSessionTuning, LiveSimulatorSession, liveErrorBody } from './live-sim-session.js';
 import { LiveSimulatorSocket } from './live-sim-socket.js';
 import {
   deliverLiveIncomingCall,
@@ -265,13 +265,7 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
       socket.send({
         type: 'error',
         event_id: ids.next('event'),
-        error: {
-          type: error.errorType,
-          code: error.code ?? 'invalid_request_error',
-          message: error.message,
-          ...(error.param !== null && { param: error.param }),
-          ...(clientEventId !== undefined && { client_event_id: clientEventId }),
-        },
+        error: liveErrorBody(error, clientEventId),
         ...(clientEventId !== undefined && { client_event_id: clientEventId }),
       } satisfies LiveServerEvent);
       const handle = clock.setTimeout(() => socket.close(1008, 'startup failed'), startupCloseDelayMs);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock, TimerHandle } from '@parley/core';
 import { decodeBase64, encodeBase64, isPlainObject, type LiveServerEvent } from '@parley/openai/wire';
-import { callControlError, isSipRejectStatus } from '../shared/call-control.js';
+import { callControlError, isSipRejectStatus, referTarget } from '../shared/call-control.js';
 import type { IncomingSipCallWebhook } from '../shared/incoming-sip-call.js';
 import { deliverSignedWebhook } from '../shared/signed-webhook.js';
 import { SimulatorServiceError } from '../shared/sim-errors.js';
@@ -232,12 +232,10 @@ export async function handleLiveCallRequest(
       break;
     }
     case 'refer': {
-      if (typeof fields.target_uri !== 'string') {
-        error(res, 400, "Missing required parameter: 'target_uri'.", 'missing_required_parameter');
-        return true;
-      }
+      const targetUri = referTarget(res, fields);
+      if (targetUri === undefined) return true;
       call.state = 'referred';
-      call.control.push({ action: 'refer', targetUri: fields.target_uri });
+      call.control.push({ action: 'refer', targetUri });
       call.session?.close('close_requested');
       call.line.close(1000, 'referred');
       break;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { deepMerge, isPlainObject, type WireSession } from '@parley/openai/wire';
-import { callControlError, isSipRejectStatus } from '../shared/call-control.js';
+import { callControlError, isSipRejectStatus, referTarget } from '../shared/call-control.js';
 import { type IncomingSipCallWebhook, inviteHeaders } from '../shared/incoming-sip-call.js';
 import { deliverSignedWebhook } from '../shared/signed-webhook.js';
 import type { SimulatorCall } from './sim-connection.js';
@@ -119,12 +119,10 @@ export async function handleCallRequest(
       break;
     }
     case 'refer': {
-      if (typeof fields.target_uri !== 'string') {
-        error(res, 400, "Missing required parameter: 'target_uri'.", 'missing_required_parameter');
-        return true;
-      }
+      const targetUri = referTarget(res, fields);
+      if (targetUri === undefined) return true;
       call.state = 'referred';
-      control.push({ action: 'refer', targetUri: fields.target_uri });
+      control.push({ action: 'refer', targetUri });
       host.endCall(call);
       break;
     }

@@ -15,3 +15,10 @@ export function callControlError(
 export function isSipRejectStatus(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 300 && value <= 699;
 }
+
+/** A refer request's `target_uri`; without one, answers the service's error and returns `undefined`. */
+export function referTarget(res: ServerResponse, fields: Record<string, unknown>): string | undefined {
+  if (typeof fields.target_uri === 'string') return fields.target_uri;
+  callControlError(res, 400, "Missing required parameter: 'target_uri'.", 'missing_required_parameter');
+  return undefined;
+}
