@@ -5,7 +5,7 @@ import {
   servicePlaybackScenario,
 } from '@parley/conformance';
 import type { RealtimeCapability } from '@parley/core';
-import { ALL_REALTIME_CAPABILITIES } from '@parley/mock';
+import { ALL_REALTIME_CAPABILITIES, ManualClock } from '@parley/mock';
 import { OpenAILiveModel, OpenAIRealtimeModel } from '@parley/openai';
 import { createLiveSimulatorHarness, createSimulatorHarness } from '@parley/simulator';
 import { createMockHarness } from '../../packages/mock/test/realtime/mock-harness.js';
@@ -29,6 +29,7 @@ const AZURE_KEY = 'azure-matrix-key';
 function azure(apiVersion?: string): RealtimeHarnessFactory {
   return () =>
     createSimulatorHarness({
+      sessionClock: new ManualClock(),
       simulator: { auth: { kind: 'azure', apiKeys: [AZURE_KEY] } },
       createModel: (simulator, transport) =>
         new AzureOpenAIRealtimeModel({
@@ -71,6 +72,7 @@ export const MATRIX_COLUMNS: readonly MatrixColumn[] = [
         name: 'openai',
         create: () =>
           createSimulatorHarness({
+            sessionClock: new ManualClock(),
             createModel: (simulator, transport) =>
               new OpenAIRealtimeModel({ apiKey: 'sk-matrix', url: simulator.url, ...transport }),
           }),

@@ -1,5 +1,4 @@
 import {
-  type Clock,
   MODEL_SPECIFICATION_VERSION,
   type Model,
   type ModelCapabilities,
@@ -18,27 +17,23 @@ import {
 } from './options.js';
 import { responsesBaseURL } from './urls.js';
 
-/** Options of {@link AzureOpenAIResponsesModel}. */
-export interface AzureOpenAIResponsesModelOptions extends AzureOpenAIConnectionOptions {
-  /** The `fetch` to use; default the global one. */
-  fetch?: typeof globalThis.fetch;
-  /** Retries after 429, 408, 409, 5xx, network errors and timeouts. Default 2. */
-  maxRetries?: number;
-  /** The clock for retry backoff and timeouts. Default the system clock. */
-  clock?: Clock;
-  /** Per-attempt limit in milliseconds. Default 600 000. */
-  timeoutMs?: number;
-  /** How a request's `outputSchema` is sent (see `OpenAIClientOptions.structuredOutput`). */
-  structuredOutput?: OpenAIClientOptions['structuredOutput'];
-}
-
-const MODEL_OPTIONS = optionKeys<AzureOpenAIResponsesModelOptions>('AzureOpenAIResponsesModelOptions', {
-  ...CONNECTION_OPTION_KEYS,
+/** The options {@link AzureOpenAIResponsesModel} hands to `@parley/openai`'s Responses model as they are. */
+const CLIENT_OPTION_KEYS = {
   fetch: true,
   maxRetries: true,
   clock: true,
   timeoutMs: true,
   structuredOutput: true,
+} as const;
+
+/** Options of {@link AzureOpenAIResponsesModel}. */
+export interface AzureOpenAIResponsesModelOptions
+  extends AzureOpenAIConnectionOptions,
+    Pick<OpenAIClientOptions, keyof typeof CLIENT_OPTION_KEYS> {}
+
+const MODEL_OPTIONS = optionKeys<AzureOpenAIResponsesModelOptions>('AzureOpenAIResponsesModelOptions', {
+  ...CONNECTION_OPTION_KEYS,
+  ...CLIENT_OPTION_KEYS,
 });
 
 /**
@@ -63,6 +58,7 @@ export class AzureOpenAIResponsesModel implements Model {
     MODEL_OPTIONS.check(options);
     const connection = resolveAzureConnection(options, 'AzureOpenAIResponsesModel');
     const { credential } = connection;
+    const { fetch, maxRetries, clock, timeoutMs, structuredOutput } = options;
     this.deployment = connection.deployment;
     this.#inner = new OpenAIResponsesModel({
       model: connection.deployment,
@@ -71,11 +67,11 @@ export class AzureOpenAIResponsesModel implements Model {
         ? { apiKey: credential.key, authHeader: 'api-key' as const }
         : { apiKeyProvider: () => fetchToken(credential.tokenProvider) }),
       headers: connection.headers,
-      ...(options.fetch !== undefined && { fetch: options.fetch }),
-      ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
-      ...(options.clock !== undefined && { clock: options.clock }),
-      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
-      ...(options.structuredOutput !== undefined && { structuredOutput: options.structuredOutput }),
+      fetch,
+      maxRetries,
+      clock,
+      timeoutMs,
+      structuredOutput,
     });
     this.capabilities = this.#inner.capabilities;
   }

@@ -1,5 +1,6 @@
 import { AzureOpenAIRealtimeModel, type AzureOpenAIRealtimeModelOptions } from '@parley/azure';
 import type { RealtimeHarness } from '@parley/conformance';
+import { ManualClock } from '@parley/mock';
 import { createSimulatorHarness } from '@parley/simulator';
 
 export const AZURE_KEY = 'azure-test-key';
@@ -15,6 +16,7 @@ export function createAzureHarness(
   options: Partial<AzureOpenAIRealtimeModelOptions> = {},
 ): Promise<RealtimeHarness> {
   return createSimulatorHarness({
+    sessionClock: new ManualClock(),
     simulator: { auth: { kind: 'azure', apiKeys: [AZURE_KEY] } },
     createModel: (simulator, transport) =>
       new AzureOpenAIRealtimeModel({

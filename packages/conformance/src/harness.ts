@@ -1,29 +1,14 @@
-import type { RealtimeCommand, RealtimeItem, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
+import type {
+  Clock,
+  RealtimeCommand,
+  RealtimeItem,
+  RealtimeModel,
+  RealtimeSessionConfig,
+} from '@parley/core';
+import type { ScriptedOutput } from '@parley/core/internal';
 
-/** One output item of a scripted response. */
-export type HarnessOutput =
-  /**
-   * An assistant message. In audio mode the model speaks it: `audioMs` milliseconds of PCM16 audio
-   * (any number of chunks; the adapter's default length when omitted) with `text` as its transcript.
-   * In text mode `text` arrives as text deltas.
-   *
-   * `transcriptDeltas: false` (audio mode): no transcript deltas arrive for it, as with output
-   * transcription off or a transcript lagging behind the audio; only its audio arrives (the final
-   * transcript may still come with the message's end).
-   */
-  | {
-      type: 'message';
-      text: string;
-      audioMs?: number;
-      transcriptDeltas?: boolean;
-      /**
-       * Audio mode only: hold the response in the middle of this message, once at least this many
-       * milliseconds of its audio were sent, until {@link RealtimeHarness.finishResponse} (or a cancel).
-       */
-      holdAfterMs?: number;
-    }
-  /** A function call. `callId` defaults to one the adapter's backend assigns. */
-  | { type: 'function_call'; name: string; arguments?: Record<string, unknown>; callId?: string };
+/** One output item of a scripted response (a message, or a function call). */
+export type HarnessOutput = ScriptedOutput;
 
 /**
  * What the model does in one response. Only a model declaring `compoundResponses` is scripted a compound one (see
@@ -54,6 +39,12 @@ export function isCompoundResponse(response: HarnessResponse): boolean {
   );
 }
 
+/** A {@link Clock} that moves only when told to: `ManualClock` from `@parley/mock` is one. */
+export interface SteppedClock extends Clock {
+  /** Moves time forward by `ms`, firing the timers due meanwhile, and resolves once their effects settled. */
+  advance(ms: number): Promise<void>;
+}
+
 /** Which commands {@link RealtimeHarness.waitForCommand} waits for: a type, or a predicate. */
 export type CommandMatch = RealtimeCommand['type'] | ((command: RealtimeCommand) => boolean);
 
@@ -80,6 +71,15 @@ export type CommandMatch = RealtimeCommand['type'] | ((command: RealtimeCommand)
 export interface RealtimeHarness {
   /** The adapter under test, wired to this harness's backend. */
   readonly model: RealtimeModel;
+
+  /**
+   * A clock the scenarios that test the session's own timeouts (a response that never ends) give the session
+   * (`RealtimeSessionOptions.clock`) and move themselves, so that a loaded machine can fire no timeout early or late.
+   * Give a fresh one per harness that nothing else reads (not your backend's pacing clock): `new ManualClock()` from
+   * `@parley/mock`. Optional: without it those scenarios run on the system clock with short real bounds, which a
+   * heavily loaded machine can miss.
+   */
+  readonly sessionClock?: SteppedClock | undefined;
 
   /** Queues what the model does for the next responses, in order. */
   respondWith(...responses: HarnessResponse[]): Promise<void>;

@@ -7,6 +7,7 @@ export {
   isCompoundResponse,
   type RealtimeHarness,
   type RealtimeHarnessFactory,
+  type SteppedClock,
 } from './harness.js';
 export {
   type CapabilityStatus,

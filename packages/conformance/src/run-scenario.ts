@@ -1,6 +1,7 @@
 import type { RealtimeCapability, RealtimeModel } from '@parley/core';
 import type { RealtimeHarness, RealtimeHarnessFactory } from './harness.js';
 import { type ConformanceScenario, missingCapabilities, ScenarioSkippedError } from './scenario.js';
+import { scenarioWithin } from './within.js';
 
 /** How one scenario ended. */
 export type ScenarioStatus = 'pass' | 'skip' | 'fail';
@@ -111,22 +112,13 @@ async function runOn(
       missing,
     };
   }
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`the scenario did not finish within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-  });
   try {
-    await Promise.race([scenario.run(harness), timeout]);
+    await scenarioWithin(scenario.run(harness), timeoutMs);
     return { status: 'pass' };
   } catch (error) {
     if (error instanceof ScenarioSkippedError) {
       return { status: 'skip', reason: error.message, ...(error.missing && { missing: error.missing }) };
     }
     return { status: 'fail', reason: messageOf(error), error };
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -14,6 +14,7 @@ import { brand } from '@parley/core/internal';
 import type { RealtimeHarness } from './harness.js';
 import { ScenarioSkippedError } from './scenario.js';
 import { SESSION_EVENT_TYPES } from './session-event-types.js';
+import { within } from './within.js';
 
 /** How long a scenario waits for something that should happen promptly. */
 export const WAIT_MS = 3000;
@@ -127,20 +128,26 @@ export class EventRecorder<TContext = unknown> {
     count = 1,
     timeoutMs = WAIT_MS,
   ): Promise<RealtimeSessionEventOf<T, TContext>> {
+    return this.waitUntil(() => this.of(type).filter(where)[count - 1], `${count} × ${type}`, timeoutMs);
+  }
+
+  /**
+   * Resolves with what `found` returns once it returns something (checked now and after every event); rejects after
+   * `timeoutMs` (default {@link WAIT_MS}) with `what` and the events seen.
+   */
+  waitUntil<R>(found: () => R | undefined, what: string, timeoutMs = WAIT_MS): Promise<R> {
     return new Promise((resolve, reject) => {
       const check = () => {
-        const matching = this.of(type).filter(where);
-        if (matching.length < count) return false;
+        const result = found();
+        if (result === undefined) return false;
         this.#waiters.delete(check);
         clearTimeout(timer);
-        resolve(matching[count - 1]!);
+        resolve(result);
         return true;
       };
       const timer = setTimeout(() => {
         this.#waiters.delete(check);
-        reject(
-          new ScenarioTimeoutError(`${count} × ${type}`, this.events.map((e) => e.type).join(', ') || 'none'),
-        );
+        reject(new ScenarioTimeoutError(what, this.events.map((e) => e.type).join(', ') || 'none'));
       }, timeoutMs);
       if (!check()) this.#waiters.add(check);
     });
@@ -195,16 +202,8 @@ export function commandsOf<T extends RealtimeCommand['type']>(
  * Settles like `promise`, or rejects with a {@link ScenarioTimeoutError} after {@link WAIT_MS}: for something a
  * scenario must see end (a `close()`, a `for await` loop, a request that must time out).
  */
-export async function settlesWithin<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new ScenarioTimeoutError(what, 'it had not settled')), WAIT_MS);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function settlesWithin<T>(promise: Promise<T>, what: string): Promise<T> {
+  return within(promise, WAIT_MS, () => new ScenarioTimeoutError(what, 'it had not settled'));
 }
 
 /** A promise with its `resolve` and `reject` exposed, to hold a tool (or anything) until the test releases it. */

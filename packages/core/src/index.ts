@@ -208,76 +208,9 @@ export type { GenerateResponseOptions } from './realtime/session/responses/respo
 export type { ResponseHandle, ResponseResult } from './realtime/session/responses/response-handle.js';
 export { RealtimeSession, type SessionAudioFormats } from './realtime/session/session.js';
 export type { PendingApproval } from './realtime/session/tools/approvals.js';
-export type { RealtimeAppendContextCommandV1 } from './realtime/spec/v1/realtime-append-context-command-v1.js';
-export type { RealtimeAudioFormatV1 } from './realtime/spec/v1/realtime-audio-format-v1.js';
-export type { RealtimeAudioStreamFormatV1 } from './realtime/spec/v1/realtime-audio-stream-format-v1.js';
-export {
-  REALTIME_CAPABILITY_DEFAULTS_V1,
-  type RealtimeCapabilitiesV1,
-  type RealtimeCapabilityV1,
-} from './realtime/spec/v1/realtime-capabilities-v1.js';
-export type { RealtimeCommandV1 } from './realtime/spec/v1/realtime-command-v1.js';
-export type { RealtimeConnectOptionsV1 } from './realtime/spec/v1/realtime-connect-options-v1.js';
-export type { RealtimeConnectionV1 } from './realtime/spec/v1/realtime-connection-v1.js';
-export type { RealtimeContentPartV1 } from './realtime/spec/v1/realtime-content-part-v1.js';
-export type { RealtimeContextAppendKindV1 } from './realtime/spec/v1/realtime-context-append-kind-v1.js';
-export type { RealtimeContextAppendedEventV1 } from './realtime/spec/v1/realtime-context-appended-event-v1.js';
-export type { RealtimeCreateResponseCommandV1 } from './realtime/spec/v1/realtime-create-response-command-v1.js';
-export type { RealtimeDelegationRequestedEventV1 } from './realtime/spec/v1/realtime-delegation-requested-event-v1.js';
-export type { RealtimeEventV1 } from './realtime/spec/v1/realtime-event-v1.js';
-export type { RealtimeFunctionCallCancelledEventV1 } from './realtime/spec/v1/realtime-function-call-cancelled-event-v1.js';
-export type { RealtimeItemInputV1 } from './realtime/spec/v1/realtime-item-input-v1.js';
-export type { RealtimeItemV1 } from './realtime/spec/v1/realtime-item-v1.js';
-export type { RealtimeJsonSchemaV1 } from './realtime/spec/v1/realtime-json-schema-v1.js';
-export {
-  REALTIME_SPECIFICATION_VERSION_V1,
-  type RealtimeModelV1,
-} from './realtime/spec/v1/realtime-model-v1.js';
-export type { RealtimeOutputSilenceEventV1 } from './realtime/spec/v1/realtime-output-silence-event-v1.js';
-export type { RealtimeResponseEndReasonV1 } from './realtime/spec/v1/realtime-response-end-reason-v1.js';
-export type { RealtimeResponseStatusV1 } from './realtime/spec/v1/realtime-response-status-v1.js';
-export type { RealtimeResumeTokenEventV1 } from './realtime/spec/v1/realtime-resume-token-event-v1.js';
-export type { RealtimeSessionConfigV1 } from './realtime/spec/v1/realtime-session-config-v1.js';
-export type { RealtimeSessionExpiredEventV1 } from './realtime/spec/v1/realtime-session-expired-event-v1.js';
-export type { RealtimeSessionExpiringEventV1 } from './realtime/spec/v1/realtime-session-expiring-event-v1.js';
-export type { RealtimeToolChoiceV1 } from './realtime/spec/v1/realtime-tool-choice-v1.js';
-export type { RealtimeToolDefinitionV1 } from './realtime/spec/v1/realtime-tool-definition-v1.js';
-export type { RealtimeTurnDetectionV1 } from './realtime/spec/v1/realtime-turn-detection-v1.js';
-export type { RealtimeUsageUpdatedEventV1 } from './realtime/spec/v1/realtime-usage-updated-event-v1.js';
-export type { RealtimeUsageV1 } from './realtime/spec/v1/realtime-usage-v1.js';
-export type {
-  RealtimeCapabilitiesV2,
-  RealtimeCapabilityV2,
-} from './realtime/spec/v2/realtime-capabilities-v2.js';
-export type { RealtimeCommandV2 } from './realtime/spec/v2/realtime-command-v2.js';
-export type { RealtimeConnectOptionsV2 } from './realtime/spec/v2/realtime-connect-options-v2.js';
-export type { RealtimeConnectionV2 } from './realtime/spec/v2/realtime-connection-v2.js';
-export type { RealtimeCreateResponseCommandV2 } from './realtime/spec/v2/realtime-create-response-command-v2.js';
-export type {
-  RealtimeDtmfDigitV2,
-  RealtimeDtmfReceivedEventV2,
-  RealtimeSendDtmfCommandV2,
-} from './realtime/spec/v2/realtime-dtmf-v2.js';
-export type { RealtimeErrorEventV2 } from './realtime/spec/v2/realtime-error-event-v2.js';
-export type { RealtimeEventV2 } from './realtime/spec/v2/realtime-event-v2.js';
-export type {
-  RealtimeHostedMcpActionV2,
-  RealtimeHostedMcpToolV2,
-  RealtimeHostedToolApprovalRequestedEventV2,
-  RealtimeHostedToolCallEventV2,
-  RealtimeHostedToolKindV2,
-  RealtimeHostedToolV2,
-  RealtimeSendHostedToolApprovalCommandV2,
-} from './realtime/spec/v2/realtime-hosted-tools-v2.js';
-export {
-  REALTIME_SPECIFICATION_VERSION_V2,
-  type RealtimeModelV2,
-} from './realtime/spec/v2/realtime-model-v2.js';
-export type { RealtimeResponseDoneEventV2 } from './realtime/spec/v2/realtime-response-done-event-v2.js';
-export type { RealtimeResponseEndReasonV2 } from './realtime/spec/v2/realtime-response-end-reason-v2.js';
-export type { RealtimeResponseStartedEventV2 } from './realtime/spec/v2/realtime-response-started-event-v2.js';
-export type { RealtimeSessionConfigV2 } from './realtime/spec/v2/realtime-session-config-v2.js';
-export type { RealtimeTruncateItemCommandV2 } from './realtime/spec/v2/realtime-truncate-item-command-v2.js';
+// The versioned specification's names, as its own indexes list them.
+export * from './realtime/spec/v1/index.js';
+export * from './realtime/spec/v2/index.js';
 export {
   GuardrailExecutionError,
   InputGuardrailTripwireTriggered,

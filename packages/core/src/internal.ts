@@ -17,6 +17,7 @@ export type { NestedRunPort } from './nested-run.js';
 export { type OptionKeyList, type OptionKeys, optionKeys } from './option-keys.js';
 export { sameStreamFormat, streamFormatOf } from './realtime/audio-formats/audio-stream-format.js';
 export { ForwardingConnection } from './realtime/forwarding-connection.js';
+export type { ScriptedOutput } from './realtime/scripted-output.js';
 export {
   type FollowUpReason,
   type PendingResponseRequest,

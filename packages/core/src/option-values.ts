@@ -15,7 +15,10 @@ export interface OptionRule {
  * connects or runs.
  */
 export function checkOptionValues(where: string, options: object, rules: Record<string, OptionRule>): void {
-  for (const [key, rule] of Object.entries(rules)) {
+  // The options given are few and the rules many: walk the options (this runs for every Agent and run).
+  for (const key in options) {
+    if (!Object.hasOwn(rules, key)) continue;
+    const rule = rules[key] as OptionRule;
     const value = (options as Record<string, unknown>)[key];
     if (value === undefined) continue;
     if (!rule.accepts(value)) throw invalidValue(where, key, rule.takes, value);

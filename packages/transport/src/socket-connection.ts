@@ -57,8 +57,12 @@ export interface SocketCodec {
    * the bytes and calls `frame`. Called unbound (an arrow property, or a bound function).
    */
   readonly frameBytes?: ((bytes: NodeTextFrame, sink: EventSink) => void) | undefined;
-  /** The connection stopped (lost, or its socket closed): end what is half-done (a segment, a turn). */
-  stopped?(): void;
+  /**
+   * The connection stopped (lost, or its socket closed): end what is half-done (a segment, a turn). `peerClose` is the
+   * close the peer made while the connection was open (no close under way from either side), with its code: a codec
+   * whose protocol documents a close code as a failure reports it here (before `connection_status: disconnected`).
+   */
+  stopped?(peerClose?: { code: number; reason: string }): void;
   /** The error `connect()` rejects with when the socket closed or failed before the session was ready. */
   connectFailed(failure: ConnectFailure): Error;
   /** The error `connect()` rejects with when the session was not ready within `timeoutMs`. */
@@ -437,7 +441,9 @@ export class SocketConnection {
       return;
     }
     if (previous !== 'open' && previous !== 'closing') return;
-    this.#codec.stopped?.();
+    this.#codec.stopped?.(
+      previous === 'open' ? { code: event.code, reason: this.#settings.redact(event.reason) } : undefined,
+    );
     if (previous === 'closing' && this.#closedByOwner) return;
     this.emit({
       type: 'connection_status',

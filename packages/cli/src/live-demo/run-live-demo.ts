@@ -140,7 +140,7 @@ export async function runLiveDemo(output: Output, options: LiveDemoOptions = {})
       await ask(LIVE_QUESTIONS.balance);
       await ask(LIVE_QUESTIONS.blockCard, true);
       mic.stop();
-      const heardAudio = concat(track);
+      const heardAudio = Buffer.concat(track);
       if (options.wavPath !== undefined)
         await writeFile(options.wavPath, encodeWav(heardAudio, PCM16_SAMPLE_RATE));
       printer.summary(
@@ -164,14 +164,4 @@ function isCompleted(
   role: 'user' | 'assistant',
 ): item is RealtimeMessageHistoryItem {
   return item.type === 'message' && item.role === role && item.status === 'completed';
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }

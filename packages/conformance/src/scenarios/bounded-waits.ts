@@ -11,6 +11,7 @@ import {
 } from '@parley/core';
 import { expect } from 'vitest';
 import { z } from 'zod';
+import type { SteppedClock } from '../harness.js';
 import type { ConformanceScenario } from '../scenario.js';
 import { deferred, EventRecorder, settlesWithin, withSession } from '../support.js';
 
@@ -94,18 +95,44 @@ export const iterationEndScenario: ConformanceScenario = {
   },
 };
 
-/** Short bounds (real time) so the scenario stays quick; far above what any adapter needs between two events. */
+/** Short bounds so that, on the system clock (a harness without `sessionClock`), the scenario stays quick. */
 const REPLY_TIMEOUT_MS = 1_000;
 const STALE_RESPONSE_MS = 1_500;
+/** How far the scenario moves a harness's `sessionClock` at a time. */
+const CLOCK_STEP_MS = 50;
+
+/**
+ * Moves `clock` in small steps until `responseId` ended, short of the response timeout of the request queued behind it
+ * (the stale response must be dropped before that request times out); fails if it did not end by then.
+ */
+async function advanceUntilEnded(
+  clock: SteppedClock,
+  events: EventRecorder,
+  responseId: string,
+): Promise<void> {
+  const ended = () => events.of('response_done').some((e) => e.responseId === responseId);
+  for (let advanced = 0; !ended() && advanced + CLOCK_STEP_MS < REPLY_TIMEOUT_MS; advanced += CLOCK_STEP_MS) {
+    await clock.advance(CLOCK_STEP_MS);
+  }
+  if (!ended()) {
+    throw new Error(
+      `The response that never ends was not dropped within ${REPLY_TIMEOUT_MS} ms (responseTimeoutMs) of session ` +
+        'time, so the request queued behind it would time out.',
+    );
+  }
+}
 
 /**
  * A response that never ends cannot block the session: the silent response is cancelled by its id and dropped
  * before the response timeout of a request queued behind it runs out, and that request goes out and is answered.
+ * On the harness's `sessionClock` time moves only when the scenario moves it: once the held message arrived, until the
+ * drop; then not at all, so the queued request cannot time out however slowly the machine answers it.
  */
 export const staleResponseScenario: ConformanceScenario = {
   name: 'a response that never ends: it is dropped, and a request queued behind it goes out and is answered',
   requires: ['responseRequests'],
   async run(harness) {
+    const clock = harness.sessionClock;
     await withSession(
       harness,
       new Agent({ name: 'Patient' }),
@@ -118,6 +145,13 @@ export const staleResponseScenario: ConformanceScenario = {
         session.sendMessage('Are you there?');
         const { responseId } = await events.waitFor('response_started');
         const queued = session.generateResponse();
+        if (clock) {
+          await events.waitUntil(
+            () => events.spokenText(responseId) === 'Hold on.' || undefined,
+            'the held response to deliver its message',
+          );
+          await advanceUntilEnded(clock, events, responseId);
+        }
         const outcome = await settlesWithin(
           queued.then(
             (id) => id,
@@ -138,7 +172,11 @@ export const staleResponseScenario: ConformanceScenario = {
         expect(events.of('response_done').filter((e) => e.responseId === responseId)).toHaveLength(1);
         expect(events.of('error').filter((e) => e.error instanceof ResponseTimeoutError)).toEqual([]);
       },
-      { responseTimeoutMs: REPLY_TIMEOUT_MS, staleResponseMs: STALE_RESPONSE_MS },
+      {
+        responseTimeoutMs: REPLY_TIMEOUT_MS,
+        staleResponseMs: STALE_RESPONSE_MS,
+        ...(clock === undefined ? {} : { clock }),
+      },
     );
   },
 };

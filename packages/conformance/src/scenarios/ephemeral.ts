@@ -1,6 +1,13 @@
-import { Agent, EphemeralResponseInFlightError, type RealtimeSessionEvent, tool } from '@parley/core';
+import {
+  Agent,
+  EphemeralResponseInFlightError,
+  type RealtimeSession,
+  type RealtimeSessionEvent,
+  tool,
+} from '@parley/core';
 import { expect } from 'vitest';
 import { z } from 'zod';
+import type { HarnessResponse, RealtimeHarness } from '../harness.js';
 import { type ConformanceScenario, ScenarioSkippedError } from '../scenario.js';
 import { commandsOf, type EventRecorder, withSession } from '../support.js';
 
@@ -16,6 +23,23 @@ function agentWithTool(): Agent {
     execute: ({ id }) => `order ${id}`,
   });
   return new Agent({ name: 'Concierge', instructions: 'Help with orders.', tools: [lookup] });
+}
+
+/** A scripted response that says `text`. */
+function says(text: string): HarnessResponse {
+  return { output: [{ type: 'message', text }] };
+}
+
+/** Connects and has one ordinary exchange, so that the history and the provider's conversation are not empty. */
+async function greet(
+  harness: RealtimeHarness,
+  session: RealtimeSession,
+  events: EventRecorder,
+): Promise<void> {
+  await session.connect();
+  await harness.respondWith(says('Hello! How can I help?'));
+  session.sendMessage('Hi there.');
+  await events.waitFor('response_done');
 }
 
 /** Events other than the playback of `responseId` that mention `text`. */
@@ -36,15 +60,12 @@ export const ephemeralIsolationScenario: ConformanceScenario = {
   requires: ['ephemeralResponse', 'responseRequests'],
   async run(harness) {
     await withSession(harness, agentWithTool(), async (session, events) => {
-      await session.connect();
-      await harness.respondWith({ output: [{ type: 'message', text: 'Hello! How can I help?' }] });
-      session.sendMessage('Hi there.');
-      await events.waitFor('response_done');
+      await greet(harness, session, events);
       const historyBefore = session.history;
       const conversationBefore = await harness.conversation();
       const eventsBefore = events.events.length;
 
-      await harness.respondWith({ output: [{ type: 'message', text: CODE_SPEECH }] });
+      await harness.respondWith(says(CODE_SPEECH));
       const response = session.generateResponse({ instructions: CODE_INSTRUCTIONS, addToHistory: false });
       const responseId = await response;
       expect(await response.done).toEqual({ responseId, status: 'completed' });
@@ -80,9 +101,9 @@ export const concurrentEphemeralScenario: ConformanceScenario = {
     await withSession(harness, agentWithTool(), async (session, events) => {
       await session.connect();
       await harness.respondWith(
-        { output: [{ type: 'message', text: CODE_SPEECH }], hold: true },
-        { output: [{ type: 'message', text: 'An ordinary answer.' }] },
-        { output: [{ type: 'message', text: 'A later ephemeral response.' }] },
+        { ...says(CODE_SPEECH), hold: true },
+        says('An ordinary answer.'),
+        says('A later ephemeral response.'),
       );
       const first = session.generateResponse({ instructions: CODE_INSTRUCTIONS, addToHistory: false });
       const firstId = await first;
@@ -124,10 +145,7 @@ export const ephemeralCancelScenario: ConformanceScenario = {
   async run(harness) {
     await withSession(harness, agentWithTool(), async (session, events) => {
       await session.connect();
-      await harness.respondWith(
-        { output: [{ type: 'message', text: CODE_SPEECH }], hold: true },
-        { output: [{ type: 'message', text: 'Once more.' }] },
-      );
+      await harness.respondWith({ ...says(CODE_SPEECH), hold: true }, says('Once more.'));
       const response = session.generateResponse({ instructions: CODE_INSTRUCTIONS, addToHistory: false });
       const responseId = await response;
       if (harness.model.capabilities.audioOutput) {
@@ -193,14 +211,11 @@ export const ephemeralEarlyItemsScenario: ConformanceScenario = {
       );
     }
     await withSession(harness, agentWithTool(), async (session, events) => {
-      await session.connect();
-      await harness.respondWith({ output: [{ type: 'message', text: 'Hello! How can I help?' }] });
-      session.sendMessage('Hi there.');
-      await events.waitFor('response_done');
+      await greet(harness, session, events);
       const historyBefore = session.history;
       const conversationBefore = await harness.conversation();
 
-      await harness.respondAnnouncingItemsEarly?.({ output: [{ type: 'message', text: CODE_SPEECH }] });
+      await harness.respondAnnouncingItemsEarly?.(says(CODE_SPEECH));
       const ephemeral = session.generateResponse({ instructions: CODE_INSTRUCTIONS, addToHistory: false });
       const ephemeralId = await ephemeral;
       expect(await ephemeral.done).toEqual({ responseId: ephemeralId, status: 'completed' });
@@ -212,7 +227,7 @@ export const ephemeralEarlyItemsScenario: ConformanceScenario = {
       expect(await harness.conversation()).toEqual(conversationBefore);
 
       const ANSWER = 'Anything else I can do?';
-      await harness.respondAnnouncingItemsEarly?.({ output: [{ type: 'message', text: ANSWER }] });
+      await harness.respondAnnouncingItemsEarly?.(says(ANSWER));
       const ordinary = session.generateResponse();
       const ordinaryId = await ordinary;
       expect((await ordinary.done).status).toBe('completed');

@@ -1,4 +1,5 @@
 import { errorText, optionKeys } from '@parley/core/internal';
+import { scenarioWithin } from '../within.js';
 import type { TextModelHarness, TextModelHarnessFactory } from './harness.js';
 import type { TextConformanceScenario, TextModelCapability } from './scenario.js';
 import { textModelScenarios } from './scenarios.js';
@@ -80,21 +81,11 @@ export async function runTextScenario(
       reason: `needs ${missing.join(', ')}, which provider "${harness.model.provider}" does not declare`,
     };
   } else {
-    const timeoutMs = options.timeoutMs ?? 15_000;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`the scenario did not finish within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-    });
     try {
-      await Promise.race([scenario.run(harness), timeout]);
+      await scenarioWithin(scenario.run(harness), options.timeoutMs ?? 15_000);
       outcome = { status: 'pass' };
     } catch (error) {
       outcome = { status: 'fail', reason: messageOf(error), error };
-    } finally {
-      clearTimeout(timer);
     }
   }
   try {

@@ -179,7 +179,9 @@ async function resolveCalls<TContext>(
   const toRun: { call: FunctionCallItem; tool: AnyFunctionTool<TContext>; parsed?: ParsedToolArguments }[] =
     [];
   const awaitingApproval: (FunctionCallItem | HostedToolApprovalRequestItem)[] = [];
-  const hostedDecisions = await decideHostedApprovals(env, agent, turn, awaitingApproval);
+  const hostedDecisions = turn.hostedApprovals
+    ? await decideHostedApprovals(env, agent, turn, awaitingApproval)
+    : NO_DECISIONS;
   let chosenHandoff: { call: FunctionCallItem; handoff: Handoff<TContext> } | undefined;
   let firstHandoffName: string | undefined;
 
@@ -326,6 +328,8 @@ async function decideHostedApprovals<TContext>(
   }
   return decided;
 }
+
+const NO_DECISIONS: readonly HostedToolApprovalResponseItem[] = Object.freeze([]);
 
 const RUN_AGAIN: NextStep = Object.freeze({ type: 'run_again' });
 

@@ -1,6 +1,6 @@
 import { loadDriver } from '../errors.js';
 import type { SqlClient } from '../sql/sql-client.js';
-import { SqlStore } from '../sql/sql-store.js';
+import { openSqlStore, type SqlStore } from '../sql/sql-store.js';
 
 /** The part of a PGlite instance the store uses. */
 export interface PGliteDatabase {
@@ -47,9 +47,7 @@ function clientOf(db: PGliteDatabase): SqlClient {
  */
 export async function openPGliteStore(options: PGliteStoreOptions = {}): Promise<SqlStore> {
   if (options.db) {
-    const store = new SqlStore(clientOf(options.db), 'PGliteStore', async () => {});
-    await store.migrate();
-    return store;
+    return openSqlStore(clientOf(options.db), 'PGliteStore', async () => {});
   }
   const { PGlite } = await loadDriver(
     '@electric-sql/pglite',
@@ -57,12 +55,5 @@ export async function openPGliteStore(options: PGliteStoreOptions = {}): Promise
     'PGliteStore',
   );
   const db = (await PGlite.create(options.dataDir ?? DEFAULT_PGLITE_DIR)) as unknown as PGliteDatabase;
-  const store = new SqlStore(clientOf(db), 'PGliteStore', () => db.close());
-  try {
-    await store.migrate();
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  return store;
+  return openSqlStore(clientOf(db), 'PGliteStore', () => db.close());
 }

@@ -1,6 +1,6 @@
 import { loadDriver } from '../errors.js';
 import type { SqlClient } from '../sql/sql-client.js';
-import { SqlStore } from '../sql/sql-store.js';
+import { openSqlStore, type SqlStore } from '../sql/sql-store.js';
 
 /** One connection checked out of a {@link PostgresPool}. */
 export interface PostgresPoolClient {
@@ -72,20 +72,11 @@ function clientOf(pool: PostgresPool): SqlClient {
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<SqlStore> {
   if (options.pool) {
-    const store = new SqlStore(clientOf(options.pool as PostgresPool), 'PostgresStore', async () => {});
-    await store.migrate();
-    return store;
+    return openSqlStore(clientOf(options.pool as PostgresPool), 'PostgresStore', async () => {});
   }
   const pg = await loadDriver('pg', () => import('pg'), 'PostgresStore');
   const pool = new (pg.default?.Pool ?? pg.Pool)(options);
   // An idle client's error (a restarted server) is reported on the next query; it must not crash the process.
   pool.on('error', () => {});
-  const store = new SqlStore(clientOf(pool), 'PostgresStore', () => pool.end());
-  try {
-    await store.migrate();
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  return store;
+  return openSqlStore(clientOf(pool), 'PostgresStore', () => pool.end());
 }

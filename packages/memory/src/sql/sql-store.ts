@@ -140,3 +140,22 @@ export class SqlStore implements MemoryStore {
     await this.migrate();
   }
 }
+
+/**
+ * A store on `client` with its schema created or migrated; a failed migration closes the store (`release` frees what
+ * the opener made for it) before it is thrown. `name` is the store's class, for errors.
+ */
+export async function openSqlStore(
+  client: SqlClient,
+  name: string,
+  release: () => Promise<void>,
+): Promise<SqlStore> {
+  const store = new SqlStore(client, name, release);
+  try {
+    await store.migrate();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}

@@ -105,6 +105,40 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 /**
+ * A server started by `start` in a new temporary directory (named from `prefix`): `start` hands the process it spawns
+ * to `own` and returns the URL once the server is ready. Stopping ends the process and removes the directory, once; a
+ * failure halfway does both before it is thrown.
+ */
+async function serverInTempDir(
+  prefix: string,
+  start: (dir: string, own: (child: ChildProcess) => ChildProcess) => Promise<string>,
+): Promise<TestServer> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const owned: { child?: ChildProcess } = {};
+  const release = async () => {
+    if (owned.child) await stopProcess(owned.child);
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    const url = await start(dir, (child) => {
+      owned.child = child;
+      return child;
+    });
+    let stopped: Promise<void> | undefined;
+    return {
+      url,
+      stop: () => {
+        stopped ??= release();
+        return stopped;
+      },
+    };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
+
+/**
  * Starts a PostgreSQL server (`initdb` + `postgres`, Debian's binaries) on a free loopback port in a new
  * temporary directory, with trust authentication for user `parley`. Throws {@link ServerUnavailableError}
  * when PostgreSQL is not installed.
@@ -117,15 +151,13 @@ export async function startPostgresServer(): Promise<TestServer> {
     );
   }
   const user = serverUser();
-  const dir = await mkdtemp(join(tmpdir(), 'parley-pg-'));
-  const data = join(dir, 'data');
   const owned = user ? { uid: user.uid, gid: user.gid } : {};
-  if (user) {
-    await chown(dir, user.uid, user.gid);
-    await chmod(dir, 0o700);
-  }
-  let child: ChildProcess | undefined;
-  try {
+  return serverInTempDir('parley-pg-', async (dir, own) => {
+    const data = join(dir, 'data');
+    if (user) {
+      await chown(dir, user.uid, user.gid);
+      await chmod(dir, 0o700);
+    }
     execFileSync(
       join(bin, 'initdb'),
       [
@@ -143,39 +175,29 @@ export async function startPostgresServer(): Promise<TestServer> {
       { ...owned, stdio: 'pipe', cwd: dir },
     );
     const port = await freePort();
-    child = spawn(
-      join(bin, 'postgres'),
-      [
-        '-D',
-        data,
-        '-p',
-        String(port),
-        '-k',
-        dir,
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        'fsync=off',
-        '-c',
-        'full_page_writes=off',
-      ],
-      { ...owned, stdio: ['ignore', 'pipe', 'pipe'], cwd: dir },
+    const child = own(
+      spawn(
+        join(bin, 'postgres'),
+        [
+          '-D',
+          data,
+          '-p',
+          String(port),
+          '-k',
+          dir,
+          '-c',
+          'listen_addresses=127.0.0.1',
+          '-c',
+          'fsync=off',
+          '-c',
+          'full_page_writes=off',
+        ],
+        { ...owned, stdio: ['ignore', 'pipe', 'pipe'], cwd: dir },
+      ),
     );
     await waitUntilReady(child, /ready to accept connections/, 'postgres');
-    const server = child;
-    let stopped: Promise<void> | undefined;
-    return {
-      url: `postgres://parley@127.0.0.1:${port}/postgres`,
-      stop: () => {
-        stopped ??= stopProcess(server).then(() => rm(dir, { recursive: true, force: true }));
-        return stopped;
-      },
-    };
-  } catch (error) {
-    if (child) await stopProcess(child);
-    await rm(dir, { recursive: true, force: true });
-    throw error;
-  }
+    return `postgres://parley@127.0.0.1:${port}/postgres`;
+  });
 }
 
 /** Starts `redis-server` on a free loopback port in a new temporary directory, without persistence. */
@@ -188,41 +210,29 @@ export async function startRedisServer(): Promise<TestServer> {
       'redis-server is not installed (apt-get install redis-server, or set PARLEY_REDIS_SERVER)',
     );
   }
-  const dir = await mkdtemp(join(tmpdir(), 'parley-redis-'));
-  let child: ChildProcess | undefined;
-  try {
+  return serverInTempDir('parley-redis-', async (dir, own) => {
     const port = await freePort();
-    child = spawn(
-      binary,
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--dir',
-        dir,
-        '--daemonize',
-        'no',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir },
+    const child = own(
+      spawn(
+        binary,
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          dir,
+          '--daemonize',
+          'no',
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir },
+      ),
     );
     await waitUntilReady(child, /Ready to accept connections/, 'redis-server');
-    const server = child;
-    let stopped: Promise<void> | undefined;
-    return {
-      url: `redis://127.0.0.1:${port}`,
-      stop: () => {
-        stopped ??= stopProcess(server).then(() => rm(dir, { recursive: true, force: true }));
-        return stopped;
-      },
-    };
-  } catch (error) {
-    if (child) await stopProcess(child);
-    await rm(dir, { recursive: true, force: true });
-    throw error;
-  }
+    return `redis://127.0.0.1:${port}`;
+  });
 }

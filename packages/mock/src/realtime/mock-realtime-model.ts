@@ -14,7 +14,7 @@ import {
   type RealtimeModel,
   UserError,
 } from '@parley/core';
-import { brand, optionKeys } from '@parley/core/internal';
+import { brand, type OptionKeyList, optionKeys } from '@parley/core/internal';
 import { MockScriptError } from '../text/errors.js';
 import { checkConfig } from './check-config.js';
 import { CommandLog } from './command-log.js';
@@ -62,38 +62,8 @@ export interface MockRealtimeModelOptions {
   audioFormats?: { input: RealtimeAudioStreamFormat; output: RealtimeAudioStreamFormat };
 }
 
-/** Every capability on. */
-export const ALL_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.freeze({
-  ephemeralResponse: true,
-  messageTruncation: true,
-  mutableChatContext: true,
-  turnDetection: true,
-  userTranscription: true,
-  audioOutput: true,
-  mutableInstructions: true,
-  mutableTools: true,
-  autoToolResponseGeneration: true,
-  responseRequests: true,
-  contentAcknowledgements: true,
-  sessionResumption: true,
-  contentDuringResponse: true,
-  commitStartsResponse: true,
-  responseInstructions: true,
-  recoverableErrors: true,
-  compoundResponses: true,
-  toolCallCancellation: true,
-});
-
-const MODEL_OPTIONS = optionKeys<MockRealtimeModelOptions>('MockRealtimeModelOptions', {
-  capabilities: true,
-  clock: true,
-  provider: true,
-  sessionLifetimeMs: true,
-  audioFormats: true,
-  unscriptedResponses: true,
-  strict: true,
-});
-const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptions', {
+/** Every capability of the specification, once: the key list `capabilities` overrides are checked against. */
+const CAPABILITY_LIST: OptionKeyList<RealtimeCapabilities> = {
   ephemeralResponse: true,
   messageTruncation: true,
   mutableChatContext: true,
@@ -117,7 +87,33 @@ const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptio
   compoundResponses: true,
   toolCallCancellation: true,
   hostedTools: true,
+};
+const CAPABILITY_KEYS = optionKeys<RealtimeCapabilities>('MockRealtimeModelOptions', CAPABILITY_LIST);
+const MODEL_OPTIONS = optionKeys<MockRealtimeModelOptions>('MockRealtimeModelOptions', {
+  capabilities: true,
+  clock: true,
+  provider: true,
+  sessionLifetimeMs: true,
+  audioFormats: true,
+  unscriptedResponses: true,
+  strict: true,
 });
+
+const {
+  delegation: _delegation,
+  contextAppends: _contextAppends,
+  continuousAudio: _continuousAudio,
+  servicePlayback: _servicePlayback,
+  hostedTools: _hostedTools,
+  ...allOn
+} = CAPABILITY_LIST;
+
+/**
+ * Every capability on, except those of another kind of provider (`delegation`, `contextAppends` and
+ * `continuousAudio`: a GPT-Live-style model; `servicePlayback`: a service that plays the audio itself) and
+ * `hostedTools` (a list of tool kinds, not a switch).
+ */
+export const ALL_REALTIME_CAPABILITIES: Readonly<RealtimeCapabilities> = Object.freeze(allOn);
 
 /**
  * The mock's default capabilities: every one on except `autoToolResponseGeneration`, `sessionResumption`,

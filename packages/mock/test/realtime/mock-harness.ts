@@ -1,6 +1,11 @@
 import type { HarnessResponse, RealtimeHarness } from '@parley/conformance';
 import type { RealtimeCapabilities, RealtimeCommand } from '@parley/core';
-import { ALL_REALTIME_CAPABILITIES, MockRealtimeModel, type MockResponseScript } from '@parley/mock';
+import {
+  ALL_REALTIME_CAPABILITIES,
+  ManualClock,
+  MockRealtimeModel,
+  type MockResponseScript,
+} from '@parley/mock';
 
 /** `announceEarly`: every output item is announced (`item_added`) before the response's output links it. */
 function toScript(response: HarnessResponse, announceEarly = false): MockResponseScript {
@@ -48,6 +53,7 @@ export function createMockHarness(capabilities: Partial<RealtimeCapabilities> = 
   const model = new MockRealtimeModel({ capabilities: { ...ALL_REALTIME_CAPABILITIES, ...capabilities } });
   return {
     model,
+    sessionClock: new ManualClock(),
     respondWith: async (...responses) => {
       model.respondWith(...responses.map((response) => toScript(response)));
     },

@@ -6,7 +6,6 @@ import {
   type ModelResponse,
   type ModelStreamEvent,
 } from '@parley/core';
-import { abortable } from '../responses/abort.js';
 import { streamCall } from '../responses/event-stream-call.js';
 import { type ResolvedClientOptions, resolveClientOptions, validateModelName } from '../responses/options.js';
 import { ResponsesTransport } from '../responses/transport.js';
@@ -52,25 +51,10 @@ export class OpenAIChatCompletionsModel implements Model {
   /** One `POST /chat/completions`, retried on 429 / 5xx / network errors. */
   async getResponse(request: ModelRequest, options: { signal?: AbortSignal } = {}): Promise<ModelResponse> {
     const body = toChatBody(request, this.model, this.#options.structuredOutput);
-    const result = await this.#transport.post(
-      { ...body, stream: false },
-      {
-        signal: options.signal,
-        stream: false,
-        read: async (response, signal, requestId) => {
-          const text = await abortable(response.text(), signal);
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            throw invalidChatResponse('the body is not JSON', requestId);
-          }
-          return fromChatCompletion(json, requestId);
-        },
-      },
-    );
-    result.dispose();
-    return result.value;
+    return this.#transport.postForJSON(body, options.signal, (json, requestId) => {
+      if (json === undefined) throw invalidChatResponse('the body is not JSON', requestId);
+      return fromChatCompletion(json, requestId);
+    });
   }
 
   /**

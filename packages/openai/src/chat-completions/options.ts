@@ -1,6 +1,7 @@
 import { type ModelCapabilities, UserError } from '@parley/core';
 import { optionKeys } from '@parley/core/internal';
 import { CLIENT_OPTION_KEYS, type OpenAIClientOptions } from '../responses/options.js';
+import { TEXT_CAPABILITIES } from '../responses/text-capabilities.js';
 
 /** Options of {@link OpenAIChatCompletionsModel}. */
 export interface OpenAIChatCompletionsModelOptions extends OpenAIClientOptions {
@@ -21,12 +22,7 @@ export const CHAT_MODEL_OPTIONS = optionKeys<OpenAIChatCompletionsModelOptions>(
 );
 const CAPABILITY_KEYS = optionKeys<Omit<ModelCapabilities, 'hostedTools'>>(
   'OpenAIChatCompletionsModelOptions',
-  {
-    streaming: true,
-    tools: true,
-    structuredOutput: true,
-    parallelToolCalls: true,
-  },
+  TEXT_CAPABILITIES,
 );
 
 /** The declared capabilities: all `true`, then the overrides (checked: known keys, booleans). */
@@ -41,11 +37,5 @@ export function resolveChatCapabilities(overrides: unknown): ModelCapabilities {
   for (const [name, value] of Object.entries(overrides as object)) {
     if (typeof value !== 'boolean') fail(`capabilities.${name} must be true or false.`);
   }
-  return Object.freeze({
-    streaming: true,
-    tools: true,
-    structuredOutput: true,
-    parallelToolCalls: true,
-    ...(overrides as Partial<ModelCapabilities>),
-  });
+  return Object.freeze({ ...TEXT_CAPABILITIES, ...(overrides as Partial<ModelCapabilities>) });
 }

@@ -14,6 +14,7 @@ import type { LiveAudioFormat, LiveSessionConfig } from '../shared/live-wire-ses
 import { redactSecrets } from '../shared/redact.js';
 import { BackendRelay } from './backend-relay.js';
 import { OpenAILiveError } from './errors.js';
+import { fatalLiveClose, isFatalLiveError } from './fatal-failures.js';
 import { InputTurns } from './input-turns.js';
 import { LiveCommands, toLiveTools } from './live-client-events.js';
 import { LiveServerEvents } from './live-server-events.js';
@@ -110,6 +111,8 @@ function connectError(failure: ConnectFailure): OpenAILiveError {
  */
 export class OpenAILiveConnection implements RealtimeConnection {
   readonly #link: SocketConnection;
+  /** A fatal `error` was reported: the close that ends the connection adds none. */
+  #fatalReported = false;
   readonly #options: ResolvedLiveOptions;
   readonly #segmenter: OutputSegmenter;
   readonly #turns: InputTurns;
@@ -217,10 +220,12 @@ export class OpenAILiveConnection implements RealtimeConnection {
           } else this.#started({ id: options.sessionId });
         },
         frame: (text) => this.#reader.frame(text),
-        stopped: () => {
+        stopped: (peerClose) => {
           this.#stopSilence();
           this.#segmenter.end();
           this.#turns.cut();
+          const fatal = peerClose === undefined ? undefined : fatalLiveClose(peerClose);
+          if (fatal && !this.#fatalReported) this.#link.emit({ type: 'error', ...fatal, fatal: true });
         },
         connectFailed: connectError,
         connectTimedOut: (ms) =>
@@ -411,12 +416,16 @@ export class OpenAILiveConnection implements RealtimeConnection {
     }
     const commandType = id === undefined ? undefined : this.#commands.settle(id);
     const isRequest = commandType === 'createResponse' || commandType === 'appendContext';
+    const fatal = isFatalLiveError(code);
+    // The service's close that follows is the same failure: it is not reported again.
+    if (fatal) this.#fatalReported = true;
     this.#link.emit({
       type: 'error',
       code,
       message,
       ...(commandType !== undefined && { commandType }),
       ...(isRequest && id !== undefined && { clientRequestId: id }),
+      ...(fatal && { fatal: true }),
     });
   }
 

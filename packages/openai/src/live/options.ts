@@ -1,4 +1,4 @@
-import { type Clock, UserError } from '@parley/core';
+import type { Clock } from '@parley/core';
 import { type OptionKeyList, optionKeys, resolveClockOption } from '@parley/core/internal';
 import type { WebSocketConstructor, WebSocketStyle } from '@parley/transport';
 import {
@@ -14,6 +14,13 @@ import {
   DEFAULT_TURN_GAP_MS,
 } from '../constants.js';
 import { type ApiKeySource, resolveApiKeySource } from '../shared/api-key.js';
+import {
+  checkWebSocketConstructor,
+  invalidOption,
+  positiveMs,
+  socketURL,
+  upgradeHeaders,
+} from '../shared/option-checks.js';
 
 /** Options of {@link OpenAILiveModel}. */
 export interface OpenAILiveModelOptions {
@@ -158,16 +165,16 @@ export function checkNestedLiveOptionKeys(
 
 function checkInput(input: unknown): LiveInputMessage[] {
   if (!Array.isArray(input) || input.length > 128) {
-    throw invalid('input must be an array of at most 128 messages.');
+    throw invalidOption('input must be an array of at most 128 messages.');
   }
   input.forEach((message: unknown, index) => {
-    if (!isObject(message)) throw invalid(`input[${index}] must be a message: { role, text }.`);
+    if (!isObject(message)) throw invalidOption(`input[${index}] must be a message: { role, text }.`);
     if (!INPUT_ROLES.has(message.role as string)) {
-      throw invalid(
+      throw invalidOption(
         `input[${index}].role must be 'developer', 'user' or 'assistant' (GPT-Live has no 'system').`,
       );
     }
-    if (typeof message.text !== 'string') throw invalid(`input[${index}].text must be a string.`);
+    if (typeof message.text !== 'string') throw invalidOption(`input[${index}].text must be a string.`);
   });
   return input;
 }
@@ -182,88 +189,66 @@ const RESERVED_HEADERS = new Set([
   'openai-beta',
 ]);
 
-function invalid(message: string): UserError {
-  return new UserError(message, { code: 'invalid_option' });
-}
-
-function positive(value: number | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw invalid(`${name} must be a positive integer (ms).`);
-  return value;
-}
-
 /** Validates {@link OpenAILiveModelOptions}; throws a `UserError` with code `invalid_option` before any connection. */
 export function resolveLiveOptions(options: OpenAILiveModelOptions = {}): ResolvedLiveOptions {
   if (options === null || typeof options !== 'object')
-    throw invalid('OpenAILiveModel options must be an object.');
+    throw invalidOption('OpenAILiveModel options must be an object.');
   OPTIONS.check(options);
   checkNestedLiveOptionKeys(options, OPTIONS.owner);
   const apiKey = resolveApiKeySource(options);
   const authHeader = options.authHeader ?? 'bearer';
   if (authHeader !== 'bearer' && authHeader !== 'api-key')
-    throw invalid("authHeader must be 'bearer' or 'api-key'.");
+    throw invalidOption("authHeader must be 'bearer' or 'api-key'.");
   const model = options.model ?? 'gpt-live-1';
-  if (typeof model !== 'string' || model.trim() === '') throw invalid('model must be a non-empty string.');
-  let url: URL;
-  try {
-    url = new URL(options.url ?? DEFAULT_URL);
-  } catch {
-    throw invalid('url is not a valid URL; expected e.g. wss://api.openai.com/v1/live/sessions.');
-  }
-  if (url.protocol !== 'wss:' && url.protocol !== 'ws:') {
-    throw invalid(`url must use wss: (or ws: for a local server), not ${url.protocol}`);
-  }
+  if (typeof model !== 'string' || model.trim() === '')
+    throw invalidOption('model must be a non-empty string.');
+  const url = socketURL(options.url, DEFAULT_URL);
   if (url.search || url.username || url.password) {
-    throw invalid(
+    throw invalidOption(
       'url must have no query string and no credentials: GPT-Live takes the model in session.start.',
     );
   }
   const delegation = options.delegation ?? 'client';
   if (delegation !== 'client' && delegation !== 'responses') {
-    throw invalid("delegation must be 'client' or 'responses'.");
+    throw invalidOption("delegation must be 'client' or 'responses'.");
   }
   const backend = options.backend;
   if (delegation === 'responses' && (typeof backend?.model !== 'string' || backend.model === '')) {
-    throw invalid("delegation 'responses' needs backend: { model } (e.g. { model: 'gpt-5.5' }).");
+    throw invalidOption("delegation 'responses' needs backend: { model } (e.g. { model: 'gpt-5.5' }).");
   }
   if (delegation === 'client' && backend !== undefined) {
-    throw invalid("backend is only used with delegation: 'responses'.");
+    throw invalidOption("backend is only used with delegation: 'responses'.");
   }
   if (backend?.instructions !== undefined && typeof backend.instructions !== 'string') {
-    throw invalid('backend.instructions must be a string.');
+    throw invalidOption('backend.instructions must be a string.');
   }
   const ack = options.acknowledgementDelayMs;
   if (ack !== undefined && (!Number.isInteger(ack) || ack < 0)) {
-    throw invalid('acknowledgementDelayMs must be a non-negative integer (ms).');
+    throw invalidOption('acknowledgementDelayMs must be a non-negative integer (ms).');
   }
   const input = checkInput(options.input ?? []);
   if (options.headers !== undefined && !isObject(options.headers)) {
-    throw invalid('headers must be an object of header names and values.');
+    throw invalidOption('headers must be an object of header names and values.');
   }
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(options.headers ?? {})) {
-    if (RESERVED_HEADERS.has(name.toLowerCase())) throw invalid(`headers must not set "${name}".`);
-    if (typeof value !== 'string' || /[\r\n]/.test(value)) {
-      throw invalid(`header "${name}" must be a string without line breaks.`);
-    }
-    headers[name] = value;
-  }
-  if (options.WebSocket !== undefined && typeof options.WebSocket !== 'function') {
-    throw invalid('WebSocket must be a WebSocket constructor (e.g. globalThis.WebSocket or the ws package).');
-  }
+  const headers = upgradeHeaders(
+    options.headers,
+    RESERVED_HEADERS,
+    (name) => `headers must not set "${name}".`,
+  );
+  checkWebSocketConstructor(options.WebSocket);
   const style = options.webSocketStyle;
   if (style === 'browser') {
-    throw invalid(
+    throw invalidOption(
       'GPT-Live has no browser keys: connect from a server (webSocketStyle "ws" or "headers-init").',
     );
   }
   if (style !== undefined && style !== 'ws' && style !== 'headers-init') {
-    throw invalid("webSocketStyle must be 'ws' or 'headers-init'; leave it out to detect it.");
+    throw invalidOption("webSocketStyle must be 'ws' or 'headers-init'; leave it out to detect it.");
   }
-  const clock = resolveClockOption(options.clock, invalid);
+  const clock = resolveClockOption(options.clock, invalidOption);
   const sessionId = options.sessionId;
   if (sessionId !== undefined && (typeof sessionId !== 'string' || sessionId.trim() === '')) {
-    throw invalid("sessionId must be a GPT-Live session's id (a SIP call's, e.g. 'live_…').");
+    throw invalidOption("sessionId must be a GPT-Live session's id (a SIP call's, e.g. 'live_…').");
   }
   return {
     apiKey,
@@ -276,13 +261,13 @@ export function resolveLiveOptions(options: OpenAILiveModelOptions = {}): Resolv
     backend,
     acknowledgementDelayMs: ack,
     input,
-    silenceFrameMs: positive(options.silenceFrameMs, 'silenceFrameMs', DEFAULT_SILENCE_FRAME_MS),
-    turnGapMs: positive(options.turnGapMs, 'turnGapMs', DEFAULT_TURN_GAP_MS),
+    silenceFrameMs: positiveMs(options.silenceFrameMs, 'silenceFrameMs', DEFAULT_SILENCE_FRAME_MS),
+    turnGapMs: positiveMs(options.turnGapMs, 'turnGapMs', DEFAULT_TURN_GAP_MS),
     WebSocket: options.WebSocket,
     webSocketStyle: options.webSocketStyle,
     clock,
-    connectTimeoutMs: positive(options.connectTimeoutMs, 'connectTimeoutMs', DEFAULT_CONNECT_TIMEOUT_MS),
-    closeTimeoutMs: positive(options.closeTimeoutMs, 'closeTimeoutMs', DEFAULT_CLOSE_TIMEOUT_MS),
-    keepalive: resolveKeepalive(options.keepalive, OPTIONS.owner, invalid),
+    connectTimeoutMs: positiveMs(options.connectTimeoutMs, 'connectTimeoutMs', DEFAULT_CONNECT_TIMEOUT_MS),
+    closeTimeoutMs: positiveMs(options.closeTimeoutMs, 'closeTimeoutMs', DEFAULT_CLOSE_TIMEOUT_MS),
+    keepalive: resolveKeepalive(options.keepalive, OPTIONS.owner, invalidOption),
   };
 }

@@ -1,10 +1,10 @@
-import { UserError } from '@parley/core';
 import { optionKeys } from '@parley/core/internal';
 import { assertApiKeyShape } from '../shared/api-key.js';
 import { authenticatedPost } from '../shared/authenticated-post.js';
 import { endpointURL } from '../shared/base-url.js';
 import { LIVE_DATA_CHANNEL_CLIENT_EVENTS } from '../shared/live-wire-events.js';
 import type { LiveSessionConfig } from '../shared/live-wire-session.js';
+import { invalidOption } from '../shared/option-checks.js';
 import { redactSecrets } from '../shared/redact.js';
 import { OpenAILiveError } from './errors.js';
 
@@ -59,7 +59,6 @@ const OPTIONS = optionKeys<CreateLiveWebRTCSessionOptions>('CreateLiveWebRTCSess
   signal: true,
 });
 
-const invalid = (message: string) => new UserError(message, { code: 'invalid_option' });
 const DATA_CHANNEL_EVENTS: ReadonlySet<string> = new Set(LIVE_DATA_CHANNEL_CLIENT_EVENTS);
 
 /** The allow-list as the service takes it, after refusing any name a data channel cannot carry. */
@@ -67,11 +66,11 @@ function allowList(events: CreateLiveWebRTCSessionOptions['allowedClientEvents']
   if (events === undefined) return [...DEFAULT_BROWSER_CLIENT_EVENTS];
   if (events === 'all') return 'all';
   if (!Array.isArray(events)) {
-    throw invalid("allowedClientEvents must be a list of client event types, or 'all'.");
+    throw invalidOption("allowedClientEvents must be a list of client event types, or 'all'.");
   }
   for (const type of events) {
     if (!DATA_CHANNEL_EVENTS.has(type)) {
-      throw invalid(
+      throw invalidOption(
         `allowedClientEvents: "${String(type)}" cannot be sent on a WebRTC data channel (the session starts by HTTP, ` +
           'audio travels on the media track, fixtures and DTMF belong to the sideband). Allowed names: ' +
           `${LIVE_DATA_CHANNEL_CLIENT_EVENTS.join(', ')}.`,
@@ -94,14 +93,14 @@ export async function createLiveWebRTCSession(
   OPTIONS.check(options ?? {});
   assertApiKeyShape(options.apiKey, 'apiKey');
   if (typeof options.offerSdp !== 'string' || !options.offerSdp.trimStart().startsWith('v=')) {
-    throw invalid('offerSdp must be the browser\'s SDP offer (text starting with "v=").');
+    throw invalidOption('offerSdp must be the browser\'s SDP offer (text starting with "v=").');
   }
   const session = options.session ?? {};
   if ((session as { audio?: { format?: unknown } }).audio?.format !== undefined) {
-    throw invalid('Leave out session.audio.format: WebRTC negotiates the media.');
+    throw invalidOption('Leave out session.audio.format: WebRTC negotiates the media.');
   }
   if ('client' in session) {
-    throw invalid(
+    throw invalidOption(
       'Set what the browser may send with allowedClientEvents / allowedServerEvents, not session.client.',
     );
   }

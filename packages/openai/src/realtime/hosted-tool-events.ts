@@ -2,6 +2,7 @@ import type { RealtimeEvent, RealtimeHostedMcpActionV2 } from '@parley/core';
 import { isPlainObject, type JsonObject, stringField } from '../shared/deep-merge.js';
 
 type HostedEvent = Extract<RealtimeEvent, { type: 'hosted_tool_call' | 'hosted_tool_approval_requested' }>;
+type HostedCall = Extract<HostedEvent, { type: 'hosted_tool_call' }>;
 
 /** An MCP error as text: the service sends a string, or an object with a message or a code. */
 function errorText(error: unknown): string | undefined {
@@ -43,40 +44,38 @@ export function toHostedToolEvent(
   const server = stringField(item.server_label);
   if (itemId === undefined || server === undefined) return undefined;
   const response = responseId === undefined ? {} : { responseId };
+  const error = errorText(item.error);
+  const ended = error !== undefined ? 'failed' : 'completed';
+  const call = (callStatus: HostedCall['status'], action: HostedCall['action']): HostedCall => ({
+    type: 'hosted_tool_call',
+    ...response,
+    itemId,
+    kind: 'mcp',
+    server,
+    status: callStatus,
+    action,
+  });
   switch (item.type) {
     case 'mcp_call': {
-      const error = errorText(item.error);
       const output = stringField(item.output);
       const approvalId = stringField(item.approval_request_id);
       return {
-        type: 'hosted_tool_call',
-        ...response,
-        itemId,
-        kind: 'mcp',
-        server,
-        status: status ?? (error !== undefined ? 'failed' : 'completed'),
-        action: {
+        ...call(status ?? ended, {
           type: 'call',
           name: stringField(item.name) ?? '',
           arguments: stringField(item.arguments) ?? '',
           ...(output !== undefined && { output }),
           ...(error !== undefined && { error }),
-        },
+        }),
         ...(approvalId !== undefined && { approvalId }),
       };
     }
-    case 'mcp_list_tools': {
-      const error = errorText(item.error);
-      return {
-        type: 'hosted_tool_call',
-        ...response,
-        itemId,
-        kind: 'mcp',
-        server,
-        status: error !== undefined ? 'failed' : 'completed',
-        action: { type: 'list_tools', tools: toolList(item.tools), ...(error !== undefined && { error }) },
-      };
-    }
+    case 'mcp_list_tools':
+      return call(ended, {
+        type: 'list_tools',
+        tools: toolList(item.tools),
+        ...(error !== undefined && { error }),
+      });
     case 'mcp_approval_request':
       return {
         type: 'hosted_tool_approval_requested',

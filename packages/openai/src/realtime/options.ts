@@ -1,9 +1,17 @@
-import { type Clock, UserError } from '@parley/core';
+import type { Clock } from '@parley/core';
 import { optionKeys, resolveClockOption } from '@parley/core/internal';
 import type { WebSocketConstructor, WebSocketStyle } from '@parley/transport';
 import { type KeepaliveOptions, type ResolvedKeepalive, resolveKeepalive } from '@parley/transport';
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from '../constants.js';
 import { type ApiKeySource, resolveApiKeySource } from '../shared/api-key.js';
+import {
+  checkWebSocketConstructor,
+  invalidOption,
+  positiveMs,
+  sessionConfigOption,
+  socketURL,
+  upgradeHeaders,
+} from '../shared/option-checks.js';
 import type { WireSession } from '../shared/realtime-wire.js';
 
 /**
@@ -121,16 +129,6 @@ export const RESERVED_UPGRADE_HEADERS: ReadonlySet<string> = new Set([
 ]);
 const URL_TARGET_PARAMS = ['model', 'deployment', 'intent', 'call_id'];
 
-function invalid(message: string): UserError {
-  return new UserError(message, { code: 'invalid_option' });
-}
-
-function positiveInteger(value: number | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw invalid(`${name} must be a positive integer (ms).`);
-  return value;
-}
-
 /**
  * What the connection opens. Exactly one target: `model`, `intent`, `callId`, or one named in `url` already; two
  * are ambiguous (the service takes exactly one), so they are refused instead of one being dropped silently.
@@ -146,7 +144,7 @@ function resolveTarget(
     ...URL_TARGET_PARAMS.filter((name) => url.searchParams.has(name)).map((name) => `url ?${name}=`),
   ].filter((name): name is string => typeof name === 'string');
   if (named.length > 1) {
-    throw invalid(
+    throw invalidOption(
       `Ambiguous realtime target: ${named.join(' and ')} both name what to open. Pass exactly one: model (a model ` +
         "session), intent: 'transcription' (a transcription session) or callId (attach to an existing call).",
     );
@@ -162,64 +160,43 @@ function resolveTarget(
 /** Validates {@link OpenAIRealtimeModelOptions}; throws a `UserError` with code `invalid_option`. */
 export function resolveRealtimeOptions(options: OpenAIRealtimeModelOptions = {}): ResolvedRealtimeOptions {
   if (options === null || typeof options !== 'object')
-    throw invalid('OpenAIRealtimeModel options must be an object.');
+    throw invalidOption('OpenAIRealtimeModel options must be an object.');
   MODEL_OPTIONS.check(options);
   const apiKey = resolveApiKeySource(options);
 
   const model = options.model ?? 'gpt-realtime';
-  if (typeof model !== 'string' || model.trim() === '') throw invalid('model must be a non-empty string.');
+  if (typeof model !== 'string' || model.trim() === '')
+    throw invalidOption('model must be a non-empty string.');
   if (options.intent !== undefined && options.intent !== 'transcription') {
-    throw invalid(
+    throw invalidOption(
       "intent must be 'transcription' (a transcription session); leave it out for a model session.",
     );
   }
   if (options.callId !== undefined && (typeof options.callId !== 'string' || !/^\S+$/.test(options.callId))) {
-    throw invalid(
+    throw invalidOption(
       'callId must be a non-empty string without spaces (the id of an existing call, e.g. rtc_…).',
     );
   }
 
-  let url: URL;
-  try {
-    url = new URL(options.url ?? DEFAULT_URL);
-  } catch {
-    throw invalid('url is not a valid URL; expected e.g. wss://api.openai.com/v1/realtime.');
-  }
-  if (url.protocol !== 'wss:' && url.protocol !== 'ws:') {
-    throw invalid(`url must use wss: (or ws: for a local server), not ${url.protocol}`);
-  }
+  const url = socketURL(options.url, DEFAULT_URL);
   if (url.username || url.password || url.searchParams.has('api-key') || url.searchParams.has('api_key')) {
-    throw invalid('url must not carry credentials; pass the key as apiKey (it is sent in a header).');
+    throw invalidOption('url must not carry credentials; pass the key as apiKey (it is sent in a header).');
   }
   const target = resolveTarget(options, url);
   if (target.param) url.searchParams.set(target.param, target.value);
 
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(options.headers ?? {})) {
-    if (RESERVED_UPGRADE_HEADERS.has(name.toLowerCase())) {
-      throw invalid(
-        `headers must not set "${name}": authentication comes from apiKey, and the adapter speaks the GA protocol.`,
-      );
-    }
-    if (typeof value !== 'string' || /[\r\n]/.test(value)) {
-      throw invalid(`header "${name}" must be a string without line breaks.`);
-    }
-    headers[name] = value;
-  }
-
-  if (options.WebSocket !== undefined && typeof options.WebSocket !== 'function') {
-    throw invalid('WebSocket must be a WebSocket constructor (e.g. globalThis.WebSocket or the ws package).');
-  }
+  const headers = upgradeHeaders(
+    options.headers,
+    RESERVED_UPGRADE_HEADERS,
+    (name) =>
+      `headers must not set "${name}": authentication comes from apiKey, and the adapter speaks the GA protocol.`,
+  );
+  checkWebSocketConstructor(options.WebSocket);
   const style = options.webSocketStyle;
   if (style !== undefined && style !== 'ws' && style !== 'headers-init' && style !== 'browser') {
-    throw invalid("webSocketStyle must be 'ws', 'headers-init' or 'browser'.");
+    throw invalidOption("webSocketStyle must be 'ws', 'headers-init' or 'browser'.");
   }
-  const sessionConfig = options.sessionConfig ?? {};
-  if (typeof sessionConfig !== 'object' || sessionConfig === null || Array.isArray(sessionConfig)) {
-    throw invalid('sessionConfig must be an object of GA session fields.');
-  }
-  if ('type' in sessionConfig)
-    throw invalid('sessionConfig must not set "type"; the adapter always sends "realtime".');
+  const sessionConfig = sessionConfigOption(options.sessionConfig);
 
   return {
     apiKey,
@@ -230,13 +207,9 @@ export function resolveRealtimeOptions(options: OpenAIRealtimeModelOptions = {})
     WebSocket: options.WebSocket,
     webSocketStyle: style,
     sessionConfig,
-    clock: resolveClockOption(options.clock, invalid),
-    connectTimeoutMs: positiveInteger(
-      options.connectTimeoutMs,
-      'connectTimeoutMs',
-      DEFAULT_CONNECT_TIMEOUT_MS,
-    ),
-    closeTimeoutMs: positiveInteger(options.closeTimeoutMs, 'closeTimeoutMs', DEFAULT_CLOSE_TIMEOUT_MS),
-    keepalive: resolveKeepalive(options.keepalive, MODEL_OPTIONS.owner, invalid),
+    clock: resolveClockOption(options.clock, invalidOption),
+    connectTimeoutMs: positiveMs(options.connectTimeoutMs, 'connectTimeoutMs', DEFAULT_CONNECT_TIMEOUT_MS),
+    closeTimeoutMs: positiveMs(options.closeTimeoutMs, 'closeTimeoutMs', DEFAULT_CLOSE_TIMEOUT_MS),
+    keepalive: resolveKeepalive(options.keepalive, MODEL_OPTIONS.owner, invalidOption),
   };
 }

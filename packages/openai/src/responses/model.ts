@@ -6,7 +6,6 @@ import {
   type ModelResponse,
   type ModelStreamEvent,
 } from '@parley/core';
-import { abortable } from './abort.js';
 import { streamCall } from './event-stream-call.js';
 import { RESPONSES_HOSTED_TOOLS } from './hosted-tools.js';
 import {
@@ -18,13 +17,11 @@ import {
 import { toResponsesBody } from './request-mapping.js';
 import { fromResponsesResponse } from './response-mapping.js';
 import { mapStreamEvent } from './stream-events.js';
+import { TEXT_CAPABILITIES } from './text-capabilities.js';
 import { ResponsesTransport } from './transport.js';
 
 const CAPABILITIES: ModelCapabilities = Object.freeze({
-  streaming: true,
-  tools: true,
-  structuredOutput: true,
-  parallelToolCalls: true,
+  ...TEXT_CAPABILITIES,
   hostedTools: RESPONSES_HOSTED_TOOLS,
 });
 
@@ -57,25 +54,7 @@ export class OpenAIResponsesModel implements Model {
    */
   async getResponse(request: ModelRequest, options: { signal?: AbortSignal } = {}): Promise<ModelResponse> {
     const body = toResponsesBody(request, this.model, this.#options.structuredOutput);
-    const result = await this.#transport.post(
-      { ...body, stream: false },
-      {
-        signal: options.signal,
-        stream: false,
-        read: async (response, signal, requestId) => {
-          const text = await abortable(response.text(), signal);
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          return fromResponsesResponse(json, requestId);
-        },
-      },
-    );
-    result.dispose();
-    return result.value;
+    return this.#transport.postForJSON(body, options.signal, fromResponsesResponse);
   }
 
   /**

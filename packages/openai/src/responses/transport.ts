@@ -50,6 +50,36 @@ export class ResponsesTransport {
     this.#url = url;
   }
 
+  /**
+   * One call with `stream: false`: posts `body` and maps the JSON answer inside the attempt. `json` is `undefined`
+   * when the body is not JSON.
+   */
+  async postForJSON<T>(
+    body: object,
+    signal: AbortSignal | undefined,
+    map: (json: unknown, requestId: string | undefined) => T,
+  ): Promise<T> {
+    const result = await this.post(
+      { ...body, stream: false },
+      {
+        signal,
+        stream: false,
+        read: async (response, attemptSignal, requestId) => {
+          const text = await abortable(response.text(), attemptSignal);
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          return map(json, requestId);
+        },
+      },
+    );
+    result.dispose();
+    return result.value;
+  }
+
   async post<T>(body: unknown, options: PostOptions<T>): Promise<PostResult<T>> {
     const json = JSON.stringify(body);
     const caller = options.signal;

@@ -1,23 +1,19 @@
-import { UserError } from '@parley/core';
+import { invalidOption } from './option-checks.js';
 
 /** A key, or a function that fetches one before every connection. */
 export type ApiKeySource = string | (() => string | Promise<string>);
 
 const KEY_SHAPE = /^[\x21-\x7e]+$/;
 
-function invalid(message: string): UserError {
-  return new UserError(message, { code: 'invalid_option' });
-}
-
 /** Checks that `key` can go into a header or subprotocol; the message never quotes the key. */
 export function assertApiKeyShape(key: unknown, source: string): asserts key is string {
   if (typeof key !== 'string' || key.length === 0) {
-    throw invalid(
+    throw invalidOption(
       `${source} must be a non-empty string. Pass your OpenAI API key or an ephemeral "ek_" key.`,
     );
   }
   if (!KEY_SHAPE.test(key)) {
-    throw invalid(
+    throw invalidOption(
       `${source} contains spaces, line breaks or non-ASCII characters; check how the key was loaded.`,
     );
   }
@@ -30,18 +26,20 @@ export function assertApiKeyShape(key: unknown, source: string): asserts key is 
 export function resolveApiKeySource(options: { apiKey?: unknown; apiKeyProvider?: unknown }): ApiKeySource {
   const { apiKey, apiKeyProvider } = options;
   if (apiKey !== undefined && apiKeyProvider !== undefined) {
-    throw invalid('Pass either apiKey or apiKeyProvider, not both.');
+    throw invalidOption('Pass either apiKey or apiKeyProvider, not both.');
   }
   if (apiKeyProvider !== undefined) {
     if (typeof apiKeyProvider !== 'function')
-      throw invalid('apiKeyProvider must be a function returning a key.');
+      throw invalidOption('apiKeyProvider must be a function returning a key.');
     return apiKeyProvider as () => string | Promise<string>;
   }
   const fromEnv = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
     ?.OPENAI_API_KEY;
   const key = apiKey ?? fromEnv;
   if (key === undefined) {
-    throw invalid('No API key: pass apiKey, apiKeyProvider, or set the OPENAI_API_KEY environment variable.');
+    throw invalidOption(
+      'No API key: pass apiKey, apiKeyProvider, or set the OPENAI_API_KEY environment variable.',
+    );
   }
   assertApiKeyShape(key, apiKey === undefined ? 'OPENAI_API_KEY' : 'apiKey');
   return key;

@@ -1,4 +1,4 @@
-import { UserError } from '@parley/core';
+import { invalidOption } from './option-checks.js';
 
 /** The default API root of the HTTP endpoints. */
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -9,18 +9,19 @@ export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
  */
 export function endpointURL(baseURL: string | undefined, path: string): string {
   const value = baseURL ?? DEFAULT_BASE_URL;
-  const fail = (message: string) => new UserError(message, { code: 'invalid_option' });
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw fail(`baseURL "${value}" is not a URL; use e.g. ${DEFAULT_BASE_URL}.`);
+    throw invalidOption(`baseURL "${value}" is not a URL; use e.g. ${DEFAULT_BASE_URL}.`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw fail(`baseURL must use http or https, got "${url.protocol}".`);
+    throw invalidOption(`baseURL must use http or https, got "${url.protocol}".`);
   }
   if (url.username || url.password) {
-    throw fail('baseURL must not carry credentials; pass the key as apiKey (it is sent in a header).');
+    throw invalidOption(
+      'baseURL must not carry credentials; pass the key as apiKey (it is sent in a header).',
+    );
   }
   url.hash = '';
   url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;

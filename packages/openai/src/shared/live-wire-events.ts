@@ -87,14 +87,8 @@ export type LiveClientEvent =
   | LiveDtmfSend
   | LiveSessionClose;
 
-/** Client event types the primary WebSocket accepts. */
-export const LIVE_PRIMARY_CLIENT_EVENTS = [
-  'session.start',
-  'session.update',
-  'session.input_audio.append',
-  'session.input_audio.mute',
-  'session.input_audio.unmute',
-  'session.output_audio.fixture.play',
+/** What every client of a session may send, in this order: context appends, Decisions, backend input, close. */
+const CONTEXT_AND_CONTROL_EVENTS = [
   'session.instructions.append',
   'session.thinking.append',
   'session.commentary.append',
@@ -106,6 +100,17 @@ export const LIVE_PRIMARY_CLIENT_EVENTS = [
   'session.close',
 ] as const;
 
+/** Client event types the primary WebSocket accepts. */
+export const LIVE_PRIMARY_CLIENT_EVENTS = [
+  'session.start',
+  'session.update',
+  'session.input_audio.append',
+  'session.input_audio.mute',
+  'session.input_audio.unmute',
+  'session.output_audio.fixture.play',
+  ...CONTEXT_AND_CONTROL_EVENTS,
+] as const;
+
 /** Client event types a sideband accepts (no start, no audio; DTMF for SIP calls). */
 export const LIVE_SIDEBAND_CLIENT_EVENTS = [
   'session.update',
@@ -113,15 +118,7 @@ export const LIVE_SIDEBAND_CLIENT_EVENTS = [
   'session.input_audio.unmute',
   'session.output_audio.fixture.play',
   'transport.dtmf.send',
-  'session.instructions.append',
-  'session.thinking.append',
-  'session.commentary.append',
-  'decision.create',
-  'decision.item.create',
-  'decision.item.delete',
-  'response.item.create',
-  'response.create',
-  'session.close',
+  ...CONTEXT_AND_CONTROL_EVENTS,
 ] as const;
 
 /**
@@ -132,15 +129,7 @@ export const LIVE_DATA_CHANNEL_CLIENT_EVENTS = [
   'session.update',
   'session.input_audio.mute',
   'session.input_audio.unmute',
-  'session.instructions.append',
-  'session.thinking.append',
-  'session.commentary.append',
-  'decision.create',
-  'decision.item.create',
-  'decision.item.delete',
-  'response.item.create',
-  'response.create',
-  'session.close',
+  ...CONTEXT_AND_CONTROL_EVENTS,
 ] as const;
 
 /** The fields every GPT-Live server event carries. */

@@ -1,10 +1,10 @@
-import { UserError } from '@parley/core';
 import { brand, optionKeys } from '@parley/core/internal';
 import { abortable } from '../responses/abort.js';
 import { CLIENT_OPTION_KEYS, type OpenAIClientOptions, resolveClientOptions } from '../responses/options.js';
 import { ResponsesTransport } from '../responses/transport.js';
 import { endpointURL } from '../shared/base-url.js';
 import type { LiveSessionConfig } from '../shared/live-wire-session.js';
+import { invalidOption } from '../shared/option-checks.js';
 import type { WireSession } from '../shared/realtime-wire.js';
 import type { IncomingLiveSipCall, IncomingRealtimeSipCall } from './incoming-call.js';
 
@@ -31,12 +31,10 @@ export type LiveSipSession = Partial<Omit<LiveSessionConfig, 'audio'>> & {
 const { structuredOutput: _, ...CONTROL_OPTION_KEYS } = CLIENT_OPTION_KEYS;
 const OPTIONS = optionKeys<OpenAISipCallControlOptions>('OpenAISipCallControlOptions', CONTROL_OPTION_KEYS);
 
-const invalid = (message: string) => new UserError(message, { code: 'invalid_option' });
-
 function pathOf(call: SipCallTarget): string {
   const id = call?.api === 'realtime' ? call.callId : call?.api === 'live' ? call.sessionId : undefined;
   if (typeof id !== 'string' || id.length === 0) {
-    throw invalid(
+    throw invalidOption(
       'Pass the call as onCall received it: { api: "realtime", callId } or { api: "live", sessionId }.',
     );
   }
@@ -73,7 +71,7 @@ export class OpenAISipCallControl {
     if (call?.api === 'live') {
       const audio = (session as { audio?: { format?: unknown } }).audio;
       if (audio?.format !== undefined) {
-        throw invalid('Leave out audio.format when accepting a SIP call: SIP negotiates the media.');
+        throw invalidOption('Leave out audio.format when accepting a SIP call: SIP negotiates the media.');
       }
       const body = { session: { model: 'gpt-live-1', ...session, type: 'live' } };
       return this.#post(call, '/accept', body, options.signal);
@@ -96,7 +94,7 @@ export class OpenAISipCallControl {
   ): Promise<void> {
     const statusCode = options.statusCode ?? 603;
     if (!Number.isInteger(statusCode) || statusCode < 300 || statusCode > 699) {
-      throw invalid(
+      throw invalidOption(
         `statusCode must be a SIP final status between 300 and 699 (e.g. 486 Busy Here, 603 Decline), got ${String(options.statusCode)}.`,
       );
     }
@@ -106,7 +104,7 @@ export class OpenAISipCallControl {
   /** Transfers the call (SIP REFER) to `targetUri`, a `sip:`, `sips:` or `tel:` URI. */
   async refer(call: SipCallTarget, targetUri: string, options: { signal?: AbortSignal } = {}): Promise<void> {
     if (typeof targetUri !== 'string' || !/^(sips?|tel):\S+$/i.test(targetUri)) {
-      throw invalid(
+      throw invalidOption(
         `targetUri must be a sip:, sips: or tel: URI (e.g. "tel:+14155550123"), got ${JSON.stringify(targetUri)}.`,
       );
     }

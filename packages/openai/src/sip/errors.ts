@@ -1,4 +1,4 @@
-import { ParleyError } from '@parley/core';
+import { ParleyError, UserError } from '@parley/core';
 import { brand } from '@parley/core/internal';
 
 /** Why an SIP webhook was refused. */
@@ -31,5 +31,32 @@ export class OpenAISipWebhookError extends ParleyError {
   constructor(code: OpenAISipWebhookErrorCode, message: string) {
     super(code, message);
     this.status = STATUS[code];
+  }
+}
+
+/**
+ * `answerSipCall` was given an option that does not apply to the kind of call it answers (`callApi`): `sessionConfig`
+ * or `realtimeURL` for a GPT-Live call, `delegate` or `liveURL` for a Realtime call. Refused before the call is
+ * accepted, so the call keeps ringing and nothing was silently ignored; the message says what to use instead. An
+ * endpoint that answers both kinds builds the options from `call.api`.
+ */
+export class SipCallOptionError extends UserError {
+  static {
+    brand(SipCallOptionError, 'openai.SipCallOptionError');
+  }
+
+  /** The option that does not apply. */
+  readonly option: string;
+  /** The kind of call answered. */
+  readonly callApi: 'realtime' | 'live';
+
+  constructor(option: string, callApi: 'realtime' | 'live', instead: string) {
+    super(
+      `answerSipCall: ${option} does not apply to a ${callApi === 'live' ? 'GPT-Live' : 'Realtime'} call. ${instead} ` +
+        'An endpoint that answers both kinds of call builds the options from call.api.',
+      { code: 'invalid_option' },
+    );
+    this.option = option;
+    this.callApi = callApi;
   }
 }

@@ -5,7 +5,7 @@ export {
   type RealtimeSipSession,
   type SipCallTarget,
 } from './call-control.js';
-export { OpenAISipWebhookError, type OpenAISipWebhookErrorCode } from './errors.js';
+export { OpenAISipWebhookError, type OpenAISipWebhookErrorCode, SipCallOptionError } from './errors.js';
 export {
   type IncomingLiveSipCall,
   type IncomingRealtimeSipCall,

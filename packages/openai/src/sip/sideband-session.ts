@@ -11,6 +11,7 @@ import { OpenAILiveModel } from '../live/openai-live-model.js';
 import { OpenAIRealtimeModel } from '../realtime/openai-realtime-model.js';
 import type { OpenAIRealtimeSessionConfig } from '../realtime/options.js';
 import { type LiveSipSession, OpenAISipCallControl, type RealtimeSipSession } from './call-control.js';
+import { SipCallOptionError } from './errors.js';
 import type { IncomingSipCall, SipHeader } from './incoming-call.js';
 
 /** Options of {@link answerSipCall}. */
@@ -27,18 +28,27 @@ export interface AnswerSipCallOptions<TContext> {
   accept?: RealtimeSipSession | LiveSipSession;
   /**
    * GPT-Live calls: the text agent that answers the voice's delegations (the voice model calls no tools; see
-   * `RealtimeSession`'s `delegate`).
+   * `RealtimeSession`'s `delegate`). Refused for a Realtime call (`SipCallOptionError`).
    */
   delegate?: Agent<TContext>;
-  /** GA session fields every sideband `session.update` carries (as `OpenAIRealtimeModel`'s `sessionConfig`). */
+  /**
+   * Realtime calls: GA session fields every sideband `session.update` carries (as `OpenAIRealtimeModel`'s
+   * `sessionConfig`). Refused for a GPT-Live call (`SipCallOptionError`): its session is fixed by `accept`.
+   */
   sessionConfig?: OpenAIRealtimeSessionConfig;
   /** The session's options besides its model (context, memory, guardrails, events…). */
   session?: Omit<RealtimeSessionOptions<TContext>, 'model'>;
   /** The HTTP API root for call control. Default `https://api.openai.com/v1`. */
   baseURL?: string;
-  /** The sideband's WebSocket endpoint of a Realtime call. Default `wss://api.openai.com/v1/realtime`. */
+  /**
+   * The sideband's WebSocket endpoint of a Realtime call. Default `wss://api.openai.com/v1/realtime`. Refused for a
+   * GPT-Live call (`SipCallOptionError`).
+   */
   realtimeURL?: string;
-  /** GPT-Live's sessions endpoint, under which a call's sideband is (`/{id}/attach`). Default `wss://api.openai.com/v1/live/sessions`. */
+  /**
+   * GPT-Live's sessions endpoint, under which a call's sideband is (`/{id}/attach`). Default
+   * `wss://api.openai.com/v1/live/sessions`. Refused for a Realtime call (`SipCallOptionError`).
+   */
   liveURL?: string;
   /** The WebSocket class for the sideband (as `OpenAIRealtimeModel`'s). */
   WebSocket?: WebSocketConstructor;
@@ -59,6 +69,31 @@ const ANSWER_OPTIONS = optionKeys<AnswerSipCallOptions<unknown>>('AnswerSipCallO
   WebSocket: true,
   control: true,
 });
+
+/** What to use instead of each option that only one kind of call takes, on the other kind. */
+const OTHER_API_OPTIONS = {
+  live: {
+    sessionConfig:
+      "A GPT-Live call's session is fixed when it is accepted: put its fields in accept (a LiveSipSession).",
+    realtimeURL: "A GPT-Live call's sideband is under liveURL.",
+  },
+  realtime: {
+    delegate: "A Realtime call's agent calls its tools itself: give the agent the tools.",
+    liveURL: "A Realtime call's sideband is realtimeURL.",
+  },
+} as const;
+
+/** Refuses an option that does not apply to a call of `api` (before the call is accepted). */
+function refuseOptionsOfOtherApi<TContext>(
+  api: 'realtime' | 'live',
+  options: AnswerSipCallOptions<TContext>,
+): void {
+  for (const [option, instead] of Object.entries(OTHER_API_OPTIONS[api])) {
+    if (options[option as keyof AnswerSipCallOptions<TContext>] !== undefined) {
+      throw new SipCallOptionError(option, api, instead);
+    }
+  }
+}
 
 /** An answered SIP call: its session on the sideband, and the call's controls. */
 export interface SipCall<TContext> {
@@ -97,11 +132,7 @@ export async function answerSipCall<TContext>(
       { code: 'invalid_option' },
     );
   }
-  if (!live && options.delegate !== undefined) {
-    throw new UserError("delegate is for GPT-Live calls; give a Realtime call's agent the tools.", {
-      code: 'invalid_option',
-    });
-  }
+  refuseOptionsOfOtherApi(live ? 'live' : 'realtime', options);
   const apiKey =
     options.apiKey ??
     (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.OPENAI_API_KEY;

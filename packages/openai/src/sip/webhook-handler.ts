@@ -1,5 +1,5 @@
-import { UserError } from '@parley/core';
 import { brand, optionKeys } from '@parley/core/internal';
+import { invalidOption } from '../shared/option-checks.js';
 import { BoundedMemory } from './bounded-memory.js';
 import { OpenAISipWebhookError } from './errors.js';
 import { type IncomingSipCall, sipHeader } from './incoming-call.js';
@@ -49,8 +49,6 @@ const OPTIONS = optionKeys<OpenAISipWebhookHandlerOptions>('OpenAISipWebhookHand
   maxRemembered: true,
   now: true,
 });
-
-const invalidOption = (message: string) => new UserError(message, { code: 'invalid_option' });
 
 function header(headers: OpenAISipWebhookRequest['headers'], name: string): string | undefined {
   if (headers instanceof Headers) return headers.get(name) ?? undefined;

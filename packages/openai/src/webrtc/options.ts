@@ -1,4 +1,4 @@
-import { type Clock, UserError } from '@parley/core';
+import type { Clock } from '@parley/core';
 import { optionKeys, resolveClockOption } from '@parley/core/internal';
 import {
   DEFAULT_CLOSE_TIMEOUT_MS,
@@ -9,6 +9,7 @@ import {
 import type { OpenAIRealtimeSessionConfig } from '../realtime/options.js';
 import { type ApiKeySource, resolveApiKeySource } from '../shared/api-key.js';
 import { endpointURL } from '../shared/base-url.js';
+import { invalidOption, positiveMs, sessionConfigOption } from '../shared/option-checks.js';
 import type { MediaStreamTrackLike, PeerConnectionFactory } from './peer-connection.js';
 
 /** Options of `OpenAIRealtimeWebRTCModel`. */
@@ -78,22 +79,14 @@ const OPTIONS = optionKeys<OpenAIRealtimeWebRTCModelOptions>('OpenAIRealtimeWebR
   disconnectedGraceMs: true,
 });
 
-const invalid = (message: string) => new UserError(message, { code: 'invalid_option' });
-
-function positiveInteger(value: number | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw invalid(`${name} must be a positive integer (ms).`);
-  return value;
-}
-
 /** Validates the options before any network access; throws a `UserError` (`invalid_option`). */
 export function resolveWebRTCOptions(options: OpenAIRealtimeWebRTCModelOptions): ResolvedWebRTCOptions {
   if (options === null || typeof options !== 'object') {
-    throw invalid('OpenAIRealtimeWebRTCModel options must be an object.');
+    throw invalidOption('OpenAIRealtimeWebRTCModel options must be an object.');
   }
   OPTIONS.check(options);
   if (options.clientSecret === undefined) {
-    throw invalid(
+    throw invalidOption(
       'OpenAIRealtimeWebRTCModel needs clientSecret: an ephemeral key your server mints with createClientSecret ' +
         '(or a function that fetches one).',
     );
@@ -108,14 +101,10 @@ export function resolveWebRTCOptions(options: OpenAIRealtimeWebRTCModelOptions):
     ['fetch', options.fetch],
     ['onRemoteAudio', options.onRemoteAudio],
   ] as const) {
-    if (value !== undefined && typeof value !== 'function') throw invalid(`${name} must be a function.`);
+    if (value !== undefined && typeof value !== 'function')
+      throw invalidOption(`${name} must be a function.`);
   }
-  const sessionConfig = options.sessionConfig ?? {};
-  if (typeof sessionConfig !== 'object' || sessionConfig === null || Array.isArray(sessionConfig)) {
-    throw invalid('sessionConfig must be an object of GA session fields.');
-  }
-  if ('type' in sessionConfig)
-    throw invalid('sessionConfig must not set "type"; the adapter always sends "realtime".');
+  const sessionConfig = sessionConfigOption(options.sessionConfig);
   return {
     key,
     callsURL: endpointURL(options.baseURL, '/realtime/calls'),
@@ -124,19 +113,15 @@ export function resolveWebRTCOptions(options: OpenAIRealtimeWebRTCModelOptions):
     onRemoteAudio: options.onRemoteAudio,
     createPeerConnection: options.createPeerConnection,
     fetch: options.fetch,
-    clock: resolveClockOption(options.clock, invalid),
-    connectTimeoutMs: positiveInteger(
-      options.connectTimeoutMs,
-      'connectTimeoutMs',
-      DEFAULT_CONNECT_TIMEOUT_MS,
-    ),
-    closeTimeoutMs: positiveInteger(options.closeTimeoutMs, 'closeTimeoutMs', DEFAULT_CLOSE_TIMEOUT_MS),
-    iceGatheringTimeoutMs: positiveInteger(
+    clock: resolveClockOption(options.clock, invalidOption),
+    connectTimeoutMs: positiveMs(options.connectTimeoutMs, 'connectTimeoutMs', DEFAULT_CONNECT_TIMEOUT_MS),
+    closeTimeoutMs: positiveMs(options.closeTimeoutMs, 'closeTimeoutMs', DEFAULT_CLOSE_TIMEOUT_MS),
+    iceGatheringTimeoutMs: positiveMs(
       options.iceGatheringTimeoutMs,
       'iceGatheringTimeoutMs',
       DEFAULT_ICE_GATHERING_TIMEOUT_MS,
     ),
-    disconnectedGraceMs: positiveInteger(
+    disconnectedGraceMs: positiveMs(
       options.disconnectedGraceMs,
       'disconnectedGraceMs',
       DEFAULT_DISCONNECTED_GRACE_MS,

@@ -6,6 +6,7 @@ import {
   OpenAINotFoundError,
   OpenAISipCallControl,
   OpenAISipWebhookHandler,
+  SipCallOptionError,
 } from '@parley/openai';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
@@ -192,4 +193,29 @@ describe('answerSipCall', () => {
     await expect(answering).rejects.toThrow(/realtimeUrl.*realtimeURL/);
     expect(requests).toEqual([]);
   });
+
+  test.each([
+    ['delegate', { delegate: new Agent({ name: 'Backend' }) }, /give the agent the tools/],
+    ['liveURL', { liveURL: 'wss://proxy.example/v1/live/sessions' }, /realtimeURL/],
+  ] as const)(
+    'a Realtime call refuses %s (GPT-Live only) before the call is accepted',
+    async (option, extra, instead) => {
+      const call: IncomingSipCall = {
+        api: 'realtime',
+        eventType: 'realtime.call.incoming',
+        callId: 'rtc_abc',
+        webhookId: 'wh_1',
+        sipHeaders: [],
+      };
+      const refused = await answerSipCall(call, {
+        agent: new Agent({ name: 'Support' }),
+        control: new OpenAISipCallControl({ apiKey: API_KEY }),
+        ...extra,
+      }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(SipCallOptionError);
+      expect(refused).toMatchObject({ code: 'invalid_option', option, callApi: 'realtime' });
+      expect((refused as Error).message).toMatch(instead);
+      expect(requests).toEqual([]);
+    },
+  );
 });

@@ -7,6 +7,7 @@ import type {
   GeminiSetup,
 } from '@parley/google';
 import { durationString } from '@parley/google';
+import { concatAudio } from '../shared/audio-codec.js';
 import { EnergyVad } from '../shared/energy-vad.js';
 import { assistantAudio, decodeSpeechTexts } from '../shared/sim-audio.js';
 import { echoTurn, type GeminiScript, type GeminiScriptedOutput, speechMs } from './gemini-script.js';
@@ -377,7 +378,7 @@ export class GeminiSimSession {
   #userEnds(): void {
     if (!this.#userActive) return;
     this.#userActive = false;
-    const audio = concat(this.#userAudio);
+    const audio = concatAudio(this.#userAudio);
     this.#userAudio = [];
     const text = decodeSpeechTexts(audio).join(' ') || this.#script.nextHeard() || '';
     if (this.setup?.inputAudioTranscription && text) {
@@ -630,16 +631,6 @@ export class GeminiSimSession {
     this.#timers.clear();
     this.#store.sessionClosed(this.index, this.#clock.now());
   }
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
 }
 
 function lastUserText(history: readonly GeminiContent[]): string {

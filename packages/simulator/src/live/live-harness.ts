@@ -185,6 +185,18 @@ export class LiveSimulatorHarness extends SimulatorHarnessBase<LiveSimulator> {
     await this.disconnect();
   }
 
+  /** The service ends the session over quota: the `insufficient_quota` error, then close code 1008. */
+  async failFatally(): Promise<{ code: string }> {
+    const session = await this.#latest();
+    session.endWithFailure({
+      closeCode: 1008,
+      reason: 'insufficient_quota',
+      error: { code: 'insufficient_quota', message: 'You exceeded your current quota.' },
+    });
+    await session.primaryClosed;
+    return { code: 'insufficient_quota' };
+  }
+
   async disconnect(): Promise<void> {
     const session = await this.#latest();
     session.dropPrimary();

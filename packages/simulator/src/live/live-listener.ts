@@ -1,4 +1,4 @@
-import { rms, toSamples } from '../shared/audio-codec.js';
+import { concatAudio, rms, toSamples } from '../shared/audio-codec.js';
 import { decodeSpeechTexts } from '../shared/sim-audio.js';
 import type { LiveUtterance } from './live-brain.js';
 
@@ -83,17 +83,7 @@ export class InputListener {
 
   /** What was said so far, by the transcriber. */
   #transcription(): string {
-    const audio = concat(this.#chunks);
+    const audio = concatAudio(this.#chunks);
     return this.#transcribe(audio, { heard: decodeSpeechTexts(audio).join(' ') });
   }
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
 }

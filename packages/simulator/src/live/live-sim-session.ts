@@ -212,6 +212,30 @@ export class LiveSimulatorSession {
   }
 
   /**
+   * The service ends the session on a failure: `error` (when given) goes out first, then every socket closes with
+   * `closeCode` and no `session.closed`, as the service ends a session over quota or a connection it refuses.
+   */
+  endWithFailure(options: {
+    closeCode: number;
+    reason?: string;
+    error?: { code: string; message: string };
+  }): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#clearTimers();
+    if (options.error) {
+      const { code, message } = options.error;
+      this.#broadcast(
+        this.#event({ type: 'error', error: { type: 'invalid_request_error', code, message } }),
+      );
+    }
+    const reason = options.reason ?? '';
+    this.#primary.close(options.closeCode, reason);
+    for (const sideband of this.#sidebands) sideband.close(options.closeCode, reason);
+    this.#onClosed(this);
+  }
+
+  /**
    * The caller pressed a key on the phone call this session answers: `transport.dtmf.received`, as the service sends
    * it on a SIP call (a test control: the simulator has no SIP leg of its own).
    */
@@ -646,12 +670,16 @@ export class LiveSimulatorSession {
   }
 
   /** Ends the session: final usage, `session.closed`, then every socket closes (1000). Idempotent. */
-  close(reason: LiveCloseReason, clientEventId?: string): void {
-    if (this.#closed) return;
-    this.#closed = true;
+  #clearTimers(): void {
     this.#clock.clearTimeout(this.#expiry);
     for (const timer of this.#timers) this.#clock.clearTimeout(timer);
     this.#timers.clear();
+  }
+
+  close(reason: LiveCloseReason, clientEventId?: string): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#clearTimers();
     this.#broadcast(this.#usageEvent());
     this.#broadcast(
       this.#event(

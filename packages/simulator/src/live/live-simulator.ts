@@ -5,6 +5,7 @@ import type { LiveServerEvent } from '@parley/openai/wire';
 import { isPlainObject } from '@parley/openai/wire';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { IdGenerator } from '../shared/ids.js';
+import { inviteHeaders } from '../shared/incoming-sip-call.js';
 import { LIVE_SIMULATOR_OPTIONS } from '../shared/option-keys.js';
 import { SimulatorServiceError } from '../shared/sim-errors.js';
 import {
@@ -396,11 +397,7 @@ export async function startLiveSimulator(options: LiveSimulatorOptions = {}): Pr
         sessionId,
         state: 'ringing',
         control: [],
-        sipHeaders: callOptions.sipHeaders ?? [
-          { name: 'From', value: '"Caller" <sip:+14155550100@sip.example.com>' },
-          { name: 'To', value: '<sip:+14155550199@sip.api.openai.com>' },
-          { name: 'Call-ID', value: `${sessionId}@sip.example.com` },
-        ],
+        sipHeaders: inviteHeaders(callOptions.sipHeaders, sessionId),
         line: new LivePhoneLine(`line_${sessionId}`, clock),
       };
       calls.set(sessionId, call);

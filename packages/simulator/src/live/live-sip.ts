@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock, TimerHandle } from '@parley/core';
 import { decodeBase64, encodeBase64, isPlainObject, type LiveServerEvent } from '@parley/openai/wire';
 import { callControlError, isSipRejectStatus } from '../shared/call-control.js';
+import type { IncomingSipCallWebhook } from '../shared/incoming-sip-call.js';
 import { deliverSignedWebhook } from '../shared/signed-webhook.js';
 import { SimulatorServiceError } from '../shared/sim-errors.js';
 import type { LiveSimulatorSession } from './live-sim-session.js';
@@ -17,22 +18,12 @@ export type LiveSimulatorCallControl =
   | { action: 'hangup' };
 
 /** Options of `LiveSimulator.incomingSipCall`. */
-export interface LiveIncomingSipCallOptions {
-  /** The app's webhook endpoint (on loopback). */
-  webhookUrl: string;
-  /** The webhook signing secret (`whsec_…`) the simulator signs with. */
-  secret: string;
-  /** The INVITE's headers, forwarded as `data.sip_headers`. Default a `From`, `To` and `Call-ID`. */
-  sipHeaders?: readonly { name: string; value: string }[];
+export interface LiveIncomingSipCallOptions extends IncomingSipCallWebhook {
   /**
    * The webhooks announcing the call, delivered in order: `live.transport.incoming` (the default) and/or the
    * deprecated `live.call.incoming` (no `data.type`), which the service may both send for one call.
    */
   eventTypes?: readonly ('live.transport.incoming' | 'live.call.incoming')[];
-  /** Deliver the same webhook (same `webhook-id`) this many times, as a retrying service may. Default 1. */
-  deliveries?: number;
-  /** The webhook's `webhook-timestamp` (Unix seconds). Default now. */
-  timestampSeconds?: number;
 }
 
 /** What the call's webhook deliveries got back. */
@@ -278,21 +269,14 @@ export async function deliverLiveIncomingCall(
       session_id: call.sessionId,
       sip_headers: call.sipHeaders,
     };
-    const body = JSON.stringify({
-      object: 'event',
-      id: `evt_${webhookId}`,
-      type,
-      created_at: timestamp,
-      data,
-    });
     statuses.push(
       ...(await deliverSignedWebhook({
         url: options.webhookUrl,
         secret: options.secret,
         id: webhookId,
         timestampSeconds: timestamp,
-        body,
-        ...(options.deliveries !== undefined && { deliveries: options.deliveries }),
+        event: { id: `evt_${webhookId}`, type, data },
+        deliveries: options.deliveries,
       })),
     );
   }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { deepMerge, isPlainObject, type WireSession } from '@parley/openai/wire';
 import { callControlError, isSipRejectStatus } from '../shared/call-control.js';
+import { type IncomingSipCallWebhook, inviteHeaders } from '../shared/incoming-sip-call.js';
 import { deliverSignedWebhook } from '../shared/signed-webhook.js';
 import type { SimulatorCall } from './sim-connection.js';
 import { answerWebRTCCall, type WebRTCCallPeer } from './sim-webrtc-front.js';
@@ -16,18 +17,7 @@ export type SimulatorCallControl =
 export type SimulatorCallState = 'ringing' | 'accepted' | 'rejected' | 'referred' | 'ended';
 
 /** Options of `RealtimeSimulator.incomingSipCall`. */
-export interface IncomingSipCallOptions {
-  /** The app's webhook endpoint (on loopback). */
-  webhookUrl: string;
-  /** The webhook signing secret (`whsec_…`) the simulator signs with. */
-  secret: string;
-  /** The INVITE's headers, forwarded as `data.sip_headers`. Default a `From`, `To` and `Call-ID`. */
-  sipHeaders?: readonly { name: string; value: string }[];
-  /** Deliver the same webhook (same `webhook-id`) this many times, as a retrying service may. Default 1. */
-  deliveries?: number;
-  /** The webhook's `webhook-timestamp` (Unix seconds). Default now. */
-  timestampSeconds?: number;
-}
+export type IncomingSipCallOptions = IncomingSipCallWebhook;
 
 /** What the call's webhook deliveries got back. */
 export interface IncomingSipCallResult {
@@ -185,25 +175,18 @@ export async function deliverIncomingSipCall(
   call.state = 'ringing';
   const webhookId = `wh_${call.id}`;
   const timestamp = options.timestampSeconds ?? Math.floor(Date.now() / 1000);
-  const sipHeaders = options.sipHeaders ?? [
-    { name: 'From', value: '"Caller" <sip:+14155550100@sip.example.com>' },
-    { name: 'To', value: '<sip:+14155550199@sip.api.openai.com>' },
-    { name: 'Call-ID', value: `${call.id}@sip.example.com` },
-  ];
-  const body = JSON.stringify({
-    object: 'event',
-    id: `evt_${call.id}`,
-    type: 'realtime.call.incoming',
-    created_at: timestamp,
-    data: { call_id: call.id, sip_headers: sipHeaders },
-  });
+  const sipHeaders = inviteHeaders(options.sipHeaders, call.id);
   const statuses = await deliverSignedWebhook({
     url: options.webhookUrl,
     secret: options.secret,
     id: webhookId,
     timestampSeconds: timestamp,
-    body,
-    ...(options.deliveries !== undefined && { deliveries: options.deliveries }),
+    event: {
+      id: `evt_${call.id}`,
+      type: 'realtime.call.incoming',
+      data: { call_id: call.id, sip_headers: sipHeaders },
+    },
+    deliveries: options.deliveries,
   });
   return { callId: call.id, webhookId, statuses };
 }

@@ -1,4 +1,11 @@
-import type { RealtimeCommand, RealtimeItem, RealtimeModel, RealtimeSessionConfig } from '@parley/core';
+import type {
+  Clock,
+  RealtimeCommand,
+  RealtimeItem,
+  RealtimeModel,
+  RealtimeSessionConfig,
+} from '@parley/core';
+import type { ScriptedOutput } from '@parley/core/internal';
 import { type HarnessTransport, TransportFaults } from '@parley/transport/testing';
 import { FastForwardClock } from '../shared/fast-forward-clock.js';
 import { SimulatorHarnessBase } from '../shared/harness-base.js';
@@ -18,18 +25,7 @@ import {
   startRealtimeSimulator,
 } from './simulator.js';
 
-/** One output of a {@link ScriptedResponse}. */
-export type ScriptedOutput =
-  | {
-      type: 'message';
-      text: string;
-      audioMs?: number;
-      /** `false`: no transcript deltas are sent for it (its audio and final transcript are). */
-      transcriptDeltas?: boolean;
-      /** Hold the response mid-message once at least this much of its audio was sent, until `finishResponse()`. */
-      holdAfterMs?: number;
-    }
-  | { type: 'function_call'; name: string; arguments?: Record<string, unknown>; callId?: string };
+export type { ScriptedOutput };
 
 /**
  * What the simulated model does in one response; `hold` keeps it active until `finishResponse()`; `announceEarly`
@@ -55,6 +51,12 @@ export interface SimulatorHarnessOptions {
    * simulator's default) on a `FastForwardClock`, so they take virtual time and no test sleeps.
    */
   simulator?: Omit<RealtimeSimulatorOptions, 'brain'>;
+  /**
+   * The harness's `sessionClock`: a clock that moves only when told to (`new ManualClock()` from `@parley/mock`),
+   * which the conformance scenarios that test the session's own timeouts give the session and move themselves. Not
+   * the simulator's clock. Without it those scenarios run on the system clock.
+   */
+  sessionClock?: Clock & { advance(ms: number): Promise<void> };
 }
 
 /**
@@ -70,10 +72,17 @@ export class SimulatorHarness extends SimulatorHarnessBase<RealtimeSimulator> {
 
   /**
    * `msPerChar` must match the simulator's (it places `holdAfterMs` holds in messages without `audioMs`); `faults`
-   * is the transport `model` was given (without it, the harness has no transport faults).
+   * is the transport `model` was given (without it, the harness has no transport faults); `sessionClock` as in
+   * {@link SimulatorHarnessOptions}.
    */
-  constructor(simulator: RealtimeSimulator, model: RealtimeModel, msPerChar = 50, faults?: TransportFaults) {
-    super(simulator, model, faults);
+  constructor(
+    simulator: RealtimeSimulator,
+    model: RealtimeModel,
+    msPerChar = 50,
+    faults?: TransportFaults,
+    sessionClock?: Clock & { advance(ms: number): Promise<void> },
+  ) {
+    super(simulator, model, faults, sessionClock);
     this.#msPerChar = msPerChar;
     simulator.brain = () => this.#nextReply();
   }
@@ -296,5 +305,6 @@ export async function createSimulatorHarness(options: SimulatorHarnessOptions): 
     options.createModel(simulator, faults.transport),
     options.simulator?.msPerChar,
     faults,
+    options.sessionClock,
   );
 }

@@ -65,3 +65,14 @@ export function rms(samples: Int16Array): number {
   for (const s of samples) sum += s * s;
   return Math.sqrt(sum / samples.length) / 32768;
 }
+
+/** The chunks of a stream, in order, as one array. */
+export function concatAudio(chunks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}

@@ -1,4 +1,4 @@
-import type { RealtimeCommand, RealtimeModel } from '@parley/core';
+import type { Clock, RealtimeCommand, RealtimeModel } from '@parley/core';
 import type { TransportFaults } from '@parley/transport/testing';
 import { waitForCommands } from './wait-for-command.js';
 
@@ -15,13 +15,21 @@ export abstract class SimulatorHarnessBase<
   readonly model: RealtimeModel;
   /** The simulator behind it. */
   readonly simulator: TSimulator;
+  /** The clock scenarios give the session to move its timeouts themselves (see the harness options). */
+  readonly sessionClock: (Clock & { advance(ms: number): Promise<void> }) | undefined;
   readonly #faults: TransportFaults | undefined;
 
   /** `faults` is the transport `model` was given (without it, the harness has no transport faults). */
-  constructor(simulator: TSimulator, model: RealtimeModel, faults: TransportFaults | undefined) {
+  constructor(
+    simulator: TSimulator,
+    model: RealtimeModel,
+    faults: TransportFaults | undefined,
+    sessionClock?: Clock & { advance(ms: number): Promise<void> },
+  ) {
     this.simulator = simulator;
     this.model = model;
     this.#faults = faults;
+    this.sessionClock = sessionClock;
   }
 
   /** The seam command a frame the adapter writes stands for (`undefined`: none). */

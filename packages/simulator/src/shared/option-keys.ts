@@ -34,6 +34,7 @@ export const STRICTNESS_OPTIONS = optionKeys<SimulatorStrictness>('SimulatorStri
 export const HARNESS_OPTIONS = optionKeys<SimulatorHarnessOptions>('SimulatorHarnessOptions', {
   createModel: true,
   simulator: true,
+  sessionClock: true,
 });
 export const HARNESS_SIMULATOR_OPTIONS = optionKeys<Omit<RealtimeSimulatorOptions, 'brain'>>(
   'SimulatorHarnessOptions',

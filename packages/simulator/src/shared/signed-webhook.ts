@@ -10,15 +10,22 @@ export interface SignedWebhook {
   id: string;
   /** `webhook-timestamp` (Unix seconds). */
   timestampSeconds: number;
-  /** The JSON body, signed as these exact bytes. */
-  body: string;
+  /** The event the body carries: `{ object: 'event', id, type, created_at, data }`, `created_at` the timestamp. */
+  event: { id: string; type: string; data: object };
   /** Deliveries of the same webhook (same id), as a retrying service makes. Default 1. */
   deliveries?: number;
 }
 
 /** Delivers `webhook` (`webhook-id`, `webhook-timestamp`, `webhook-signature`); returns each delivery's HTTP status. */
 export async function deliverSignedWebhook(webhook: SignedWebhook): Promise<number[]> {
-  const { id, timestampSeconds, body } = webhook;
+  const { id, timestampSeconds, event } = webhook;
+  const body = JSON.stringify({
+    object: 'event',
+    id: event.id,
+    type: event.type,
+    created_at: timestampSeconds,
+    data: event.data,
+  });
   const signature = new Webhook(webhook.secret).sign(id, new Date(timestampSeconds * 1000), body);
   const statuses: number[] = [];
   for (let i = 0; i < (webhook.deliveries ?? 1); i++) {

@@ -17,6 +17,7 @@ import {
   GeminiLiveModel,
   type GeminiSetup,
 } from '@parley/google';
+import { ManualClock } from '@parley/mock';
 import {
   FastForwardClock,
   type GeminiScriptedOutput,
@@ -205,6 +206,7 @@ export async function createGeminiHarness(options: GeminiHarnessOptions): Promis
   };
   return {
     model,
+    sessionClock: new ManualClock(),
     async respondWith(...responses) {
       simulator.respondWith(...responses.map(toTurn));
     },

@@ -1,4 +1,5 @@
 import { defineConformanceSuite, harnessSkips, type RealtimeHarness } from '@parley/conformance';
+import { ManualClock } from '@parley/mock';
 import { OpenAIRealtimeModel } from '@parley/openai';
 import { createSimulatorHarness } from '@parley/simulator';
 import { expect } from 'vitest';
@@ -7,6 +8,7 @@ defineConformanceSuite(
   'openai',
   async (): Promise<RealtimeHarness> =>
     createSimulatorHarness({
+      sessionClock: new ManualClock(),
       createModel: (simulator, transport) =>
         new OpenAIRealtimeModel({ apiKey: 'sk-conformance', url: simulator.url, ...transport }),
     }),
