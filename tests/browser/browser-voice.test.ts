@@ -5,9 +5,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startExampleServer } from '@parley/example-browser-voice/server.mjs';
+import { type RealtimeKey, startExampleServer } from '@parley/example-browser-voice/server.mjs';
 import { createClientSecret } from '@parley/openai';
-import { startRealtimeSimulator } from '@parley/simulator';
+import { type RealtimeSimulator, startRealtimeSimulator } from '@parley/simulator';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bounded, STEP_TIMEOUT_MS } from './bounded.js';
@@ -74,14 +74,71 @@ function readStop(page: Page): Promise<PageStop | undefined> {
   });
 }
 
+/** A new page at `url` once the lab (lab.ts) has loaded in it; closed again if it never does. */
+async function openLabPage(url: string): Promise<Page> {
+  const page = await (browser as Browser).newPage();
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => 'lab' in globalThis, undefined, { timeout: STEP_TIMEOUT_MS });
+    return page;
+  } catch (error) {
+    await page.close();
+    throw error;
+  }
+}
+
+/** Runs `body` on a lab page of a fresh lab server; the page and the server are closed whatever happens. */
+async function withLabPage(body: (page: Page, labUrl: string) => Promise<void>): Promise<void> {
+  const server = await startLabServer();
+  try {
+    const page = await openLabPage(server.url);
+    try {
+      await body(page, server.url);
+    } finally {
+      await page.close();
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * Runs `body` on the example app (examples/browser-voice) over a simulator of the conversation, its app server
+ * answering `/realtime-key` with `realtimeKey`, once the user pressed Start; `beforeLoad` runs on the page before the
+ * app loads (an init script). The page, the app server and the simulator are closed whatever happens.
+ */
+async function withExampleApp(
+  options: {
+    realtimeKey: (sim: RealtimeSimulator) => Promise<RealtimeKey>;
+    beforeLoad?: (page: Page) => Promise<unknown>;
+  },
+  body: (page: Page, app: { sim: RealtimeSimulator; url: string }) => Promise<void>,
+): Promise<void> {
+  const sim = await startRealtimeSimulator(conversationSimulatorOptions());
+  try {
+    const server = await startExampleServer({ realtimeKey: () => options.realtimeKey(sim) });
+    try {
+      const page = await (browser as Browser).newPage();
+      try {
+        await options.beforeLoad?.(page);
+        await page.goto(server.url);
+        await page.click('#start');
+        await body(page, { sim, url: server.url });
+      } finally {
+        await page.close();
+      }
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await sim.close();
+  }
+}
+
 describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
   test('over WebSocket: a question, a tool call, a barge-in cut where the speaker stopped', async () => {
-    const sim = await startRealtimeSimulator(conversationSimulatorOptions());
-    const server = await startExampleServer({ realtimeKey: async () => ({ key: 'ek_test', url: sim.url }) });
-    const page = await (browser as Browser).newPage();
-    try {
-      await page.goto(server.url);
-      await page.click('#start');
+    const realtimeKey = async (sim: RealtimeSimulator) => ({ key: 'ek_test', url: sim.url });
+    await withExampleApp({ realtimeKey }, async (page, { sim }) => {
       const connection = await bounded('the page to connect', sim.waitForConnection(0));
       // The key reached the service as the browser's subprotocol, not a header.
       expect(sim.upgrades[0]?.headers['sec-websocket-protocol']).toContain('openai-insecure-api-key.ek_test');
@@ -114,54 +171,45 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
       expect(cutAt).toBeLessThan(ANSWER_AUDIO_MS - 500);
 
       await expectTranscript(page);
-    } finally {
-      await page.close();
-      await server.close();
-      await sim.close();
-    }
+    });
   }, 45_000);
 
   test('over WebRTC: a client secret from the app server, a tool call, a barge-in the service cut where it stopped playing', async () => {
-    const sim = await startRealtimeSimulator(conversationSimulatorOptions());
-    const server = await startExampleServer({
-      // The app server's side: a client secret per call, minted with the standard key the browser never sees.
-      realtimeKey: async () => ({
-        key: (await createClientSecret({ apiKey: 'sk-app-server', baseURL: sim.httpBaseURL })).value,
-        transport: 'webrtc',
-        baseURL: sim.httpBaseURL,
-      }),
+    // The app server's side: a client secret per call, minted with the standard key the browser never sees.
+    const realtimeKey = async (sim: RealtimeSimulator): Promise<RealtimeKey> => ({
+      key: (await createClientSecret({ apiKey: 'sk-app-server', baseURL: sim.httpBaseURL })).value,
+      transport: 'webrtc',
+      baseURL: sim.httpBaseURL,
     });
-    const page = await (browser as Browser).newPage();
     // Counts the audio the browser's peer connection received (test instrumentation, not the example's code).
-    await page.addInitScript(() => {
-      const peers: RTCPeerConnection[] = [];
-      const Native = globalThis.RTCPeerConnection;
-      globalThis.RTCPeerConnection = class extends Native {
-        constructor(configuration?: RTCConfiguration) {
-          super(configuration);
-          peers.push(this);
-        }
-      };
-      Object.assign(globalThis, { parleyPeers: peers });
-    });
-    const receivedAudio = () =>
-      page.evaluate(async () => {
-        const [peer] = (globalThis as unknown as { parleyPeers: RTCPeerConnection[] }).parleyPeers;
-        let packets = 0;
-        (await peer?.getStats())?.forEach(
-          (stat: { type: string; kind?: string; packetsReceived?: number }) => {
-            if (stat.type === 'inbound-rtp' && stat.kind === 'audio') packets += stat.packetsReceived ?? 0;
-          },
-        );
-        return packets;
+    const countPeers = (page: Page) =>
+      page.addInitScript(() => {
+        const peers: RTCPeerConnection[] = [];
+        const Native = globalThis.RTCPeerConnection;
+        globalThis.RTCPeerConnection = class extends Native {
+          constructor(configuration?: RTCConfiguration) {
+            super(configuration);
+            peers.push(this);
+          }
+        };
+        Object.assign(globalThis, { parleyPeers: peers });
       });
-    try {
-      await page.goto(server.url);
-      await page.click('#start');
+    await withExampleApp({ realtimeKey, beforeLoad: countPeers }, async (page, { sim, url }) => {
+      const receivedAudio = () =>
+        page.evaluate(async () => {
+          const [peer] = (globalThis as unknown as { parleyPeers: RTCPeerConnection[] }).parleyPeers;
+          let packets = 0;
+          (await peer?.getStats())?.forEach(
+            (stat: { type: string; kind?: string; packetsReceived?: number }) => {
+              if (stat.type === 'inbound-rtp' && stat.kind === 'audio') packets += stat.packetsReceived ?? 0;
+            },
+          );
+          return packets;
+        });
       const connection = await bounded('the WebRTC call to connect', sim.waitForConnection(0));
       // The offer came from the page (a cross-origin POST the service allows) with a key the app server minted.
       expect(connection.path).toBe('/v1/realtime/calls');
-      expect(connection.headers.origin).toBe(new URL(server.url).origin);
+      expect(connection.headers.origin).toBe(new URL(url).origin);
       const minted = sim.clientSecrets.map((secret) => `Bearer ${secret.value}`);
       expect(minted).toContain(connection.headers.authorization);
       expect(sim.call(connection.callId as string)?.line).toBe('webrtc');
@@ -229,19 +277,11 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
       expect(await heardMs.jsonValue()).toBe(cutAt);
 
       await expectTranscript(page, false);
-    } finally {
-      await page.close();
-      await server.close();
-      await sim.close();
-    }
+    });
   }, 60_000);
 
   test('the microphone ends by itself: the app is told (microphone_ended), the microphone is released, the rest goes on', async () => {
-    const server = await startLabServer();
-    const page = await (browser as Browser).newPage();
-    try {
-      await page.goto(server.url);
-      await page.waitForFunction(() => 'lab' in globalThis, undefined, { timeout: STEP_TIMEOUT_MS });
+    await withLabPage(async (page) => {
       const ended = await page.evaluate(async () => {
         const { lab } = globalThis as unknown as { lab: Lab };
         const { session, model } = lab.mockSession();
@@ -259,12 +299,7 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
         });
         await session.connect();
         const context = voice.audioContext;
-        const audioTime = (ms: number) =>
-          new Promise<void>((resolve) => {
-            const until = context.currentTime + ms / 1000;
-            const check = () => (context.currentTime >= until ? resolve() : setTimeout(check, 5));
-            check();
-          });
+        const audioTime = (ms: number) => lab.audioTime(context, ms);
         const frames = () => model.commands.filter((c) => c.type === 'appendInputAudio').length;
         await audioTime(200);
         const before = frames();
@@ -302,18 +337,11 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
         session: 'connected',
         contextAfterClose: 'closed',
       });
-    } finally {
-      await page.close();
-      await server.close();
-    }
+    });
   }, 30_000);
 
   test("a WebRTC call's audio: a typed error for no microphone, mute, a microphone that ends by itself, close", async () => {
-    const server = await startLabServer();
-    const page = await (browser as Browser).newPage();
-    try {
-      await page.goto(server.url);
-      await page.waitForFunction(() => 'lab' in globalThis, undefined, { timeout: STEP_TIMEOUT_MS });
+    await withLabPage(async (page) => {
       const result = await page.evaluate(async () => {
         const { lab } = globalThis as unknown as { lab: Lab };
         const missing = await lab
@@ -348,19 +376,11 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
         ended: { reports: ['microphone_ended'], error: 'microphone_ended' },
         closed: { same: true, track: 'ended', closed: true, reports: 1 },
       });
-    } finally {
-      await page.close();
-      await server.close();
-    }
+    });
   }, 30_000);
 
   test('the helper alone: a missing or refused microphone releases everything; push-to-talk, mute, close, G.711', async () => {
-    const server = await startLabServer();
-    const page = await (browser as Browser).newPage();
-    try {
-      await page.goto(server.url);
-      await page.waitForFunction(() => 'lab' in globalThis);
-
+    await withLabPage(async (page, labUrl) => {
       // No such microphone: a typed error, and the AudioContext the helper had opened is closed again.
       const notFound = await page.evaluate(async () => {
         const { lab } = globalThis as unknown as { lab: Lab };
@@ -376,10 +396,8 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
       expect(notFound).toEqual({ typed: true, code: 'microphone_not_found', contexts: ['closed'] });
 
       // The microphone refused (here by the site's Permissions-Policy; a user's "Block" gives the same error).
-      const deniedPage = await (browser as Browser).newPage();
+      const deniedPage = await openLabPage(new URL('/denied', labUrl).href);
       try {
-        await deniedPage.goto(new URL('/denied', server.url).href);
-        await deniedPage.waitForFunction(() => 'lab' in globalThis);
         const denied = await deniedPage.evaluate(async () => {
           const { lab } = globalThis as unknown as { lab: Lab };
           const error = await lab.connectBrowserVoice({ session: lab.mockSession().session }).catch((e) => e);
@@ -403,12 +421,7 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
         await session.connect();
         const context = voice.audioContext;
         // Waits on the audio clock (the microphone's frames come with it), not the page's timers.
-        const audioTime = (ms: number) =>
-          new Promise<void>((resolve) => {
-            const until = context.currentTime + ms / 1000;
-            const check = () => (context.currentTime >= until ? resolve() : setTimeout(check, 5));
-            check();
-          });
+        const audioTime = (ms: number) => lab.audioTime(context, ms);
         const sent = () =>
           model.commands.flatMap((c) => (c.type === 'appendInputAudio' ? [c.audio.byteLength / 48] : []));
         const total = (list: number[]) => list.reduce((a, b) => a + b, 0);
@@ -494,10 +507,7 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
           );
         const before = bytes();
         const startedAt = context.currentTime;
-        await new Promise<void>((resolve) => {
-          const check = () => (context.currentTime >= startedAt + 0.5 ? resolve() : setTimeout(check, 5));
-          check();
-        });
+        await lab.audioTime(context, 500);
         const sentMs = (bytes() - before) / 8;
         const elapsedMs = (context.currentTime - startedAt) * 1000;
         await voice.close();
@@ -506,9 +516,6 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
       });
       expect(ulaw.sentMs).toBeGreaterThan(ulaw.elapsedMs - 100);
       expect(ulaw.sentMs).toBeLessThan(ulaw.elapsedMs + 100);
-    } finally {
-      await page.close();
-      await server.close();
-    }
+    });
   }, 30_000);
 });

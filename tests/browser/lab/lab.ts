@@ -30,6 +30,30 @@ function mockSession(options: { turnDetection?: null; format?: RealtimeAudioForm
   return { session, model };
 }
 
-export const lab = { connectBrowserVoice, openCallAudio, BrowserVoiceError, mockSession, contexts };
+/**
+ * Resolves once `context`'s audio clock moved on `ms` (the microphone's frames come with it), not the page's timers;
+ * rejects if it has not within `ms` plus 10 s of page time (a stalled audio thread).
+ */
+function audioTime(context: AudioContext, ms: number): Promise<void> {
+  const until = context.currentTime + ms / 1000;
+  const deadline = performance.now() + ms + 10_000;
+  return new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (context.currentTime >= until) resolve();
+      else if (performance.now() > deadline) reject(new Error(`The audio clock did not move on ${ms} ms.`));
+      else setTimeout(check, 5);
+    };
+    check();
+  });
+}
+
+export const lab = {
+  connectBrowserVoice,
+  openCallAudio,
+  BrowserVoiceError,
+  mockSession,
+  contexts,
+  audioTime,
+};
 export type Lab = typeof lab;
 Object.assign(globalThis, { lab });

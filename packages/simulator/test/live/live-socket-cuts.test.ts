@@ -1,4 +1,5 @@
-import { Agent, RealtimeSession, type RealtimeSessionEvent, SessionNotConnectedError } from '@parley/core';
+import { EventRecorder } from '@parley/conformance';
+import { Agent, RealtimeSession, SessionNotConnectedError } from '@parley/core';
 import { ManualClock } from '@parley/mock';
 import { OpenAILiveModel } from '@parley/openai';
 import { describe, expect, test } from 'vitest';
@@ -19,35 +20,30 @@ async function connected() {
   const session = closeAfterTest(
     new RealtimeSession(new Agent({ name: 'Voice' }), { model, clock, reconnect: { jitter: 0 } }),
   );
-  const events: RealtimeSessionEvent[] = [];
-  const reconnected = new Promise<void>((resolve) => {
-    session.on('reconnected', () => resolve());
-  });
-  for (const type of ['error', 'reconnecting'] as const) {
-    session.on(type, (event) => events.push(event as RealtimeSessionEvent));
-  }
+  const events = new EventRecorder(session, { via: 'listeners' });
   await session.connect();
-  return { session, sockets, events, reconnected };
+  return { session, sockets, events };
 }
 
 describe('GPT-Live: a socket that stops being open is a disconnect at once', () => {
   test('closing with no close acknowledgement: audio sent meanwhile is refused with a typed error; the session reconnects', async () => {
-    const { session, sockets, events, reconnected } = await connected();
+    const { session, sockets, events } = await connected();
     closingWithoutAcknowledgement(sockets[0] as WsWebSocket);
 
     expect(() => session.sendAudio(new Uint8Array(4800))).toThrow(SessionNotConnectedError);
-    await reconnected;
+    await events.waitFor('reconnected');
 
-    expect(events.map((e) => e.type)).toEqual(['error', 'reconnecting']);
-    expect(events[0]).toMatchObject({ code: 'connection_lost' });
-    expect(events[1]).toMatchObject({ reason: 'connection_lost', attempt: 1 });
+    const cut = events.events.filter((e) => e.type === 'error' || e.type === 'reconnecting');
+    expect(cut.map((e) => e.type)).toEqual(['error', 'reconnecting']);
+    expect(cut[0]).toMatchObject({ code: 'connection_lost' });
+    expect(cut[1]).toMatchObject({ reason: 'connection_lost', attempt: 1 });
     expect(sockets).toHaveLength(2);
     expect(sockets[0]?.listenerCount('message')).toBe(0);
     session.sendAudio(new Uint8Array(4800));
   });
 
   test('a socket error on the open connection: disconnected in the same turn, reconnected', async () => {
-    const { session, sockets, events, reconnected } = await connected();
+    const { session, sockets, events } = await connected();
     const socket = sockets[0] as WsWebSocket;
     let statusAtError: string | undefined;
     const onError = () => {
@@ -59,8 +55,8 @@ describe('GPT-Live: a socket that stops being open is a disconnect at once', () 
     socket.off('error', onError);
 
     expect(statusAtError).toBe('reconnecting');
-    await reconnected;
-    expect(events.find((e) => e.type === 'reconnecting')).toMatchObject({
+    await events.waitFor('reconnected');
+    expect(events.of('reconnecting')[0]).toMatchObject({
       detail: expect.stringContaining('Invalid UTF-8'),
     });
   });
@@ -89,22 +85,19 @@ describe('GPT-Live keepalive: a peer that went silent is noticed without a write
     const session = closeAfterTest(
       new RealtimeSession(new Agent({ name: 'Voice' }), { model, clock, reconnect: { jitter: 0 } }),
     );
-    const reconnecting: RealtimeSessionEvent[] = [];
-    session.on('reconnecting', (event) => reconnecting.push(event));
-    session.on('error', () => {});
-    const reconnected = new Promise((resolve) => session.on('reconnected', resolve));
+    const events = new EventRecorder(session, { via: 'listeners' });
     await session.connect();
     await clock.advance(1_499);
     expect(pings).toBe(1);
-    expect(reconnecting).toEqual([]);
+    expect(events.of('reconnecting')).toEqual([]);
     await clock.advance(1);
-    expect(reconnecting).toEqual([
+    expect(events.of('reconnecting')).toEqual([
       expect.objectContaining({
         reason: 'connection_lost',
         detail: expect.stringContaining('no pong within 500 ms'),
       }),
     ]);
-    await reconnected;
+    await events.waitFor('reconnected');
     expect(session.status).toBe('connected');
   });
 });

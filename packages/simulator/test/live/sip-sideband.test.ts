@@ -1,4 +1,5 @@
-import { Agent, type RealtimeSessionEvent, tool } from '@parley/core';
+import { EventRecorder } from '@parley/conformance';
+import { Agent, tool } from '@parley/core';
 import { ManualClock, MockModel } from '@parley/mock';
 import { answerSipCall, type SipCall } from '@parley/openai';
 import { type LiveSimulator, speechAudio } from '@parley/simulator';
@@ -59,16 +60,8 @@ describe('GPT-Live over SIP: a signed webhook, call control and a RealtimeSessio
     expect(app.calls).toHaveLength(1);
     const call = await (app.answered[0] as Promise<SipCall<unknown>>);
     const { session } = call;
-    const events: RealtimeSessionEvent[] = [];
-    for (const type of [
-      'tool_done',
-      'delegation_done',
-      'audio_interrupted',
-      'response_done',
-      'dtmf',
-    ] as const) {
-      session.on(type, (event) => events.push(event));
-    }
+    // Recorded as they are emitted: the line is run until one is there.
+    const events = new EventRecorder(session, { via: 'listeners' });
     expect(call.callId).toBe(incoming.sessionId);
     const simCall = sim.call(incoming.sessionId);
     expect(simCall).toMatchObject({
@@ -104,8 +97,8 @@ describe('GPT-Live over SIP: a signed webhook, call control and a RealtimeSessio
 
     // The caller asks; the voice delegates; the delegate's tool runs on the app's server, answered as commentary.
     line.say(speechAudio('is RX-1 ready', { durationMs: 900 }));
-    await until(() => events.some((e) => e.type === 'delegation_done'));
-    expect(events.find((e) => e.type === 'tool_done')).toMatchObject({
+    await until(() => events.of('delegation_done').length > 0);
+    expect(events.of('tool_done')[0]).toMatchObject({
       name: 'check_prescription',
       output: 'Prescription RX-1 is ready at counter two',
       delegationId: expect.any(String),
@@ -120,10 +113,10 @@ describe('GPT-Live over SIP: a signed webhook, call control and a RealtimeSessio
       sim.clientEvents.filter((e) => e.socket === 'sideband').map((e) => (e.event as { type: string }).type);
     const sentBefore = sideband().length;
     line.say(speechAudio('sorry can I have it delivered', { durationMs: 900 }));
-    await until(() => events.some((e) => e.type === 'audio_interrupted'));
-    const cut = events.find((e) => e.type === 'audio_interrupted') as { heardMs: number; responseId: string };
+    await until(() => events.of('audio_interrupted').length > 0);
+    const cut = events.of('audio_interrupted')[0] as { heardMs: number; responseId: string };
     expect(cut.heardMs).toBeGreaterThan(0);
-    expect(events).toContainEqual(
+    expect(events.of('response_done')).toContainEqual(
       expect.objectContaining({ type: 'response_done', responseId: cut.responseId, status: 'cancelled' }),
     );
     // Nothing on the wire: GPT-Live has no cancel, clear or truncate.
@@ -135,8 +128,8 @@ describe('GPT-Live over SIP: a signed webhook, call control and a RealtimeSessio
 
     // Keys both ways on the call's sideband.
     line.press('1');
-    await until(() => events.some((e) => e.type === 'dtmf'));
-    expect(events.find((e) => e.type === 'dtmf')).toMatchObject({ digit: '1', source: 'provider' });
+    await until(() => events.of('dtmf').length > 0);
+    expect(events.of('dtmf')[0]).toMatchObject({ digit: '1', source: 'provider' });
     session.sendDtmf('5');
     await until(() => (simCall?.session?.digitsSent.length ?? 0) > 0);
     expect(simCall?.session?.digitsSent).toEqual(['5']);
