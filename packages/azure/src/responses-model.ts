@@ -17,23 +17,18 @@ import {
 } from './options.js';
 import { responsesBaseURL } from './urls.js';
 
-/** The options {@link AzureOpenAIResponsesModel} hands to `@parley/openai`'s Responses model as they are. */
-const CLIENT_OPTION_KEYS = {
+/** Options of {@link AzureOpenAIResponsesModel}: the connection's, and those handed to `@parley/openai`'s Responses model as they are. */
+export interface AzureOpenAIResponsesModelOptions
+  extends AzureOpenAIConnectionOptions,
+    Pick<OpenAIClientOptions, 'fetch' | 'maxRetries' | 'clock' | 'timeoutMs' | 'structuredOutput'> {}
+
+const MODEL_OPTIONS = optionKeys<AzureOpenAIResponsesModelOptions>('AzureOpenAIResponsesModelOptions', {
+  ...CONNECTION_OPTION_KEYS,
   fetch: true,
   maxRetries: true,
   clock: true,
   timeoutMs: true,
   structuredOutput: true,
-} as const;
-
-/** Options of {@link AzureOpenAIResponsesModel}. */
-export interface AzureOpenAIResponsesModelOptions
-  extends AzureOpenAIConnectionOptions,
-    Pick<OpenAIClientOptions, keyof typeof CLIENT_OPTION_KEYS> {}
-
-const MODEL_OPTIONS = optionKeys<AzureOpenAIResponsesModelOptions>('AzureOpenAIResponsesModelOptions', {
-  ...CONNECTION_OPTION_KEYS,
-  ...CLIENT_OPTION_KEYS,
 });
 
 /**

@@ -91,6 +91,7 @@ export {
 } from './realtime/simulator-harness.js';
 export { FastForwardClock, type FastForwardClockOptions } from './shared/fast-forward-clock.js';
 export { SimulatorHarnessBase } from './shared/harness-base.js';
+export type { IncomingSipCallWebhook } from './shared/incoming-sip-call.js';
 export { DEFAULT_PACE, type SimulatorPace, type SimulatorPacing } from './shared/pace.js';
 export { decodeSpeechTexts, type SpeechAudioOptions, silenceAudio, speechAudio } from './shared/sim-audio.js';
 export type { SimulatorServiceError } from './shared/sim-errors.js';
