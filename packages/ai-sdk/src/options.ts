@@ -1,5 +1,5 @@
-import { type ModelCapabilities, UserError } from '@parley/core';
-import { optionKeys } from '@parley/core/internal';
+import type { ModelCapabilities } from '@parley/core';
+import { invalidOption, optionKeys } from '@parley/core/internal';
 
 /** Options of {@link AISdkModel}. */
 export interface AISdkModelOptions {
@@ -23,10 +23,6 @@ const CAPABILITY_KEYS = optionKeys<Omit<ModelCapabilities, 'hostedTools'>>('AISd
   parallelToolCalls: true,
 });
 
-function fail(message: string): never {
-  throw new UserError(message, { code: 'invalid_option' });
-}
-
 /** Validated options with defaults applied. */
 export interface ResolvedOptions {
   capabilities: Partial<Omit<ModelCapabilities, 'hostedTools'>>;
@@ -34,18 +30,21 @@ export interface ResolvedOptions {
 }
 
 export function resolveOptions(options: AISdkModelOptions): ResolvedOptions {
-  if (typeof options !== 'object' || options === null) fail('AISdkModel options must be an object.');
+  if (typeof options !== 'object' || options === null)
+    throw invalidOption('AISdkModel options must be an object.');
   OPTIONS.check(options);
   const capabilities = options.capabilities ?? {};
   if (typeof capabilities !== 'object' || capabilities === null)
-    fail('capabilities must be an object of booleans.');
+    throw invalidOption('capabilities must be an object of booleans.');
   CAPABILITY_KEYS.check(capabilities, 'capabilities');
   for (const [name, value] of Object.entries(capabilities)) {
-    if (typeof value !== 'boolean') fail(`capabilities.${name} must be true or false.`);
+    if (typeof value !== 'boolean') throw invalidOption(`capabilities.${name} must be true or false.`);
   }
   const name = options.structuredOutputName ?? 'final_output';
   if (typeof name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(name)) {
-    fail(`structuredOutputName "${String(name)}" is invalid: use 1-64 letters, digits, "_" or "-".`);
+    throw invalidOption(
+      `structuredOutputName "${String(name)}" is invalid: use 1-64 letters, digits, "_" or "-".`,
+    );
   }
   return { capabilities, structuredOutputName: name };
 }

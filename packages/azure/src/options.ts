@@ -1,5 +1,4 @@
-import { UserError } from '@parley/core';
-import type { OptionKeyList } from '@parley/core/internal';
+import { invalidOption, type OptionKeyList } from '@parley/core/internal';
 import { RESERVED_UPGRADE_HEADERS } from '@parley/openai/protocol';
 import { type AzureCredential, type AzureTokenProvider, assertCredentialShape } from './credentials.js';
 import { AZURE_ENV, readEnv } from './env.js';
@@ -52,11 +51,6 @@ export const CONNECTION_OPTION_KEYS: OptionKeyList<AzureOpenAIConnectionOptions>
 
 const RESOURCE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9-]{0,62}$/;
 const DEPLOYMENT_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,63}$/;
-
-/** A `UserError` with code `invalid_option`. */
-export function invalidOption(message: string): UserError {
-  return new UserError(message, { code: 'invalid_option' });
-}
 
 function resolveBase(options: AzureOpenAIConnectionOptions): URL {
   if (options.endpoint !== undefined && options.resourceName !== undefined) {

@@ -5,7 +5,7 @@ import {
   type RealtimeConnectOptions,
   type RealtimeModel,
 } from '@parley/core';
-import { optionKeys, resolveClockOption } from '@parley/core/internal';
+import { invalidOption, optionKeys, positiveMs, resolveClockOption } from '@parley/core/internal';
 import {
   type OpenAIRealtimeConnection,
   OpenAIRealtimeError,
@@ -29,7 +29,6 @@ import {
   type AzureOpenAIConnectionOptions,
   assertDeploymentName,
   CONNECTION_OPTION_KEYS,
-  invalidOption,
   type ResolvedAzureConnection,
   resolveAzureConnection,
 } from './options.js';
@@ -105,12 +104,6 @@ const API_VERSION = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
 function emitProcessWarning(warning: AzureWarning): void {
   const process = (globalThis as { process?: { emitWarning?: (m: string, o: object) => void } }).process;
   process?.emitWarning?.(warning.message, { type: 'DeprecationWarning', code: warning.code });
-}
-
-function positiveInteger(value: number | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw invalidOption(`${name} must be a positive integer (ms).`);
-  return value;
 }
 
 /**
@@ -190,8 +183,8 @@ export class AzureOpenAIRealtimeModel implements RealtimeModel {
     }
     this.#clock = resolveClockOption(options.clock, invalidOption);
     this.#keepalive = resolveKeepalive(options.keepalive, MODEL_OPTIONS.owner, invalidOption);
-    positiveInteger(options.connectTimeoutMs, 'connectTimeoutMs', 30_000);
-    positiveInteger(options.closeTimeoutMs, 'closeTimeoutMs', 5_000);
+    positiveMs(options.connectTimeoutMs, 'connectTimeoutMs', 30_000);
+    positiveMs(options.closeTimeoutMs, 'closeTimeoutMs', 5_000);
     if (options.onWarning !== undefined && typeof options.onWarning !== 'function') {
       throw invalidOption('onWarning must be a function.');
     }

@@ -6,13 +6,12 @@ import {
   type ModelResponse,
   type ModelStreamEvent,
 } from '@parley/core';
-import { optionKeys } from '@parley/core/internal';
+import { invalidOption, optionKeys } from '@parley/core/internal';
 import { type OpenAIClientOptions, OpenAIResponsesModel } from '@parley/openai';
 import { openAIKeyOptions } from './credentials.js';
 import {
   type AzureOpenAIConnectionOptions,
   CONNECTION_OPTION_KEYS,
-  invalidOption,
   resolveAzureConnection,
 } from './options.js';
 import { responsesBaseURL } from './urls.js';

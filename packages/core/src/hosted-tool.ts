@@ -1,6 +1,7 @@
 import type { RunContext } from './context.js';
 import { UserError } from './errors.js';
 import { optionKeys } from './option-keys.js';
+import { invalidOption } from './option-values.js';
 
 /** The kinds of tools a provider runs itself: the model calls them and the provider returns their results. */
 export const HOSTED_TOOL_KINDS = [
@@ -140,10 +141,6 @@ const KEYS = {
   }),
 };
 
-function invalid(message: string): UserError {
-  return new UserError(message, { code: 'invalid_option' });
-}
-
 function isStringList(value: unknown): value is readonly string[] {
   return Array.isArray(value) && value.every((entry) => typeof entry === 'string' && entry !== '');
 }
@@ -161,45 +158,47 @@ export function hostedTool<const T extends HostedToolOptions>(
   options: T,
 ): Extract<HostedTool, { kind: T['kind'] }> {
   if (typeof options !== 'object' || options === null) {
-    throw invalid("hostedTool() needs an options object, e.g. hostedTool({ kind: 'web_search' }).");
+    throw invalidOption("hostedTool() needs an options object, e.g. hostedTool({ kind: 'web_search' }).");
   }
   const kind = (options as { kind?: unknown }).kind;
   if (!HOSTED_TOOL_KINDS.includes(kind as HostedToolKind)) {
-    throw invalid(
+    throw invalidOption(
       `hostedTool(): kind must be one of ${HOSTED_TOOL_KINDS.map((k) => `'${k}'`).join(', ')}, got ${JSON.stringify(kind)}.`,
     );
   }
   KEYS[kind as HostedToolKind].check(options);
   const { providerData } = options;
   if (providerData !== undefined && (typeof providerData !== 'object' || providerData === null)) {
-    throw invalid(`hostedTool(${kind}): providerData must be an object.`);
+    throw invalidOption(`hostedTool(${kind}): providerData must be an object.`);
   }
   if (options.kind === 'file_search') {
     if (!isStringList(options.stores) || options.stores.length === 0) {
-      throw invalid("hostedTool(file_search): stores must list the provider's store ids to search.");
+      throw invalidOption("hostedTool(file_search): stores must list the provider's store ids to search.");
     }
     if (
       options.maxResults !== undefined &&
       !(Number.isInteger(options.maxResults) && options.maxResults > 0)
     ) {
-      throw invalid('hostedTool(file_search): maxResults must be a positive integer.');
+      throw invalidOption('hostedTool(file_search): maxResults must be a positive integer.');
     }
   }
   if (options.kind === 'mcp') {
     if (typeof options.server !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(options.server)) {
-      throw invalid('hostedTool(mcp): server must be a label of 1-64 letters, digits, "_" or "-".');
+      throw invalidOption('hostedTool(mcp): server must be a label of 1-64 letters, digits, "_" or "-".');
     }
     if (options.url !== undefined && !/^https?:\/\//.test(String(options.url))) {
-      throw invalid(`hostedTool(mcp) "${options.server}": url must be an http(s) URL.`);
+      throw invalidOption(`hostedTool(mcp) "${options.server}": url must be an http(s) URL.`);
     }
     if (options.allowedTools !== undefined && !isStringList(options.allowedTools)) {
-      throw invalid(`hostedTool(mcp) "${options.server}": allowedTools must be a list of tool names.`);
+      throw invalidOption(`hostedTool(mcp) "${options.server}": allowedTools must be a list of tool names.`);
     }
     if (options.requireApproval !== undefined && !['always', 'never'].includes(options.requireApproval)) {
-      throw invalid(`hostedTool(mcp) "${options.server}": requireApproval must be 'always' or 'never'.`);
+      throw invalidOption(
+        `hostedTool(mcp) "${options.server}": requireApproval must be 'always' or 'never'.`,
+      );
     }
     if (options.onApproval !== undefined && typeof options.onApproval !== 'function') {
-      throw invalid(
+      throw invalidOption(
         `hostedTool(mcp) "${options.server}": onApproval must be a function returning { approve: true } or { approve: false, reason? }.`,
       );
     }

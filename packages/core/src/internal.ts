@@ -15,6 +15,8 @@ export { createRunContext } from './context.js';
 export { errorText, log } from './logger.js';
 export type { NestedRunPort } from './nested-run.js';
 export { type OptionKeyList, type OptionKeys, optionKeys } from './option-keys.js';
+export { invalidOption, positiveMs } from './option-values.js';
+export { type AssistantMessageEnd, endAssistantMessage } from './realtime/assistant-message-end.js';
 export { sameStreamFormat, streamFormatOf } from './realtime/audio-formats/audio-stream-format.js';
 export { ForwardingConnection } from './realtime/forwarding-connection.js';
 export type { ScriptedOutput } from './realtime/scripted-output.js';

@@ -1,5 +1,17 @@
 import { UserError } from './errors.js';
 
+/** A `UserError` with code `invalid_option`: `message` names the option and says what to pass instead. */
+export function invalidOption(message: string): UserError {
+  return new UserError(message, { code: 'invalid_option' });
+}
+
+/** A duration option in whole milliseconds above zero; `fallback` when it is left out. */
+export function positiveMs(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw invalidOption(`${name} must be a positive integer (ms).`);
+  return value;
+}
+
 /** What one option accepts: the words an error uses for it, and the test. */
 export interface OptionRule {
   /** E.g. `an AbortSignal`; the error reads `<where>: <key> must be <takes>, got …`. */
@@ -29,9 +41,7 @@ export function checkOptionValues(where: string, options: object, rules: Record<
 }
 
 function invalidValue(where: string, key: string, takes: string, value: unknown): UserError {
-  return new UserError(`${where}: ${key} must be ${takes}, got ${describeValue(value)}.`, {
-    code: 'invalid_option',
-  });
+  return invalidOption(`${where}: ${key} must be ${takes}, got ${describeValue(value)}.`);
 }
 
 /** What a wrong value is, without its content (a misplaced string may be a key or a user's words). */

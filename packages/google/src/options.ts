@@ -1,5 +1,5 @@
-import { type Clock, UserError } from '@parley/core';
-import { optionKeys, resolveClockOption } from '@parley/core/internal';
+import type { Clock } from '@parley/core';
+import { invalidOption, optionKeys, resolveClockOption } from '@parley/core/internal';
 import {
   type KeepaliveOptions,
   type ResolvedKeepalive,
@@ -130,15 +130,12 @@ const COMPRESSION_OPTIONS = optionKeys<GeminiContextCompression>('GeminiLiveMode
   targetTokens: true,
 });
 
-function invalid(message: string): UserError {
-  return new UserError(message, { code: 'invalid_option' });
-}
-
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function nonEmpty(value: unknown, name: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw invalid(`${name} must be a non-empty string.`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw invalidOption(`${name} must be a non-empty string.`);
   return value;
 }
 
@@ -150,7 +147,7 @@ function tokenSource(value: unknown, name: string): TokenSource {
 function positiveInteger(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-    throw invalid(`${name} must be a positive integer.`);
+    throw invalidOption(`${name} must be a positive integer.`);
   }
   return value;
 }
@@ -164,9 +161,9 @@ function resolveCredentials(options: GeminiLiveModelOptions): GeminiCredentials 
   const given = [options.apiKey, options.ephemeralToken, options.vertex].filter(
     (v) => v !== undefined,
   ).length;
-  if (given > 1) throw invalid('Pass one of apiKey, ephemeralToken and vertex, not several.');
+  if (given > 1) throw invalidOption('Pass one of apiKey, ephemeralToken and vertex, not several.');
   if (options.vertex !== undefined) {
-    if (!isObject(options.vertex)) throw invalid('vertex must be { project, location, accessToken }.');
+    if (!isObject(options.vertex)) throw invalidOption('vertex must be { project, location, accessToken }.');
     VERTEX_OPTIONS.check(options.vertex, 'vertex');
     return {
       kind: 'vertex',
@@ -193,12 +190,12 @@ function resolveCompression(value: unknown): GeminiContextCompression | undefine
   if (value === undefined || value === false) return undefined;
   if (value === true) return {};
   if (!isObject(value))
-    throw invalid('contextWindowCompression must be true, false or { triggerTokens?, targetTokens? }.');
+    throw invalidOption('contextWindowCompression must be true, false or { triggerTokens?, targetTokens? }.');
   COMPRESSION_OPTIONS.check(value, 'contextWindowCompression');
   const triggerTokens = positiveInteger(value.triggerTokens, 'contextWindowCompression.triggerTokens');
   const targetTokens = positiveInteger(value.targetTokens, 'contextWindowCompression.targetTokens');
   if (triggerTokens !== undefined && targetTokens !== undefined && targetTokens >= triggerTokens) {
-    throw invalid('contextWindowCompression.targetTokens must be below triggerTokens.');
+    throw invalidOption('contextWindowCompression.targetTokens must be below triggerTokens.');
   }
   return {
     ...(triggerTokens !== undefined && { triggerTokens }),
@@ -216,21 +213,22 @@ function resolveBaseUrl(value: unknown, credentials: GeminiCredentials): string 
   try {
     url = new URL(nonEmpty(value, 'baseUrl'));
   } catch {
-    throw invalid('baseUrl is not a valid URL; expected e.g. wss://generativelanguage.googleapis.com.');
+    throw invalidOption('baseUrl is not a valid URL; expected e.g. wss://generativelanguage.googleapis.com.');
   }
   if (url.protocol !== 'wss:' && url.protocol !== 'ws:') {
-    throw invalid(`baseUrl must be a ws: or wss: URL (got ${url.protocol}).`);
+    throw invalidOption(`baseUrl must be a ws: or wss: URL (got ${url.protocol}).`);
   }
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
 
 /** Validates {@link GeminiLiveModelOptions} before any connection: a `UserError` (`invalid_option`) says what to set. */
 export function resolveGeminiOptions(options: GeminiLiveModelOptions = {}): ResolvedGeminiOptions {
-  if (!isObject(options as unknown)) throw invalid('GeminiLiveModel options must be an object.');
+  if (!isObject(options as unknown)) throw invalidOption('GeminiLiveModel options must be an object.');
   OPTIONS.check(options);
   const credentials = resolveCredentials(options);
   const model = nonEmpty(options.model ?? 'gemini-live-2.5-flash-preview', 'model');
-  if (model.startsWith('models/')) throw invalid(`model is the name without "models/": "${model.slice(7)}".`);
+  if (model.startsWith('models/'))
+    throw invalidOption(`model is the name without "models/": "${model.slice(7)}".`);
   const apiVersion =
     options.apiVersion === undefined
       ? credentials.kind === 'vertex'
@@ -242,24 +240,24 @@ export function resolveGeminiOptions(options: GeminiLiveModelOptions = {}): Reso
   if (options.voice !== undefined) nonEmpty(options.voice, 'voice');
   for (const flag of ['sessionResumption', 'outputTranscription'] as const) {
     if (options[flag] !== undefined && typeof options[flag] !== 'boolean')
-      throw invalid(`${flag} must be a boolean.`);
+      throw invalidOption(`${flag} must be a boolean.`);
   }
   if (
     options.temperature !== undefined &&
     (typeof options.temperature !== 'number' || !(options.temperature >= 0))
   ) {
-    throw invalid('temperature must be a number ≥ 0.');
+    throw invalidOption('temperature must be a number ≥ 0.');
   }
   if (options.headers !== undefined && !isObject(options.headers))
-    throw invalid('headers must be an object of strings.');
+    throw invalidOption('headers must be an object of strings.');
   if (options.WebSocket !== undefined && typeof options.WebSocket !== 'function') {
-    throw invalid('WebSocket must be a WebSocket constructor.');
+    throw invalidOption('WebSocket must be a WebSocket constructor.');
   }
   if (
     options.webSocketStyle !== undefined &&
     !['ws', 'headers-init', 'browser'].includes(options.webSocketStyle)
   ) {
-    throw invalid("webSocketStyle must be 'ws', 'headers-init' or 'browser'.");
+    throw invalidOption("webSocketStyle must be 'ws', 'headers-init' or 'browser'.");
   }
   return {
     model,
@@ -275,9 +273,9 @@ export function resolveGeminiOptions(options: GeminiLiveModelOptions = {}): Reso
     headers: (options.headers as Record<string, string> | undefined) ?? {},
     WebSocket: options.WebSocket,
     webSocketStyle: options.webSocketStyle,
-    clock: resolveClockOption(options.clock, invalid),
+    clock: resolveClockOption(options.clock, invalidOption),
     connectTimeoutMs: positiveInteger(options.connectTimeoutMs, 'connectTimeoutMs') ?? 15_000,
     closeTimeoutMs: positiveInteger(options.closeTimeoutMs, 'closeTimeoutMs') ?? 5_000,
-    keepalive: resolveKeepalive(options.keepalive, OPTIONS.owner, invalid),
+    keepalive: resolveKeepalive(options.keepalive, OPTIONS.owner, invalidOption),
   };
 }

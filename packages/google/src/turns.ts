@@ -1,4 +1,5 @@
-import type { RealtimeContentPart, RealtimeEvent, RealtimeUsage } from '@parley/core';
+import type { RealtimeEvent, RealtimeUsage } from '@parley/core';
+import { endAssistantMessage } from '@parley/core/internal';
 import { decodeBase64 } from './base64.js';
 import type { GeminiFunctionCall, GeminiServerContent, GeminiUsageMetadata } from './wire/live-wire.js';
 
@@ -236,26 +237,13 @@ export class GeminiTurns {
     const message = turn?.message;
     if (!turn || !message) return;
     turn.message = undefined;
-    const { responseId } = turn;
-    const { itemId } = message;
-    const content: RealtimeContentPart[] = [];
-    if (message.audio || message.transcript) {
-      if (message.audio) this.#emit({ type: 'audio_done', responseId, itemId });
-      this.#emit({ type: 'transcript_done', responseId, itemId, transcript: message.transcript });
-      content.push({ type: 'audio', transcript: message.transcript });
-    }
-    if (message.text) content.push({ type: 'text', text: message.text });
-    this.#emit({
-      type: 'message_done',
-      responseId,
-      itemId,
-      item: {
-        type: 'message',
-        itemId,
-        role: 'assistant',
-        content,
-        status: turn.interrupted ? 'incomplete' : 'completed',
-      },
+    endAssistantMessage(this.#emit, {
+      responseId: turn.responseId,
+      itemId: message.itemId,
+      audio: message.audio,
+      transcript: message.transcript,
+      text: message.text,
+      incomplete: turn.interrupted,
     });
   }
 

@@ -7,7 +7,7 @@ import {
   type ToolTimeoutBehavior,
   UserError,
 } from '@parley/core';
-import { type OptionKeyList, optionKeys, resolveClockOption } from '@parley/core/internal';
+import { invalidOption, type OptionKeyList, optionKeys, resolveClockOption } from '@parley/core/internal';
 
 /** Which of a server's tools an agent is offered: `allow` only those, never those in `deny` (server names). */
 export interface MCPToolFilter {
@@ -149,10 +149,7 @@ export function checkServerOptions<TContext>(owner: string, options: MCPServerOp
     });
   }
   checkRestart(owner, options.restart);
-  resolveClockOption(
-    options.clock,
-    (message) => new UserError(`${owner}: ${message}`, { code: 'invalid_option' }),
-  );
+  resolveClockOption(options.clock, (message) => invalidOption(`${owner}: ${message}`));
   if (options.toolNamePrefix !== undefined && !/^[a-zA-Z0-9_-]{0,32}$/.test(options.toolNamePrefix)) {
     throw new UserError(`${owner}: toolNamePrefix may hold up to 32 letters, digits, "_" or "-".`, {
       code: 'invalid_option',

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 import { type Clock, UserError } from '@parley/core';
-import { brand, optionKeys, resolveClockOption } from '@parley/core/internal';
+import { brand, invalidOption, optionKeys, resolveClockOption } from '@parley/core/internal';
 import { TwilioWebhookError } from './errors.js';
 import { signedUrlVariants, type TwilioWebhookParams, twilioSignature } from './webhook-signature.js';
 
@@ -85,10 +85,7 @@ export class TwilioWebhookVerifier {
     this.#authToken = options.authToken;
     this.#windowMs = windowMs;
     this.#max = max;
-    this.#clock = resolveClockOption(
-      options.clock,
-      (message: string) => new UserError(message, { code: 'invalid_option' }),
-    );
+    this.#clock = resolveClockOption(options.clock, invalidOption);
   }
 
   /**

@@ -9,7 +9,7 @@ import type { ConversationItem } from '../items.js';
 import { RunSessionWriter } from '../memory/run-session-writes.js';
 import type { Session } from '../memory/session.js';
 import { optionKeys } from '../option-keys.js';
-import { checkOptionValues, type OptionRule, optionRules } from '../option-values.js';
+import { checkOptionValues, invalidOption, type OptionRule, optionRules } from '../option-values.js';
 import { checkModelSettings } from '../text-option-keys.js';
 import { releaseToolSources } from '../tool-source.js';
 import { throwIfAborted } from './concurrency.js';
@@ -163,10 +163,7 @@ export class Runner {
     RUNNER_CONFIG.check(config);
     checkSettings(config, 'Runner');
     checkMaxTurns(config.maxTurns, 'Runner');
-    this.#clock = resolveClockOption(
-      config.clock,
-      (message) => new UserError(`Runner: ${message}`, { code: 'invalid_option' }),
-    );
+    this.#clock = resolveClockOption(config.clock, (message) => invalidOption(`Runner: ${message}`));
     this.config = { ...config };
   }
 

@@ -519,6 +519,21 @@ describe('backoff and giving up', () => {
     await session.close();
   });
 
+  test('a last failure that is not an Error is named in the give-up message', async () => {
+    const { clock, model, session, log } = setup({ reconnect: { jitter: 0, maxAttempts: 1 } });
+    await session.connect();
+    model.failNextConnect('gateway said no');
+    model.connection.disconnect('network down');
+    await flushMicrotasks();
+    await clock.advance(500);
+    const failure = log.of('error').at(-1);
+    expect(failure?.error).toBeInstanceOf(ReconnectFailedError);
+    expect(failure?.error).toMatchObject({ attempts: 1, cause: 'gateway said no' });
+    expect((failure?.error as Error | undefined)?.message).toBe(
+      'Could not reconnect after 1 attempt: gateway said no. The session is disconnected; call connect() to try again.',
+    );
+  });
+
   test('exhausted attempts: a typed error, status disconnected, and connect() works again', async () => {
     const { clock, model, session, log } = setup({ reconnect: { jitter: 0, maxAttempts: 3 } });
     await session.connect();

@@ -1,5 +1,5 @@
-import { type ModelCapabilities, UserError } from '@parley/core';
-import { optionKeys } from '@parley/core/internal';
+import type { ModelCapabilities } from '@parley/core';
+import { invalidOption, optionKeys } from '@parley/core/internal';
 import { CLIENT_OPTION_KEYS, type OpenAIClientOptions } from '../responses/options.js';
 import { TEXT_CAPABILITIES } from '../responses/text-capabilities.js';
 
@@ -27,15 +27,12 @@ const CAPABILITY_KEYS = optionKeys<Omit<ModelCapabilities, 'hostedTools'>>(
 
 /** The declared capabilities: all `true`, then the overrides (checked: known keys, booleans). */
 export function resolveChatCapabilities(overrides: unknown): ModelCapabilities {
-  const fail = (message: string): never => {
-    throw new UserError(message, { code: 'invalid_option' });
-  };
   if (overrides === undefined) overrides = {};
   if (typeof overrides !== 'object' || overrides === null)
-    fail('capabilities must be an object of booleans.');
+    throw invalidOption('capabilities must be an object of booleans.');
   CAPABILITY_KEYS.check(overrides as object, 'capabilities');
   for (const [name, value] of Object.entries(overrides as object)) {
-    if (typeof value !== 'boolean') fail(`capabilities.${name} must be true or false.`);
+    if (typeof value !== 'boolean') throw invalidOption(`capabilities.${name} must be true or false.`);
   }
   return Object.freeze({ ...TEXT_CAPABILITIES, ...(overrides as Partial<ModelCapabilities>) });
 }

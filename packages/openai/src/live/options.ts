@@ -1,5 +1,11 @@
 import type { Clock } from '@parley/core';
-import { type OptionKeyList, optionKeys, resolveClockOption } from '@parley/core/internal';
+import {
+  invalidOption,
+  type OptionKeyList,
+  optionKeys,
+  positiveMs,
+  resolveClockOption,
+} from '@parley/core/internal';
 import type { WebSocketConstructor, WebSocketStyle } from '@parley/transport';
 import {
   KEEPALIVE_OPTION_KEYS,
@@ -14,13 +20,7 @@ import {
   DEFAULT_TURN_GAP_MS,
 } from '../constants.js';
 import { type ApiKeySource, resolveApiKeySource } from '../shared/api-key.js';
-import {
-  checkWebSocketConstructor,
-  invalidOption,
-  positiveMs,
-  socketURL,
-  upgradeHeaders,
-} from '../shared/option-checks.js';
+import { checkWebSocketConstructor, socketURL, upgradeHeaders } from '../shared/option-checks.js';
 
 /** Options of {@link OpenAILiveModel}. */
 export interface OpenAILiveModelOptions {

@@ -1,4 +1,5 @@
 import type { RealtimeEvent } from '@parley/core';
+import { endAssistantMessage } from '@parley/core/internal';
 import type { WireAudio } from './wire-audio.js';
 
 interface Speech {
@@ -105,19 +106,13 @@ export class OutputSegmenter {
     // The line played what came so far; a cut leaves the listener there.
     if (this.#servicePlayback && cut)
       this.#emit({ type: 'item_truncated', itemId, heardMs: Math.floor(speech.audioMs) });
-    this.#emit({ type: 'audio_done', responseId, itemId });
-    this.#emit({ type: 'transcript_done', responseId, itemId, transcript });
-    this.#emit({
-      type: 'message_done',
+    endAssistantMessage(this.#emit, {
       responseId,
       itemId,
-      item: {
-        type: 'message',
-        itemId,
-        role: 'assistant',
-        content: [{ type: 'audio', transcript }],
-        status: cut ? 'incomplete' : 'completed',
-      },
+      audio: true,
+      transcript,
+      text: '',
+      incomplete: cut !== undefined,
     });
     if (this.#servicePlayback && !cut) this.#emit({ type: 'output_audio_stopped', responseId });
     this.#emit({

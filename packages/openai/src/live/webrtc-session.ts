@@ -1,10 +1,9 @@
-import { optionKeys } from '@parley/core/internal';
+import { invalidOption, optionKeys } from '@parley/core/internal';
 import { assertApiKeyShape } from '../shared/api-key.js';
 import { authenticatedPost } from '../shared/authenticated-post.js';
 import { endpointURL } from '../shared/base-url.js';
 import { LIVE_DATA_CHANNEL_CLIENT_EVENTS } from '../shared/live-wire-events.js';
 import type { LiveSessionConfig } from '../shared/live-wire-session.js';
-import { invalidOption } from '../shared/option-checks.js';
 import { redactSecrets } from '../shared/redact.js';
 import { OpenAILiveError } from './errors.js';
 

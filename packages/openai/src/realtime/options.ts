@@ -1,13 +1,11 @@
 import type { Clock } from '@parley/core';
-import { optionKeys, resolveClockOption } from '@parley/core/internal';
+import { invalidOption, optionKeys, positiveMs, resolveClockOption } from '@parley/core/internal';
 import type { WebSocketConstructor, WebSocketStyle } from '@parley/transport';
 import { type KeepaliveOptions, type ResolvedKeepalive, resolveKeepalive } from '@parley/transport';
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from '../constants.js';
 import { type ApiKeySource, resolveApiKeySource } from '../shared/api-key.js';
 import {
   checkWebSocketConstructor,
-  invalidOption,
-  positiveMs,
   sessionConfigOption,
   socketURL,
   upgradeHeaders,

@@ -1,5 +1,11 @@
 import { type Clock, systemClock, UserError } from '@parley/core';
-import { type OptionKeyList, type OptionKeys, optionKeys, resolveClockOption } from '@parley/core/internal';
+import {
+  invalidOption,
+  type OptionKeyList,
+  type OptionKeys,
+  optionKeys,
+  resolveClockOption,
+} from '@parley/core/internal';
 import { DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from '../constants.js';
 import { endpointURL } from '../shared/base-url.js';
 import type { StructuredOutputSettings } from './request-mapping.js';
@@ -89,18 +95,14 @@ const MODEL_OPTIONS = optionKeys<OpenAIResponsesModelOptions>('OpenAIResponsesMo
 });
 const SCHEMA_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-function fail(message: string): never {
-  throw new UserError(message, { code: 'invalid_option' });
-}
-
 function resolveApiKey(options: OpenAIClientOptions): () => Promise<string> {
   const { apiKey, apiKeyProvider } = options;
   if (apiKey !== undefined && apiKeyProvider !== undefined) {
-    fail('Give either apiKey or apiKeyProvider to the OpenAI model, not both.');
+    throw invalidOption('Give either apiKey or apiKeyProvider to the OpenAI model, not both.');
   }
   if (apiKeyProvider !== undefined) {
     if (typeof apiKeyProvider !== 'function')
-      fail('apiKeyProvider must be a function returning the API key.');
+      throw invalidOption('apiKeyProvider must be a function returning the API key.');
     return async () => {
       const key = await apiKeyProvider();
       if (typeof key !== 'string' || key.trim() === '') {
@@ -115,7 +117,7 @@ function resolveApiKey(options: OpenAIClientOptions): () => Promise<string> {
     ?.OPENAI_API_KEY;
   const key = apiKey ?? fromEnv;
   if (typeof key !== 'string' || key.trim() === '') {
-    fail(
+    throw invalidOption(
       apiKey === undefined
         ? 'The OpenAI model needs an API key: pass apiKey or apiKeyProvider, or set the OPENAI_API_KEY environment variable.'
         : 'apiKey must be a non-empty string; pass the key itself, e.g. apiKey: process.env.OPENAI_API_KEY.',
@@ -127,12 +129,13 @@ function resolveApiKey(options: OpenAIClientOptions): () => Promise<string> {
 function resolveHeaders(options: OpenAIClientOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   if (options.headers !== undefined) {
-    if (typeof options.headers !== 'object' || options.headers === null) fail('headers must be an object.');
+    if (typeof options.headers !== 'object' || options.headers === null)
+      throw invalidOption('headers must be an object.');
     for (const [name, value] of Object.entries(options.headers)) {
-      if (typeof value !== 'string') fail(`Header "${name}" must be a string.`);
+      if (typeof value !== 'string') throw invalidOption(`Header "${name}" must be a string.`);
       const lower = name.toLowerCase();
       if (lower === 'authorization' || lower === 'api-key') {
-        fail(
+        throw invalidOption(
           `Do not set the ${lower === 'api-key' ? 'api-key' : 'Authorization'} header; pass apiKey or apiKeyProvider instead.`,
         );
       }
@@ -145,7 +148,9 @@ function resolveHeaders(options: OpenAIClientOptions): Record<string, string> {
   ] as const) {
     if (value === undefined) continue;
     if (typeof value !== 'string' || value === '')
-      fail(`${name === 'OpenAI-Project' ? 'project' : 'organization'} must be a non-empty string.`);
+      throw invalidOption(
+        `${name === 'OpenAI-Project' ? 'project' : 'organization'} must be a non-empty string.`,
+      );
     headers[name] = value;
   }
   return headers;
@@ -159,7 +164,8 @@ export function resolveClientOptions(
   options: OpenAIClientOptions,
   keys: OptionKeys = MODEL_OPTIONS,
 ): ResolvedClientOptions {
-  if (typeof options !== 'object' || options === null) fail('Pass an options object to the OpenAI model.');
+  if (typeof options !== 'object' || options === null)
+    throw invalidOption('Pass an options object to the OpenAI model.');
   keys.check(options);
   if (typeof options.structuredOutput === 'object' && options.structuredOutput !== null) {
     optionKeys<NonNullable<OpenAIClientOptions['structuredOutput']>>(keys.owner, {
@@ -169,19 +175,22 @@ export function resolveClientOptions(
   }
   const apiKey = resolveApiKey(options);
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  if (!Number.isInteger(maxRetries) || maxRetries < 0) fail('maxRetries must be a whole number >= 0.');
+  if (!Number.isInteger(maxRetries) || maxRetries < 0)
+    throw invalidOption('maxRetries must be a whole number >= 0.');
   const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
-    fail('timeoutMs must be a positive number of milliseconds.');
+    throw invalidOption('timeoutMs must be a positive number of milliseconds.');
   }
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch must be a function.');
+  if (options.fetch !== undefined && typeof options.fetch !== 'function')
+    throw invalidOption('fetch must be a function.');
   const custom = options.fetch;
   const name = options.structuredOutput?.name ?? 'final_output';
   if (!SCHEMA_NAME.test(name)) {
-    fail(`structuredOutput.name "${name}" is invalid: use 1-64 letters, digits, "_" or "-".`);
+    throw invalidOption(`structuredOutput.name "${name}" is invalid: use 1-64 letters, digits, "_" or "-".`);
   }
   const authHeader = options.authHeader ?? 'bearer';
-  if (authHeader !== 'bearer' && authHeader !== 'api-key') fail("authHeader must be 'bearer' or 'api-key'.");
+  if (authHeader !== 'bearer' && authHeader !== 'api-key')
+    throw invalidOption("authHeader must be 'bearer' or 'api-key'.");
   return {
     apiKey,
     authHeader,
@@ -189,7 +198,7 @@ export function resolveClientOptions(
     headers: resolveHeaders(options),
     fetch: custom ?? ((input, init) => globalThis.fetch(input, init)),
     maxRetries,
-    clock: resolveClockOption(options.clock, fail),
+    clock: resolveClockOption(options.clock, invalidOption),
     timeoutMs,
     structuredOutput: { name, strict: options.structuredOutput?.strict ?? true },
   };
@@ -198,7 +207,7 @@ export function resolveClientOptions(
 /** Validates a model name. */
 export function validateModelName(model: unknown): string {
   if (typeof model !== 'string' || model.trim() === '') {
-    fail('The OpenAI model needs a model name, e.g. { model: "gpt-4.1" }.');
+    throw invalidOption('The OpenAI model needs a model name, e.g. { model: "gpt-4.1" }.');
   }
   return model;
 }

@@ -1,4 +1,4 @@
-import { invalidOption } from './option-checks.js';
+import { invalidOption } from '@parley/core/internal';
 
 /** A key, or a function that fetches one before every connection. */
 export type ApiKeySource = string | (() => string | Promise<string>);

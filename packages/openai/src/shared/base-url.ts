@@ -1,4 +1,4 @@
-import { invalidOption } from './option-checks.js';
+import { invalidOption } from '@parley/core/internal';
 
 /** The default API root of the HTTP endpoints. */
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';

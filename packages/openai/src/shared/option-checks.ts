@@ -1,17 +1,5 @@
-import { UserError } from '@parley/core';
+import { invalidOption } from '@parley/core/internal';
 import type { OpenAIRealtimeSessionConfig } from '../realtime/options.js';
-
-/** A `UserError` with code `invalid_option`: `message` names the option and says what to pass instead. */
-export function invalidOption(message: string): UserError {
-  return new UserError(message, { code: 'invalid_option' });
-}
-
-/** A duration option in whole milliseconds above zero; `fallback` when it is left out. */
-export function positiveMs(value: number | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw invalidOption(`${name} must be a positive integer (ms).`);
-  return value;
-}
 
 /** The `url` option of a WebSocket model, parsed: `wss:` (or `ws:` for a local server); `fallback` when left out. */
 export function socketURL(value: string | undefined, fallback: string): URL {

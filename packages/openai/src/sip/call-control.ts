@@ -1,10 +1,9 @@
-import { brand, optionKeys } from '@parley/core/internal';
+import { brand, invalidOption, optionKeys } from '@parley/core/internal';
 import { abortable } from '../responses/abort.js';
 import { CLIENT_OPTION_KEYS, type OpenAIClientOptions, resolveClientOptions } from '../responses/options.js';
 import { ResponsesTransport } from '../responses/transport.js';
 import { endpointURL } from '../shared/base-url.js';
 import type { LiveSessionConfig } from '../shared/live-wire-session.js';
-import { invalidOption } from '../shared/option-checks.js';
 import type { WireSession } from '../shared/realtime-wire.js';
 import type { IncomingLiveSipCall, IncomingRealtimeSipCall } from './incoming-call.js';
 

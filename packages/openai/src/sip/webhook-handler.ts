@@ -1,5 +1,4 @@
-import { brand, optionKeys } from '@parley/core/internal';
-import { invalidOption } from '../shared/option-checks.js';
+import { brand, invalidOption, optionKeys } from '@parley/core/internal';
 import { BoundedMemory } from './bounded-memory.js';
 import { OpenAISipWebhookError } from './errors.js';
 import { type IncomingSipCall, sipHeader } from './incoming-call.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '@parley/core';
-import { optionKeys, resolveClockOption } from '@parley/core/internal';
+import { invalidOption, optionKeys, positiveMs, resolveClockOption } from '@parley/core/internal';
 import {
   DEFAULT_CLOSE_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -9,7 +9,7 @@ import {
 import type { OpenAIRealtimeSessionConfig } from '../realtime/options.js';
 import { type ApiKeySource, resolveApiKeySource } from '../shared/api-key.js';
 import { endpointURL } from '../shared/base-url.js';
-import { invalidOption, positiveMs, sessionConfigOption } from '../shared/option-checks.js';
+import { sessionConfigOption } from '../shared/option-checks.js';
 import type { MediaStreamTrackLike, PeerConnectionFactory } from './peer-connection.js';
 
 /** Options of `OpenAIRealtimeWebRTCModel`. */

@@ -270,7 +270,7 @@ export class ReconnectFailedError extends ParleyError {
   readonly attempts: number;
 
   constructor(attempts: number, cause: unknown) {
-    const detail = cause instanceof Error ? `: ${cause.message}` : '';
+    const detail = cause === undefined ? '' : `: ${errorText(cause)}`;
     super(
       'reconnect_failed',
       `Could not reconnect after ${attempts} attempt${attempts === 1 ? '' : 's'}${detail}. ` +
@@ -317,7 +317,7 @@ export class ToolOutputNotSentError extends ParleyError {
   readonly callId: string;
 
   constructor(callId: string, toolName: string, cause: unknown) {
-    const detail = cause instanceof Error ? `: ${cause.message}` : '';
+    const detail = cause === undefined ? '' : `: ${errorText(cause)}`;
     super(
       'tool_output_not_sent',
       `The output of call ${callId} ("${toolName}") could not be sent${detail}. The model goes on without it; ` +
