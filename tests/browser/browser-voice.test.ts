@@ -14,13 +14,16 @@ import { bounded, STEP_TIMEOUT_MS } from './bounded.js';
 import { chromiumMissing, launchChromium } from './chromium.js';
 import {
   ANSWER_AUDIO_MS,
+  BARGE_IN,
   conversationSimulatorOptions,
   expectQuestionAtItsLength,
   expectQuestionHeard,
   expectToolAnswered,
   expectTranscript,
   MICROPHONE_PARTS,
+  QUESTION,
 } from './conversation.js';
+import { installDrivenMicrophone, say } from './driven-microphone.js';
 import { type MicrophoneScript, writeMicrophoneWav } from './fake-microphone.js';
 import type { Lab } from './lab/lab.js';
 import { startLabServer } from './lab/lab-server.js';
@@ -194,7 +197,11 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
         };
         Object.assign(globalThis, { parleyPeers: peers });
       });
-    await withExampleApp({ realtimeKey, beforeLoad: countPeers }, async (page, { sim, url }) => {
+    const beforeLoad = async (page: Page) => {
+      await countPeers(page);
+      await installDrivenMicrophone(page);
+    };
+    await withExampleApp({ realtimeKey, beforeLoad }, async (page, { sim, url }) => {
       const receivedAudio = () =>
         page.evaluate(async () => {
           const [peer] = (globalThis as unknown as { parleyPeers: RTCPeerConnection[] }).parleyPeers;
@@ -222,8 +229,26 @@ describe.skipIf(skip !== undefined)('the example app in Chromium', () => {
       );
 
       // The question travels on the microphone's track (Opus or PCMU, through the browser's audio processing).
-      await expectQuestionHeard(connection, microphone);
+      // The test speaks when the call carries audio, and barges in once the service has played a second of the answer.
+      const questionMs = await say(page, QUESTION);
+      await expectQuestionHeard(connection, {
+        spoken: [{ text: QUESTION, startMs: 0, endMs: questionMs }],
+        durationMs: questionMs,
+      });
       await expectToolAnswered(connection);
+      const answer = await bounded(
+        "the answer's message (response.output_item.added)",
+        connection.waitForServerEvent(
+          (event) =>
+            event.type === 'response.output_item.added' &&
+            (event.item as { type?: string }).type === 'message',
+        ),
+      );
+      const answerId = (answer.item as { id: string }).id;
+      await expect
+        .poll(() => connection.playedMs(answerId), { timeout: STEP_TIMEOUT_MS, interval: 50 })
+        .toBeGreaterThanOrEqual(1000);
+      await say(page, BARGE_IN);
 
       // The barge-in, heard by the service on the track: it stops its playback and cuts the answer where it stopped.
       const truncated = await bounded(

@@ -21,8 +21,8 @@ const SILENCE_DURATION_MS = 200;
 /** What the fake microphone says: a question, silence while the model answers, a barge-in. */
 export const MICROPHONE_PARTS: readonly MicrophonePart[] = [
   // The file starts when the page opens the microphone, before the session connects: the question waits until the
-  // connection carries it. A WebRTC call's ICE, DTLS and data channel take a second or two, and over five seconds on a
-  // loaded machine; a question spoken before then is lost, and the barge-in would be taken for it.
+  // connection carries it, with room for a loaded machine (a question spoken before then is lost, and the barge-in
+  // would be taken for it). The WebRTC test speaks through a microphone it drives instead (driven-microphone.ts).
   { silenceMs: 9000 },
   { say: QUESTION },
   // Longer than the tool's round trip on a loaded machine: the barge-in must find the answer playing.
