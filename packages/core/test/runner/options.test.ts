@@ -152,4 +152,20 @@ describe('wrong-typed options are a UserError naming the option and what it take
     ];
     for (const [options, message] of cases) expectInvalid(attempt(options), message);
   });
+
+  test('new Agent(): an option an options class offers through a getter is checked like any other', () => {
+    class AgentSettings {
+      readonly name = 'A';
+      get tools(): unknown {
+        return 'x';
+      }
+    }
+    let error: unknown;
+    try {
+      new Agent(new AgentSettings() as never);
+    } catch (caught) {
+      error = caught;
+    }
+    expectInvalid(error, /^new Agent\(\): tools must be an array of tools, got a string\.$/);
+  });
 });
