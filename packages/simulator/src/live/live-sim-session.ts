@@ -668,14 +668,17 @@ export class LiveSimulatorSession {
     );
   }
 
-  /** Ends the session: final usage, `session.closed`, then every socket closes (1000). Idempotent. */
   #clearTimers(): void {
     this.#clock.clearTimeout(this.#expiry);
     for (const timer of this.#timers) this.#clock.clearTimeout(timer);
     this.#timers.clear();
   }
 
-  close(reason: LiveCloseReason, clientEventId?: string): void {
+  /**
+   * Ends the session: final usage, `session.closed`, then every socket closes with `closeCode` (default 1000).
+   * Idempotent.
+   */
+  close(reason: LiveCloseReason, clientEventId?: string, closeCode = 1000): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#clearTimers();
@@ -686,8 +689,8 @@ export class LiveSimulatorSession {
         clientEventId,
       ),
     );
-    this.#primary.close(1000, reason);
-    for (const sideband of this.#sidebands) sideband.close(1000, reason);
+    this.#primary.close(closeCode, reason);
+    for (const sideband of this.#sidebands) sideband.close(closeCode, reason);
     this.#onClosed(this);
   }
 }

@@ -69,6 +69,14 @@ describe('GPT-Live: a failure that ends the session is a fatal error, not a reco
     expect(events.filter((e) => e.type === 'reconnecting')).toHaveLength(1);
   });
 
+  test('a final close code after session.closed ends the session as session.closed said: the close adds no error', async () => {
+    const { events, disconnected, live } = await liveSession();
+    live.close('content', undefined, 1008);
+    await disconnected;
+    // session.closed said why the session ended; the close code that follows is not a second, fatal, failure.
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+  });
+
   test('an error that is not about the account leaves the session open', async () => {
     const { session, events, live } = await liveSession();
     const errored = new Promise((resolve) => session.on('error', resolve));
