@@ -10,7 +10,7 @@ import type { MicrophonePart, MicrophoneScript } from './fake-microphone.js';
 export const QUESTION = 'What is the weather in Paris?';
 export const BARGE_IN = 'Stop, thank you.';
 /**
- * The answer is long, so the barge-in (8 s after the question ends) lands while it plays, even when a loaded machine
+ * The answer is long, so the barge-in (6 s after the question ends) lands while it plays, even when a loaded machine
  * takes seconds over the tool's round trip.
  */
 export const ANSWER_AUDIO_MS = 12_000;
@@ -21,12 +21,11 @@ const SILENCE_DURATION_MS = 200;
 /** What the fake microphone says: a question, silence while the model answers, a barge-in. */
 export const MICROPHONE_PARTS: readonly MicrophonePart[] = [
   // The file starts when the page opens the microphone, before the session connects: the question waits until the
-  // connection carries it, with room for a loaded machine (a question spoken before then is lost, and the barge-in
-  // would be taken for it). The WebRTC test speaks through a microphone it drives instead (driven-microphone.ts).
-  { silenceMs: 9000 },
+  // WebSocket carries it. (The WebRTC test, whose call takes longer to carry audio, speaks through a microphone it
+  // drives: driven-microphone.ts.)
+  { silenceMs: 4000 },
   { say: QUESTION },
-  // Longer than the tool's round trip on a loaded machine: the barge-in must find the answer playing.
-  { silenceMs: 8000 },
+  { silenceMs: 6000 },
   { say: BARGE_IN },
   { silenceMs: 1500 },
 ];
